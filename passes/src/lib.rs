@@ -1,0 +1,9 @@
+//! polyrust's optimizer as a Rust library. The plugin crate calls `entry` for every
+//! function LLVM hands over; `driver` runs the pipeline stages on it; `llvm` is the only
+//! module that talks to LLVM's analyses; `report` renders what the printer passes show.
+
+pub mod driver;
+pub mod entry;
+pub mod llvm;
+pub mod options;
+pub mod report;

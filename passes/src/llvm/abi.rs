@@ -1,0 +1,167 @@
+//! The C ABI of `plugin/shim/polyrust_host.h`, declared for Rust. Keep the two in step:
+//! field order is the contract. Only `llvm::host` uses these raw types.
+
+use std::ffi::c_char;
+
+use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};
+
+pub const PR_HOST_API_VERSION: u32 = 1;
+
+#[repr(C)]
+pub struct PrFunctionCtx {
+    _opaque: [u8; 0],
+}
+#[repr(C)]
+pub struct PrLoop {
+    _opaque: [u8; 0],
+}
+#[repr(C)]
+pub struct PrScev {
+    _opaque: [u8; 0],
+}
+
+/// `llvm::SCEVTypes`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrScevKind {
+    Constant = 0,
+    VScale,
+    Truncate,
+    ZeroExtend,
+    SignExtend,
+    Add,
+    Mul,
+    UDiv,
+    AddRec,
+    UMax,
+    SMax,
+    UMin,
+    SMin,
+    SequentialUMin,
+    PtrToInt,
+    Unknown,
+    CouldNotCompute,
+}
+
+pub const PR_SCEV_FLAG_NW: u32 = 1;
+pub const PR_SCEV_FLAG_NUW: u32 = 2;
+pub const PR_SCEV_FLAG_NSW: u32 = 4;
+
+/// `llvm::AliasResult`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrAliasResult {
+    NoAlias = 0,
+    MayAlias = 1,
+    PartialAlias = 2,
+    MustAlias = 3,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrMemoryEffect {
+    None = 0,
+    Read = 1,
+    Write = 2,
+    ReadWrite = 3,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrRemarkKind {
+    Passed = 0,
+    Missed = 1,
+    Analysis = 2,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrSeverity {
+    Error = 0,
+    Warning = 1,
+    Note = 2,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrTiling {
+    Sica = 0,
+    Fixed = 1,
+    None = 2,
+}
+
+#[repr(C)]
+pub struct PrOptions {
+    pub max_operations: u64,
+    pub tiling: PrTiling,
+    pub tiling_given: i32,
+    pub tile_sizes: *const u32,
+    pub tile_sizes_len: usize,
+    pub sica_rho: f64,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrPrinter {
+    Loops = 0,
+    Detect = 1,
+    Scops = 2,
+}
+
+type Ctx = *mut PrFunctionCtx;
+type Lp = *mut PrLoop;
+type Sc = *const PrScev;
+type Bb = LLVMBasicBlockRef;
+
+#[repr(C)]
+pub struct PrHostApi {
+    pub version: u32,
+
+    pub top_level_loop_count: unsafe extern "C" fn(Ctx) -> usize,
+    pub top_level_loop: unsafe extern "C" fn(Ctx, usize) -> Lp,
+    pub subloop_count: unsafe extern "C" fn(Lp) -> usize,
+    pub subloop: unsafe extern "C" fn(Lp, usize) -> Lp,
+    pub parent_loop: unsafe extern "C" fn(Lp) -> Lp,
+    pub loop_depth: unsafe extern "C" fn(Lp) -> u32,
+    pub loop_header: unsafe extern "C" fn(Lp) -> Bb,
+    pub loop_preheader: unsafe extern "C" fn(Lp) -> Bb,
+    pub loop_latch: unsafe extern "C" fn(Lp) -> Bb,
+    pub loop_block_count: unsafe extern "C" fn(Lp) -> usize,
+    pub loop_block: unsafe extern "C" fn(Lp, usize) -> Bb,
+    pub loop_exit_block_count: unsafe extern "C" fn(Lp) -> usize,
+    pub loop_exit_block: unsafe extern "C" fn(Lp, usize) -> Bb,
+    pub loop_for_block: unsafe extern "C" fn(Ctx, Bb) -> Lp,
+
+    pub dominates: unsafe extern "C" fn(Ctx, Bb, Bb) -> i32,
+    pub post_dominates: unsafe extern "C" fn(Ctx, Bb, Bb) -> i32,
+
+    pub is_scevable: unsafe extern "C" fn(Ctx, LLVMValueRef) -> i32,
+    pub scev_of: unsafe extern "C" fn(Ctx, LLVMValueRef) -> Sc,
+    pub scev_at_scope: unsafe extern "C" fn(Ctx, Sc, Lp) -> Sc,
+    pub backedge_taken_count: unsafe extern "C" fn(Ctx, Lp) -> Sc,
+    pub constant_max_backedge_taken_count: unsafe extern "C" fn(Ctx, Lp) -> Sc,
+    pub trip_count: unsafe extern "C" fn(Ctx, Lp) -> Sc,
+    pub scev_kind: unsafe extern "C" fn(Sc) -> PrScevKind,
+    pub scev_operand_count: unsafe extern "C" fn(Sc) -> usize,
+    pub scev_operand: unsafe extern "C" fn(Sc, usize) -> Sc,
+    pub scev_flags: unsafe extern "C" fn(Sc) -> u32,
+    pub scev_bit_width: unsafe extern "C" fn(Sc) -> u32,
+    pub scev_type: unsafe extern "C" fn(Sc) -> LLVMTypeRef,
+    pub scev_constant_i64: unsafe extern "C" fn(Sc, *mut i64) -> i32,
+    pub scev_unknown_value: unsafe extern "C" fn(Sc) -> LLVMValueRef,
+    pub scev_add_rec_loop: unsafe extern "C" fn(Sc) -> Lp,
+    pub scev_to_string: unsafe extern "C" fn(Sc) -> *mut c_char,
+    pub scev_expand: unsafe extern "C" fn(Ctx, Sc, LLVMTypeRef, LLVMValueRef) -> LLVMValueRef,
+
+    pub alias: unsafe extern "C" fn(Ctx, LLVMValueRef, u64, LLVMValueRef, u64) -> PrAliasResult,
+    pub call_memory_effect: unsafe extern "C" fn(Ctx, LLVMValueRef) -> PrMemoryEffect,
+
+    pub vector_register_bits: unsafe extern "C" fn(Ctx) -> u32,
+    pub cache_size_bytes: unsafe extern "C" fn(Ctx, u32) -> u32,
+
+    pub value_as_operand: unsafe extern "C" fn(LLVMValueRef) -> *mut c_char,
+    pub remark:
+        unsafe extern "C" fn(Ctx, PrRemarkKind, *const c_char, LLVMValueRef, Lp, Bb, *const c_char),
+    pub diagnose: unsafe extern "C" fn(Ctx, PrSeverity, *const c_char),
+    pub free_string: unsafe extern "C" fn(*mut c_char),
+}

@@ -1,0 +1,489 @@
+//! Safe access to what the C++ shim hands over for one function: loops, dominance,
+//! ScalarEvolution, alias analysis, TargetTransformInfo and the remark emitter.
+//! Every handle borrows the `FunctionAnalyses` it came from, so none outlives the
+//! shim's call that created the context.
+
+use std::ffi::{c_char, CStr, CString};
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+
+use inkwell::basic_block::BasicBlock;
+use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};
+use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
+
+use super::abi::{self, PrFunctionCtx, PrHostApi, PrLoop, PrScev};
+
+pub use super::abi::{PrAliasResult as AliasResult, PrMemoryEffect as MemoryEffect};
+pub use super::abi::{PrRemarkKind as RemarkKind, PrScevKind as ScevKind, PrSeverity as Severity};
+
+/// The analyses of one function, valid for one call from the shim.
+pub struct FunctionAnalyses<'f> {
+    api: &'f PrHostApi,
+    ctx: NonNull<PrFunctionCtx>,
+    function: FunctionValue<'f>,
+}
+
+/// Where a remark points in the source: the first of these that has a location wins.
+#[derive(Clone, Copy, Default)]
+pub struct RemarkAt<'f> {
+    pub instruction: Option<InstructionValue<'f>>,
+    pub loop_: Option<Loop<'f>>,
+    pub block: Option<BasicBlock<'f>>,
+}
+
+impl<'f> RemarkAt<'f> {
+    pub fn instruction(instruction: InstructionValue<'f>) -> Self {
+        RemarkAt {
+            instruction: Some(instruction),
+            ..Default::default()
+        }
+    }
+    pub fn loop_start(l: Loop<'f>) -> Self {
+        RemarkAt {
+            loop_: Some(l),
+            ..Default::default()
+        }
+    }
+    pub fn block(block: BasicBlock<'f>) -> Self {
+        RemarkAt {
+            block: Some(block),
+            ..Default::default()
+        }
+    }
+}
+
+/// Which data cache a size is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheLevel {
+    L1Data = 1,
+    L2Data = 2,
+}
+
+/// Copies a string allocated by the host and frees the original.
+fn take_host_string(api: &PrHostApi, raw: *mut c_char) -> String {
+    if raw.is_null() {
+        return String::new();
+    }
+    // SAFETY: the host returns NUL-terminated strings from malloc, released here once.
+    unsafe {
+        let text = CStr::from_ptr(raw).to_string_lossy().into_owned();
+        (api.free_string)(raw);
+        text
+    }
+}
+
+/// A C string for the host; interior NULs (impossible in our own messages, possible in
+/// IR names) are replaced rather than failing.
+fn c_string(text: &str) -> CString {
+    CString::new(text.replace('\0', "\u{FFFD}")).unwrap_or_default()
+}
+
+impl<'f> FunctionAnalyses<'f> {
+    /// # Safety
+    /// `api`, `ctx` and `function` must come from the shim and stay valid for `'f`.
+    pub unsafe fn from_raw(
+        api: *const PrHostApi,
+        ctx: *mut PrFunctionCtx,
+        function: LLVMValueRef,
+    ) -> Option<Self> {
+        let api = api.as_ref()?;
+        if api.version != abi::PR_HOST_API_VERSION {
+            return None;
+        }
+        Some(FunctionAnalyses {
+            api,
+            ctx: NonNull::new(ctx)?,
+            function: FunctionValue::new(function)?,
+        })
+    }
+
+    pub fn function(&self) -> FunctionValue<'f> {
+        self.function
+    }
+
+    fn ctx(&self) -> *mut PrFunctionCtx {
+        self.ctx.as_ptr()
+    }
+
+    fn wrap_loop(&self, raw: *mut PrLoop) -> Option<Loop<'f>> {
+        NonNull::new(raw).map(|raw| Loop { api: self.api, raw })
+    }
+
+    fn wrap_scev(&self, raw: *const PrScev) -> Scev<'f> {
+        Scev::new(self.api, raw)
+    }
+
+    /// The outermost loops of the function, in program order.
+    pub fn top_level_loops(&self) -> Vec<Loop<'f>> {
+        // SAFETY: the context is valid for 'f; indices stay below the count.
+        let count = unsafe { (self.api.top_level_loop_count)(self.ctx()) };
+        in_program_order(
+            (0..count)
+                .filter_map(|i| self.wrap_loop(unsafe { (self.api.top_level_loop)(self.ctx(), i) }))
+                .collect(),
+        )
+    }
+
+    /// The innermost loop containing `block`.
+    pub fn loop_for_block(&self, block: BasicBlock<'f>) -> Option<Loop<'f>> {
+        self.wrap_loop(unsafe { (self.api.loop_for_block)(self.ctx(), block_ref(block)) })
+    }
+
+    pub fn dominates(&self, a: BasicBlock<'f>, b: BasicBlock<'f>) -> bool {
+        unsafe { (self.api.dominates)(self.ctx(), block_ref(a), block_ref(b)) != 0 }
+    }
+
+    pub fn post_dominates(&self, a: BasicBlock<'f>, b: BasicBlock<'f>) -> bool {
+        unsafe { (self.api.post_dominates)(self.ctx(), block_ref(a), block_ref(b)) != 0 }
+    }
+
+    /// Whether ScalarEvolution can describe values of this value's type.
+    pub fn is_scevable(&self, value: &impl AsValueRef) -> bool {
+        unsafe { (self.api.is_scevable)(self.ctx(), value.as_value_ref()) != 0 }
+    }
+
+    /// The SCEV of an integer or pointer value (check `is_scevable` first).
+    pub fn scev(&self, value: &impl AsValueRef) -> Scev<'f> {
+        self.wrap_scev(unsafe { (self.api.scev_of)(self.ctx(), value.as_value_ref()) })
+    }
+
+    /// `expr` as seen from outside `scope` (`None`: outside every loop).
+    pub fn scev_at_scope(&self, expr: Scev<'f>, scope: Option<Loop<'f>>) -> Scev<'f> {
+        let scope = scope.map_or(std::ptr::null_mut(), |l| l.raw.as_ptr());
+        self.wrap_scev(unsafe { (self.api.scev_at_scope)(self.ctx(), expr.raw.as_ptr(), scope) })
+    }
+
+    /// How many times the back edge is taken; `ScevKind::CouldNotCompute` if unknown.
+    pub fn backedge_taken_count(&self, l: Loop<'f>) -> Scev<'f> {
+        self.wrap_scev(unsafe { (self.api.backedge_taken_count)(self.ctx(), l.raw.as_ptr()) })
+    }
+
+    pub fn constant_max_backedge_taken_count(&self, l: Loop<'f>) -> Scev<'f> {
+        self.wrap_scev(unsafe {
+            (self.api.constant_max_backedge_taken_count)(self.ctx(), l.raw.as_ptr())
+        })
+    }
+
+    /// Backedge-taken count plus one, in a type wide enough not to wrap.
+    pub fn trip_count(&self, l: Loop<'f>) -> Scev<'f> {
+        self.wrap_scev(unsafe { (self.api.trip_count)(self.ctx(), l.raw.as_ptr()) })
+    }
+
+    /// Emits IR computing `expr` as a value of type `ty` just before `before`;
+    /// `None` when that is not safe (operands not available there, possible trap).
+    pub fn expand(
+        &self,
+        expr: Scev<'f>,
+        ty: LLVMTypeRef,
+        before: InstructionValue<'f>,
+    ) -> Option<LLVMValueRef> {
+        let value = unsafe {
+            (self.api.scev_expand)(self.ctx(), expr.raw.as_ptr(), ty, before.as_value_ref())
+        };
+        (!value.is_null()).then_some(value)
+    }
+
+    /// Alias query between two accesses of `size` bytes (`None`: unknown extent).
+    pub fn alias(
+        &self,
+        a: &impl AsValueRef,
+        a_size: Option<u64>,
+        b: &impl AsValueRef,
+        b_size: Option<u64>,
+    ) -> AliasResult {
+        unsafe {
+            (self.api.alias)(
+                self.ctx(),
+                a.as_value_ref(),
+                a_size.unwrap_or(u64::MAX),
+                b.as_value_ref(),
+                b_size.unwrap_or(u64::MAX),
+            )
+        }
+    }
+
+    /// What a call instruction may do to memory.
+    pub fn call_memory_effect(&self, call: InstructionValue<'f>) -> MemoryEffect {
+        unsafe { (self.api.call_memory_effect)(self.ctx(), call.as_value_ref()) }
+    }
+
+    /// Width of a fixed-width vector register in bits, if the target says.
+    pub fn vector_register_bits(&self) -> Option<u32> {
+        let bits = unsafe { (self.api.vector_register_bits)(self.ctx()) };
+        (bits != 0).then_some(bits)
+    }
+
+    /// Size of a data cache in bytes, if the target says.
+    pub fn cache_size(&self, level: CacheLevel) -> Option<u32> {
+        let bytes = unsafe { (self.api.cache_size_bytes)(self.ctx(), level as u32) };
+        (bytes != 0).then_some(bytes)
+    }
+
+    /// `%name`, `@global` or a constant, as LLVM prints an operand.
+    pub fn operand_name(&self, value: &impl AsValueRef) -> String {
+        operand_name(self.api, value.as_value_ref())
+    }
+
+    /// A `-Rpass*=polyrust` remark, located at `at.instruction`, else at the start of
+    /// `at.loop_`, else at the first located instruction of `at.block`, else at the
+    /// function.
+    pub fn remark(&self, kind: RemarkKind, name: &str, at: RemarkAt<'f>, message: &str) {
+        let name = c_string(name);
+        let message = c_string(message);
+        unsafe {
+            (self.api.remark)(
+                self.ctx(),
+                kind,
+                name.as_ptr(),
+                at.instruction
+                    .map_or(std::ptr::null_mut(), |i| i.as_value_ref()),
+                at.loop_.map_or(std::ptr::null_mut(), |l| l.raw.as_ptr()),
+                at.block.map_or(std::ptr::null_mut(), block_ref),
+                message.as_ptr(),
+            )
+        }
+    }
+
+    /// A diagnostic reported through the LLVMContext (`error: polyrust: ...`); an error
+    /// makes the compilation fail.
+    pub fn diagnose(&self, severity: Severity, message: &str) {
+        let message = c_string(message);
+        unsafe { (self.api.diagnose)(self.ctx(), severity, message.as_ptr()) }
+    }
+}
+
+fn block_ref(block: BasicBlock<'_>) -> LLVMBasicBlockRef {
+    block.as_mut_ptr()
+}
+
+fn operand_name(api: &PrHostApi, value: LLVMValueRef) -> String {
+    take_host_string(api, unsafe { (api.value_as_operand)(value) })
+}
+
+fn wrap_block<'f>(raw: LLVMBasicBlockRef) -> Option<BasicBlock<'f>> {
+    // SAFETY: the host hands out blocks of the function being processed, or NULL.
+    unsafe { BasicBlock::new(raw) }
+}
+
+/// LoopInfo lists sibling loops last-first; users read them, and expect remarks, in the
+/// order of the source, which is the order of the header blocks in the function.
+fn in_program_order(mut loops: Vec<Loop<'_>>) -> Vec<Loop<'_>> {
+    let Some(function) = loops.first().and_then(|l| l.header().get_parent()) else {
+        return loops;
+    };
+    let order = function.get_basic_blocks();
+    loops.sort_by_key(|l| order.iter().position(|b| *b == l.header()));
+    loops
+}
+
+/// A natural loop of LoopInfo.
+#[derive(Clone, Copy)]
+pub struct Loop<'f> {
+    api: &'f PrHostApi,
+    raw: NonNull<PrLoop>,
+}
+
+impl PartialEq for Loop<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.raw == other.raw
+    }
+}
+impl Eq for Loop<'_> {}
+
+impl std::fmt::Debug for Loop<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Loop({})", self.header_name())
+    }
+}
+
+impl<'f> Loop<'f> {
+    fn wrap(&self, raw: *mut PrLoop) -> Option<Loop<'f>> {
+        NonNull::new(raw).map(|raw| Loop { api: self.api, raw })
+    }
+
+    fn raw(&self) -> *mut PrLoop {
+        self.raw.as_ptr()
+    }
+
+    /// 1 for an outermost loop.
+    pub fn depth(&self) -> u32 {
+        unsafe { (self.api.loop_depth)(self.raw()) }
+    }
+
+    pub fn header(&self) -> BasicBlock<'f> {
+        wrap_block(unsafe { (self.api.loop_header)(self.raw()) })
+            .expect("LoopInfo loops always have a header")
+    }
+
+    /// `%header` as LLVM prints the block's name.
+    pub fn header_name(&self) -> String {
+        operand_name(self.api, unsafe {
+            inkwell::llvm_sys::core::LLVMBasicBlockAsValue(block_ref(self.header()))
+        })
+    }
+
+    pub fn preheader(&self) -> Option<BasicBlock<'f>> {
+        wrap_block(unsafe { (self.api.loop_preheader)(self.raw()) })
+    }
+
+    /// The single latch, if there is one.
+    pub fn latch(&self) -> Option<BasicBlock<'f>> {
+        wrap_block(unsafe { (self.api.loop_latch)(self.raw()) })
+    }
+
+    pub fn blocks(&self) -> Vec<BasicBlock<'f>> {
+        let count = unsafe { (self.api.loop_block_count)(self.raw()) };
+        (0..count)
+            .filter_map(|i| wrap_block(unsafe { (self.api.loop_block)(self.raw(), i) }))
+            .collect()
+    }
+
+    /// Blocks outside the loop reached from inside it, each once.
+    pub fn exit_blocks(&self) -> Vec<BasicBlock<'f>> {
+        let count = unsafe { (self.api.loop_exit_block_count)(self.raw()) };
+        (0..count)
+            .filter_map(|i| wrap_block(unsafe { (self.api.loop_exit_block)(self.raw(), i) }))
+            .collect()
+    }
+
+    /// The loops directly nested in this one, in program order.
+    pub fn subloops(&self) -> Vec<Loop<'f>> {
+        let count = unsafe { (self.api.subloop_count)(self.raw()) };
+        in_program_order(
+            (0..count)
+                .filter_map(|i| self.wrap(unsafe { (self.api.subloop)(self.raw(), i) }))
+                .collect(),
+        )
+    }
+
+    pub fn parent(&self) -> Option<Loop<'f>> {
+        self.wrap(unsafe { (self.api.parent_loop)(self.raw()) })
+    }
+
+    pub fn contains_block(&self, block: BasicBlock<'f>) -> bool {
+        self.blocks().contains(&block)
+    }
+
+    /// This loop and all loops nested in it, outermost first (preorder).
+    pub fn preorder(&self) -> Vec<Loop<'f>> {
+        let mut out = vec![*self];
+        for sub in self.subloops() {
+            out.extend(sub.preorder());
+        }
+        out
+    }
+}
+
+/// A ScalarEvolution expression: a tree whose leaves are constants and IR values.
+#[derive(Clone, Copy)]
+pub struct Scev<'f> {
+    api: &'f PrHostApi,
+    raw: NonNull<PrScev>,
+    _function: PhantomData<&'f ()>,
+}
+
+impl PartialEq for Scev<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        // SCEVs are uniqued by ScalarEvolution: equal trees are the same object.
+        self.raw == other.raw
+    }
+}
+impl Eq for Scev<'_> {}
+
+impl std::fmt::Debug for Scev<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.llvm_text())
+    }
+}
+
+impl<'f> Scev<'f> {
+    fn new(api: &'f PrHostApi, raw: *const PrScev) -> Self {
+        Scev {
+            api,
+            raw: NonNull::new(raw.cast_mut()).expect("ScalarEvolution never returns null"),
+            _function: PhantomData,
+        }
+    }
+
+    fn raw(&self) -> *const PrScev {
+        self.raw.as_ptr()
+    }
+
+    pub fn kind(&self) -> ScevKind {
+        unsafe { (self.api.scev_kind)(self.raw()) }
+    }
+
+    pub fn is_could_not_compute(&self) -> bool {
+        self.kind() == ScevKind::CouldNotCompute
+    }
+
+    pub fn operands(&self) -> Vec<Scev<'f>> {
+        let count = unsafe { (self.api.scev_operand_count)(self.raw()) };
+        (0..count)
+            .map(|i| Scev::new(self.api, unsafe { (self.api.scev_operand)(self.raw(), i) }))
+            .collect()
+    }
+
+    pub fn has_no_unsigned_wrap(&self) -> bool {
+        self.flags() & abi::PR_SCEV_FLAG_NUW != 0
+    }
+
+    pub fn has_no_signed_wrap(&self) -> bool {
+        self.flags() & abi::PR_SCEV_FLAG_NSW != 0
+    }
+
+    pub fn has_no_self_wrap(&self) -> bool {
+        self.flags() & abi::PR_SCEV_FLAG_NW != 0
+    }
+
+    fn flags(&self) -> u32 {
+        unsafe { (self.api.scev_flags)(self.raw()) }
+    }
+
+    /// Bit width of an integer expression; `None` for pointers.
+    pub fn bit_width(&self) -> Option<u32> {
+        let bits = unsafe { (self.api.scev_bit_width)(self.raw()) };
+        (bits != 0).then_some(bits)
+    }
+
+    /// The LLVM type of the expression, printed (`i64`, `ptr`).
+    pub fn type_name(&self) -> String {
+        let ty = unsafe { (self.api.scev_type)(self.raw()) };
+        // SAFETY: LLVMPrintTypeToString returns a string to free with LLVMDisposeMessage.
+        unsafe {
+            let raw = inkwell::llvm_sys::core::LLVMPrintTypeToString(ty);
+            let text = CStr::from_ptr(raw).to_string_lossy().into_owned();
+            inkwell::llvm_sys::core::LLVMDisposeMessage(raw);
+            text
+        }
+    }
+
+    /// The value of a constant expression that fits in 64 bits.
+    pub fn constant(&self) -> Option<i64> {
+        let mut value = 0i64;
+        let fits = unsafe { (self.api.scev_constant_i64)(self.raw(), &mut value) };
+        (fits != 0).then_some(value)
+    }
+
+    /// The IR value behind an `Unknown` leaf.
+    pub fn unknown_value(&self) -> Option<LLVMValueRef> {
+        let value = unsafe { (self.api.scev_unknown_value)(self.raw()) };
+        (!value.is_null()).then_some(value)
+    }
+
+    /// `%name` of the value behind an `Unknown` leaf.
+    pub fn unknown_name(&self) -> Option<String> {
+        self.unknown_value().map(|v| operand_name(self.api, v))
+    }
+
+    /// The loop of an add recurrence.
+    pub fn add_rec_loop(&self) -> Option<Loop<'f>> {
+        NonNull::new(unsafe { (self.api.scev_add_rec_loop)(self.raw()) })
+            .map(|raw| Loop { api: self.api, raw })
+    }
+
+    /// LLVM's own printing of the expression.
+    pub fn llvm_text(&self) -> String {
+        take_host_string(self.api, unsafe { (self.api.scev_to_string)(self.raw()) })
+    }
+}

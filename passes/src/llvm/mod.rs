@@ -1,0 +1,12 @@
+//! The bridge to LLVM: the C ABI shared with the shim (`abi`), safe wrappers over the
+//! analyses it hands over (`host`), and Rust's own reading of SCEV trees (`scev_text`).
+
+pub mod abi;
+pub mod host;
+pub mod scev_text;
+
+pub use host::{
+    AliasResult, CacheLevel, FunctionAnalyses, Loop, MemoryEffect, RemarkAt, RemarkKind, Scev,
+    ScevKind, Severity,
+};
+pub use inkwell::llvm_sys::prelude::LLVMValueRef;

@@ -1,0 +1,165 @@
+/* polyrust_host.h: the whole C ABI between the C++ shim and the Rust optimizer.
+ *
+ * The shim owns everything C++-only (pass registration, command-line options, the
+ * analyses of the new pass manager) and hands Rust a table of functions over opaque
+ * handles. Rust mirrors these declarations in `passes/src/llvm/abi.rs`; a change here
+ * must be made there too and `PR_HOST_API_VERSION` bumped.
+ *
+ * Lifetimes: a PrFunctionCtx and every handle reached from it (loops, SCEVs) are valid
+ * only during the call of polyrust_run_function / polyrust_print_function that received
+ * the context. Strings returned by the host are allocated with malloc and released with
+ * `free_string`; strings returned by Rust are released with polyrust_free_string.
+ */
+#ifndef POLYRUST_HOST_H
+#define POLYRUST_HOST_H
+
+#include <llvm-c/Types.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PR_HOST_API_VERSION 1
+
+typedef struct PrFunctionCtx PrFunctionCtx; /* one function and its analyses */
+typedef struct PrLoop PrLoop;               /* llvm::Loop */
+typedef struct PrScev PrScev;               /* llvm::SCEV */
+
+/* Mirrors llvm::SCEVTypes. */
+typedef enum {
+  PR_SCEV_CONSTANT = 0,
+  PR_SCEV_VSCALE,
+  PR_SCEV_TRUNCATE,
+  PR_SCEV_ZERO_EXTEND,
+  PR_SCEV_SIGN_EXTEND,
+  PR_SCEV_ADD,
+  PR_SCEV_MUL,
+  PR_SCEV_UDIV,
+  PR_SCEV_ADD_REC,
+  PR_SCEV_UMAX,
+  PR_SCEV_SMAX,
+  PR_SCEV_UMIN,
+  PR_SCEV_SMIN,
+  PR_SCEV_SEQUENTIAL_UMIN,
+  PR_SCEV_PTR_TO_INT,
+  PR_SCEV_UNKNOWN,
+  PR_SCEV_COULD_NOT_COMPUTE
+} PrScevKind;
+
+/* No-wrap flags of add, mul and add-recurrence expressions (llvm::SCEV::NoWrapFlags). */
+enum { PR_SCEV_FLAG_NW = 1, PR_SCEV_FLAG_NUW = 2, PR_SCEV_FLAG_NSW = 4 };
+
+/* Mirrors llvm::AliasResult. */
+typedef enum {
+  PR_NO_ALIAS = 0,
+  PR_MAY_ALIAS = 1,
+  PR_PARTIAL_ALIAS = 2,
+  PR_MUST_ALIAS = 3
+} PrAliasResult;
+
+/* What a call may do to memory (from llvm::MemoryEffects). */
+typedef enum {
+  PR_MEM_NONE = 0,
+  PR_MEM_READ = 1,
+  PR_MEM_WRITE = 2,
+  PR_MEM_READ_WRITE = 3
+} PrMemoryEffect;
+
+typedef enum {
+  PR_REMARK_PASSED = 0,   /* -Rpass=polyrust          */
+  PR_REMARK_MISSED = 1,   /* -Rpass-missed=polyrust   */
+  PR_REMARK_ANALYSIS = 2  /* -Rpass-analysis=polyrust */
+} PrRemarkKind;
+
+typedef enum { PR_SEVERITY_ERROR = 0, PR_SEVERITY_WARNING = 1, PR_SEVERITY_NOTE = 2 } PrSeverity;
+
+typedef enum { PR_TILING_SICA = 0, PR_TILING_FIXED = 1, PR_TILING_NONE = 2 } PrTiling;
+
+/* The -polyrust-* command-line options, as parsed by LLVM. Rust validates them. */
+typedef struct {
+  uint64_t max_operations;
+  PrTiling tiling;
+  int tiling_given; /* -polyrust-tiling appeared on the command line */
+  const uint32_t *tile_sizes;
+  size_t tile_sizes_len;
+  double sica_rho;
+} PrOptions;
+
+/* Which printer pass is asking Rust for text. */
+typedef enum { PR_PRINT_LOOPS = 0, PR_PRINT_DETECT = 1, PR_PRINT_SCOPS = 2 } PrPrinter;
+
+typedef struct {
+  uint32_t version; /* PR_HOST_API_VERSION */
+
+  /* Loop tree. Index-based so no container crosses the boundary. */
+  size_t (*top_level_loop_count)(PrFunctionCtx *);
+  PrLoop *(*top_level_loop)(PrFunctionCtx *, size_t index);
+  size_t (*subloop_count)(PrLoop *);
+  PrLoop *(*subloop)(PrLoop *, size_t index);
+  PrLoop *(*parent_loop)(PrLoop *);
+  unsigned (*loop_depth)(PrLoop *);
+  LLVMBasicBlockRef (*loop_header)(PrLoop *);
+  LLVMBasicBlockRef (*loop_preheader)(PrLoop *); /* NULL if none */
+  LLVMBasicBlockRef (*loop_latch)(PrLoop *);     /* NULL if several */
+  size_t (*loop_block_count)(PrLoop *);
+  LLVMBasicBlockRef (*loop_block)(PrLoop *, size_t index);
+  size_t (*loop_exit_block_count)(PrLoop *);
+  LLVMBasicBlockRef (*loop_exit_block)(PrLoop *, size_t index);
+  PrLoop *(*loop_for_block)(PrFunctionCtx *, LLVMBasicBlockRef); /* NULL if none */
+
+  /* Dominance. Both answer 0 or 1; a block dominates itself. */
+  int (*dominates)(PrFunctionCtx *, LLVMBasicBlockRef a, LLVMBasicBlockRef b);
+  int (*post_dominates)(PrFunctionCtx *, LLVMBasicBlockRef a, LLVMBasicBlockRef b);
+
+  /* ScalarEvolution. */
+  int (*is_scevable)(PrFunctionCtx *, LLVMValueRef);
+  const PrScev *(*scev_of)(PrFunctionCtx *, LLVMValueRef);
+  const PrScev *(*scev_at_scope)(PrFunctionCtx *, const PrScev *, PrLoop *scope /* NULL: function */);
+  const PrScev *(*backedge_taken_count)(PrFunctionCtx *, PrLoop *);
+  const PrScev *(*constant_max_backedge_taken_count)(PrFunctionCtx *, PrLoop *);
+  /* backedge-taken count + 1, in a type wide enough not to wrap; could-not-compute if unknown */
+  const PrScev *(*trip_count)(PrFunctionCtx *, PrLoop *);
+  PrScevKind (*scev_kind)(const PrScev *);
+  size_t (*scev_operand_count)(const PrScev *);
+  const PrScev *(*scev_operand)(const PrScev *, size_t index);
+  unsigned (*scev_flags)(const PrScev *);         /* PR_SCEV_FLAG_* */
+  unsigned (*scev_bit_width)(const PrScev *);     /* 0 for pointers */
+  LLVMTypeRef (*scev_type)(const PrScev *);
+  int (*scev_constant_i64)(const PrScev *, int64_t *out); /* 1 if it fits */
+  LLVMValueRef (*scev_unknown_value)(const PrScev *);
+  PrLoop *(*scev_add_rec_loop)(const PrScev *);
+  char *(*scev_to_string)(const PrScev *);        /* LLVM's own printing */
+  /* Materialises the expression as IR before `insert_before`; NULL if not safe to expand. */
+  LLVMValueRef (*scev_expand)(PrFunctionCtx *, const PrScev *, LLVMTypeRef, LLVMValueRef insert_before);
+
+  /* Alias analysis and memory effects. Sizes in bytes; UINT64_MAX means unknown. */
+  PrAliasResult (*alias)(PrFunctionCtx *, LLVMValueRef a, uint64_t a_size, LLVMValueRef b, uint64_t b_size);
+  PrMemoryEffect (*call_memory_effect)(PrFunctionCtx *, LLVMValueRef call);
+
+  /* TargetTransformInfo. 0 when the target does not say. */
+  unsigned (*vector_register_bits)(PrFunctionCtx *);
+  unsigned (*cache_size_bytes)(PrFunctionCtx *, unsigned level /* 1 = L1D, 2 = L2D */);
+
+  /* Values and diagnostics. */
+  char *(*value_as_operand)(LLVMValueRef); /* "%n", "@g", "42": as LLVM prints operands */
+  /* Located at `at` if given, else at the start of `loop`, else at the first located
+   * instruction of `region`, else at the function. */
+  void (*remark)(PrFunctionCtx *, PrRemarkKind, const char *name, LLVMValueRef at /* instruction or NULL */,
+                 PrLoop *loop /* or NULL */, LLVMBasicBlockRef region /* or NULL */, const char *message);
+  /* An error, warning or note reported through the LLVMContext, prefixed "polyrust: ". */
+  void (*diagnose)(PrFunctionCtx *, PrSeverity, const char *message);
+  void (*free_string)(char *);
+} PrHostApi;
+
+/* Implemented in Rust. */
+int polyrust_run_function(const PrHostApi *, PrFunctionCtx *, LLVMValueRef function, const PrOptions *);
+char *polyrust_print_function(const PrHostApi *, PrFunctionCtx *, LLVMValueRef function, const PrOptions *,
+                              PrPrinter);
+void polyrust_free_string(char *);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,392 @@
+// The C++ shim of polyrust: pass registration, the -polyrust-* options, and access to
+// the analyses only C++ can reach, exposed to Rust as the table of polyrust_host.h.
+// No optimisation logic lives here: every decision is taken in Rust.
+
+#include "polyrust_host.h"
+
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+using namespace llvm;
+
+namespace {
+
+cl::OptionCategory PolyrustCategory("polyrust options",
+                                    "Options of the polyrust polyhedral loop optimizer");
+
+cl::opt<bool> Enable("polyrust-enable",
+                     cl::desc("Run polyrust automatically in the -O2/-O3 pipeline, before "
+                              "the vectorizer (default: true when the plugin is loaded)"),
+                     cl::init(true), cl::cat(PolyrustCategory));
+
+cl::opt<uint64_t> MaxOperations(
+    "polyrust-max-operations",
+    cl::desc("Upper bound on isl operations per region; a region that needs more is left "
+             "unchanged with a remark (0 = unbounded, default: 2000000)"),
+    cl::init(2000000), cl::cat(PolyrustCategory));
+
+cl::opt<PrTiling> Tiling(
+    "polyrust-tiling", cl::desc("How tile sizes are chosen (default: sica)"),
+    cl::values(clEnumValN(PR_TILING_SICA, "sica",
+                          "from the cache sizes and the SIMD width (SICA)"),
+               clEnumValN(PR_TILING_FIXED, "fixed", "from -polyrust-tile-sizes"),
+               clEnumValN(PR_TILING_NONE, "none", "do not tile")),
+    cl::init(PR_TILING_SICA), cl::cat(PolyrustCategory));
+
+cl::list<unsigned> TileSizes(
+    "polyrust-tile-sizes",
+    cl::desc("Comma-separated tile sizes, outermost loop first, for "
+             "-polyrust-tiling=fixed (default: 32 for every loop)"),
+    cl::CommaSeparated, cl::cat(PolyrustCategory));
+
+cl::opt<double> SicaRho("polyrust-sica-rho",
+                        cl::desc("Share of the L1 data cache SICA tiles fill, in (0, 1] "
+                                 "(default: 0.9)"),
+                        cl::init(0.9), cl::cat(PolyrustCategory));
+
+} // namespace
+
+struct PrFunctionCtx {
+  Function &F;
+  LoopInfo &LI;
+  DominatorTree &DT;
+  PostDominatorTree &PDT;
+  ScalarEvolution &SE;
+  AAResults &AA;
+  TargetTransformInfo &TTI;
+  OptimizationRemarkEmitter &ORE;
+};
+
+namespace {
+
+Loop *L(PrLoop *P) { return reinterpret_cast<Loop *>(P); }
+PrLoop *P(Loop *L) { return reinterpret_cast<PrLoop *>(L); }
+const SCEV *S(const PrScev *P) { return reinterpret_cast<const SCEV *>(P); }
+const PrScev *P(const SCEV *S) { return reinterpret_cast<const PrScev *>(S); }
+
+char *copyString(const std::string &Text) {
+  char *Out = static_cast<char *>(std::malloc(Text.size() + 1));
+  if (Out)
+    std::memcpy(Out, Text.c_str(), Text.size() + 1);
+  return Out;
+}
+
+LocationSize locationSize(uint64_t Bytes) {
+  return Bytes == std::numeric_limits<uint64_t>::max() ? LocationSize::beforeOrAfterPointer()
+                                                       : LocationSize::precise(Bytes);
+}
+
+const PrHostApi HostApi = {
+    PR_HOST_API_VERSION,
+    // Loop tree.
+    [](PrFunctionCtx *C) -> size_t { return C->LI.getTopLevelLoops().size(); },
+    [](PrFunctionCtx *C, size_t I) { return P(C->LI.getTopLevelLoops()[I]); },
+    [](PrLoop *Lp) -> size_t { return L(Lp)->getSubLoops().size(); },
+    [](PrLoop *Lp, size_t I) { return P(L(Lp)->getSubLoops()[I]); },
+    [](PrLoop *Lp) { return P(L(Lp)->getParentLoop()); },
+    [](PrLoop *Lp) { return L(Lp)->getLoopDepth(); },
+    [](PrLoop *Lp) { return wrap(L(Lp)->getHeader()); },
+    [](PrLoop *Lp) { return wrap(L(Lp)->getLoopPreheader()); },
+    [](PrLoop *Lp) { return wrap(L(Lp)->getLoopLatch()); },
+    [](PrLoop *Lp) -> size_t { return L(Lp)->getNumBlocks(); },
+    [](PrLoop *Lp, size_t I) { return wrap(L(Lp)->getBlocks()[I]); },
+    [](PrLoop *Lp) -> size_t {
+      SmallVector<BasicBlock *, 4> Exits;
+      L(Lp)->getUniqueExitBlocks(Exits);
+      return Exits.size();
+    },
+    [](PrLoop *Lp, size_t I) {
+      SmallVector<BasicBlock *, 4> Exits;
+      L(Lp)->getUniqueExitBlocks(Exits);
+      return wrap(Exits[I]);
+    },
+    [](PrFunctionCtx *C, LLVMBasicBlockRef B) { return P(C->LI.getLoopFor(unwrap(B))); },
+    // Dominance.
+    [](PrFunctionCtx *C, LLVMBasicBlockRef A, LLVMBasicBlockRef B) -> int {
+      return C->DT.dominates(unwrap(A), unwrap(B));
+    },
+    [](PrFunctionCtx *C, LLVMBasicBlockRef A, LLVMBasicBlockRef B) -> int {
+      return C->PDT.dominates(unwrap(A), unwrap(B));
+    },
+    // ScalarEvolution.
+    [](PrFunctionCtx *C, LLVMValueRef V) -> int {
+      return C->SE.isSCEVable(unwrap(V)->getType());
+    },
+    [](PrFunctionCtx *C, LLVMValueRef V) { return P(C->SE.getSCEV(unwrap(V))); },
+    [](PrFunctionCtx *C, const PrScev *E, PrLoop *Scope) {
+      return P(C->SE.getSCEVAtScope(S(E), L(Scope)));
+    },
+    [](PrFunctionCtx *C, PrLoop *Lp) { return P(C->SE.getBackedgeTakenCount(L(Lp))); },
+    [](PrFunctionCtx *C, PrLoop *Lp) {
+      return P(C->SE.getConstantMaxBackedgeTakenCount(L(Lp)));
+    },
+    [](PrFunctionCtx *C, PrLoop *Lp) {
+      const SCEV *Taken = C->SE.getBackedgeTakenCount(L(Lp));
+      if (isa<SCEVCouldNotCompute>(Taken))
+        return P(Taken);
+      // In the count's own type when the +1 provably cannot wrap (readable), else wider.
+      auto *Max = dyn_cast<SCEVConstant>(C->SE.getConstantMaxBackedgeTakenCount(L(Lp)));
+      if (Max && !Max->getAPInt().isMaxValue())
+        return P(C->SE.getTripCountFromExitCount(Taken, Taken->getType(), L(Lp)));
+      return P(C->SE.getTripCountFromExitCount(Taken));
+    },
+    [](const PrScev *E) { return static_cast<PrScevKind>(S(E)->getSCEVType()); },
+    [](const PrScev *E) -> size_t { return S(E)->operands().size(); },
+    [](const PrScev *E, size_t I) { return P(S(E)->operands()[I]); },
+    [](const PrScev *E) -> unsigned {
+      if (auto *N = dyn_cast<SCEVNAryExpr>(S(E)))
+        return static_cast<unsigned>(N->getNoWrapFlags());
+      return 0;
+    },
+    [](const PrScev *E) -> unsigned {
+      Type *Ty = S(E)->getType();
+      return Ty->isIntegerTy() ? Ty->getIntegerBitWidth() : 0;
+    },
+    [](const PrScev *E) { return wrap(S(E)->getType()); },
+    [](const PrScev *E, int64_t *Out) -> int {
+      auto *K = dyn_cast<SCEVConstant>(S(E));
+      if (!K || K->getAPInt().getSignificantBits() > 64)
+        return 0;
+      *Out = K->getAPInt().getSExtValue();
+      return 1;
+    },
+    [](const PrScev *E) -> LLVMValueRef {
+      auto *U = dyn_cast<SCEVUnknown>(S(E));
+      return U ? wrap(U->getValue()) : nullptr;
+    },
+    [](const PrScev *E) -> PrLoop * {
+      auto *R = dyn_cast<SCEVAddRecExpr>(S(E));
+      return R ? P(const_cast<Loop *>(R->getLoop())) : nullptr;
+    },
+    [](const PrScev *E) {
+      std::string Text;
+      raw_string_ostream OS(Text);
+      S(E)->print(OS);
+      return copyString(Text);
+    },
+    [](PrFunctionCtx *C, const PrScev *E, LLVMTypeRef Ty, LLVMValueRef Before) -> LLVMValueRef {
+      auto *At = dyn_cast<Instruction>(unwrap(Before));
+      if (!At)
+        return nullptr;
+      SCEVExpander Expander(C->SE, "polyrust");
+      if (!Expander.isSafeToExpandAt(S(E), At))
+        return nullptr;
+      return wrap(Expander.expandCodeFor(S(E), unwrap(Ty), At->getIterator()));
+    },
+    // Alias analysis.
+    [](PrFunctionCtx *C, LLVMValueRef A, uint64_t ASize, LLVMValueRef B, uint64_t BSize) {
+      AliasResult R = C->AA.alias(MemoryLocation(unwrap(A), locationSize(ASize)),
+                                  MemoryLocation(unwrap(B), locationSize(BSize)));
+      switch (R) {
+      case AliasResult::NoAlias:
+        return PR_NO_ALIAS;
+      case AliasResult::MustAlias:
+        return PR_MUST_ALIAS;
+      case AliasResult::PartialAlias:
+        return PR_PARTIAL_ALIAS;
+      default:
+        return PR_MAY_ALIAS;
+      }
+    },
+    [](PrFunctionCtx *C, LLVMValueRef Call) {
+      auto *CB = dyn_cast<CallBase>(unwrap(Call));
+      if (!CB)
+        return PR_MEM_READ_WRITE;
+      MemoryEffects ME = C->AA.getMemoryEffects(CB);
+      if (ME.doesNotAccessMemory())
+        return PR_MEM_NONE;
+      if (ME.onlyReadsMemory())
+        return PR_MEM_READ;
+      if (ME.onlyWritesMemory())
+        return PR_MEM_WRITE;
+      return PR_MEM_READ_WRITE;
+    },
+    // TargetTransformInfo.
+    [](PrFunctionCtx *C) -> unsigned {
+      TypeSize Bits = C->TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector);
+      return static_cast<unsigned>(Bits.getFixedValue());
+    },
+    [](PrFunctionCtx *C, unsigned Level) -> unsigned {
+      auto Size = C->TTI.getCacheSize(Level == 1 ? TargetTransformInfo::CacheLevel::L1D
+                                                 : TargetTransformInfo::CacheLevel::L2D);
+      return Size.value_or(0);
+    },
+    // Values and diagnostics.
+    [](LLVMValueRef V) {
+      std::string Text;
+      raw_string_ostream OS(Text);
+      unwrap(V)->printAsOperand(OS, /*PrintType=*/false);
+      return copyString(Text);
+    },
+    [](PrFunctionCtx *C, PrRemarkKind Kind, const char *Name, LLVMValueRef At, PrLoop *Lp,
+       LLVMBasicBlockRef Region, const char *Message) {
+      BasicBlock *Block = Region ? unwrap(Region)
+                          : Lp   ? L(Lp)->getHeader()
+                                 : &C->F.getEntryBlock();
+      DiagnosticLocation Loc;
+      if (auto *I = At ? dyn_cast<Instruction>(unwrap(At)) : nullptr)
+        Loc = I->getDebugLoc();
+      if (!Loc.isValid() && Lp)
+        Loc = L(Lp)->getStartLoc();
+      if (!Loc.isValid())
+        for (Instruction &I : *Block)
+          if (I.getDebugLoc()) {
+            Loc = I.getDebugLoc();
+            break;
+          }
+      if (!Loc.isValid() && C->F.getSubprogram())
+        Loc = DiagnosticLocation(C->F.getSubprogram());
+      switch (Kind) {
+      case PR_REMARK_PASSED:
+        C->ORE.emit(OptimizationRemark("polyrust", Name, Loc, Block) << Message);
+        break;
+      case PR_REMARK_MISSED:
+        C->ORE.emit(OptimizationRemarkMissed("polyrust", Name, Loc, Block) << Message);
+        break;
+      case PR_REMARK_ANALYSIS:
+        C->ORE.emit(OptimizationRemarkAnalysis("polyrust", Name, Loc, Block) << Message);
+        break;
+      }
+    },
+    [](PrFunctionCtx *C, PrSeverity Severity, const char *Message) {
+      DiagnosticSeverity Level = Severity == PR_SEVERITY_ERROR     ? DS_Error
+                                 : Severity == PR_SEVERITY_WARNING ? DS_Warning
+                                                                   : DS_Note;
+      C->F.getContext().diagnose(DiagnosticInfoGeneric(Twine("polyrust: ") + Message, Level));
+    },
+    [](char *Text) { std::free(Text); },
+};
+
+PrOptions currentOptions() {
+  PrOptions O;
+  O.max_operations = MaxOperations;
+  O.tiling = Tiling;
+  O.tiling_given = Tiling.getNumOccurrences() > 0;
+  O.tile_sizes = TileSizes.empty() ? nullptr : &TileSizes.front();
+  O.tile_sizes_len = TileSizes.size();
+  O.sica_rho = SicaRho;
+  return O;
+}
+
+// Gathers the analyses of one function; SCEV gives up on optnone code, so such
+// functions are never handed to Rust.
+template <typename Body> auto withFunctionCtx(Function &F, FunctionAnalysisManager &FAM, Body Run) {
+  PrFunctionCtx Ctx{F,
+                    FAM.getResult<LoopAnalysis>(F),
+                    FAM.getResult<DominatorTreeAnalysis>(F),
+                    FAM.getResult<PostDominatorTreeAnalysis>(F),
+                    FAM.getResult<ScalarEvolutionAnalysis>(F),
+                    FAM.getResult<AAManager>(F),
+                    FAM.getResult<TargetIRAnalysis>(F),
+                    FAM.getResult<OptimizationRemarkEmitterAnalysis>(F)};
+  return Run(Ctx);
+}
+
+bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
+  if (F.isDeclaration() || F.hasOptNone())
+    return false;
+  PrOptions Options = currentOptions();
+  return withFunctionCtx(F, FAM, [&](PrFunctionCtx &Ctx) {
+    return polyrust_run_function(&HostApi, &Ctx, wrap(&F), &Options) != 0;
+  });
+}
+
+struct PolyrustModulePass : PassInfoMixin<PolyrustModulePass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    bool Changed = false;
+    for (Function &F : M)
+      if (runOnFunction(F, FAM)) {
+        Changed = true;
+        FAM.invalidate(F, PreservedAnalyses::none());
+      }
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+struct PolyrustFunctionPass : PassInfoMixin<PolyrustFunctionPass> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &FAM) {
+    return runOnFunction(F, FAM) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+};
+
+struct PolyrustPrinterPass : PassInfoMixin<PolyrustPrinterPass> {
+  PrPrinter Which;
+  explicit PolyrustPrinterPass(PrPrinter Which) : Which(Which) {}
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &FAM) {
+    if (F.isDeclaration())
+      return PreservedAnalyses::all();
+    if (F.hasOptNone()) {
+      errs() << "polyrust: function '" << F.getName() << "' is optnone; not analysed\n";
+      return PreservedAnalyses::all();
+    }
+    PrOptions Options = currentOptions();
+    withFunctionCtx(F, FAM, [&](PrFunctionCtx &Ctx) {
+      if (char *Text = polyrust_print_function(&HostApi, &Ctx, wrap(&F), &Options, Which)) {
+        errs() << Text;
+        polyrust_free_string(Text);
+      }
+      return 0;
+    });
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+bool isAutomaticLevel(OptimizationLevel Level) {
+  return Level == OptimizationLevel::O2 || Level == OptimizationLevel::O3;
+}
+
+} // namespace
+
+extern "C" void polyrust_register_pass_builder_callbacks(PassBuilder *PB) {
+  PB->registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "polyrust")
+          return false;
+        MPM.addPass(PolyrustModulePass());
+        return true;
+      });
+  PB->registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "polyrust-function") {
+          FPM.addPass(PolyrustFunctionPass());
+          return true;
+        }
+        static const struct {
+          const char *Name;
+          PrPrinter Which;
+        } Printers[] = {{"print<polyrust-loops>", PR_PRINT_LOOPS},
+                        {"print<polyrust-detect>", PR_PRINT_DETECT},
+                        {"print<polyrust-scops>", PR_PRINT_SCOPS}};
+        for (const auto &Printer : Printers)
+          if (Name == Printer.Name) {
+            FPM.addPass(PolyrustPrinterPass(Printer.Which));
+            return true;
+          }
+        return false;
+      });
+  PB->registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel Level) {
+    if (Enable && isAutomaticLevel(Level))
+      FPM.addPass(PolyrustFunctionPass());
+  });
+}

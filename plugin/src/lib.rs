@@ -1,0 +1,76 @@
+//! libpolyrust.so: the LLVM pass plugin. LLVM finds `llvmGetPassPluginInfo` here, the
+//! C++ shim (`shim/`) registers the passes and options, and calls back into the entry
+//! points below, which hand each function to the optimizer in `passes`.
+//! Nothing here decides anything: this crate only crosses the language boundary.
+
+use std::ffi::{c_char, c_void};
+
+use passes::llvm::abi::{PrFunctionCtx, PrHostApi, PrOptions, PrPrinter};
+use passes::llvm::LLVMValueRef;
+
+extern "C" {
+    /// In `shim/shim.cpp`; takes an `llvm::PassBuilder *`.
+    fn polyrust_register_pass_builder_callbacks(builder: *mut c_void);
+}
+
+/// `llvm::PassPluginLibraryInfo` of `llvm/Plugins/PassPlugin.h` (plugin API version 2).
+#[repr(C)]
+pub struct PassPluginLibraryInfo {
+    api_version: u32,
+    plugin_name: *const c_char,
+    plugin_version: *const c_char,
+    register_pass_builder_callbacks: Option<unsafe extern "C" fn(*mut c_void)>,
+    pre_codegen_callback: Option<unsafe extern "C" fn()>,
+}
+
+const LLVM_PLUGIN_API_VERSION: u32 = 2;
+
+/// Called by `opt -load-pass-plugin` and `clang -fpass-plugin` when they load the library.
+#[no_mangle]
+pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
+    PassPluginLibraryInfo {
+        api_version: LLVM_PLUGIN_API_VERSION,
+        plugin_name: c"polyrust".as_ptr(),
+        plugin_version: concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast(),
+        register_pass_builder_callbacks: Some(polyrust_register_pass_builder_callbacks),
+        pre_codegen_callback: None,
+    }
+}
+
+/// Runs the optimizer on one function; returns 1 if the IR changed.
+///
+/// # Safety
+/// Called by the shim with a valid host table, context and function for the duration
+/// of the call.
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_run_function(
+    api: *const PrHostApi,
+    ctx: *mut PrFunctionCtx,
+    function: LLVMValueRef,
+    options: *const PrOptions,
+) -> i32 {
+    passes::entry::run_function(api, ctx, function, options)
+}
+
+/// Renders one of the printer passes for one function; the shim frees the text with
+/// `polyrust_free_string`.
+///
+/// # Safety
+/// As for `polyrust_run_function`.
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_print_function(
+    api: *const PrHostApi,
+    ctx: *mut PrFunctionCtx,
+    function: LLVMValueRef,
+    options: *const PrOptions,
+    printer: PrPrinter,
+) -> *mut c_char {
+    passes::entry::print_function(api, ctx, function, options, printer)
+}
+
+/// # Safety
+/// `text` must come from `polyrust_print_function` and be freed once.
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_free_string(text: *mut c_char) {
+    passes::entry::free_string(text)
+}

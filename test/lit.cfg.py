@@ -1,0 +1,47 @@
+# The lit suite of polyrust. Tests reach the tools through substitutions only, so the
+# LLVM 22 tools are used even where /usr/bin/opt is an older LLVM:
+#   %opt %clang %FileCheck %not      the LLVM 22 tools
+#   %plugin                          target/release/libpolyrust.so
+#   %loadpolyrust                    -load-pass-plugin=<plugin> (for opt)
+#   %polyrust-cc                     scripts/polyrust-cc
+#   %repo                            the repository root
+import os
+import shutil
+
+import lit.formats
+
+config.name = "polyrust"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".c", ".test"]
+config.excludes = ["Inputs", "kernels", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.test_source_root, "..", "target", "lit")
+
+repo = os.path.abspath(os.path.join(config.test_source_root, ".."))
+llvm_bin = os.environ.get("POLYRUST_LLVM_BIN", "/usr/lib/llvm-22/bin")
+plugin = os.environ.get(
+    "POLYRUST_PLUGIN", os.path.join(repo, "target", "release", "libpolyrust.so")
+)
+
+if not os.path.exists(plugin):
+    lit_config.fatal(f"plugin {plugin} not built: run scripts/setup first")
+for tool in ["opt", "clang", "FileCheck", "not", "llvm-as"]:
+    if not os.path.exists(os.path.join(llvm_bin, tool)):
+        lit_config.fatal(f"{tool} missing from {llvm_bin}: run scripts/setup first")
+
+config.substitutions.append(("%loadpolyrust", f"-load-pass-plugin={plugin}"))
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%opt", os.path.join(llvm_bin, "opt")))
+config.substitutions.append(("%clang", os.path.join(llvm_bin, "clang")))
+config.substitutions.append(("%FileCheck", os.path.join(llvm_bin, "FileCheck")))
+config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
+config.substitutions.append(("%polyrust-cc", os.path.join(repo, "scripts", "polyrust-cc")))
+config.substitutions.append(("%repo", repo))
+
+# Only the LLVM 22 tools may be found by name inside tests.
+config.environment["PATH"] = os.pathsep.join([llvm_bin, os.environ.get("PATH", "")])
+for var in ["HOME", "TMPDIR", "POLYRUST_PLUGIN"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+if shutil.which("cmake"):
+    config.available_features.add("cmake")
