@@ -202,7 +202,7 @@ static inline double pr_timer_stop(void)
  * For a logical rows x cols array stored with leading dimension ld
  * (element (r, c) at base[r*ld + c]), print
  *     <name> <sum> <weighted sum>
- *     <name> samples <first> <middle> <last>
+ *     <name> samples <x[0]> <x[total/3]> <x[~5 total/7]> <x[total-1]>
  * where the weighted sum is sum over the row-major logical index k of
  * (k % 7 + 1) * x[k].  Summation is strictly sequential.
  */
@@ -229,8 +229,8 @@ static inline void pr_check_d2(const char *name, const double *a,
     long total = rows * cols;
     pr__samples_header(name, total);
     if (total > 0) {
-        long idx[3] = {0, total / 2, total - 1};
-        for (int s = 0; s < 3; s++)
+        long idx[4] = {0, total / 3, total / 7 * 5 + total % 7 * 5 / 7, total - 1};
+        for (int s = 0; s < 4; s++)
             printf(" %.17g", a[(idx[s] / cols) * ld + idx[s] % cols]);
     }
     printf("\n");
@@ -251,8 +251,8 @@ static inline void pr_check_f2(const char *name, const float *a,
     long total = rows * cols;
     pr__samples_header(name, total);
     if (total > 0) {
-        long idx[3] = {0, total / 2, total - 1};
-        for (int s = 0; s < 3; s++)
+        long idx[4] = {0, total / 3, total / 7 * 5 + total % 7 * 5 / 7, total - 1};
+        for (int s = 0; s < 4; s++)
             printf(" %.9g", (double)a[(idx[s] / cols) * ld + idx[s] % cols]);
     }
     printf("\n");
@@ -275,8 +275,8 @@ static inline void pr_check_i2(const char *name, const int *a,
     long total = rows * cols;
     pr__samples_header(name, total);
     if (total > 0) {
-        long idx[3] = {0, total / 2, total - 1};
-        for (int s = 0; s < 3; s++)
+        long idx[4] = {0, total / 3, total / 7 * 5 + total % 7 * 5 / 7, total - 1};
+        for (int s = 0; s < 4; s++)
             printf(" %d", a[(idx[s] / cols) * ld + idx[s] % cols]);
     }
     printf("\n");

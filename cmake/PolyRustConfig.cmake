@@ -1,0 +1,56 @@
+# CMake package of polyrust. Point CMake at this folder and use one function:
+#
+#   find_package(PolyRust REQUIRED)            # -DPolyRust_DIR=/path/to/polyrust/cmake
+#   add_executable(app app.c)
+#   polyrust_enable(app)                        # plugin on for app's sources (at -O2/-O3)
+#   polyrust_enable(app OPTIONS -polyrust-tiling=fixed -polyrust-tile-sizes=64,64)
+#   polyrust_enable(app RUNTIME)                # also link polyrust_rt (profiling builds)
+#
+# Sets PolyRust_PLUGIN (the plugin) and PolyRust_RUNTIME (the static runtime) and
+# refuses, with a message, a compiler the plugin cannot be loaded into (it needs clang 22).
+
+get_filename_component(_polyrust_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+
+find_file(PolyRust_PLUGIN libpolyrust.so
+  HINTS "${_polyrust_root}/target/release" "${_polyrust_root}/lib"
+  NO_DEFAULT_PATH
+  DOC "The polyrust pass plugin")
+find_file(PolyRust_RUNTIME libpolyrust_rt.a
+  HINTS "${_polyrust_root}/target/release" "${_polyrust_root}/lib"
+  NO_DEFAULT_PATH
+  DOC "The polyrust instrumentation runtime")
+
+include(FindPackageHandleStandardArgs)
+find_package_handle_standard_args(PolyRust
+  REQUIRED_VARS PolyRust_PLUGIN
+  REASON_FAILURE_MESSAGE "libpolyrust.so was not found under ${_polyrust_root}: run scripts/setup there first")
+
+function(polyrust_enable target)
+  cmake_parse_arguments(PARSE_ARGV 1 _pr "RUNTIME" "" "OPTIONS")
+  if(_pr_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "polyrust_enable(${target}): unknown arguments '${_pr_UNPARSED_ARGUMENTS}'; expected OPTIONS <flags...> and/or RUNTIME")
+  endif()
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "polyrust_enable: '${target}' is not a target")
+  endif()
+  foreach(lang C CXX)
+    if(CMAKE_${lang}_COMPILER_LOADED)
+      if(NOT CMAKE_${lang}_COMPILER_ID STREQUAL "Clang" OR NOT CMAKE_${lang}_COMPILER_VERSION MATCHES "^22\\.")
+        message(FATAL_ERROR "polyrust_enable(${target}): the ${lang} compiler is ${CMAKE_${lang}_COMPILER_ID} ${CMAKE_${lang}_COMPILER_VERSION}; the polyrust plugin needs clang 22. Configure with -DCMAKE_${lang}_COMPILER=/usr/lib/llvm-22/bin/clang (clang++ for C++).")
+      endif()
+    endif()
+  endforeach()
+  target_compile_options(${target} PRIVATE "-fpass-plugin=${PolyRust_PLUGIN}")
+  foreach(flag IN LISTS _pr_OPTIONS)
+    if(NOT flag MATCHES "^-polyrust-")
+      message(FATAL_ERROR "polyrust_enable(${target}): option '${flag}' is not a -polyrust-* option")
+    endif()
+    target_compile_options(${target} PRIVATE "SHELL:-mllvm ${flag}")
+  endforeach()
+  if(_pr_RUNTIME)
+    if(NOT PolyRust_RUNTIME)
+      message(FATAL_ERROR "polyrust_enable(${target} RUNTIME): libpolyrust_rt.a not found; run scripts/setup")
+    endif()
+    target_link_libraries(${target} PRIVATE "${PolyRust_RUNTIME}" pthread dl m)
+  endif()
+endfunction()
