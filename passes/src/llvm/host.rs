@@ -8,7 +8,8 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use inkwell::basic_block::BasicBlock;
-use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};
+use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
+use inkwell::types::AsTypeRef;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 
 use super::abi::{self, PrFunctionCtx, PrHostApi, PrLoop, PrScev};
@@ -174,11 +175,16 @@ impl<'f> FunctionAnalyses<'f> {
     pub fn expand(
         &self,
         expr: Scev<'f>,
-        ty: LLVMTypeRef,
+        ty: &impl AsTypeRef,
         before: InstructionValue<'f>,
     ) -> Option<LLVMValueRef> {
         let value = unsafe {
-            (self.api.scev_expand)(self.ctx(), expr.raw.as_ptr(), ty, before.as_value_ref())
+            (self.api.scev_expand)(
+                self.ctx(),
+                expr.raw.as_ptr(),
+                ty.as_type_ref(),
+                before.as_value_ref(),
+            )
         };
         (!value.is_null()).then_some(value)
     }
