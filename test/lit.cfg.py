@@ -29,6 +29,9 @@ for tool in ["opt", "clang", "FileCheck", "not", "llvm-as"]:
     if not os.path.exists(os.path.join(llvm_bin, tool)):
         lit_config.fatal(f"{tool} missing from {llvm_bin}: run scripts/setup first")
 
+# For lit.local.cfg files that build their own substitutions.
+config.polyrust_plugin = plugin
+config.polyrust_clang = os.path.join(llvm_bin, "clang")
 config.substitutions.append(("%loadpolyrust", f"-load-pass-plugin={plugin}"))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%opt", os.path.join(llvm_bin, "opt")))

@@ -2,8 +2,11 @@
 //! function LLVM hands over; `driver` runs the pipeline stages on it; `llvm` is the only
 //! module that talks to LLVM's analyses; `report` renders what the printer passes show.
 
+pub mod detect;
 pub mod driver;
 pub mod entry;
+pub mod isl;
 pub mod llvm;
+pub mod model;
 pub mod options;
 pub mod report;

@@ -134,6 +134,22 @@ typedef struct {
   /* Materialises the expression as IR before `insert_before`; NULL if not safe to expand. */
   LLVMValueRef (*scev_expand)(PrFunctionCtx *, const PrScev *, LLVMTypeRef, LLVMValueRef insert_before);
 
+  /* SCEV algebra and facts. */
+  const PrScev *(*scev_minus)(PrFunctionCtx *, const PrScev *a, const PrScev *b);
+  const PrScev *(*pointer_base)(PrFunctionCtx *, const PrScev *); /* the base pointer leaf */
+  int (*known_non_negative)(PrFunctionCtx *, const PrScev *);
+  int (*known_positive)(PrFunctionCtx *, const PrScev *);
+  /* Delinearization (llvm/Analysis/Delinearization.h). Both return the number of
+   * dimensions d (0 when it fails), write the d-1 inner dimension sizes (in elements,
+   * outermost first) to out_sizes and d subscripts per expression to out_subscripts
+   * (expression-major). `exprs` are byte offsets from the array's base pointer. */
+  size_t (*delinearize_parametric)(PrFunctionCtx *, const PrScev *const *exprs, size_t count,
+                                   uint64_t element_size, const PrScev **out_sizes,
+                                   const PrScev **out_subscripts, size_t max_dims);
+  size_t (*delinearize_fixed)(PrFunctionCtx *, const PrScev *expr, uint64_t element_size,
+                              const PrScev **out_sizes, const PrScev **out_subscripts, size_t max_dims);
+  uint64_t (*type_store_size)(PrFunctionCtx *, LLVMTypeRef); /* bytes; 0 if unsized */
+
   /* Alias analysis and memory effects. Sizes in bytes; UINT64_MAX means unknown. */
   PrAliasResult (*alias)(PrFunctionCtx *, LLVMValueRef a, uint64_t a_size, LLVMValueRef b, uint64_t b_size);
   PrMemoryEffect (*call_memory_effect)(PrFunctionCtx *, LLVMValueRef call);
@@ -141,6 +157,10 @@ typedef struct {
   /* TargetTransformInfo. 0 when the target does not say. */
   unsigned (*vector_register_bits)(PrFunctionCtx *);
   unsigned (*cache_size_bytes)(PrFunctionCtx *, unsigned level /* 1 = L1D, 2 = L2D */);
+
+  /* "file:line:col" of an instruction, or of the start of a loop when `at` is NULL;
+   * NULL when there is no debug location. */
+  char *(*source_location)(LLVMValueRef at, PrLoop *loop);
 
   /* Values and diagnostics. */
   char *(*value_as_operand)(LLVMValueRef); /* "%n", "@g", "42": as LLVM prints operands */

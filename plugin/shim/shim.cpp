@@ -5,6 +5,7 @@
 #include "polyrust_host.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/Delinearization.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -191,6 +192,63 @@ const PrHostApi HostApi = {
         return nullptr;
       return wrap(Expander.expandCodeFor(S(E), unwrap(Ty), At->getIterator()));
     },
+    // SCEV algebra and facts.
+    [](PrFunctionCtx *C, const PrScev *A, const PrScev *B) {
+      return P(C->SE.getMinusSCEV(S(A), S(B)));
+    },
+    [](PrFunctionCtx *C, const PrScev *E) { return P(C->SE.getPointerBase(S(E))); },
+    [](PrFunctionCtx *C, const PrScev *E) -> int { return C->SE.isKnownNonNegative(S(E)); },
+    [](PrFunctionCtx *C, const PrScev *E) -> int { return C->SE.isKnownPositive(S(E)); },
+    [](PrFunctionCtx *C, const PrScev *const *Exprs, size_t Count, uint64_t ElementSize,
+       const PrScev **OutSizes, const PrScev **OutSubscripts, size_t MaxDims) -> size_t {
+      Type *Ty = Count ? S(Exprs[0])->getType() : nullptr;
+      if (!Ty || !Ty->isIntegerTy())
+        return 0;
+      const SCEV *Element = C->SE.getConstant(Ty, ElementSize);
+      SmallVector<const SCEV *, 8> Terms;
+      for (size_t I = 0; I < Count; ++I)
+        collectParametricTerms(C->SE, S(Exprs[I]), Terms);
+      SmallVector<const SCEV *, 4> Sizes;
+      findArrayDimensions(C->SE, Terms, Sizes, Element);
+      size_t Dims = Sizes.size();
+      if (Dims < 2 || Dims > MaxDims)
+        return 0;
+      for (size_t I = 0; I < Count; ++I) {
+        SmallVector<const SCEV *, 4> Subscripts;
+        computeAccessFunctions(C->SE, S(Exprs[I]), Subscripts, Sizes);
+        if (Subscripts.size() != Dims)
+          return 0;
+        for (size_t D = 0; D < Dims; ++D)
+          OutSubscripts[I * Dims + D] = P(Subscripts[D]);
+      }
+      for (size_t D = 0; D + 1 < Dims; ++D)
+        OutSizes[D] = P(Sizes[D]);
+      return Dims;
+    },
+    [](PrFunctionCtx *C, const PrScev *Expr, uint64_t ElementSize, const PrScev **OutSizes,
+       const PrScev **OutSubscripts, size_t MaxDims) -> size_t {
+      Type *Ty = S(Expr)->getType();
+      if (!Ty->isIntegerTy())
+        return 0;
+      SmallVector<const SCEV *, 4> Subscripts, Sizes;
+      if (!delinearizeFixedSizeArray(C->SE, S(Expr), Subscripts, Sizes,
+                                     C->SE.getConstant(Ty, ElementSize)))
+        return 0;
+      size_t Dims = Subscripts.size();
+      if (Dims < 2 || Dims > MaxDims || Sizes.size() < Dims - 1)
+        return 0;
+      for (size_t D = 0; D < Dims; ++D)
+        OutSubscripts[D] = P(Subscripts[D]);
+      for (size_t D = 0; D + 1 < Dims; ++D)
+        OutSizes[D] = P(Sizes[D]);
+      return Dims;
+    },
+    [](PrFunctionCtx *C, LLVMTypeRef Ty) -> uint64_t {
+      Type *T = unwrap(Ty);
+      if (!T->isSized())
+        return 0;
+      return C->F.getDataLayout().getTypeStoreSize(T).getKnownMinValue();
+    },
     // Alias analysis.
     [](PrFunctionCtx *C, LLVMValueRef A, uint64_t ASize, LLVMValueRef B, uint64_t BSize) {
       AliasResult R = C->AA.alias(MemoryLocation(unwrap(A), locationSize(ASize)),
@@ -228,6 +286,16 @@ const PrHostApi HostApi = {
       auto Size = C->TTI.getCacheSize(Level == 1 ? TargetTransformInfo::CacheLevel::L1D
                                                  : TargetTransformInfo::CacheLevel::L2D);
       return Size.value_or(0);
+    },
+    [](LLVMValueRef At, PrLoop *Lp) -> char * {
+      DebugLoc Loc;
+      if (auto *I = At ? dyn_cast<Instruction>(unwrap(At)) : nullptr)
+        Loc = I->getDebugLoc();
+      else if (Lp)
+        Loc = L(Lp)->getStartLoc();
+      if (!Loc)
+        return nullptr;
+      return copyString((Loc->getFilename() + ":" + Twine(Loc.getLine()) + ":" + Twine(Loc.getCol())).str());
     },
     // Values and diagnostics.
     [](LLVMValueRef V) {

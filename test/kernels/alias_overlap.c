@@ -1,6 +1,6 @@
 // KERNEL: alias_overlap
 // CATEGORY: irregular
-// SIZES: test=0,1,2,7,33,65 bench=2000
+// SIZES: test=0,1,2,7,33,65,130 bench=2600
 // DESCRIPTION: one pointer kernel dst = f(src, dst) called with disjoint arrays and with overlapping ones (dst = src+1, src-1, src+m, src itself); exercises run-time alias checks, results defined by sequential C semantics
 #include "harness.h"
 
@@ -24,7 +24,7 @@ static void fill(double *p, long count, long n, int salt)
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 2000);
+    int n = pr_size(argc, argv, 2600);
     pr_size_limit(n, 20000, "int index range");
     int m = n + 1;
     long nm = (long)n * m;

@@ -1,6 +1,6 @@
 // KERNEL: apsp_int
 // CATEGORY: dynamic-programming
-// SIZES: test=0,1,2,7,33,65 bench=1000
+// SIZES: test=0,1,2,7,33,65,130 bench=1000
 // DESCRIPTION: Floyd-Warshall all-pairs shortest paths on int edge weights with an "infinity" that cannot overflow, global fixed-size array
 #include "harness.h"
 

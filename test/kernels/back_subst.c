@@ -1,6 +1,6 @@
 // KERNEL: back_subst
 // CATEGORY: linear-algebra
-// SIZES: test=0,1,7,33,65 bench=1400
+// SIZES: test=0,1,7,33,65,130 bench=1400
 // DESCRIPTION: upper-triangular solve U*x_r = b_r by back substitution for n right-hand sides stored as rows, in place, global fixed-size arrays
 #include "harness.h"
 

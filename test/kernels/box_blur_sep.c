@@ -1,10 +1,10 @@
 // KERNEL: box_blur_sep
 // CATEGORY: image
-// SIZES: test=0,1,2,4,5,7,33,65 bench=3000
-// DESCRIPTION: separable 5x5 box blur applied three times (horizontal pass into a temporary image, vertical pass back), float heap images with flat indexing
+// SIZES: test=0,1,2,4,5,7,33,65,130 bench=4500
+// DESCRIPTION: separable 5x5 box blur applied eight times (horizontal pass into a temporary image, vertical pass back), float heap images with flat indexing
 #include "harness.h"
 
-#define ROUNDS 3
+#define ROUNDS 8
 
 /* img and tmp are h x w; border pixels (2 wide) keep their values. */
 static __attribute__((noinline)) void box_blur3(int h, int w, int rounds, float *img, float *tmp)
@@ -28,7 +28,7 @@ static __attribute__((noinline)) void box_blur3(int h, int w, int rounds, float 
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 3000);
+    int n = pr_size(argc, argv, 4500);
     pr_size_limit(n, 20000, "int index range");
     int h = n, w = n + 3;
     float *img = pr_alloc((size_t)h * w, sizeof *img);

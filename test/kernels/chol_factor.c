@@ -1,6 +1,6 @@
 // KERNEL: chol_factor
 // CATEGORY: linear-algebra
-// SIZES: test=0,1,7,33,65 bench=1600
+// SIZES: test=0,1,7,33,65,130 bench=1600
 // DESCRIPTION: in-place Cholesky factorisation A = L*L^T (column-by-column, sqrt on the diagonal) of a diagonally dominant SPD matrix, heap array
 #include <math.h>
 #include "harness.h"

@@ -1,10 +1,10 @@
 // KERNEL: conv1d_rows
 // CATEGORY: stencil
-// SIZES: test=0,1,6,7,8,33,65 bench=3000
+// SIZES: test=0,1,6,7,8,33,65,130 bench=4000
 // DESCRIPTION: repeated 7-tap constant-filter 1-D convolution along the rows of an n x n float signal batch, restrict-qualified heap pointers, ping-pong passes
 #include "harness.h"
 
-#define PASSES 8
+#define PASSES 16
 
 static const float taps[7] = {0.0625f, 0.125f, 0.1875f, 0.25f, 0.1875f, 0.125f, 0.0625f};
 
@@ -37,7 +37,7 @@ static __attribute__((noinline)) void smooth_rows(int rows, int len, int passes,
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 3000);
+    int n = pr_size(argc, argv, 4000);
     pr_size_limit(n, 20000, "int index range");
     float *a = pr_alloc((size_t)n * n, sizeof *a);
     float *b = pr_alloc((size_t)n * n, sizeof *b);

@@ -1,6 +1,6 @@
 // KERNEL: cov_matrix
 // CATEGORY: data-analysis
-// SIZES: test=0,1,2,7,33,65 bench=1000
+// SIZES: test=0,1,2,7,33,65,130 bench=800
 // DESCRIPTION: column means, centring and the sample covariance matrix (upper triangle computed, mirrored) of an (n+n/2) x n data matrix, heap arrays
 #include "harness.h"
 
@@ -31,7 +31,7 @@ static __attribute__((noinline)) void covariance(int m, int n, double *X, double
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 1000);
+    int n = pr_size(argc, argv, 800);
     pr_size_limit(n, 16000, "int index range");
     int m = n + n / 2;
     double *X = pr_alloc((size_t)m * n, sizeof *X);

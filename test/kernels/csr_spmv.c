@@ -1,6 +1,6 @@
 // KERNEL: csr_spmv
 // CATEGORY: irregular
-// SIZES: test=0,1,2,7,33,65,500 bench=400000
+// SIZES: test=0,1,2,7,33,65,500 bench=800000
 // DESCRIPTION: repeated sparse matrix-vector product in CSR form (inner bounds rowptr[i]..rowptr[i+1] loaded from memory, indirect x[col[p]] gather), fixed-point iteration x = A*x + b, heap arrays
 #include "harness.h"
 
@@ -24,7 +24,7 @@ static __attribute__((noinline)) void csr_iterate(int n, int iters, const int *r
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 400000);
+    int n = pr_size(argc, argv, 800000);
     pr_size_limit(n, 20000000, "int nonzero count");
     int *rowptr = pr_alloc((size_t)n + 1, sizeof *rowptr);
     /* row i has 1..24 nonzeros: a band around the diagonal plus scattered columns */
@@ -47,7 +47,7 @@ int main(int argc, char **argv)
                 c = (int)(pr_lcg(&st) % (uint32_t)n);
             }
             col[p] = c;
-            /* |row sum| <= 1.5 / (2 len) * len < 1: the iteration contracts */
+            /* |row sum| <= 1 / (2 len) * len = 1/2: the iteration contracts */
             val[p] = pr_init(i, q, n) / (2.0 * len);
         }
     }

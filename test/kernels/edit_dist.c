@@ -1,6 +1,6 @@
 // KERNEL: edit_dist
 // CATEGORY: dynamic-programming
-// SIZES: test=0,1,2,7,33,65 bench=6000
+// SIZES: test=0,1,2,7,33,65,130 bench=10000
 // DESCRIPTION: Levenshtein edit-distance table (min of insert/delete/substitute, wavefront dependences) for two strings over a 3-letter alphabet, int heap table with flat indexing
 #include "harness.h"
 
@@ -25,9 +25,9 @@ static __attribute__((noinline)) void edit_distance(int n, int m, const unsigned
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 6000);
+    int n = pr_size(argc, argv, 10000);
     pr_size_limit(n, 20000, "int index range");
-    int m = n + n / 2 + 1;
+    int m = n + n / 8 + 1;
     unsigned char *a = pr_alloc((size_t)n, 1);
     unsigned char *b = pr_alloc((size_t)m, 1);
     uint64_t st = 2024;

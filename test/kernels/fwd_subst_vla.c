@@ -1,6 +1,6 @@
 // KERNEL: fwd_subst_vla
 // CATEGORY: linear-algebra
-// SIZES: test=0,1,7,33,65 bench=1400
+// SIZES: test=0,1,7,33,65,130 bench=1400
 // DESCRIPTION: lower-triangular solve L*X = B by forward substitution for n right-hand sides stored as columns, in place, C99 VLA parameters
 #include "harness.h"
 

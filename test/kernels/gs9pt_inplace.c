@@ -1,6 +1,6 @@
 // KERNEL: gs9pt_inplace
 // CATEGORY: stencil
-// SIZES: test=0,1,2,3,7,33,65 bench=1200
+// SIZES: test=0,1,2,3,7,33,65,130 bench=1200
 // DESCRIPTION: time-iterated in-place 2-D Gauss-Seidel 9-point averaging (loop-carried dependences in every dimension), heap array with flat indexing
 #include "harness.h"
 

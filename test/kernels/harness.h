@@ -8,8 +8,8 @@
  *   - argv[1] is the problem size N (a non-negative decimal integer).
  *   - stdout carries only deterministic checksum lines (byte-comparable
  *     between compilations); stderr carries the kernel time.
- *   - All initial values are small rationals with power-of-two
- *     denominators, so they are exact in float and double.
+ *   - All initial values are small rationals (k/12, or small integers),
+ *     computed the same way on every run; no rand().
  *   - Checksums are accumulated with plain sequential loops in a fixed
  *     order; they never depend on the compiler reassociating anything.
  */
@@ -67,8 +67,9 @@ static inline void pr_size_limit(int n, long max, const char *what)
 /* Allocation                                                           */
 /* ------------------------------------------------------------------ */
 
-/* Zero-filled allocation of count elements of size bytes.  Never returns
- * NULL (a zero count still yields a valid, distinct block). */
+/* Zero-filled allocation of count elements of size bytes, with all pages
+ * already touched.  Never returns NULL (a zero count still yields a valid,
+ * distinct block); exits with status 3 when memory is exhausted. */
 static inline void *pr_alloc(size_t count, size_t size)
 {
     if (count == 0)
@@ -82,6 +83,12 @@ static inline void *pr_alloc(size_t count, size_t size)
         fprintf(stderr, "out of memory allocating %zu x %zu bytes\n", count, size);
         exit(3);
     }
+    /* Fault every page in now, so that first-touch page faults are not
+     * counted in the kernel time (volatile: the stores cannot be elided). */
+    volatile char *v = (volatile char *)p;
+    size_t bytes = count * size;
+    for (size_t k = 0; k < bytes; k += 4096)
+        v[k] = 0;
     return p;
 }
 
@@ -104,18 +111,21 @@ static inline uint32_t pr_hash(long i, long j, long n, uint32_t salt)
     return (uint32_t)x;
 }
 
-/* A value in [-1.5, 1.5] that is a multiple of 1/8, depending on the
- * position (i, j) and the problem size n.  Exact in float and double. */
+/* A value k/12 in [-1, 1], depending on the position (i, j) and the
+ * problem size n.  Twelfths are not exact in binary, so arithmetic on
+ * these values rounds: an illegal reassociation of a floating-point
+ * reduction changes the printed checksums instead of hiding behind exact
+ * arithmetic.  The conversion itself is deterministic. */
 static inline double pr_init(long i, long j, long n)
 {
-    return (double)((int)(pr_hash(i, j, n, 1u) % 25u) - 12) / 8.0;
+    return (double)((int)(pr_hash(i, j, n, 1u) % 25u) - 12) / 12.0;
 }
 
-/* A value in [0.125, 3.0], a multiple of 1/8 (positive; good for
- * weights, distances and intensities). */
+/* A value k/12 in [1/12, 2] (positive; good for weights, distances and
+ * intensities). */
 static inline double pr_init_pos(long i, long j, long n)
 {
-    return (double)(pr_hash(i, j, n, 2u) % 24u + 1u) / 8.0;
+    return (double)(pr_hash(i, j, n, 2u) % 24u + 1u) / 12.0;
 }
 
 static inline float pr_initf(long i, long j, long n)

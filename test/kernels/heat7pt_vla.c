@@ -1,6 +1,6 @@
 // KERNEL: heat7pt_vla
 // CATEGORY: stencil
-// SIZES: test=0,1,2,7,20,33 bench=200
+// SIZES: test=0,1,2,7,20,33,41 bench=200
 // DESCRIPTION: time-iterated explicit 3-D heat equation, 7-point stencil on an (n+2)^3 grid with a fixed halo, ping-pong between two grids, C99 VLA parameters
 #include "harness.h"
 

@@ -1,6 +1,6 @@
 // KERNEL: lcs_table_vla
 // CATEGORY: dynamic-programming
-// SIZES: test=0,1,2,7,33,65 bench=7000
+// SIZES: test=0,1,2,7,33,65,130 bench=10000
 // DESCRIPTION: longest-common-subsequence length table of two strings over a 4-letter alphabet (wavefront dependences, max and equality test), int C99 VLA parameter
 #include "harness.h"
 
@@ -23,9 +23,9 @@ static __attribute__((noinline)) void lcs_table(int n, int m, const char *s, con
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 7000);
+    int n = pr_size(argc, argv, 10000);
     pr_size_limit(n, 20000, "int index range");
-    int m = n + n / 3;
+    int m = n + n / 8;
     char *s = pr_alloc((size_t)n + 1, 1);
     char *t = pr_alloc((size_t)m + 1, 1);
     uint64_t st = 12345;

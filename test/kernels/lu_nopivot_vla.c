@@ -1,6 +1,6 @@
 // KERNEL: lu_nopivot_vla
 // CATEGORY: linear-algebra
-// SIZES: test=0,1,7,33,65 bench=1300
+// SIZES: test=0,1,7,33,65,130 bench=1500
 // DESCRIPTION: in-place LU factorisation without pivoting (right-looking k-i-j form) of a diagonally dominant matrix, C99 VLA parameter
 #include "harness.h"
 
@@ -17,7 +17,7 @@ static __attribute__((noinline)) void lu_inplace(int n, double A[n][n])
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 1300);
+    int n = pr_size(argc, argv, 1500);
     pr_size_limit(n, 20000, "int index range");
     double *a = pr_alloc((size_t)n * n, sizeof *a);
     for (int i = 0; i < n; i++)

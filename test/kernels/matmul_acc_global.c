@@ -1,6 +1,6 @@
 // KERNEL: matmul_acc_global
 // CATEGORY: linear-algebra
-// SIZES: test=0,1,7,33,65 bench=1000
+// SIZES: test=0,1,7,33,65,130 bench=1000
 // DESCRIPTION: C = alpha*A*B + beta*C on global fixed-size arrays (run-time n <= NMAX), i-j-k order with a scalar accumulator
 #include "harness.h"
 

@@ -1,6 +1,6 @@
 // KERNEL: matmul_ptr
 // CATEGORY: linear-algebra
-// SIZES: test=0,1,7,33,65 bench=900
+// SIZES: test=0,1,7,33,65,130 bench=1100
 // DESCRIPTION: C = A*B with rectangular heap matrices (n x n+1 times n+1 x n+2), flat i*m+j indexing, i-k-j loop order
 #include "harness.h"
 
@@ -22,7 +22,7 @@ static __attribute__((noinline)) void matmul(int ni, int nj, int nk, double *C,
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 900);
+    int n = pr_size(argc, argv, 1100);
     pr_size_limit(n, 20000, "int index range");
     int ni = n, nk = n + 1, nj = n + 2;
     double *A = pr_alloc((size_t)ni * nk, sizeof *A);

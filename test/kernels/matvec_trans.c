@@ -1,6 +1,6 @@
 // KERNEL: matvec_trans
 // CATEGORY: linear-algebra
-// SIZES: test=0,1,7,33,65 bench=3000
+// SIZES: test=0,1,7,33,65,130 bench=3000
 // DESCRIPTION: Landweber least-squares iteration: residual r = b - A*x (row-wise matvec) then x += w*A^T*r (column-wise transposed matvec, strided), heap arrays
 #include "harness.h"
 

@@ -1,6 +1,6 @@
 // KERNEL: mgs_qr
 // CATEGORY: linear-algebra
-// SIZES: test=0,1,7,33,65 bench=800
+// SIZES: test=0,1,7,33,65,130 bench=800
 // DESCRIPTION: modified Gram-Schmidt QR of an (n+n/8) x n matrix (column norms with sqrt, zero-norm guard, column-wise strided access), heap arrays
 #include <math.h>
 #include "harness.h"

@@ -1,6 +1,6 @@
 // KERNEL: opaque_call
 // CATEGORY: irregular
-// SIZES: test=0,1,2,7,33,65 bench=800
+// SIZES: test=0,1,2,7,33,65,130 bench=1000
 // DESCRIPTION: matrix-product-like nest whose weights come from a noinline function with side effects on global state (call order matters), global fixed-size arrays
 #include "harness.h"
 
@@ -35,7 +35,7 @@ static __attribute__((noinline)) void weighted_product(int n)
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 800);
+    int n = pr_size(argc, argv, 1000);
     pr_size_limit(n, NMAX, "NMAX");
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {

@@ -1,6 +1,6 @@
 // KERNEL: perm_gather_mm
 // CATEGORY: irregular
-// SIZES: test=0,1,7,33,65 bench=800
+// SIZES: test=0,1,7,33,65,130 bench=1000
 // DESCRIPTION: matrix product with an indirectly indexed operand, C += A * B[perm[k]][:] (non-affine subscript loaded from memory), plus a scattered row-sum C[perm[i]][0] update, heap arrays
 #include "harness.h"
 
@@ -25,7 +25,7 @@ static __attribute__((noinline)) void gather_matmul(int n, const int *perm, cons
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 800);
+    int n = pr_size(argc, argv, 1000);
     pr_size_limit(n, 20000, "int index range");
     int *perm = pr_alloc((size_t)n, sizeof *perm);
     double *A = pr_alloc((size_t)n * n, sizeof *A);

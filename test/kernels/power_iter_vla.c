@@ -1,6 +1,6 @@
 // KERNEL: power_iter_vla
 // CATEGORY: linear-algebra
-// SIZES: test=0,1,7,33,65 bench=5000
+// SIZES: test=0,1,7,33,65,130 bench=6000
 // DESCRIPTION: power iteration, repeated float matrix-vector product y = A*x plus normalisation (sqrtf), C99 VLA parameters
 #include <math.h>
 #include "harness.h"
@@ -30,7 +30,7 @@ static __attribute__((noinline)) void power_iter(int n, int iters, float A[n][n]
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 5000);
+    int n = pr_size(argc, argv, 6000);
     pr_size_limit(n, 20000, "int index range");
     float *a = pr_alloc((size_t)n * n, sizeof *a);
     float *x = pr_alloc((size_t)n, sizeof *x);

@@ -1,10 +1,10 @@
 // KERNEL: rank1_seq
 // CATEGORY: linear-algebra
-// SIZES: test=0,1,7,33,65 bench=2500
-// DESCRIPTION: a sequence of 32 float rank-1 updates A += a_k * x_k * y_k^T on heap arrays (update index outermost; interchange/tiling opportunity)
+// SIZES: test=0,1,7,33,65,130 bench=4000
+// DESCRIPTION: a sequence of 128 float rank-1 updates A += a_k * x_k * y_k^T on heap arrays (update index outermost; interchange/tiling opportunity)
 #include "harness.h"
 
-#define NUPD 32
+#define NUPD 128
 
 /* A is n x n; X and Y hold one length-n vector per update.  The caller
  * passes disjoint allocations. */
@@ -21,7 +21,7 @@ static __attribute__((noinline)) void rank1_updates(int n, int nupd, float *A, c
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 2500);
+    int n = pr_size(argc, argv, 4000);
     pr_size_limit(n, 20000, "int index range");
     float *A = pr_alloc((size_t)n * n, sizeof *A);
     float *X = pr_alloc((size_t)NUPD * n, sizeof *X);

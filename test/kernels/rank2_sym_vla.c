@@ -1,10 +1,10 @@
 // KERNEL: rank2_sym_vla
 // CATEGORY: linear-algebra
-// SIZES: test=0,1,7,33,65 bench=2000
-// DESCRIPTION: 16 successive symmetric rank-2 updates A += u_k v_k^T + v_k u_k^T in double, C99 VLA parameters
+// SIZES: test=0,1,7,33,65,130 bench=3500
+// DESCRIPTION: 64 successive symmetric rank-2 updates A += u_k v_k^T + v_k u_k^T in double, C99 VLA parameters
 #include "harness.h"
 
-#define NUPD 16
+#define NUPD 64
 
 static __attribute__((noinline)) void rank2_updates(int n, int nupd, double A[n][n],
                                                     double U[nupd][n], double V[nupd][n])
@@ -17,7 +17,7 @@ static __attribute__((noinline)) void rank2_updates(int n, int nupd, double A[n]
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 2000);
+    int n = pr_size(argc, argv, 3500);
     pr_size_limit(n, 20000, "int index range");
     double *a = pr_alloc((size_t)n * n, sizeof *a);
     double *u = pr_alloc((size_t)NUPD * n, sizeof *u);

@@ -1,11 +1,11 @@
 // KERNEL: skyline_bounds
 // CATEGORY: irregular
-// SIZES: test=0,1,2,7,33,65 bench=1100
+// SIZES: test=0,1,2,7,33,65,130 bench=1300
 // DESCRIPTION: skyline (variable-band) matrix times dense matrix, C[i][:] += sum_{j < Len[i]} A[i][j]*B[j][:], where the middle loop bound Len[i] is loaded from memory inside the nest, global fixed-size arrays
 #include "harness.h"
 
 #ifndef NMAX
-#define NMAX 1200
+#define NMAX 1400
 #endif
 
 static int Len[NMAX];
@@ -25,7 +25,7 @@ static __attribute__((noinline)) void skyline_mm(int n)
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 1100);
+    int n = pr_size(argc, argv, 1300);
     pr_size_limit(n, NMAX, "NMAX");
     for (int i = 0; i < n; i++) {
         Len[i] = pr_init_int(i, 0, n, 0, n); /* 0..n, irregular */

@@ -1,6 +1,6 @@
 // KERNEL: stencil1d_3pt
 // CATEGORY: stencil
-// SIZES: test=0,1,2,3,7,33,65 bench=1000000
+// SIZES: test=0,1,2,3,7,33,65,1000 bench=1500000
 // DESCRIPTION: time-iterated 1-D 3-point Jacobi smoothing (weights 1/4,1/2,1/4) ping-ponging between two heap arrays, fixed boundary values
 #include "harness.h"
 
@@ -22,7 +22,7 @@ static __attribute__((noinline)) void smooth1d(int n, int tsteps, double *a, dou
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 1000000);
+    int n = pr_size(argc, argv, 1500000);
     pr_size_limit(n, 200000000, "int index range");
     double *a = pr_alloc((size_t)n, sizeof *a);
     double *b = pr_alloc((size_t)n, sizeof *b);

@@ -1,6 +1,6 @@
 // KERNEL: stencil2d_5pt
 // CATEGORY: stencil
-// SIZES: test=0,1,2,3,7,33,65 bench=1500
+// SIZES: test=0,1,2,3,7,33,65,130 bench=1700
 // DESCRIPTION: time-iterated 2-D 5-point Jacobi relaxation with a copy-back sweep, global fixed-size arrays
 #include "harness.h"
 
@@ -8,7 +8,7 @@
 #define NMAX 2048
 #endif
 #ifndef TSTEPS
-#define TSTEPS 60
+#define TSTEPS 100
 #endif
 
 static double U[NMAX][NMAX];
@@ -28,7 +28,7 @@ static __attribute__((noinline)) void jacobi5(int n, int tsteps)
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 1500);
+    int n = pr_size(argc, argv, 1700);
     pr_size_limit(n, NMAX, "NMAX");
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {

@@ -1,6 +1,6 @@
 // KERNEL: sym_rankk
 // CATEGORY: linear-algebra
-// SIZES: test=0,1,7,33,65 bench=1200
+// SIZES: test=0,1,7,33,65,130 bench=1200
 // DESCRIPTION: symmetric rank-k update of the lower triangle, C = alpha*A*A^T + beta*C (triangular j <= i bound), global fixed-size arrays
 #include "harness.h"
 

@@ -1,6 +1,6 @@
 // KERNEL: tri_matmul
 // CATEGORY: linear-algebra
-// SIZES: test=0,1,7,33,65 bench=1300
+// SIZES: test=0,1,7,33,65,130 bench=1300
 // DESCRIPTION: in-place triangular matrix multiply B = L*B (L lower triangular), rows updated bottom-up so unread rows stay intact, heap arrays
 #include "harness.h"
 

@@ -1,6 +1,6 @@
 // KERNEL: tridiag_batch
 // CATEGORY: linear-algebra
-// SIZES: test=0,1,2,7,33,65 bench=2500
+// SIZES: test=0,1,2,7,33,65,130 bench=2500
 // DESCRIPTION: Thomas algorithm on n independent tridiagonal systems stored as columns (system loop outermost, column-wise sweeps with forward/backward recurrences), global fixed-size arrays
 #include "harness.h"
 

@@ -1,6 +1,6 @@
 // KERNEL: yee2d
 // CATEGORY: stencil
-// SIZES: test=0,1,2,7,33,65 bench=1500
+// SIZES: test=0,1,2,7,33,65,130 bench=2000
 // DESCRIPTION: 2-D FDTD (Yee scheme, TE mode) updating staggered ex/ey/hz fields with a soft point source, perfectly conducting walls, global fixed-size arrays
 #include "harness.h"
 
@@ -38,7 +38,7 @@ static __attribute__((noinline)) void fdtd_te(int n, int tsteps)
 
 int main(int argc, char **argv)
 {
-    int n = pr_size(argc, argv, 1500);
+    int n = pr_size(argc, argv, 2000);
     pr_size_limit(n, NMAX, "NMAX");
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)

@@ -153,12 +153,22 @@ pub struct PrHostApi {
     pub scev_to_string: unsafe extern "C" fn(Sc) -> *mut c_char,
     pub scev_expand: unsafe extern "C" fn(Ctx, Sc, LLVMTypeRef, LLVMValueRef) -> LLVMValueRef,
 
+    pub scev_minus: unsafe extern "C" fn(Ctx, Sc, Sc) -> Sc,
+    pub pointer_base: unsafe extern "C" fn(Ctx, Sc) -> Sc,
+    pub known_non_negative: unsafe extern "C" fn(Ctx, Sc) -> i32,
+    pub known_positive: unsafe extern "C" fn(Ctx, Sc) -> i32,
+    pub delinearize_parametric:
+        unsafe extern "C" fn(Ctx, *const Sc, usize, u64, *mut Sc, *mut Sc, usize) -> usize,
+    pub delinearize_fixed: unsafe extern "C" fn(Ctx, Sc, u64, *mut Sc, *mut Sc, usize) -> usize,
+    pub type_store_size: unsafe extern "C" fn(Ctx, LLVMTypeRef) -> u64,
+
     pub alias: unsafe extern "C" fn(Ctx, LLVMValueRef, u64, LLVMValueRef, u64) -> PrAliasResult,
     pub call_memory_effect: unsafe extern "C" fn(Ctx, LLVMValueRef) -> PrMemoryEffect,
 
     pub vector_register_bits: unsafe extern "C" fn(Ctx) -> u32,
     pub cache_size_bytes: unsafe extern "C" fn(Ctx, u32) -> u32,
 
+    pub source_location: unsafe extern "C" fn(LLVMValueRef, Lp) -> *mut c_char,
     pub value_as_operand: unsafe extern "C" fn(LLVMValueRef) -> *mut c_char,
     pub remark:
         unsafe extern "C" fn(Ctx, PrRemarkKind, *const c_char, LLVMValueRef, Lp, Bb, *const c_char),

@@ -24,6 +24,18 @@ pub struct FunctionAnalyses<'f> {
     function: FunctionValue<'f>,
 }
 
+/// Most dimensions a delinearized array may have.
+const MAX_DIMS: usize = 8;
+
+/// An array shape and subscripts recovered from linear offsets.
+#[derive(Debug)]
+pub struct Delinearized<'f> {
+    /// Sizes of every dimension but the outermost, in elements, outermost first.
+    pub inner_sizes: Vec<Scev<'f>>,
+    /// Per offset, one subscript per dimension, outermost first.
+    pub subscripts: Vec<Vec<Scev<'f>>>,
+}
+
 /// Where a remark points in the source: the first of these that has a location wins.
 #[derive(Clone, Copy, Default)]
 pub struct RemarkAt<'f> {
@@ -170,6 +182,103 @@ impl<'f> FunctionAnalyses<'f> {
         self.wrap_scev(unsafe { (self.api.trip_count)(self.ctx(), l.raw.as_ptr()) })
     }
 
+    /// `a - b`, simplified by ScalarEvolution.
+    pub fn minus(&self, a: Scev<'f>, b: Scev<'f>) -> Scev<'f> {
+        self.wrap_scev(unsafe { (self.api.scev_minus)(self.ctx(), a.raw(), b.raw()) })
+    }
+
+    /// The base pointer an address expression is an offset from.
+    pub fn pointer_base(&self, address: Scev<'f>) -> Scev<'f> {
+        self.wrap_scev(unsafe { (self.api.pointer_base)(self.ctx(), address.raw()) })
+    }
+
+    pub fn known_non_negative(&self, expr: Scev<'f>) -> bool {
+        unsafe { (self.api.known_non_negative)(self.ctx(), expr.raw()) != 0 }
+    }
+
+    pub fn known_positive(&self, expr: Scev<'f>) -> bool {
+        unsafe { (self.api.known_positive)(self.ctx(), expr.raw()) != 0 }
+    }
+
+    /// One common shape for all `offsets` (bytes from the base) of an array whose
+    /// shape has parameters (`A[i*m + j]`): the inner dimension sizes, outermost first,
+    /// and each offset's subscripts. `None` when LLVM's delinearization finds none.
+    pub fn delinearize_parametric(
+        &self,
+        offsets: &[Scev<'f>],
+        element_size: u64,
+    ) -> Option<Delinearized<'f>> {
+        let exprs: Vec<*const PrScev> = offsets.iter().map(|o| o.raw()).collect();
+        let mut sizes = vec![std::ptr::null::<PrScev>(); MAX_DIMS];
+        let mut subscripts = vec![std::ptr::null::<PrScev>(); MAX_DIMS * offsets.len()];
+        let dims = unsafe {
+            (self.api.delinearize_parametric)(
+                self.ctx(),
+                exprs.as_ptr(),
+                exprs.len(),
+                element_size,
+                sizes.as_mut_ptr(),
+                subscripts.as_mut_ptr(),
+                MAX_DIMS,
+            )
+        };
+        (dims >= 2).then(|| Delinearized {
+            inner_sizes: sizes[..dims - 1]
+                .iter()
+                .map(|s| self.wrap_scev(*s))
+                .collect(),
+            subscripts: subscripts
+                .chunks(dims)
+                .take(offsets.len())
+                .map(|c| c.iter().map(|s| self.wrap_scev(*s)).collect())
+                .collect(),
+        })
+    }
+
+    /// The shape of a constant-size multi-dimensional array access (`double A[N][M]`),
+    /// from one byte offset.
+    pub fn delinearize_fixed(
+        &self,
+        offset: Scev<'f>,
+        element_size: u64,
+    ) -> Option<Delinearized<'f>> {
+        let mut sizes = vec![std::ptr::null::<PrScev>(); MAX_DIMS];
+        let mut subscripts = vec![std::ptr::null::<PrScev>(); MAX_DIMS];
+        let dims = unsafe {
+            (self.api.delinearize_fixed)(
+                self.ctx(),
+                offset.raw(),
+                element_size,
+                sizes.as_mut_ptr(),
+                subscripts.as_mut_ptr(),
+                MAX_DIMS,
+            )
+        };
+        (dims >= 2).then(|| Delinearized {
+            inner_sizes: sizes[..dims - 1]
+                .iter()
+                .map(|s| self.wrap_scev(*s))
+                .collect(),
+            subscripts: vec![subscripts[..dims]
+                .iter()
+                .map(|s| self.wrap_scev(*s))
+                .collect()],
+        })
+    }
+
+    /// Bytes a value of this type occupies in memory; `None` if unsized.
+    pub fn store_size(&self, ty: &impl AsTypeRef) -> Option<u64> {
+        let bytes = unsafe { (self.api.type_store_size)(self.ctx(), ty.as_type_ref()) };
+        (bytes != 0).then_some(bytes)
+    }
+
+    /// Bytes a value of `value`'s type occupies in memory; `None` if unsized.
+    pub fn value_store_size(&self, value: LLVMValueRef) -> Option<u64> {
+        let ty = super::ir::type_of(value);
+        let bytes = unsafe { (self.api.type_store_size)(self.ctx(), ty) };
+        (bytes != 0).then_some(bytes)
+    }
+
     /// Emits IR computing `expr` as a value of type `ty` just before `before`;
     /// `None` when that is not safe (operands not available there, possible trap).
     pub fn expand(
@@ -230,6 +339,28 @@ impl<'f> FunctionAnalyses<'f> {
         operand_name(self.api, value.as_value_ref())
     }
 
+    /// `operand_name` for a raw value handle (as `Scev::unknown_value` returns).
+    pub fn raw_operand_name(&self, value: LLVMValueRef) -> String {
+        operand_name(self.api, value)
+    }
+
+    /// `file:line:col` of an instruction's debug location.
+    pub fn instruction_location(&self, inst: InstructionValue<'f>) -> Option<String> {
+        let raw = unsafe { (self.api.source_location)(inst.as_value_ref(), std::ptr::null_mut()) };
+        (!raw.is_null()).then(|| take_host_string(self.api, raw))
+    }
+
+    /// `file:line:col` where a loop starts in the source.
+    pub fn loop_location(&self, l: Loop<'f>) -> Option<String> {
+        let raw = unsafe { (self.api.source_location)(std::ptr::null_mut(), l.raw.as_ptr()) };
+        (!raw.is_null()).then(|| take_host_string(self.api, raw))
+    }
+
+    /// `%name` of a block, as LLVM prints it.
+    pub fn block_name(&self, block: BasicBlock<'f>) -> String {
+        block_name(self.api, block)
+    }
+
     /// A `-Rpass*=polyrust` remark, located at `at.instruction`, else at the start of
     /// `at.loop_`, else at the first located instruction of `at.block`, else at the
     /// function.
@@ -266,6 +397,13 @@ fn operand_name(api: &PrHostApi, value: LLVMValueRef) -> String {
     take_host_string(api, unsafe { (api.value_as_operand)(value) })
 }
 
+fn block_name(api: &PrHostApi, block: BasicBlock<'_>) -> String {
+    // SAFETY: a block is a value; LLVMBasicBlockAsValue only converts the handle.
+    operand_name(api, unsafe {
+        inkwell::llvm_sys::core::LLVMBasicBlockAsValue(block_ref(block))
+    })
+}
+
 fn wrap_block<'f>(raw: LLVMBasicBlockRef) -> Option<BasicBlock<'f>> {
     // SAFETY: the host hands out blocks of the function being processed, or NULL.
     unsafe { BasicBlock::new(raw) }
@@ -296,6 +434,12 @@ impl PartialEq for Loop<'_> {
 }
 impl Eq for Loop<'_> {}
 
+impl std::hash::Hash for Loop<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.raw.hash(state)
+    }
+}
+
 impl std::fmt::Debug for Loop<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Loop({})", self.header_name())
@@ -323,9 +467,7 @@ impl<'f> Loop<'f> {
 
     /// `%header` as LLVM prints the block's name.
     pub fn header_name(&self) -> String {
-        operand_name(self.api, unsafe {
-            inkwell::llvm_sys::core::LLVMBasicBlockAsValue(block_ref(self.header()))
-        })
+        block_name(self.api, self.header())
     }
 
     pub fn preheader(&self) -> Option<BasicBlock<'f>> {

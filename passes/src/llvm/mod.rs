@@ -3,10 +3,11 @@
 
 pub mod abi;
 pub mod host;
+pub mod ir;
 pub mod scev_text;
 
 pub use host::{
-    AliasResult, CacheLevel, FunctionAnalyses, Loop, MemoryEffect, RemarkAt, RemarkKind, Scev,
-    ScevKind, Severity,
+    AliasResult, CacheLevel, Delinearized, FunctionAnalyses, Loop, MemoryEffect, RemarkAt,
+    RemarkKind, Scev, ScevKind, Severity,
 };
 pub use inkwell::llvm_sys::prelude::LLVMValueRef;

@@ -1,0 +1,562 @@
+//! The memory a region touches: every load and store as an access to an array with
+//! affine subscripts, and every SSA value that crosses statements (or leaves the
+//! region) as a scalar access. Arrays get one shape shared by all their accesses:
+//! constant-size dimensions where LLVM's fixed-size delinearization agrees for every
+//! access, parametric dimensions (`A[i*m + j]`) from LLVM's delinearization, else one
+//! dimension. Subscripts of inner dimensions are assumed in bounds (checked at run
+//! time) wherever that is not evident.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use inkwell::basic_block::BasicBlock;
+use inkwell::llvm_sys::prelude::LLVMValueRef;
+use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
+
+use super::affine::{Affine, CmpOp, Cond};
+use super::control::BlockConditions;
+use super::reject::{RejectReason, Rejection};
+use super::translate::{sanitize, Assumed, Translator};
+use crate::llvm::ir::{
+    accessed_value, as_instruction, basic_value, instruction_text, memory_transfer, phi_incoming,
+    pointer_operand, type_of, users,
+};
+use crate::llvm::{Scev, ScevKind};
+use crate::model::spec::AccessKind;
+
+pub struct Array {
+    pub name: String,
+    pub element_type: String,
+    pub element_size: u64,
+    /// Sizes of the dimensions after the first (parameters only).
+    pub inner_sizes: Vec<Affine>,
+    pub is_scalar: bool,
+    /// The base pointer, for memory arrays.
+    pub base: Option<LLVMValueRef>,
+    pub written: bool,
+}
+
+pub struct Access<'f> {
+    pub block: BasicBlock<'f>,
+    pub kind: AccessKind,
+    pub array: usize,
+    pub subscripts: Vec<Affine>,
+    /// For memcpy/memset: the number of elements from the subscript on.
+    pub extent: Option<Affine>,
+    /// Conditions the subscripts rely on (no wrap, in bounds).
+    pub assumed: Vec<Assumed>,
+    pub in_bounds: Vec<Cond>,
+    pub text: String,
+}
+
+#[derive(Default)]
+pub struct Accesses<'f> {
+    pub arrays: Vec<Array>,
+    /// In statement order: by block, then reads of scalars, memory in instruction
+    /// order, writes of scalars.
+    pub accesses: Vec<Access<'f>>,
+}
+
+struct RawAccess<'f> {
+    inst: InstructionValue<'f>,
+    block: BasicBlock<'f>,
+    offset: Scev<'f>,
+    /// Element size of a load or store; `None` for memcpy/memset ranges.
+    element_size: Option<u64>,
+    element_type: Option<String>,
+    /// Bytes covered by a memcpy/memset range.
+    extent: Option<Scev<'f>>,
+    write: bool,
+    /// Under a data-dependent branch inside its statement.
+    conditional: bool,
+}
+
+pub fn collect<'f>(
+    tr: &Translator<'_, 'f>,
+    conditions: &BlockConditions<'f>,
+) -> Result<Accesses<'f>, Vec<Rejection>> {
+    let fa = tr.fa();
+    let shape = tr.shape();
+    let mut problems = Vec::new();
+    // Base pointers in order of first use, and their accesses.
+    let mut bases: Vec<(LLVMValueRef, Vec<RawAccess<'f>>)> = Vec::new();
+    for block in &shape.blocks {
+        let scope = fa.loop_for_block(*block);
+        for inst in block.get_instructions() {
+            // (pointer, element value or none, bytes covered for ranges, is a write)
+            let mut touched: Vec<(
+                LLVMValueRef,
+                Option<LLVMValueRef>,
+                Option<LLVMValueRef>,
+                bool,
+            )> = Vec::new();
+            if let (Some(ptr), Some(value)) = (pointer_operand(inst), accessed_value(inst)) {
+                touched.push((
+                    ptr,
+                    Some(value),
+                    None,
+                    inst.get_opcode() == InstructionOpcode::Store,
+                ));
+            } else if let Some((dst, src, len)) = memory_transfer(inst) {
+                if let Some(src) = src {
+                    touched.push((src, None, Some(len), false));
+                }
+                touched.push((dst, None, Some(len), true));
+            }
+            for (ptr, value, len, write) in touched {
+                let address = fa.scev_at_scope(fa.scev(&basic_value(ptr)), scope);
+                let base = fa.pointer_base(address);
+                let Some(base_value) = base
+                    .unknown_value()
+                    .filter(|_| base.kind() == ScevKind::Unknown)
+                else {
+                    problems.push(Rejection::new(
+                        RejectReason::NonAffineSubscript,
+                        format!("no base pointer in {}", address.llvm_text()),
+                    ));
+                    continue;
+                };
+                let defined_inside = as_instruction(base_value)
+                    .and_then(|i| i.get_parent())
+                    .is_some_and(|b| shape.contains_block(b));
+                if defined_inside {
+                    problems.push(Rejection::new(
+                        RejectReason::VariantBasePointer,
+                        format!(
+                            "{} in {}",
+                            fa.raw_operand_name(base_value),
+                            instruction_text(inst)
+                        ),
+                    ));
+                    continue;
+                }
+                let raw = RawAccess {
+                    inst,
+                    block: conditions.statement_block(*block),
+                    conditional: conditions.statement_block(*block) != *block,
+                    offset: fa.minus(address, base),
+                    element_size: value.map(|v| fa.value_store_size(v).unwrap_or(0)),
+                    element_type: value.map(|v| type_name(type_of(v))),
+                    extent: len.map(|l| fa.scev_at_scope(fa.scev(&basic_value(l)), scope)),
+                    write,
+                };
+                match bases.iter_mut().find(|(b, _)| *b == base_value) {
+                    Some((_, list)) => list.push(raw),
+                    None => bases.push((base_value, vec![raw])),
+                }
+            }
+        }
+    }
+
+    let mut arrays = Vec::new();
+    let mut memory: HashMap<InstructionValue<'f>, Vec<Access<'f>>> = HashMap::new();
+    let mut used_names = HashSet::new();
+    for (base, raws) in &bases {
+        // Element size from the loads and stores; byte-sized if only ranges touch it.
+        let sizes: Vec<u64> = raws.iter().filter_map(|r| r.element_size).collect();
+        let size = sizes.first().copied().unwrap_or(1);
+        let element_type = raws
+            .iter()
+            .find_map(|r| r.element_type.clone())
+            .unwrap_or_else(|| "i8".into());
+        if size == 0 || sizes.iter().any(|s| *s != size) {
+            problems.push(Rejection::new(
+                RejectReason::MixedElementTypes,
+                format!(
+                    "{} is accessed as {}",
+                    fa.raw_operand_name(*base),
+                    raws.iter()
+                        .filter_map(|r| r.element_type.as_deref())
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ),
+            ));
+            continue;
+        }
+        match shape_of(tr, raws, size) {
+            Ok((inner_sizes, subscripts, assumed)) => {
+                let index = arrays.len();
+                let name = unique(&mut used_names, sanitize(&fa.raw_operand_name(*base)));
+                let written = raws.iter().any(|r| r.write);
+                for ((raw, subs), assumed) in raws.iter().zip(subscripts).zip(assumed) {
+                    let in_bounds = bounds_conditions(&subs, &inner_sizes);
+                    let extent = match raw.extent {
+                        Some(e) => {
+                            match tr.affine(e).ok().and_then(|a| a.divide_exact(size as i128)) {
+                                Some(a) => Some(a),
+                                None => {
+                                    problems.push(Rejection::new(
+                                        RejectReason::NonAffineSubscript,
+                                        format!(
+                                            "length {} of {}",
+                                            e.llvm_text(),
+                                            instruction_text(raw.inst)
+                                        ),
+                                    ));
+                                    None
+                                }
+                            }
+                        }
+                        None => None,
+                    };
+                    let mut assumed = assumed;
+                    assumed.extend(tr.take_assumed());
+                    memory.entry(raw.inst).or_default().push(Access {
+                        block: raw.block,
+                        kind: match (raw.write, raw.conditional) {
+                            (false, _) => AccessKind::Read,
+                            (true, false) => AccessKind::MustWrite,
+                            (true, true) => AccessKind::MayWrite,
+                        },
+                        array: index,
+                        subscripts: subs,
+                        extent,
+                        assumed,
+                        in_bounds,
+                        text: instruction_text(raw.inst),
+                    });
+                }
+                arrays.push(Array {
+                    name,
+                    element_type,
+                    element_size: size,
+                    inner_sizes,
+                    is_scalar: false,
+                    base: Some(*base),
+                    written,
+                });
+            }
+            Err(r) => problems.push(r),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    if memory.is_empty() {
+        return Err(vec![Rejection::new(RejectReason::NoMemoryAccess, "")]);
+    }
+    let accesses = order_with_scalars(tr, conditions, &mut arrays, memory, &mut used_names);
+    Ok(Accesses { arrays, accesses })
+}
+
+type Shape = (Vec<Affine>, Vec<Vec<Affine>>, Vec<Vec<Assumed>>);
+
+/// One shape for all accesses of an array, and each access's subscripts.
+fn shape_of<'f>(
+    tr: &Translator<'_, 'f>,
+    raws: &[RawAccess<'f>],
+    size: u64,
+) -> Result<Shape, Rejection> {
+    let fa = tr.fa();
+    let size_i = size as i128;
+    // Linear element indices, when every offset is affine.
+    let mut linear = Vec::new();
+    let mut assumed = Vec::new();
+    for raw in raws {
+        match tr
+            .affine(raw.offset)
+            .ok()
+            .and_then(|a| a.divide_exact(size_i))
+        {
+            Some(a) => {
+                linear.push(a);
+                assumed.push(tr.take_assumed());
+            }
+            None => {
+                tr.take_assumed();
+                break;
+            }
+        }
+    }
+    let has_ranges = raws.iter().any(|r| r.extent.is_some());
+    if linear.len() == raws.len() {
+        if !has_ranges {
+            if let Some(fixed) = fixed_shape(tr, raws, size) {
+                return Ok(fixed);
+            }
+        }
+        return Ok((
+            Vec::new(),
+            linear.into_iter().map(|a| vec![a]).collect(),
+            assumed,
+        ));
+    }
+    if has_ranges {
+        return Err(Rejection::new(
+            RejectReason::NonAffineSubscript,
+            format!(
+                "memory range on an array with non-affine subscripts: {}",
+                instruction_text(raws[0].inst)
+            ),
+        ));
+    }
+    // Parametric shape from all offsets at once.
+    let offsets: Vec<_> = raws.iter().map(|r| r.offset).collect();
+    let fail = |why: String| Rejection::new(RejectReason::NonAffineSubscript, why);
+    let Some(d) = fa.delinearize_parametric(&offsets, size) else {
+        let bad = raws
+            .iter()
+            .find(|r| tr.affine(r.offset).is_err())
+            .unwrap_or(&raws[0]);
+        tr.take_assumed();
+        return Err(fail(format!(
+            "byte offset {} in {}",
+            bad.offset.llvm_text(),
+            instruction_text(bad.inst)
+        )));
+    };
+    let mut inner_sizes = Vec::new();
+    for s in &d.inner_sizes {
+        let a = tr
+            .affine(*s)
+            .map_err(|e| fail(format!("array size: {e}")))?;
+        if a.max_counter().is_some() {
+            return Err(fail(format!(
+                "array size {} varies in the loop nest",
+                s.llvm_text()
+            )));
+        }
+        inner_sizes.push(a);
+    }
+    let size_assumed = tr.take_assumed();
+    let mut subscripts = Vec::new();
+    let mut assumed = Vec::new();
+    for (raw, subs) in raws.iter().zip(&d.subscripts) {
+        let mut translated = Vec::new();
+        for s in subs {
+            translated.push(
+                tr.affine(*s)
+                    .map_err(|e| fail(format!("{e} in {}", instruction_text(raw.inst))))?,
+            );
+        }
+        let mut a = tr.take_assumed();
+        a.extend(size_assumed.iter().cloned());
+        subscripts.push(translated);
+        assumed.push(a);
+    }
+    Ok((inner_sizes, subscripts, assumed))
+}
+
+/// Constant-size dimensions, if LLVM finds the same ones for every access.
+fn fixed_shape<'f>(tr: &Translator<'_, 'f>, raws: &[RawAccess<'f>], size: u64) -> Option<Shape> {
+    let fa = tr.fa();
+    let mut sizes: Option<Vec<i128>> = None;
+    let mut subscripts = Vec::new();
+    let mut assumed = Vec::new();
+    for raw in raws {
+        let d = fa.delinearize_fixed(raw.offset, size)?;
+        let these: Vec<i128> = d
+            .inner_sizes
+            .iter()
+            .map(|s| s.constant().map(|c| c as i128))
+            .collect::<Option<_>>()?;
+        match &sizes {
+            None => sizes = Some(these),
+            Some(s) if *s == these => {}
+            Some(_) => return None,
+        }
+        let subs = d.subscripts.first()?;
+        let translated: Vec<Affine> = subs
+            .iter()
+            .map(|s| tr.affine(*s).ok())
+            .collect::<Option<_>>()?;
+        subscripts.push(translated);
+        assumed.push(tr.take_assumed());
+    }
+    let sizes = sizes?;
+    Some((
+        sizes.into_iter().map(Affine::constant).collect(),
+        subscripts,
+        assumed,
+    ))
+}
+
+/// `0 <= s_k < size_k` for every dimension after the first.
+fn bounds_conditions(subscripts: &[Affine], inner_sizes: &[Affine]) -> Vec<Cond> {
+    subscripts
+        .iter()
+        .skip(1)
+        .zip(inner_sizes)
+        .map(|(s, n)| {
+            Cond::Cmp(s.clone(), CmpOp::Ge, Affine::constant(0)).and(Cond::Cmp(
+                s.clone(),
+                CmpOp::Lt,
+                n.clone(),
+            ))
+        })
+        .collect()
+}
+
+fn unique(used: &mut HashSet<String>, base: String) -> String {
+    let mut name = base.clone();
+    let mut k = 1;
+    while !used.insert(name.clone()) {
+        name = format!("{base}_{k}");
+        k += 1;
+    }
+    name
+}
+
+fn type_name(ty: inkwell::llvm_sys::prelude::LLVMTypeRef) -> String {
+    // SAFETY: printing a live type; the message is disposed after copying.
+    unsafe {
+        let raw = inkwell::llvm_sys::core::LLVMPrintTypeToString(ty);
+        let text = std::ffi::CStr::from_ptr(raw).to_string_lossy().into_owned();
+        inkwell::llvm_sys::core::LLVMDisposeMessage(raw);
+        text
+    }
+}
+
+/// Whether ScalarEvolution can recompute the value anywhere in the region from loop
+/// counters and values defined before the region, so it needs no scalar access.
+fn synthesizable<'f>(tr: &Translator<'_, 'f>, inst: InstructionValue<'f>) -> bool {
+    let fa = tr.fa();
+    if !fa.is_scevable(&inst) {
+        return false;
+    }
+    let scope = inst.get_parent().and_then(|b| fa.loop_for_block(b));
+    let scev = fa.scev_at_scope(fa.scev(&inst), scope);
+    recomputable(tr, scev, 0)
+}
+
+fn recomputable<'f>(tr: &Translator<'_, 'f>, scev: Scev<'f>, depth: u32) -> bool {
+    if depth > 64 {
+        return false;
+    }
+    match scev.kind() {
+        ScevKind::CouldNotCompute => false,
+        ScevKind::Unknown => !scev
+            .unknown_value()
+            .and_then(as_instruction)
+            .and_then(|i| i.get_parent())
+            .is_some_and(|b| tr.shape().contains_block(b)),
+        _ => scev
+            .operands()
+            .into_iter()
+            .all(|o| recomputable(tr, o, depth + 1)),
+    }
+}
+
+/// Adds scalar accesses for SSA values crossing statements and lays all accesses out
+/// in statement order.
+fn order_with_scalars<'f>(
+    tr: &Translator<'_, 'f>,
+    conditions: &BlockConditions<'f>,
+    arrays: &mut Vec<Array>,
+    mut memory: HashMap<InstructionValue<'f>, Vec<Access<'f>>>,
+    used_names: &mut HashSet<String>,
+) -> Vec<Access<'f>> {
+    let fa = tr.fa();
+    let shape = tr.shape();
+    // Per block: scalar reads, scalar writes (array index, instruction text).
+    let mut reads: BTreeMap<usize, Vec<(usize, String)>> = BTreeMap::new();
+    let mut writes: BTreeMap<usize, Vec<(usize, String)>> = BTreeMap::new();
+    let stmt = |b: BasicBlock<'f>| conditions.statement_block(b);
+    let position = |b: BasicBlock<'f>| shape.position(stmt(b)).unwrap_or(usize::MAX);
+    let mut scalar = |arrays: &mut Vec<Array>, name: String, value: LLVMValueRef| -> usize {
+        let ty = type_of(value);
+        arrays.push(Array {
+            name: unique(used_names, name),
+            element_type: type_name(ty),
+            element_size: fa.value_store_size(value).unwrap_or(0),
+            inner_sizes: Vec::new(),
+            is_scalar: true,
+            base: None,
+            written: true,
+        });
+        arrays.len() - 1
+    };
+    for block in &shape.blocks {
+        for inst in block.get_instructions() {
+            let name = sanitize(&fa.operand_name(&inst));
+            if inst.get_opcode() == InstructionOpcode::Phi {
+                if synthesizable(tr, inst) {
+                    continue;
+                }
+                let incoming = phi_incoming(inst);
+                if incoming.iter().all(|(_, p)| stmt(*p) == stmt(*block)) {
+                    // A merge of values computed inside one statement.
+                    continue;
+                }
+                let a = scalar(arrays, format!("{name}__phi"), inst.as_value_ref());
+                let text = instruction_text(inst);
+                reads
+                    .entry(position(*block))
+                    .or_default()
+                    .push((a, text.clone()));
+                let mut writers = HashSet::new();
+                for (_, pred) in incoming {
+                    if shape.contains_block(pred) && writers.insert(stmt(pred)) {
+                        writes
+                            .entry(position(pred))
+                            .or_default()
+                            .push((a, text.clone()));
+                    }
+                }
+                continue;
+            }
+            if inst.get_type().is_void_type() || synthesizable(tr, inst) {
+                continue;
+            }
+            // Blocks where the value is used, phis using it at their incoming edge.
+            let mut use_blocks = Vec::new();
+            for user in users(&inst) {
+                if user.get_opcode() == InstructionOpcode::Phi {
+                    for (v, pred) in phi_incoming(user) {
+                        if v == inst.as_value_ref() {
+                            use_blocks.push(pred);
+                        }
+                    }
+                } else if let Some(b) = user.get_parent() {
+                    use_blocks.push(b);
+                }
+            }
+            let crossing: Vec<_> = use_blocks
+                .iter()
+                .filter(|b| stmt(**b) != stmt(*block))
+                .copied()
+                .collect();
+            if crossing.is_empty() {
+                continue;
+            }
+            let a = scalar(arrays, format!("{name}__s"), inst.as_value_ref());
+            let text = instruction_text(inst);
+            writes
+                .entry(position(*block))
+                .or_default()
+                .push((a, text.clone()));
+            let mut seen = HashSet::new();
+            for b in crossing {
+                if shape.contains_block(b) && seen.insert(stmt(b)) {
+                    reads
+                        .entry(position(b))
+                        .or_default()
+                        .push((a, text.clone()));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (index, block) in shape.blocks.iter().enumerate() {
+        let block = &stmt(*block);
+        let scalar_access = |kind, (array, text): (usize, String)| Access {
+            block: *block,
+            kind,
+            array,
+            subscripts: Vec::new(),
+            extent: None,
+            assumed: Vec::new(),
+            in_bounds: Vec::new(),
+            text,
+        };
+        for r in reads.remove(&index).unwrap_or_default() {
+            out.push(scalar_access(AccessKind::Read, r));
+        }
+        for inst in block.get_instructions() {
+            out.extend(memory.remove(&inst).unwrap_or_default());
+        }
+        for w in writes.remove(&index).unwrap_or_default() {
+            out.push(scalar_access(AccessKind::MustWrite, w));
+        }
+    }
+    out
+}

@@ -1,0 +1,242 @@
+//! Assembles what the other detection steps found into a `ScopSpec`: one statement per
+//! block with accesses, its domain (loop bounds and block condition), textual
+//! positions, access relations and assumptions, in isl notation.
+
+use std::collections::HashMap;
+
+use super::access::Accesses;
+use super::affine::{Affine, CmpOp, Cond, Names};
+use super::control::{BlockConditions, LoopBounds};
+use super::region::RegionShape;
+use super::translate::{Assumed, Param};
+use crate::llvm::{AliasResult, FunctionAnalyses, Loop};
+use crate::model::spec::{
+    AccessSpec, ArraySpec, Assumption, AssumptionKind, ScopSpec, StatementSpec,
+};
+
+pub struct Inputs<'a, 'f> {
+    pub fa: &'a FunctionAnalyses<'f>,
+    pub shape: &'a RegionShape<'f>,
+    pub params: &'a [Param<'f>],
+    pub bounds: &'a [(Loop<'f>, LoopBounds)],
+    pub conditions: &'a BlockConditions<'f>,
+    pub accesses: &'a Accesses<'f>,
+}
+
+pub fn scop_spec(inputs: &Inputs<'_, '_>) -> ScopSpec {
+    let Inputs {
+        fa,
+        shape,
+        params,
+        bounds,
+        conditions,
+        accesses,
+    } = *inputs;
+    let function = fa.function().get_name().to_string_lossy().into_owned();
+    let param_names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
+    let prefix = format!("[{}] -> ", param_names.join(", "));
+    let bounds: HashMap<_, _> = bounds.iter().map(|(l, b)| (*l, b)).collect();
+
+    let mut statements = Vec::new();
+    let mut assumptions = Vec::new();
+    let mut by_block: Vec<(inkwell::basic_block::BasicBlock<'_>, Vec<usize>)> = Vec::new();
+    for (i, access) in accesses.accesses.iter().enumerate() {
+        match by_block.last_mut() {
+            Some((b, list)) if *b == access.block => list.push(i),
+            _ => by_block.push((access.block, vec![i])),
+        }
+    }
+    for (k, (block, indices)) in by_block.iter().enumerate() {
+        let name = format!("S{k}");
+        let loops = shape.loops_around(fa, *block);
+        let counters: Vec<String> = (0..loops.len()).map(|d| format!("i{d}")).collect();
+        let names = Names {
+            counters: &counters,
+            params: &param_names,
+        };
+        let tuple = format!("{name}[{}]", counters.join(", "));
+
+        let mut domain = Cond::True;
+        let mut assumed: Vec<(AssumptionKind, Assumed)> = Vec::new();
+        for l in &loops {
+            if let Some(b) = bounds.get(l) {
+                let counter = Affine::counter(b.depth);
+                domain = domain
+                    .and(Cond::Cmp(counter.clone(), CmpOp::Ge, Affine::constant(0)))
+                    .and(Cond::Cmp(counter, CmpOp::Le, b.upper.clone()));
+                assumed.extend(
+                    b.assumed
+                        .iter()
+                        .cloned()
+                        .map(|a| (AssumptionKind::NoWrap, a)),
+                );
+            }
+        }
+        domain = domain.and(conditions.conds.get(block).cloned().unwrap_or(Cond::True));
+        if let Some(a) = conditions.assumed.get(block) {
+            assumed.extend(a.iter().cloned().map(|a| (AssumptionKind::NoWrap, a)));
+        }
+
+        let mut access_specs = Vec::new();
+        for i in indices {
+            let access = &accesses.accesses[*i];
+            let array = &accesses.arrays[access.array];
+            let subs: Vec<String> = access.subscripts.iter().map(|s| s.to_isl(&names)).collect();
+            let relation = match (&access.extent, subs.as_slice()) {
+                // A memcpy/memset range: every element from the subscript on.
+                (Some(extent), [start]) => format!(
+                    "{prefix}{{ {tuple} -> {}[o0] : {start} <= o0 < {start} + {} }}",
+                    array.name,
+                    extent.to_isl(&names)
+                ),
+                _ => format!(
+                    "{prefix}{{ {tuple} -> {}[{}] }}",
+                    array.name,
+                    subs.join(", ")
+                ),
+            };
+            access_specs.push(AccessSpec {
+                kind: access.kind,
+                array: array.name.clone(),
+                relation,
+                instruction: access.text.clone(),
+            });
+            assumed.extend(
+                access
+                    .assumed
+                    .iter()
+                    .cloned()
+                    .map(|a| (AssumptionKind::NoWrap, a)),
+            );
+            for c in &access.in_bounds {
+                assumed.push((
+                    AssumptionKind::InBounds,
+                    Assumed {
+                        cond: c.clone(),
+                        reason: format!("subscript of {} within its dimension", array.name),
+                    },
+                ));
+            }
+        }
+        for (kind, a) in assumed {
+            let assumption = Assumption {
+                kind,
+                set: format!("{prefix}{{ {tuple} : {} }}", a.cond.to_isl(&names)),
+                statement: Some(name.clone()),
+                reason: a.reason,
+            };
+            if !assumptions.contains(&assumption) {
+                assumptions.push(assumption);
+            }
+        }
+        statements.push(StatementSpec {
+            name: name.clone(),
+            block: fa.block_name(*block),
+            domain: format!("{prefix}{{ {tuple} : {} }}", domain.to_isl(&names)),
+            textual_positions: shape.textual_positions(fa, *block),
+            accesses: access_specs,
+        });
+    }
+
+    let context = params
+        .iter()
+        .map(|p| {
+            let bits = p.bits.clamp(1, 127);
+            format!(
+                "{} <= {} <= {}",
+                -(1i128 << (bits - 1)),
+                p.name,
+                (1i128 << (bits - 1)) - 1
+            )
+        })
+        .collect::<Vec<_>>();
+    let context = if context.is_empty() {
+        format!("{prefix}{{ : }}")
+    } else {
+        format!("{prefix}{{ : {} }}", context.join(" and "))
+    };
+
+    ScopSpec {
+        name: format!(
+            "{function}:{}",
+            fa.block_name(shape.entry).trim_start_matches('%')
+        ),
+        function,
+        location: shape.top.first().and_then(|l| fa.loop_location(*l)),
+        params: param_names.clone(),
+        context,
+        assumptions,
+        arrays: accesses
+            .arrays
+            .iter()
+            .map(|a| ArraySpec {
+                name: a.name.clone(),
+                element_type: a.element_type.clone(),
+                element_size: a.element_size as u32,
+                inner_sizes: a
+                    .inner_sizes
+                    .iter()
+                    .map(|s| {
+                        s.to_isl(&Names {
+                            counters: &[],
+                            params: &param_names,
+                        })
+                    })
+                    .collect(),
+                is_scalar: a.is_scalar,
+            })
+            .collect(),
+        statements,
+        alias_groups: alias_groups(fa, accesses),
+    }
+}
+
+/// Arrays that may overlap, one of them written: each group needs a run-time check.
+fn alias_groups(fa: &FunctionAnalyses<'_>, accesses: &Accesses<'_>) -> Vec<Vec<String>> {
+    let arrays: Vec<_> = accesses
+        .arrays
+        .iter()
+        .filter(|a| a.base.is_some())
+        .collect();
+    let mut group: Vec<usize> = (0..arrays.len()).collect();
+    fn find(group: &mut [usize], i: usize) -> usize {
+        let mut r = i;
+        while group[r] != r {
+            r = group[r];
+        }
+        group[i] = r;
+        r
+    }
+    for i in 0..arrays.len() {
+        for j in i + 1..arrays.len() {
+            if !(arrays[i].written || arrays[j].written) {
+                continue;
+            }
+            let (Some(a), Some(b)) = (arrays[i].base, arrays[j].base) else {
+                continue;
+            };
+            let (va, vb) = (
+                crate::llvm::ir::basic_value(a),
+                crate::llvm::ir::basic_value(b),
+            );
+            if fa.alias(&va, None, &vb, None) != AliasResult::NoAlias {
+                let (ri, rj) = (find(&mut group, i), find(&mut group, j));
+                group[ri] = rj;
+            }
+        }
+    }
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    let mut roots: Vec<usize> = Vec::new();
+    for i in 0..arrays.len() {
+        let r = find(&mut group, i);
+        match roots.iter().position(|x| *x == r) {
+            Some(k) => groups[k].push(arrays[i].name.clone()),
+            None => {
+                roots.push(r);
+                groups.push(vec![arrays[i].name.clone()]);
+            }
+        }
+    }
+    groups.retain(|g| g.len() > 1);
+    groups
+}

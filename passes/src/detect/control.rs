@@ -1,0 +1,365 @@
+//! When each block of a region runs: the iteration bounds of its loops and the branch
+//! conditions on the way to it, as affine conditions. Blocks are visited in program
+//! order; a block's condition is the disjunction, over its forward predecessors, of
+//! the predecessor's condition and the edge's. Leaving a loop (only possible at its
+//! latch, see `region`) happens exactly when the loop was entered.
+
+use std::collections::HashMap;
+
+use inkwell::basic_block::BasicBlock;
+use inkwell::values::{InstructionOpcode, InstructionValue};
+use inkwell::IntPredicate;
+
+use super::affine::{Affine, CmpOp, Cond};
+use super::reject::{RejectReason, Rejection};
+use super::translate::{Assumed, Translator};
+use crate::llvm::ir::{as_instruction, basic_value, is_constant_int, operand, successors};
+use crate::llvm::{Loop, ScevKind};
+
+/// Iteration bounds of one loop: `0 <= counter <= backedge-taken count`.
+pub struct LoopBounds {
+    pub depth: usize,
+    pub upper: Affine,
+    pub assumed: Vec<Assumed>,
+}
+
+/// Bounds of every loop of the region, by loop.
+pub fn loop_bounds<'f>(
+    tr: &Translator<'_, 'f>,
+) -> Result<Vec<(Loop<'f>, LoopBounds)>, Vec<Rejection>> {
+    let fa = tr.fa();
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for l in &tr.shape().loops {
+        let taken = fa.backedge_taken_count(*l);
+        if taken.kind() == ScevKind::CouldNotCompute {
+            problems.push(Rejection::new(
+                RejectReason::UnknownTripCount,
+                format!("loop {}", l.header_name()),
+            ));
+            continue;
+        }
+        let scope = l.parent().filter(|p| tr.shape().contains_loop(*p));
+        let taken = fa.scev_at_scope(taken, scope);
+        match tr.affine(taken) {
+            Ok(upper) => out.push((
+                *l,
+                LoopBounds {
+                    depth: tr.shape().relative_depth(*l),
+                    upper,
+                    assumed: tr.take_assumed(),
+                },
+            )),
+            Err(why) => {
+                tr.take_assumed();
+                problems.push(Rejection::new(
+                    RejectReason::NonAffineLoopBound,
+                    format!("loop {}: {why}", l.header_name()),
+                ))
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The condition under which each block runs, relative to its loops' iterations, and
+/// the assumptions each condition needed.
+pub struct BlockConditions<'f> {
+    pub conds: HashMap<BasicBlock<'f>, Cond>,
+    pub assumed: HashMap<BasicBlock<'f>, Vec<Assumed>>,
+    /// Blocks under a data-dependent branch, mapped to the block holding that branch:
+    /// together they form one statement whose writes may or may not happen.
+    pub absorbed: HashMap<BasicBlock<'f>, BasicBlock<'f>>,
+}
+
+impl<'f> BlockConditions<'f> {
+    /// The block whose statement `block` belongs to.
+    pub fn statement_block(&self, block: BasicBlock<'f>) -> BasicBlock<'f> {
+        self.absorbed.get(&block).copied().unwrap_or(block)
+    }
+}
+
+pub fn block_conditions<'f>(
+    tr: &Translator<'_, 'f>,
+) -> Result<BlockConditions<'f>, Vec<Rejection>> {
+    let fa = tr.fa();
+    let shape = tr.shape();
+    let mut conds: HashMap<BasicBlock<'f>, Cond> = HashMap::new();
+    let mut assumed: HashMap<BasicBlock<'f>, Vec<Assumed>> = HashMap::new();
+    let mut problems = Vec::new();
+    // Edge conditions of each branch, computed once per branching block.
+    let mut edges: HashMap<(BasicBlock<'f>, BasicBlock<'f>), Cond> = HashMap::new();
+    let mut absorbed: HashMap<BasicBlock<'f>, BasicBlock<'f>> = HashMap::new();
+    for block in &shape.blocks {
+        if absorbed.contains_key(block) {
+            continue;
+        }
+        let Some(term) = block.get_terminator() else {
+            continue;
+        };
+        // Other terminators are rejected by `instructions`.
+        if term.get_opcode() != InstructionOpcode::Br {
+            continue;
+        }
+        let succs = successors(*block);
+        if succs.len() != 2 || succs[0] == succs[1] {
+            continue;
+        }
+        // A latch's branch is the loop's exit test, already in the loop's bounds.
+        let own_loop = fa
+            .loop_for_block(*block)
+            .filter(|l| shape.contains_loop(*l));
+        if own_loop.is_some_and(|l| l.latch() == Some(*block)) {
+            continue;
+        }
+        let Some(condition) = operand(term, 0) else {
+            continue;
+        };
+        match condition_of(tr, condition, own_loop, 0) {
+            Ok(c) => {
+                let taken = tr.take_assumed();
+                assumed.entry(*block).or_default().extend(taken);
+                // LLVM's successor order is (true, false).
+                edges.insert((*block, succs[0]), c.clone());
+                edges.insert((*block, succs[1]), c.negate());
+            }
+            Err(why) => {
+                tr.take_assumed();
+                // A data-dependent if/else without loops inside becomes part of one
+                // statement (its edges stay unconstrained); anything else is rejected.
+                match conditional_subregion(tr, *block) {
+                    Some(members) => {
+                        for m in members {
+                            absorbed.insert(m, *block);
+                        }
+                    }
+                    None => problems.push(Rejection::new(
+                        RejectReason::NonAffineCondition,
+                        format!("branch in {}: {why}", fa.block_name(*block)),
+                    )),
+                }
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+
+    let predecessors = forward_predecessors(tr);
+    let mut entry: HashMap<BasicBlock<'f>, Cond> = HashMap::new();
+    for block in &shape.blocks {
+        // A loop header runs, for each iteration, when the loop is entered: that is the
+        // condition of its forward (entering) edges. Leaving a loop happens once the
+        // loop was entered, so an exit edge carries the loop's entry condition.
+        let cond = if *block == shape.entry {
+            Cond::True
+        } else {
+            let mut c = Cond::False;
+            for pred in predecessors.get(block).into_iter().flatten() {
+                let incoming = match exited_loop(tr, *pred, *block) {
+                    Some(l) => entry.get(&l.header()).cloned(),
+                    None => conds.get(pred).cloned().map(|pc| {
+                        pc.and(edges.get(&(*pred, *block)).cloned().unwrap_or(Cond::True))
+                    }),
+                };
+                c = c.or(incoming.unwrap_or(Cond::False));
+            }
+            c
+        };
+        if fa
+            .loop_for_block(*block)
+            .is_some_and(|l| l.header() == *block)
+        {
+            entry.insert(*block, cond.clone());
+        }
+        // Inherit the assumptions of the conditions this block depends on.
+        let mut inherited: Vec<Assumed> = Vec::new();
+        for pred in predecessors.get(block).into_iter().flatten() {
+            if let Some(a) = assumed.get(pred) {
+                inherited.extend(a.iter().cloned());
+            }
+        }
+        if !inherited.is_empty() {
+            assumed.entry(*block).or_default().extend(inherited);
+        }
+        conds.insert(*block, cond);
+    }
+    Ok(BlockConditions {
+        conds,
+        assumed,
+        absorbed,
+    })
+}
+
+/// The blocks strictly between `branch` and the first later block of the same loop
+/// that every path from `branch` reaches, if none of them is a loop header or lies in
+/// another loop.
+fn conditional_subregion<'f>(
+    tr: &Translator<'_, 'f>,
+    branch: BasicBlock<'f>,
+) -> Option<Vec<BasicBlock<'f>>> {
+    let fa = tr.fa();
+    let shape = tr.shape();
+    let level = fa.loop_for_block(branch);
+    let start = shape.position(branch)?;
+    let merge = *shape.blocks[start + 1..]
+        .iter()
+        .find(|b| fa.loop_for_block(**b) == level && fa.post_dominates(**b, branch))?;
+    let mut members = Vec::new();
+    let mut stack: Vec<_> = successors(branch);
+    while let Some(b) = stack.pop() {
+        if b == merge || members.contains(&b) {
+            continue;
+        }
+        let is_header = fa.loop_for_block(b).is_some_and(|l| l.header() == b);
+        if !shape.contains_block(b) || fa.loop_for_block(b) != level || is_header {
+            return None;
+        }
+        members.push(b);
+        stack.extend(successors(b));
+        if members.len() > 1000 {
+            return None;
+        }
+    }
+    Some(members)
+}
+
+/// Predecessors inside the region over forward (non-back) edges.
+fn forward_predecessors<'f>(
+    tr: &Translator<'_, 'f>,
+) -> HashMap<BasicBlock<'f>, Vec<BasicBlock<'f>>> {
+    let fa = tr.fa();
+    let shape = tr.shape();
+    let mut preds: HashMap<BasicBlock<'f>, Vec<BasicBlock<'f>>> = HashMap::new();
+    for block in &shape.blocks {
+        for succ in successors(*block) {
+            if !shape.contains_block(succ) {
+                continue;
+            }
+            let back = fa
+                .loop_for_block(succ)
+                .is_some_and(|l| l.header() == succ && l.contains_block(*block));
+            if !back {
+                preds.entry(succ).or_default().push(*block);
+            }
+        }
+    }
+    preds
+}
+
+/// The outermost loop that the edge `from → to` leaves, if it leaves one.
+fn exited_loop<'f>(
+    tr: &Translator<'_, 'f>,
+    from: BasicBlock<'f>,
+    to: BasicBlock<'f>,
+) -> Option<Loop<'f>> {
+    let mut current = tr.fa().loop_for_block(from);
+    let mut exited = None;
+    while let Some(l) = current {
+        if l.contains_block(to) {
+            break;
+        }
+        exited = Some(l);
+        current = l.parent();
+    }
+    exited
+}
+
+/// Translates an `i1` value into a condition. `depth` bounds the recursion on
+/// pathological chains of boolean operations.
+fn condition_of<'f>(
+    tr: &Translator<'_, 'f>,
+    value: inkwell::llvm_sys::prelude::LLVMValueRef,
+    scope: Option<Loop<'f>>,
+    depth: u32,
+) -> Result<Cond, String> {
+    if depth > 64 {
+        return Err("condition too deeply nested".into());
+    }
+    if let Some(k) = is_constant_int(value) {
+        return Ok(if k != 0 { Cond::True } else { Cond::False });
+    }
+    let Some(inst) = as_instruction(value) else {
+        return Err("condition is not computed by an instruction".into());
+    };
+    let sub = |i: u32| -> Result<Cond, String> {
+        let v = operand(inst, i).ok_or("missing operand")?;
+        condition_of(tr, v, scope, depth + 1)
+    };
+    match inst.get_opcode() {
+        InstructionOpcode::ICmp => comparison(tr, inst, scope),
+        InstructionOpcode::FCmp => Err("data-dependent floating-point comparison".into()),
+        InstructionOpcode::And => Ok(sub(0)?.and(sub(1)?)),
+        InstructionOpcode::Or => Ok(sub(0)?.or(sub(1)?)),
+        InstructionOpcode::Xor => {
+            // `xor c, true` is `not c`.
+            match operand(inst, 1).and_then(is_constant_int) {
+                Some(k) if k != 0 => Ok(sub(0)?.negate()),
+                _ => Err("xor of conditions".into()),
+            }
+        }
+        InstructionOpcode::Select => {
+            // `c ? x : false` is `c and x`; `c ? true : y` is `c or y` (clang's && and ||).
+            let t = operand(inst, 1).and_then(is_constant_int);
+            let f = operand(inst, 2).and_then(is_constant_int);
+            match (t, f) {
+                (_, Some(0)) => Ok(sub(0)?.and(sub(1)?)),
+                (Some(k), _) if k != 0 => Ok(sub(0)?.or(sub(2)?)),
+                _ => {
+                    let c = sub(0)?;
+                    Ok(c.clone().and(sub(1)?).or(c.negate().and(sub(2)?)))
+                }
+            }
+        }
+        op => Err(format!("{op:?} is not a comparison")),
+    }
+}
+
+fn comparison<'f>(
+    tr: &Translator<'_, 'f>,
+    icmp: InstructionValue<'f>,
+    scope: Option<Loop<'f>>,
+) -> Result<Cond, String> {
+    let fa = tr.fa();
+    let (Some(a), Some(b)) = (operand(icmp, 0), operand(icmp, 1)) else {
+        return Err("malformed comparison".into());
+    };
+    let pred = icmp
+        .get_icmp_predicate()
+        .ok_or("not an integer comparison")?;
+    let (va, vb) = (basic_value(a), basic_value(b));
+    if !fa.is_scevable(&va) || !fa.is_scevable(&vb) {
+        return Err("comparison of non-integers".into());
+    }
+    if va.is_pointer_value() {
+        return Err("comparison of pointers".into());
+    }
+    let sa = fa.scev_at_scope(fa.scev(&va), scope);
+    let sb = fa.scev_at_scope(fa.scev(&vb), scope);
+    let ea = tr.affine(sa)?;
+    let eb = tr.affine(sb)?;
+    let unsigned = matches!(
+        pred,
+        IntPredicate::UGT | IntPredicate::UGE | IntPredicate::ULT | IntPredicate::ULE
+    );
+    if unsigned && !(fa.known_non_negative(sa) && fa.known_non_negative(sb)) {
+        return Err(format!(
+            "unsigned comparison of {} and {}, which may be negative",
+            sa.llvm_text(),
+            sb.llvm_text()
+        ));
+    }
+    let op = match pred {
+        IntPredicate::EQ => CmpOp::Eq,
+        IntPredicate::NE => CmpOp::Ne,
+        IntPredicate::SGT | IntPredicate::UGT => CmpOp::Gt,
+        IntPredicate::SGE | IntPredicate::UGE => CmpOp::Ge,
+        IntPredicate::SLT | IntPredicate::ULT => CmpOp::Lt,
+        IntPredicate::SLE | IntPredicate::ULE => CmpOp::Le,
+    };
+    Ok(Cond::Cmp(ea, op, eb))
+}

@@ -1,0 +1,86 @@
+//! Instruction-level checks: calls, volatile and atomic accesses, allocas and
+//! instructions the model cannot represent. Runs over every block of the nest,
+//! independently of the other checks, so each problem is reported once.
+
+use inkwell::basic_block::BasicBlock;
+use inkwell::values::{InstructionOpcode, InstructionValue};
+
+use super::reject::{RejectReason, Rejection};
+use crate::llvm::ir::{
+    called_function_name, instruction_text, is_annotation_intrinsic, memory_transfer,
+};
+use crate::llvm::{FunctionAnalyses, MemoryEffect};
+
+/// One problem, located at the instruction that causes it.
+pub struct Located<'f> {
+    pub rejection: Rejection,
+    pub at: InstructionValue<'f>,
+}
+
+pub fn check<'f>(fa: &FunctionAnalyses<'f>, blocks: &[BasicBlock<'f>]) -> Vec<Located<'f>> {
+    let mut out = Vec::new();
+    for block in blocks {
+        for inst in block.get_instructions() {
+            if let Some(rejection) = check_one(fa, inst) {
+                out.push(Located {
+                    rejection,
+                    at: inst,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn check_one<'f>(fa: &FunctionAnalyses<'f>, inst: InstructionValue<'f>) -> Option<Rejection> {
+    use InstructionOpcode as Op;
+    let text = || instruction_text(inst);
+    match inst.get_opcode() {
+        Op::Call => {
+            if is_annotation_intrinsic(inst)
+                || memory_transfer(inst).is_some()
+                || fa.call_memory_effect(inst) == MemoryEffect::None
+            {
+                None
+            } else {
+                let callee =
+                    called_function_name(inst).unwrap_or_else(|| "an indirect call".into());
+                Some(Rejection::new(RejectReason::UnknownCall, callee))
+            }
+        }
+        Op::Load | Op::Store => {
+            let volatile = inst.get_volatile().unwrap_or(false);
+            let atomic = inst
+                .get_atomic_ordering()
+                .is_ok_and(|o| o != inkwell::AtomicOrdering::NotAtomic);
+            (volatile || atomic).then(|| Rejection::new(RejectReason::VolatileOrAtomic, text()))
+        }
+        Op::Fence | Op::AtomicRMW | Op::AtomicCmpXchg => {
+            Some(Rejection::new(RejectReason::VolatileOrAtomic, text()))
+        }
+        Op::Alloca => Some(Rejection::new(RejectReason::Alloca, text())),
+        Op::Switch
+        | Op::IndirectBr
+        | Op::Invoke
+        | Op::CallBr
+        | Op::Unreachable
+        | Op::Return
+        | Op::Resume
+        | Op::CatchSwitch
+        | Op::CatchRet
+        | Op::CleanupRet => Some(Rejection::new(
+            RejectReason::UnsupportedControlFlow,
+            format!(
+                "{:?} in {}",
+                inst.get_opcode(),
+                inst.get_parent()
+                    .map(|b| fa.block_name(b))
+                    .unwrap_or_default()
+            ),
+        )),
+        Op::VAArg | Op::LandingPad | Op::CatchPad | Op::CleanupPad => {
+            Some(Rejection::new(RejectReason::UnsupportedInstruction, text()))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,292 @@
+//! SCoP detection: which loop nests of a function can be modelled exactly, and why the
+//! others cannot. A candidate is a loop nest; when the outermost loop fails, its inner
+//! loops are tried in turn. Every reason a nest fails is recorded (see `reject`).
+//!
+//! Steps, each in its own file: `instructions` (calls, volatile, allocas),
+//! `region` (single entry and exit, canonical loops, program order), `control`
+//! (loop bounds and block conditions as affine constraints), `access` (arrays,
+//! subscripts, scalar accesses), `build` (the `ScopSpec` handed to the model).
+//! `translate` turns SCEVs into the affine forms of `affine`.
+
+pub mod access;
+pub mod affine;
+pub mod build;
+pub mod control;
+pub mod instructions;
+pub mod region;
+pub mod reject;
+pub mod translate;
+
+use inkwell::basic_block::BasicBlock;
+use inkwell::values::InstructionValue;
+
+use crate::llvm::{FunctionAnalyses, Loop, RemarkAt, RemarkKind};
+use crate::model::spec::ScopSpec;
+use reject::Rejection;
+use translate::Translator;
+
+/// A region detection accepted: one or more consecutive loop nests.
+pub struct DetectedRegion<'f> {
+    /// The outermost loops, in program order.
+    pub top: Vec<Loop<'f>>,
+    pub spec: ScopSpec,
+    /// The instruction that comes last in the source, for "SCoP ends here.".
+    pub last: Option<InstructionValue<'f>>,
+}
+
+/// A loop nest detection left alone, with every reason.
+pub struct RejectedNest<'f> {
+    pub root: Loop<'f>,
+    pub reasons: Vec<(Rejection, Option<InstructionValue<'f>>)>,
+}
+
+#[derive(Default)]
+pub struct Detection<'f> {
+    pub regions: Vec<DetectedRegion<'f>>,
+    pub rejected: Vec<RejectedNest<'f>>,
+}
+
+pub fn detect<'f>(fa: &FunctionAnalyses<'f>) -> Detection<'f> {
+    let mut out = Detection::default();
+    detect_level(fa, &fa.top_level_loops(), &mut out);
+    out
+}
+
+/// Sibling loop nests, in program order: each valid nest is grown into the longest run
+/// of following siblings that still forms a valid region; a nest that is not valid is
+/// reported and its inner loops are tried instead.
+fn detect_level<'f>(fa: &FunctionAnalyses<'f>, siblings: &[Loop<'f>], out: &mut Detection<'f>) {
+    let mut i = 0;
+    while i < siblings.len() {
+        let nest = siblings[i];
+        match analyse(fa, &siblings[i..=i]) {
+            Ok(mut region) => {
+                let mut end = i + 1;
+                while end < siblings.len() {
+                    match analyse(fa, &siblings[i..=end]) {
+                        Ok(bigger) => {
+                            region = bigger;
+                            end += 1;
+                        }
+                        Err(_) => break,
+                    }
+                }
+                out.regions.push(region);
+                i = end;
+            }
+            Err(reasons) => {
+                out.rejected.push(RejectedNest {
+                    root: nest,
+                    reasons,
+                });
+                detect_level(fa, &nest.subloops(), out);
+                i += 1;
+            }
+        }
+    }
+}
+
+type Reasons<'f> = Vec<(Rejection, Option<InstructionValue<'f>>)>;
+
+/// The block that ends a region made of the nests `top`: the exit of the last nest if
+/// every path from the first nest reaches it, else the first later block that does
+/// (past a guard that skips the last nest).
+fn region_exit<'f>(fa: &FunctionAnalyses<'f>, top: &[Loop<'f>]) -> Option<BasicBlock<'f>> {
+    let (first, last) = (top.first()?, top.last()?);
+    let start = *last.exit_blocks().first()?;
+    if fa.post_dominates(start, first.header()) {
+        return Some(start);
+    }
+    let level = last.parent();
+    let blocks = fa.function().get_basic_blocks();
+    let from = blocks.iter().position(|b| *b == start)?;
+    blocks
+        .iter()
+        .skip(from + 1)
+        .take(64)
+        .find(|b| {
+            fa.loop_for_block(**b) == level
+                && fa.post_dominates(**b, first.header())
+                && fa.dominates(first.header(), **b)
+        })
+        .copied()
+}
+
+fn analyse<'f>(
+    fa: &FunctionAnalyses<'f>,
+    top: &[Loop<'f>],
+) -> Result<DetectedRegion<'f>, Reasons<'f>> {
+    let located = |blocks: &[BasicBlock<'f>]| -> Reasons<'f> {
+        instructions::check(fa, blocks)
+            .into_iter()
+            .map(|l| (l.rejection, Some(l.at)))
+            .collect()
+    };
+    let Some(exit) = region_exit(fa, top) else {
+        let mut reasons = located(&top.iter().flat_map(|l| l.blocks()).collect::<Vec<_>>());
+        reasons.push((
+            Rejection::new(reject::RejectReason::MultipleExits, "no single exit"),
+            None,
+        ));
+        return Err(reasons);
+    };
+    let shape = match region::shape(fa, top, exit) {
+        Ok(shape) => shape,
+        Err(problems) => {
+            let mut reasons = located(&top.iter().flat_map(|l| l.blocks()).collect::<Vec<_>>());
+            reasons.extend(problems.into_iter().map(|r| (r, None)));
+            return Err(reasons);
+        }
+    };
+    let mut reasons = located(&shape.blocks);
+    let tr = Translator::new(fa, &shape);
+    let bounds = control::loop_bounds(&tr);
+    let conditions = control::block_conditions(&tr);
+    let accesses = match &conditions {
+        Ok(c) => access::collect(&tr, c),
+        Err(_) => Ok(access::Accesses::default()),
+    };
+    let none = |v: Vec<Rejection>| v.into_iter().map(|r| (r, None));
+    match (bounds, conditions, accesses) {
+        (Ok(bounds), Ok(conditions), Ok(accesses)) if reasons.is_empty() => {
+            let params = tr.into_params();
+            let spec = build::scop_spec(&build::Inputs {
+                fa,
+                shape: &shape,
+                params: &params,
+                bounds: &bounds,
+                conditions: &conditions,
+                accesses: &accesses,
+            });
+            Ok(DetectedRegion {
+                top: top.to_vec(),
+                spec,
+                last: last_located_instruction(fa, &shape.blocks),
+            })
+        }
+        (bounds, conditions, accesses) => {
+            if let Err(e) = bounds {
+                reasons.extend(none(e));
+            }
+            if let Err(e) = conditions {
+                reasons.extend(none(e));
+            }
+            if let Err(e) = accesses {
+                reasons.extend(none(e));
+            }
+            Err(reasons)
+        }
+    }
+}
+
+/// The instruction of the region that comes last in the source (what Polly's
+/// "SCoP ends here." points at), falling back to the last instruction.
+fn last_located_instruction<'f>(
+    fa: &FunctionAnalyses<'f>,
+    blocks: &[inkwell::basic_block::BasicBlock<'f>],
+) -> Option<InstructionValue<'f>> {
+    let position = |loc: &str| -> Option<(u32, u32)> {
+        let mut parts = loc.rsplitn(3, ':');
+        let col = parts.next()?.parse().ok()?;
+        let line = parts.next()?.parse().ok()?;
+        Some((line, col))
+    };
+    let mut best: Option<((u32, u32), InstructionValue<'f>)> = None;
+    for block in blocks {
+        for inst in block.get_instructions() {
+            if let Some(p) = fa.instruction_location(inst).as_deref().and_then(position) {
+                if p.0 > 0 && best.as_ref().is_none_or(|(q, _)| p > *q) {
+                    best = Some((p, inst));
+                }
+            }
+        }
+    }
+    best.map(|(_, i)| i)
+        .or_else(|| blocks.last().and_then(|b| b.get_terminator()))
+}
+
+/// The remarks of a detection: `SCoP begins here.` / `SCoP ends here.` for each region
+/// (Polly's wording, so scripts read both), and one missed remark per reason.
+pub fn emit_remarks<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) {
+    for region in &detection.regions {
+        let Some(first) = region.top.first().copied() else {
+            continue;
+        };
+        fa.remark(
+            RemarkKind::Analysis,
+            "ScopEntry",
+            RemarkAt::loop_start(first),
+            "SCoP begins here.",
+        );
+        let end = match region.last {
+            Some(i) => RemarkAt::instruction(i),
+            None => RemarkAt::loop_start(first),
+        };
+        fa.remark(RemarkKind::Analysis, "ScopEnd", end, "SCoP ends here.");
+    }
+    for nest in &detection.rejected {
+        for (reason, at) in &nest.reasons {
+            let at = match at {
+                Some(i) if fa.instruction_location(*i).is_some() => RemarkAt::instruction(*i),
+                _ => RemarkAt::loop_start(nest.root),
+            };
+            fa.remark(
+                RemarkKind::Missed,
+                reason.reason.key(),
+                at,
+                &format!("loop not modelled: {reason}"),
+            );
+        }
+    }
+}
+
+/// `print<polyrust-detect>`.
+pub fn print<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) -> String {
+    use std::fmt::Write;
+    let name = fa.function().get_name().to_string_lossy().into_owned();
+    let mut out = format!("polyrust-detect: function '{name}'\n");
+    let loc = |l: Loop<'f>| {
+        fa.loop_location(l)
+            .map(|s| format!(" at {s}"))
+            .unwrap_or_default()
+    };
+    for region in &detection.regions {
+        let Some(first) = region.top.first().copied() else {
+            continue;
+        };
+        let loops: Vec<_> = region.top.iter().flat_map(|l| l.preorder()).collect();
+        let _ = writeln!(
+            out,
+            "  region {}{}: {} loop nest{}, {} loop{}, depth {}, {} statement{}",
+            region.spec.name,
+            loc(first),
+            region.top.len(),
+            if region.top.len() == 1 { "" } else { "s" },
+            loops.len(),
+            if loops.len() == 1 { "" } else { "s" },
+            loops
+                .iter()
+                .map(|l| l.depth() - first.depth() + 1)
+                .max()
+                .unwrap_or(1),
+            region.spec.statements.len(),
+            if region.spec.statements.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+        );
+    }
+    for nest in &detection.rejected {
+        let _ = writeln!(
+            out,
+            "  rejected loop {}{}:",
+            nest.root.header_name(),
+            loc(nest.root)
+        );
+        for (reason, _) in &nest.reasons {
+            let _ = writeln!(out, "    {}: {reason}", reason.reason.key());
+        }
+    }
+    out
+}

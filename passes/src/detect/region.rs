@@ -1,0 +1,256 @@
+//! The shape of a candidate region: a single-entry single-exit part of the CFG made of
+//! one or more consecutive sibling loop nests and the straight-line code between them,
+//! with every loop in canonical form (one latch, left only from the latch) and its
+//! blocks in program order. Everything later stages assume about control flow is
+//! established here.
+
+use std::collections::{HashMap, HashSet};
+
+use inkwell::basic_block::BasicBlock;
+
+use super::reject::{RejectReason, Rejection};
+use crate::llvm::ir::successors;
+use crate::llvm::{FunctionAnalyses, Loop};
+
+pub struct RegionShape<'f> {
+    /// The first block: every path into the region enters here.
+    pub entry: BasicBlock<'f>,
+    /// The block after the region: every path out of the region goes here.
+    pub exit: BasicBlock<'f>,
+    /// The outermost loops of the region, in program order.
+    pub top: Vec<Loop<'f>>,
+    /// Every loop of the region, outermost first (preorder).
+    pub loops: Vec<Loop<'f>>,
+    /// Blocks in program order: reverse post-order ignoring back edges.
+    pub blocks: Vec<BasicBlock<'f>>,
+    order: HashMap<BasicBlock<'f>, usize>,
+    /// Loop depth of the outermost loops.
+    base_depth: u32,
+}
+
+impl<'f> RegionShape<'f> {
+    pub fn contains_block(&self, block: BasicBlock<'f>) -> bool {
+        self.order.contains_key(&block)
+    }
+
+    pub fn contains_loop(&self, l: Loop<'f>) -> bool {
+        self.loops.contains(&l)
+    }
+
+    /// Depth of a loop of the region, 0 for the outermost ones.
+    pub fn relative_depth(&self, l: Loop<'f>) -> usize {
+        l.depth().saturating_sub(self.base_depth) as usize
+    }
+
+    /// Position of a block in program order.
+    pub fn position(&self, block: BasicBlock<'f>) -> Option<usize> {
+        self.order.get(&block).copied()
+    }
+
+    /// The loops of the region around `block`, outermost first.
+    pub fn loops_around(&self, fa: &FunctionAnalyses<'f>, block: BasicBlock<'f>) -> Vec<Loop<'f>> {
+        let mut chain = Vec::new();
+        let mut current = fa.loop_for_block(block);
+        while let Some(l) = current {
+            if !self.contains_loop(l) {
+                break;
+            }
+            chain.push(l);
+            current = l.parent();
+        }
+        chain.reverse();
+        chain
+    }
+
+    /// The d+1 textual positions of a block (the b's of its 2d+1 schedule): at the top
+    /// of the region and then in each loop around it, the index of the block (or the
+    /// loop holding it) among the items at that level, in program order.
+    pub fn textual_positions(&self, fa: &FunctionAnalyses<'f>, block: BasicBlock<'f>) -> Vec<u32> {
+        let chain = self.loops_around(fa, block);
+        let mut positions = Vec::new();
+        let first = chain.first().map_or(block, |l| l.header());
+        positions.push(self.index_among(self.top_items(fa), first));
+        for (level, l) in chain.iter().enumerate() {
+            let item = chain.get(level + 1).map_or(block, |inner| inner.header());
+            positions.push(self.index_among(self.body_items(fa, *l), item));
+        }
+        positions
+    }
+
+    /// Blocks outside every loop and headers of the outermost loops.
+    fn top_items(&self, fa: &FunctionAnalyses<'f>) -> Vec<BasicBlock<'f>> {
+        self.blocks
+            .iter()
+            .copied()
+            .filter(|b| match fa.loop_for_block(*b) {
+                Some(l) if self.contains_loop(l) => self.top.iter().any(|t| t.header() == *b),
+                _ => true,
+            })
+            .collect()
+    }
+
+    /// Blocks directly in `l` and headers of loops directly in `l`.
+    fn body_items(&self, fa: &FunctionAnalyses<'f>, l: Loop<'f>) -> Vec<BasicBlock<'f>> {
+        let mut items: Vec<BasicBlock<'f>> = l
+            .blocks()
+            .into_iter()
+            .filter(|b| fa.loop_for_block(*b) == Some(l))
+            .collect();
+        items.extend(l.subloops().iter().map(|s| s.header()));
+        items
+    }
+
+    fn index_among(&self, mut items: Vec<BasicBlock<'f>>, item: BasicBlock<'f>) -> u32 {
+        items.sort_by_key(|b| self.position(*b));
+        items.iter().position(|b| *b == item).unwrap_or(0) as u32
+    }
+}
+
+/// Checks the loops of a candidate (consecutive sibling nests `top`) and lays out the
+/// region from the first loop's header to `exit`; all problems found are returned.
+pub fn shape<'f>(
+    fa: &FunctionAnalyses<'f>,
+    top: &[Loop<'f>],
+    exit: BasicBlock<'f>,
+) -> Result<RegionShape<'f>, Vec<Rejection>> {
+    let Some(first) = top.first() else {
+        return Err(vec![Rejection::new(RejectReason::LoopShape, "no loop")]);
+    };
+    let mut problems = Vec::new();
+    let loops: Vec<Loop<'f>> = top.iter().flat_map(|l| l.preorder()).collect();
+    for l in &loops {
+        if l.latch().is_none() {
+            problems.push(Rejection::new(
+                RejectReason::LoopShape,
+                format!("loop {} has several latches", l.header_name()),
+            ));
+            continue;
+        }
+        let exiting: Vec<_> = l
+            .blocks()
+            .into_iter()
+            .filter(|b| successors(*b).iter().any(|s| !l.contains_block(*s)))
+            .collect();
+        if l.exit_blocks().len() != 1 || exiting.len() != 1 || Some(exiting[0]) != l.latch() {
+            problems.push(Rejection::new(
+                RejectReason::MultipleExits,
+                format!(
+                    "loop {} is left from {} places",
+                    l.header_name(),
+                    exiting.len()
+                ),
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let entry = first.header();
+    let order = program_order(fa, entry, exit).map_err(|r| vec![r])?;
+    let members: HashSet<_> = order.iter().copied().collect();
+    // Single entry: only the entry block has predecessors outside; single exit: every
+    // edge leaving the region goes to `exit`.
+    for block in &order {
+        for succ in successors(*block) {
+            if !members.contains(&succ) && succ != exit {
+                return Err(vec![Rejection::new(
+                    RejectReason::MultipleExits,
+                    format!(
+                        "{} leaves the region to {}",
+                        fa.block_name(*block),
+                        fa.block_name(succ)
+                    ),
+                )]);
+            }
+        }
+    }
+    for block in &order {
+        if *block != entry && !fa.dominates(entry, *block) {
+            return Err(vec![Rejection::new(
+                RejectReason::IrreducibleControlFlow,
+                format!(
+                    "{} is entered from outside the region",
+                    fa.block_name(*block)
+                ),
+            )]);
+        }
+    }
+    // Every loop with a block in the region must lie inside it.
+    for block in &order {
+        if let Some(l) = fa.loop_for_block(*block) {
+            if l.depth() >= first.depth() && !loops.contains(&l) {
+                return Err(vec![Rejection::new(
+                    RejectReason::IrreducibleControlFlow,
+                    format!("loop {} is only partly in the region", l.header_name()),
+                )]);
+            }
+        }
+    }
+    let index = order.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+    Ok(RegionShape {
+        entry,
+        exit,
+        top: top.to_vec(),
+        loops,
+        blocks: order,
+        order: index,
+        base_depth: first.depth(),
+    })
+}
+
+/// Reverse post-order of the blocks reachable from `entry` without passing `exit`,
+/// ignoring back edges (edges to the header of a loop that contains their source). A
+/// cycle left after removing back edges is irreducible control flow.
+fn program_order<'f>(
+    fa: &FunctionAnalyses<'f>,
+    entry: BasicBlock<'f>,
+    exit: BasicBlock<'f>,
+) -> Result<Vec<BasicBlock<'f>>, Rejection> {
+    let is_back_edge = |from: BasicBlock<'f>, to: BasicBlock<'f>| {
+        fa.loop_for_block(to)
+            .is_some_and(|l| l.header() == to && l.contains_block(from))
+    };
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        Open,
+        Done,
+    }
+    let mut marks: HashMap<BasicBlock<'f>, Mark> = HashMap::new();
+    let mut post = Vec::new();
+    // Iterative DFS: (block, next successor index).
+    let mut stack = vec![(entry, 0usize)];
+    marks.insert(entry, Mark::Open);
+    while let Some((block, next)) = stack.pop() {
+        let succs: Vec<_> = successors(block)
+            .into_iter()
+            .filter(|s| *s != exit && !is_back_edge(block, *s))
+            .collect();
+        if let Some(&succ) = succs.get(next) {
+            stack.push((block, next + 1));
+            match marks.get(&succ) {
+                None => {
+                    marks.insert(succ, Mark::Open);
+                    stack.push((succ, 0));
+                }
+                Some(Mark::Open) => {
+                    return Err(Rejection::new(
+                        RejectReason::IrreducibleControlFlow,
+                        format!("cycle through {} that is not a loop", fa.block_name(succ)),
+                    ))
+                }
+                Some(Mark::Done) => {}
+            }
+        } else {
+            marks.insert(block, Mark::Done);
+            post.push(block);
+        }
+        if post.len() > 100_000 {
+            return Err(Rejection::new(
+                RejectReason::UnsupportedControlFlow,
+                "region too large",
+            ));
+        }
+    }
+    post.reverse();
+    Ok(post)
+}

@@ -1,0 +1,372 @@
+//! SCEV → quasi-affine expressions over the region's loop counters and parameters.
+//! An add recurrence of a region loop becomes `start + step * counter`; a value fixed
+//! while the region runs (an argument, a value computed before it, the counter of an
+//! enclosing loop outside it) becomes a parameter. Casts and unsigned operations are
+//! accepted where their value provably equals the mathematical one, or under an
+//! assumption that is recorded for the run-time check.
+
+use std::cell::RefCell;
+
+use super::affine::{Affine, Atom, CmpOp, Cond};
+use super::region::RegionShape;
+use crate::llvm::ir::{as_instruction, int_width};
+use crate::llvm::{FunctionAnalyses, Loop, Scev, ScevKind};
+
+/// A region-invariant value used as a symbolic constant.
+pub struct Param<'f> {
+    pub name: String,
+    pub value: ParamValue<'f>,
+    /// Bit width of its type, for the context.
+    pub bits: u32,
+}
+
+/// What a parameter stands for, so code generation can compute it at the region entry.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ParamValue<'f> {
+    /// An expression ScalarEvolution can expand before the region.
+    Scev(Scev<'f>),
+    /// The iteration number of an enclosing loop outside the region.
+    OuterCounter(Loop<'f>),
+}
+
+/// A condition the translation relies on, with why.
+#[derive(Clone, Debug)]
+pub struct Assumed {
+    pub cond: Cond,
+    pub reason: String,
+}
+
+pub struct Translator<'a, 'f> {
+    fa: &'a FunctionAnalyses<'f>,
+    shape: &'a RegionShape<'f>,
+    params: RefCell<Vec<Param<'f>>>,
+    assumed: RefCell<Vec<Assumed>>,
+}
+
+impl<'a, 'f> Translator<'a, 'f> {
+    pub fn new(fa: &'a FunctionAnalyses<'f>, shape: &'a RegionShape<'f>) -> Self {
+        Translator {
+            fa,
+            shape,
+            params: RefCell::new(Vec::new()),
+            assumed: RefCell::new(Vec::new()),
+        }
+    }
+
+    pub fn fa(&self) -> &'a FunctionAnalyses<'f> {
+        self.fa
+    }
+
+    pub fn shape(&self) -> &'a RegionShape<'f> {
+        self.shape
+    }
+
+    pub fn into_params(self) -> Vec<Param<'f>> {
+        self.params.into_inner()
+    }
+
+    pub fn param_names(&self) -> Vec<String> {
+        self.params
+            .borrow()
+            .iter()
+            .map(|p| p.name.clone())
+            .collect()
+    }
+
+    /// Assumptions recorded since the last call.
+    pub fn take_assumed(&self) -> Vec<Assumed> {
+        std::mem::take(&mut self.assumed.borrow_mut())
+    }
+
+    /// The value of `value` as seen inside `scope` (its innermost loop), translated.
+    pub fn value(
+        &self,
+        value: &impl inkwell::values::AsValueRef,
+        scope: Option<Loop<'f>>,
+    ) -> Result<Affine, String> {
+        if !self.fa.is_scevable(value) {
+            return Err("value is not an integer".into());
+        }
+        let scev = self.fa.scev_at_scope(self.fa.scev(value), scope);
+        self.affine(scev)
+    }
+
+    /// Translates a SCEV; the error says which part is not affine.
+    pub fn affine(&self, scev: Scev<'f>) -> Result<Affine, String> {
+        let fail = || Err(format!("{} is not affine", scev.llvm_text()));
+        let ops = scev.operands();
+        match scev.kind() {
+            ScevKind::Constant => match scev.constant() {
+                Some(c) => Ok(Affine::constant(c as i128)),
+                None => fail(),
+            },
+            ScevKind::Add => {
+                let mut sum = Affine::constant(0);
+                for op in ops {
+                    sum = sum.add(&self.affine(op)?).ok_or("overflow")?;
+                }
+                Ok(sum)
+            }
+            ScevKind::Mul => {
+                let mut factor: i128 = 1;
+                let mut rest: Option<Affine> = None;
+                for op in ops {
+                    let a = self.affine(op)?;
+                    match a.as_constant() {
+                        Some(c) => factor = factor.checked_mul(c).ok_or("overflow")?,
+                        None if rest.is_none() => rest = Some(a),
+                        None => return fail(),
+                    }
+                }
+                match rest {
+                    Some(r) => r.scale(factor).ok_or_else(|| "overflow".into()),
+                    None => Ok(Affine::constant(factor)),
+                }
+            }
+            ScevKind::AddRec => {
+                let Some(l) = scev.add_rec_loop() else {
+                    return fail();
+                };
+                if ops.len() != 2 {
+                    return fail();
+                }
+                let start = self.affine(ops[0])?;
+                let Some(step) = self.affine(ops[1])?.as_constant() else {
+                    return fail();
+                };
+                // A loop outside the region is one fixed iteration while the region
+                // runs: its counter is a parameter.
+                let counter = if self.shape.contains_loop(l) {
+                    Affine::counter(self.shape.relative_depth(l))
+                } else {
+                    self.param(ParamValue::OuterCounter(l), 64)
+                };
+                start
+                    .add(&counter.scale(step).ok_or("overflow")?)
+                    .ok_or_else(|| "overflow".into())
+            }
+            ScevKind::SMax | ScevKind::SMin => {
+                let list = ops
+                    .into_iter()
+                    .map(|o| self.affine(o))
+                    .collect::<Result<_, _>>()?;
+                Ok(Affine::atom(if scev.kind() == ScevKind::SMax {
+                    Atom::Max(list)
+                } else {
+                    Atom::Min(list)
+                }))
+            }
+            ScevKind::UMax | ScevKind::UMin => {
+                // Unsigned order equals signed order on non-negative values.
+                let mut list = Vec::new();
+                for op in ops {
+                    let a = self.affine(op)?;
+                    if !self.fa.known_non_negative(op) {
+                        self.assume(
+                            Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(0)),
+                            format!("{} is not negative (unsigned min/max)", op.llvm_text()),
+                        );
+                    }
+                    list.push(a);
+                }
+                Ok(Affine::atom(if scev.kind() == ScevKind::UMax {
+                    Atom::Max(list)
+                } else {
+                    Atom::Min(list)
+                }))
+            }
+            ScevKind::UDiv => {
+                let Some(d) = self.affine(ops[1])?.as_constant().filter(|d| *d > 0) else {
+                    return fail();
+                };
+                let numerator = self.affine(ops[0])?;
+                if !self.fa.known_non_negative(ops[0]) {
+                    self.assume(
+                        Cond::Cmp(numerator.clone(), CmpOp::Ge, Affine::constant(0)),
+                        format!("{} is not negative (unsigned division)", ops[0].llvm_text()),
+                    );
+                }
+                Ok(match numerator.divide_exact(d) {
+                    Some(q) => q,
+                    None => Affine::atom(Atom::FloorDiv(Box::new(numerator), d)),
+                })
+            }
+            ScevKind::SignExtend | ScevKind::ZeroExtend => {
+                let signed = scev.kind() == ScevKind::SignExtend;
+                self.extension(ops[0], signed)
+            }
+            ScevKind::Unknown => {
+                let Some(value) = scev.unknown_value() else {
+                    return fail();
+                };
+                let inside = as_instruction(value)
+                    .and_then(|i| i.get_parent())
+                    .is_some_and(|b| self.shape.contains_block(b));
+                if inside || int_width(value).is_none() {
+                    return Err(format!(
+                        "{} is computed inside the loop nest",
+                        scev.llvm_text()
+                    ));
+                }
+                Ok(self.param(ParamValue::Scev(scev), scev.bit_width().unwrap_or(64)))
+            }
+            ScevKind::Truncate => {
+                // The truncated bits are lost; where the value fits in the range that
+                // reads the same signed and unsigned, nothing was lost.
+                let a = self.affine(ops[0])?;
+                let bits = scev.bit_width().unwrap_or(64).clamp(1, 127);
+                self.assume(
+                    Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(0)).and(Cond::Cmp(
+                        a.clone(),
+                        CmpOp::Lt,
+                        Affine::constant(1i128 << (bits - 1)),
+                    )),
+                    format!("{} fits in i{bits} (truncation)", ops[0].llvm_text()),
+                );
+                Ok(a)
+            }
+            ScevKind::PtrToInt
+            | ScevKind::VScale
+            | ScevKind::SequentialUMin
+            | ScevKind::CouldNotCompute => fail(),
+        }
+    }
+
+    /// `sext x` / `zext x` as the mathematical value of `x`. When `x` is built from
+    /// ring operations only (+, *, recurrences), its wrapped value equals the
+    /// mathematical one exactly when the latter lies in the range of the narrow type,
+    /// so that range is assumed (and checked at run time) unless already known.
+    fn extension(&self, inner: Scev<'f>, signed: bool) -> Result<Affine, String> {
+        let what = if signed { "sign" } else { "zero" };
+        let a = self.affine(inner)?;
+        let bits = inner.bit_width().unwrap_or(64).min(127);
+        let (low, high) = if signed {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        };
+        let leaf = matches!(inner.kind(), ScevKind::Constant | ScevKind::Unknown);
+        if leaf && signed {
+            return Ok(a);
+        }
+        if !leaf && self.wraps_possibly(inner) && !is_ring(inner) {
+            return Err(format!(
+                "{} may wrap before it is {what}-extended",
+                inner.llvm_text()
+            ));
+        }
+        let known_low = if signed || self.fa.known_non_negative(inner) {
+            None
+        } else {
+            Some(Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(low)))
+        };
+        let needs_high = !leaf && self.wraps_possibly(inner);
+        let mut cond = known_low.unwrap_or(Cond::True);
+        if needs_high {
+            cond = cond
+                .and(Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(low)))
+                .and(Cond::Cmp(a.clone(), CmpOp::Le, Affine::constant(high)));
+        }
+        if cond != Cond::True {
+            self.assume(
+                cond,
+                format!(
+                    "{} does not wrap in i{bits} ({what} extension)",
+                    inner.llvm_text()
+                ),
+            );
+        }
+        Ok(a)
+    }
+
+    /// Whether a narrow expression could have wrapped in its own type: leaves cannot,
+    /// arithmetic can unless LLVM proved it does not (nsw).
+    fn wraps_possibly(&self, scev: Scev<'f>) -> bool {
+        match scev.kind() {
+            ScevKind::Constant | ScevKind::Unknown => false,
+            ScevKind::Add | ScevKind::Mul | ScevKind::AddRec => !scev.has_no_signed_wrap(),
+            ScevKind::SMax | ScevKind::SMin => {
+                scev.operands().iter().any(|o| self.wraps_possibly(*o))
+            }
+            _ => true,
+        }
+    }
+
+    fn assume(&self, cond: Cond, reason: String) {
+        self.assumed.borrow_mut().push(Assumed { cond, reason });
+    }
+
+    /// The parameter standing for `value`, registered on first use.
+    fn param(&self, value: ParamValue<'f>, bits: u32) -> Affine {
+        let mut params = self.params.borrow_mut();
+        if let Some(i) = params.iter().position(|p| p.value == value) {
+            return Affine::param(i);
+        }
+        let base = match value {
+            ParamValue::Scev(scev) => match scev.unknown_value() {
+                Some(v) => sanitize(&self.fa.raw_operand_name(v)),
+                None => format!("p{}", params.len()),
+            },
+            ParamValue::OuterCounter(l) => format!("c_{}", sanitize(&l.header_name())),
+        };
+        let mut name = base.clone();
+        let mut k = 1;
+        while params.iter().any(|p| p.name == name) {
+            name = format!("{base}_{k}");
+            k += 1;
+        }
+        params.push(Param { name, value, bits });
+        Affine::param(params.len() - 1)
+    }
+}
+
+/// Whether an expression uses only operations whose wrapped result is the
+/// mathematical one reduced modulo 2^bits (+, *, recurrences, leaves).
+/// Divisions, minima and maxima of leaves count as leaves: their translation is exact
+/// on its own (under the non-negativity assumptions it records).
+fn is_ring(scev: Scev<'_>) -> bool {
+    let leaf = |s: &Scev<'_>| matches!(s.kind(), ScevKind::Constant | ScevKind::Unknown);
+    match scev.kind() {
+        ScevKind::Constant | ScevKind::Unknown => true,
+        ScevKind::Add | ScevKind::Mul | ScevKind::AddRec | ScevKind::Truncate => {
+            scev.operands().into_iter().all(is_ring)
+        }
+        ScevKind::UDiv | ScevKind::SMax | ScevKind::SMin | ScevKind::UMax | ScevKind::UMin => {
+            scev.operands().iter().all(leaf)
+        }
+        _ => false,
+    }
+}
+
+/// An isl identifier from an IR name: `%n.addr` → `n_addr`, `%0` → `p_0`.
+pub fn sanitize(ir_name: &str) -> String {
+    let trimmed = ir_name.trim_start_matches(['%', '@']);
+    let mut out: String = trimmed
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out = format!("p_{out}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sanitize;
+
+    #[test]
+    fn ir_names_become_isl_identifiers() {
+        assert_eq!(sanitize("%n"), "n");
+        assert_eq!(sanitize("%n.addr"), "n_addr");
+        assert_eq!(sanitize("%0"), "p_0");
+        assert_eq!(sanitize("@global"), "global");
+        assert_eq!(sanitize("%\"weird name\""), "_weird_name_");
+    }
+}

@@ -1,0 +1,107 @@
+//! The isl context every isl object of a compilation lives in, with its operation bound.
+//!
+//! isl counts elementary operations (mostly allocations) on its context; once the count
+//! passes the bound every isl call fails with a quota error, which `IslError` reports as
+//! `OperationLimit`. The driver calls `start_region` before the work on each region so
+//! each region gets the whole bound, and leaves a region that reaches it untouched.
+//!
+//! The context is set to report errors silently (`ISL_ON_ERROR_CONTINUE`): isl then
+//! prints nothing on stderr and every failure reaches Rust as an `IslError`.
+//! An isl context is not thread-safe: `IslCtx` and every object made in it are neither
+//! `Send` nor `Sync`. Every object holds a counted reference to its context, so the
+//! context is freed after the last object made in it, whatever the order of drops.
+
+use std::rc::Rc;
+
+use super::error::IslError;
+use super::raw::{self, RawPtr};
+
+/// `ISL_ON_ERROR_CONTINUE` from isl's `options.h`.
+const ISL_ON_ERROR_CONTINUE: i32 = 1;
+
+/// The isl context itself, freed (by isl-rs) when the last handle to it goes.
+pub(super) struct CtxOwner {
+    pub(super) ctx: isl_rs::Context,
+}
+
+/// A counted reference to a context, held by the context handle and by every object.
+pub(super) type CtxRef = Rc<CtxOwner>;
+
+/// An isl context with an operation bound. Cloning gives another handle to the same
+/// context.
+#[derive(Clone)]
+pub struct IslCtx {
+    owner: CtxRef,
+}
+
+impl IslCtx {
+    /// A new context whose computations stop after `max_operations` operations per region
+    /// (`None` or `Some(0)`: unbounded).
+    pub fn new(max_operations: Option<u64>) -> Result<IslCtx, IslError> {
+        let ctx = isl_rs::Context::alloc();
+        if ctx.ptr == 0 {
+            return Err(IslError::Other {
+                context: "creating the isl context".into(),
+                message: "isl could not allocate a context (out of memory?)".into(),
+            });
+        }
+        if let Err(error) = isl_rs::Options::set_on_error(&ctx, ISL_ON_ERROR_CONTINUE) {
+            return Err(IslError::from_lib("configuring the isl context", error));
+        }
+        let ctx = IslCtx {
+            owner: Rc::new(CtxOwner { ctx }),
+        };
+        ctx.set_max_operations(max_operations);
+        Ok(ctx)
+    }
+
+    /// Changes the bound; `None` or `Some(0)` removes it. The count so far is kept.
+    pub fn set_max_operations(&self, max_operations: Option<u64>) {
+        self.owner
+            .ctx
+            .set_max_operations(max_operations.unwrap_or(0));
+    }
+
+    /// The bound in force, `None` when unbounded.
+    pub fn max_operations(&self) -> Option<u64> {
+        match self.owner.ctx.get_max_operations() {
+            0 => None,
+            n => Some(n),
+        }
+    }
+
+    /// Starts the work on a new region: the operation count goes back to zero and any
+    /// error left from the previous region is cleared.
+    pub fn start_region(&self) {
+        self.owner.ctx.reset_operations();
+        raw::take_ctx_error(self.owner.ctx.ptr);
+    }
+
+    /// A handle to the context an object lives in.
+    pub(super) fn from_ref(owner: &CtxRef) -> IslCtx {
+        IslCtx {
+            owner: Rc::clone(owner),
+        }
+    }
+
+    /// The counted reference new objects keep.
+    pub(super) fn owner(&self) -> &CtxRef {
+        &self.owner
+    }
+
+    pub(super) fn inner(&self) -> &isl_rs::Context {
+        &self.owner.ctx
+    }
+
+    pub(super) fn raw(&self) -> RawPtr {
+        self.owner.ctx.ptr
+    }
+}
+
+impl std::fmt::Debug for IslCtx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IslCtx")
+            .field("max_operations", &self.max_operations())
+            .finish()
+    }
+}

@@ -1,0 +1,127 @@
+//! `Map`: an isl relation between two tuples (access relation, flattened schedule) and
+//! the operations the model needs on it.
+
+use isl_rs::DimType;
+
+use super::error::IslError;
+use super::object::{count, flag, isl_object, param_names, space};
+use super::raw;
+use super::set::Set;
+use super::union_map::UnionMap;
+
+isl_object!(
+    /// An isl map, e.g. `[n] -> { S0[i0] -> A[i0 + 1] }`.
+    Map,
+    isl_rs::Map,
+    isl_map_to_str
+);
+
+impl Map {
+    fn tuple_name(&self, dim_type: DimType) -> Option<String> {
+        // SAFETY: `inner.ptr` is live; the name is owned by the map and copied at once.
+        let name = unsafe {
+            raw::borrowed_string(raw::isl_map_get_tuple_name(
+                self.inner.ptr,
+                dim_type.to_i32(),
+            ))
+        };
+        raw::take_ctx_error(self.ctx_ptr());
+        name
+    }
+
+    /// Name of the domain tuple (`S0` in `{ S0[i] -> A[i] }`), `None` if unnamed.
+    pub fn domain_name(&self) -> Option<String> {
+        self.tuple_name(DimType::In)
+    }
+
+    /// Name of the range tuple (`A` in `{ S0[i] -> A[i] }`), `None` if unnamed.
+    pub fn range_name(&self) -> Option<String> {
+        self.tuple_name(DimType::Out)
+    }
+
+    /// Number of input (domain) dimensions.
+    pub fn n_in(&self) -> Result<usize, IslError> {
+        count(
+            "counting a map's input dimensions",
+            self.inner.dim(DimType::In),
+        )
+    }
+
+    /// Number of output (range) dimensions.
+    pub fn n_out(&self) -> Result<usize, IslError> {
+        count(
+            "counting a map's output dimensions",
+            self.inner.dim(DimType::Out),
+        )
+    }
+
+    /// Parameter names, in the map's order.
+    pub fn param_names(&self) -> Result<Vec<String>, IslError> {
+        param_names(&space("reading a map's space", self.inner.get_space())?)
+    }
+
+    pub fn is_empty(&self) -> Result<bool, IslError> {
+        flag("checking a map for emptiness", self.inner.is_empty())
+    }
+
+    pub fn is_equal(&self, other: &Map) -> Result<bool, IslError> {
+        flag("comparing two maps", self.inner.is_equal(&other.inner))
+    }
+
+    /// True when each domain element has at most one image.
+    pub fn is_single_valued(&self) -> Result<bool, IslError> {
+        flag(
+            "checking that a map is a function",
+            self.inner.is_single_valued(),
+        )
+    }
+
+    /// True when no two domain elements share an image.
+    pub fn is_injective(&self) -> Result<bool, IslError> {
+        flag(
+            "checking that a map is injective",
+            self.inner.is_injective(),
+        )
+    }
+
+    pub fn intersect_domain(self, domain: Set) -> Result<Map, IslError> {
+        Map::wrap(
+            &self.ctx,
+            "restricting a map's domain",
+            self.inner.intersect_domain(domain.inner),
+        )
+    }
+
+    /// The domain elements that have an image.
+    pub fn domain(self) -> Result<Set, IslError> {
+        Set::wrap(&self.ctx, "taking a map's domain", self.inner.domain())
+    }
+
+    pub fn range(self) -> Result<Set, IslError> {
+        Set::wrap(&self.ctx, "taking a map's range", self.inner.range())
+    }
+
+    /// Same relation with an unnamed range tuple (`{ S0[i] -> [i] }`).
+    pub fn drop_range_name(self) -> Result<Map, IslError> {
+        Map::wrap(
+            &self.ctx,
+            "removing a map's range name",
+            self.inner.reset_tuple_id(DimType::Out),
+        )
+    }
+
+    /// Same map with its parameters in the order of `model`'s (then any others).
+    pub fn align_params(self, model: &Set) -> Result<Map, IslError> {
+        let operation = "aligning a map's parameters";
+        let model_space = space(operation, model.inner.get_space())?;
+        Map::wrap(&self.ctx, operation, self.inner.align_params(model_space))
+    }
+
+    pub fn to_union_map(self) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "turning a map into a union map",
+            self.inner.to_union_map(),
+        )
+    }
+}

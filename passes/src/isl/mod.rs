@@ -1,0 +1,142 @@
+//! polyrust's isl layer: the only module that touches isl-rs (and, for the few gaps and
+//! unsafe spots of isl-rs, isl's C API directly). Everything else sees owned values:
+//! `Set`, `Map`, `UnionSet`, `UnionMap`, `Schedule`, made in an `IslCtx` and consumed or
+//! borrowed the way isl takes or keeps its arguments. No raw isl pointer leaves this module.
+//!
+//! Every call returns `Result<_, IslError>`: isl-rs errors, NULL results and the
+//! operation bound of the context (`IslError::OperationLimit`) all end up there, so a
+//! region that is too costly or malformed is reported and skipped instead of crashing or
+//! hanging the compiler.
+//!
+//! Relies on: isl-rs 0.3.1 (which builds and links a private static isl) for most calls;
+//! `raw` for string results, tuple and parameter names, error messages and the stream
+//! reader. isl-rs's `ASTNodeType` numbering is off by one and is not used.
+
+mod ctx;
+mod error;
+mod map;
+mod object;
+mod parse;
+mod raw;
+mod schedule;
+mod set;
+mod union_map;
+mod union_set;
+
+pub use ctx::IslCtx;
+pub use error::IslError;
+pub use map::Map;
+pub use parse::{parse_map, parse_set, parse_union_map, parse_union_set};
+pub use schedule::Schedule;
+pub use set::Set;
+pub use union_map::UnionMap;
+pub use union_set::UnionSet;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A set whose lexmin needs real work: many disjuncts in several dimensions.
+    fn expensive_set(ctx: &IslCtx) -> Set {
+        let disjuncts: Vec<String> = (0..40)
+            .map(|k| {
+                format!(
+                    "(0 <= i, j, k <= 100 and i + {k} * j >= {k} and j - k <= {k} \
+                     and i + j + k <= n - {k} and 2i - 3k >= -{k})"
+                )
+            })
+            .collect();
+        let text = format!("[n] -> {{ [i, j, k] : {} }}", disjuncts.join(" or "));
+        parse_set(ctx, &text, "test set").expect("the test set parses")
+    }
+
+    #[test]
+    fn operation_limit_is_reported_not_hung() {
+        let ctx = IslCtx::new(None).unwrap();
+        let set = expensive_set(&ctx);
+        ctx.set_max_operations(Some(1));
+        ctx.start_region();
+        let error = set.lexmin().unwrap_err();
+        assert!(error.is_operation_limit(), "{error:?}");
+    }
+
+    #[test]
+    fn every_call_fails_with_operation_limit_until_the_next_region() {
+        let ctx = IslCtx::new(Some(1)).unwrap();
+        ctx.start_region();
+        let error = parse_set(&ctx, "{ [i] : 0 <= i < 10 }", "a set").unwrap_err();
+        assert!(error.is_operation_limit(), "{error:?}");
+        ctx.set_max_operations(None);
+        ctx.start_region();
+        let set = parse_set(&ctx, "{ [i] : 0 <= i < 10 }", "a set").unwrap();
+        assert_eq!(set.lexmin().unwrap().to_str().unwrap(), "{ [i = 0] }");
+    }
+
+    #[test]
+    fn start_region_gives_each_region_the_whole_bound() {
+        let ctx = IslCtx::new(Some(200_000)).unwrap();
+        for _ in 0..20 {
+            ctx.start_region();
+            let set = expensive_set(&ctx);
+            set.coalesce().unwrap();
+        }
+        assert_eq!(ctx.max_operations(), Some(200_000));
+    }
+
+    #[test]
+    fn objects_keep_their_context_alive_after_the_handle_is_dropped() {
+        let ctx = IslCtx::new(None).unwrap();
+        let set = parse_set(&ctx, "[n] -> { S[i] : 0 <= i < n }", "a set").unwrap();
+        drop(ctx);
+        let other = parse_set(&set.ctx(), "[n] -> { S[i] : i >= 2 }", "another").unwrap();
+        let both = set.intersect(other).unwrap();
+        assert_eq!(both.to_str().unwrap(), "[n] -> { S[i] : 2 <= i < n }");
+    }
+
+    #[test]
+    fn zero_bound_means_unbounded() {
+        let ctx = IslCtx::new(Some(0)).unwrap();
+        assert_eq!(ctx.max_operations(), None);
+        expensive_set(&ctx).lexmin().unwrap();
+    }
+
+    #[test]
+    fn union_map_order_relation_of_a_schedule() {
+        let ctx = IslCtx::new(None).unwrap();
+        let schedule = parse_union_map(
+            &ctx,
+            "{ S0[i] -> [i, 0] : 0 <= i < 2; S1[i] -> [i, 1] : 0 <= i < 2 }",
+            "schedule",
+        )
+        .unwrap();
+        let before = schedule.copy().unwrap().lex_lt_union_map(schedule).unwrap();
+        let expected = parse_union_map(
+            &ctx,
+            "{ S0[i] -> S1[j] : 0 <= i <= j < 2; S1[i] -> S0[j] : 0 <= i < j < 2; \
+               S0[0] -> S0[1]; S1[0] -> S1[1] }",
+            "expected",
+        )
+        .unwrap();
+        assert!(before.is_equal(&expected).unwrap(), "{before:?}");
+    }
+
+    #[test]
+    fn schedule_tree_prints_as_block_yaml() {
+        let ctx = IslCtx::new(None).unwrap();
+        let domain = parse_union_set(&ctx, "{ S0[i] : 0 <= i < 4 }", "domain").unwrap();
+        let band = parse_union_map(&ctx, "{ S0[i] -> [i] }", "band").unwrap();
+        let schedule = Schedule::from_domain(domain)
+            .unwrap()
+            .insert_band(band)
+            .unwrap();
+        let yaml = schedule.to_block_yaml().unwrap();
+        assert!(
+            yaml.starts_with("domain: \"{ S0[i] : 0 <= i <= 3 }\"\n"),
+            "{yaml}"
+        );
+        assert!(
+            yaml.contains("schedule: \"[{ S0[i] -> [(i)] }]\""),
+            "{yaml}"
+        );
+    }
+}

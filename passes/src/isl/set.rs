@@ -1,0 +1,134 @@
+//! `Set`: an isl set (iteration domain, context, assumption) and the operations the
+//! model needs on it. Every operation that consumes its input takes `self`; one that only
+//! reads takes `&self` (isl's `__isl_take` / `__isl_keep`).
+
+use isl_rs::DimType;
+
+use super::error::IslError;
+use super::object::{count, flag, isl_object, param_names, space};
+use super::raw;
+use super::union_set::UnionSet;
+
+isl_object!(
+    /// An isl set, e.g. `[n] -> { S0[i0] : 0 <= i0 < n }` or a parameter set
+    /// `[n] -> { : n > 0 }`.
+    Set,
+    isl_rs::Set,
+    isl_set_to_str
+);
+
+impl Set {
+    /// The tuple name (`S0` in `{ S0[i0] }`), `None` for an unnamed tuple or a parameter
+    /// set.
+    pub fn tuple_name(&self) -> Option<String> {
+        // SAFETY: `inner.ptr` is live; the name is owned by the set and copied at once.
+        let name = unsafe { raw::borrowed_string(raw::isl_set_get_tuple_name(self.inner.ptr)) };
+        // isl may record an error for a set without a tuple id; it is not one for us.
+        raw::take_ctx_error(self.ctx_ptr());
+        name
+    }
+
+    /// Number of set dimensions (0 for a parameter set).
+    pub fn n_dims(&self) -> Result<usize, IslError> {
+        count("counting set dimensions", self.inner.dim(DimType::Set))
+    }
+
+    /// Parameter names, in the set's order.
+    pub fn param_names(&self) -> Result<Vec<String>, IslError> {
+        param_names(&space("reading a set's space", self.inner.get_space())?)
+    }
+
+    /// True for a set over parameters only (`[n] -> { : n > 0 }`).
+    pub fn is_params(&self) -> Result<bool, IslError> {
+        flag("checking for a parameter set", self.inner.is_params())
+    }
+
+    pub fn is_empty(&self) -> Result<bool, IslError> {
+        flag("checking a set for emptiness", self.inner.is_empty())
+    }
+
+    pub fn is_equal(&self, other: &Set) -> Result<bool, IslError> {
+        flag("comparing two sets", self.inner.is_equal(&other.inner))
+    }
+
+    pub fn is_subset(&self, other: &Set) -> Result<bool, IslError> {
+        flag("checking set inclusion", self.inner.is_subset(&other.inner))
+    }
+
+    pub fn intersect(self, other: Set) -> Result<Set, IslError> {
+        Set::wrap(
+            &self.ctx,
+            "intersecting two sets",
+            self.inner.intersect(other.inner),
+        )
+    }
+
+    /// Restricts the parameters to those in the parameter set `params`.
+    pub fn intersect_params(self, params: Set) -> Result<Set, IslError> {
+        Set::wrap(
+            &self.ctx,
+            "intersecting a set with a parameter set",
+            self.inner.intersect_params(params.inner),
+        )
+    }
+
+    /// The elements of `self` that are not in `other`.
+    pub fn subtract(self, other: Set) -> Result<Set, IslError> {
+        Set::wrap(
+            &self.ctx,
+            "subtracting two sets",
+            self.inner.subtract(other.inner),
+        )
+    }
+
+    pub fn union(self, other: Set) -> Result<Set, IslError> {
+        Set::wrap(
+            &self.ctx,
+            "computing the union of two sets",
+            self.inner.union(other.inner),
+        )
+    }
+
+    /// The parameter set: the parameter values for which `self` is not empty.
+    pub fn params(self) -> Result<Set, IslError> {
+        Set::wrap(
+            &self.ctx,
+            "projecting a set onto its parameters",
+            self.inner.params(),
+        )
+    }
+
+    /// The lexicographically smallest element for each parameter value.
+    pub fn lexmin(self) -> Result<Set, IslError> {
+        Set::wrap(
+            &self.ctx,
+            "computing the lexicographic minimum of a set",
+            self.inner.lexmin(),
+        )
+    }
+
+    /// Same set with isl's simplification of its disjuncts.
+    pub fn coalesce(self) -> Result<Set, IslError> {
+        Set::wrap(&self.ctx, "simplifying a set", self.inner.coalesce())
+    }
+
+    /// Same set with its parameters in the order of `model`'s (then any others).
+    pub fn align_params(self, model: &Set) -> Result<Set, IslError> {
+        let operation = "aligning a set's parameters";
+        let model_space = space(operation, model.inner.get_space())?;
+        Set::wrap(&self.ctx, operation, self.inner.align_params(model_space))
+    }
+
+    pub fn to_union_set(self) -> Result<UnionSet, IslError> {
+        UnionSet::wrap(
+            &self.ctx,
+            "turning a set into a union set",
+            self.inner.to_union_set(),
+        )
+    }
+
+    /// True when every parameter value gives at most one element.
+    pub fn is_singleton(&self) -> Result<bool, IslError> {
+        flag("checking for a single element", self.inner.is_singleton())
+    }
+}

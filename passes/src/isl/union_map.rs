@@ -1,0 +1,154 @@
+//! `UnionMap`: a relation over several tuples (all reads of a region, a whole schedule).
+
+use super::ctx::IslCtx;
+use super::error::IslError;
+use super::map::Map;
+use super::object::{flag, isl_object, param_names, space};
+use super::set::Set;
+use super::union_set::UnionSet;
+
+isl_object!(
+    /// An isl union map, e.g. `[n] -> { S0[i0] -> A[i0]; S1[i0] -> A[i0 - 1] }`.
+    UnionMap,
+    isl_rs::UnionMap,
+    isl_union_map_to_str
+);
+
+impl UnionMap {
+    /// The empty union map without parameters.
+    pub fn empty(ctx: &IslCtx) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            ctx.owner(),
+            "creating an empty union map",
+            isl_rs::UnionMap::empty_ctx(ctx.inner()),
+        )
+    }
+
+    pub fn add_map(self, map: Map) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "adding a map to a union map",
+            self.inner.add_map(map.inner),
+        )
+    }
+
+    pub fn union(self, other: UnionMap) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "computing the union of two union maps",
+            self.inner.union(other.inner),
+        )
+    }
+
+    pub fn intersect_domain(self, domain: UnionSet) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "restricting a union map's domain",
+            self.inner.intersect_domain(domain.inner),
+        )
+    }
+
+    pub fn intersect(self, other: UnionMap) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "intersecting two union maps",
+            self.inner.intersect(other.inner),
+        )
+    }
+
+    pub fn intersect_range(self, range: UnionSet) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "restricting a union map's range",
+            self.inner.intersect_range(range.inner),
+        )
+    }
+
+    /// `self` followed by `next`: `{ a -> c : exists b: a -> b in self, b -> c in next }`.
+    pub fn apply_range(self, next: UnionMap) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "composing two union maps",
+            self.inner.apply_range(next.inner),
+        )
+    }
+
+    pub fn reverse(self) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(&self.ctx, "reversing a union map", self.inner.reverse())
+    }
+
+    /// `{ a -> b : self(a) is lexicographically before other(b) }`, comparing images in
+    /// the same space. With a schedule for both, the "runs before" relation.
+    pub fn lex_lt_union_map(self, other: UnionMap) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "ordering two union maps lexicographically",
+            self.inner.lex_lt_union_map(other.inner),
+        )
+    }
+
+    pub fn domain(self) -> Result<UnionSet, IslError> {
+        UnionSet::wrap(
+            &self.ctx,
+            "taking a union map's domain",
+            self.inner.domain(),
+        )
+    }
+
+    pub fn range(self) -> Result<UnionSet, IslError> {
+        UnionSet::wrap(&self.ctx, "taking a union map's range", self.inner.range())
+    }
+
+    pub fn is_empty(&self) -> Result<bool, IslError> {
+        flag("checking a union map for emptiness", self.inner.is_empty())
+    }
+
+    pub fn is_equal(&self, other: &UnionMap) -> Result<bool, IslError> {
+        flag(
+            "comparing two union maps",
+            self.inner.is_equal(&other.inner),
+        )
+    }
+
+    pub fn is_subset(&self, other: &UnionMap) -> Result<bool, IslError> {
+        flag(
+            "checking union map inclusion",
+            self.inner.is_subset(&other.inner),
+        )
+    }
+
+    /// True when no two domain elements share an image.
+    pub fn is_injective(&self) -> Result<bool, IslError> {
+        flag(
+            "checking that a union map is injective",
+            self.inner.is_injective(),
+        )
+    }
+
+    /// True when each domain element has at most one image.
+    pub fn is_single_valued(&self) -> Result<bool, IslError> {
+        flag(
+            "checking that a union map is a function",
+            self.inner.is_single_valued(),
+        )
+    }
+
+    /// Parameter names, in the union map's order.
+    pub fn param_names(&self) -> Result<Vec<String>, IslError> {
+        param_names(&space(
+            "reading a union map's space",
+            self.inner.get_space(),
+        )?)
+    }
+
+    /// Same union map with its parameters in the order of `model`'s (then any others).
+    pub fn align_params(self, model: &Set) -> Result<UnionMap, IslError> {
+        let operation = "aligning a union map's parameters";
+        let model_space = space(operation, model.inner.get_space())?;
+        UnionMap::wrap(&self.ctx, operation, self.inner.align_params(model_space))
+    }
+
+    pub fn coalesce(self) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(&self.ctx, "simplifying a union map", self.inner.coalesce())
+    }
+}

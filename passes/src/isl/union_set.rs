@@ -1,0 +1,83 @@
+//! `UnionSet`: a set over several tuples (all statement domains of a region).
+
+use super::ctx::IslCtx;
+use super::error::IslError;
+use super::object::{flag, isl_object, param_names, space};
+use super::set::Set;
+use super::union_map::UnionMap;
+
+isl_object!(
+    /// An isl union set, e.g. `[n] -> { S0[i0] : 0 <= i0 < n; S1[] }`.
+    UnionSet,
+    isl_rs::UnionSet,
+    isl_union_set_to_str
+);
+
+impl UnionSet {
+    /// The empty union set without parameters.
+    pub fn empty(ctx: &IslCtx) -> Result<UnionSet, IslError> {
+        UnionSet::wrap(
+            ctx.owner(),
+            "creating an empty union set",
+            isl_rs::UnionSet::empty_ctx(ctx.inner()),
+        )
+    }
+
+    pub fn add_set(self, set: Set) -> Result<UnionSet, IslError> {
+        UnionSet::wrap(
+            &self.ctx,
+            "adding a set to a union set",
+            self.inner.add_set(set.inner),
+        )
+    }
+
+    pub fn union(self, other: UnionSet) -> Result<UnionSet, IslError> {
+        UnionSet::wrap(
+            &self.ctx,
+            "computing the union of two union sets",
+            self.inner.union(other.inner),
+        )
+    }
+
+    /// Images of the elements of `self` under `map`.
+    pub fn apply(self, map: UnionMap) -> Result<UnionSet, IslError> {
+        UnionSet::wrap(
+            &self.ctx,
+            "applying a union map to a union set",
+            self.inner.apply(map.inner),
+        )
+    }
+
+    pub fn is_empty(&self) -> Result<bool, IslError> {
+        flag("checking a union set for emptiness", self.inner.is_empty())
+    }
+
+    pub fn is_equal(&self, other: &UnionSet) -> Result<bool, IslError> {
+        flag(
+            "comparing two union sets",
+            self.inner.is_equal(&other.inner),
+        )
+    }
+
+    pub fn is_subset(&self, other: &UnionSet) -> Result<bool, IslError> {
+        flag(
+            "checking union set inclusion",
+            self.inner.is_subset(&other.inner),
+        )
+    }
+
+    /// Parameter names, in the union set's order.
+    pub fn param_names(&self) -> Result<Vec<String>, IslError> {
+        param_names(&space(
+            "reading a union set's space",
+            self.inner.get_space(),
+        )?)
+    }
+
+    /// Same union set with its parameters in the order of `model`'s (then any others).
+    pub fn align_params(self, model: &Set) -> Result<UnionSet, IslError> {
+        let operation = "aligning a union set's parameters";
+        let model_space = space(operation, model.inner.get_space())?;
+        UnionSet::wrap(&self.ctx, operation, self.inner.align_params(model_space))
+    }
+}

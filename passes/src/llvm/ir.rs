@@ -1,0 +1,191 @@
+//! Small queries on IR values that inkwell makes awkward: where an instruction lives,
+//! who uses a value, the successors of a block, what a call calls. Everything here
+//! only reads the IR.
+
+use std::ffi::CStr;
+
+use inkwell::basic_block::BasicBlock;
+use inkwell::llvm_sys::core as c;
+use inkwell::llvm_sys::prelude::LLVMValueRef;
+use inkwell::values::{AnyValue, AsValueRef, InstructionOpcode, InstructionValue};
+
+/// The instruction behind a value, if it is one.
+pub fn as_instruction<'f>(value: LLVMValueRef) -> Option<InstructionValue<'f>> {
+    // SAFETY: LLVMIsAInstruction accepts any value and answers null if it is not one.
+    unsafe {
+        let inst = c::LLVMIsAInstruction(value);
+        (!inst.is_null()).then(|| InstructionValue::new(inst))
+    }
+}
+
+/// The block defining `value`, for instructions.
+pub fn defining_block<'f>(value: LLVMValueRef) -> Option<BasicBlock<'f>> {
+    as_instruction(value).and_then(|i| i.get_parent())
+}
+
+/// Instructions that use `value`.
+pub fn users<'f>(value: &impl AsValueRef) -> Vec<InstructionValue<'f>> {
+    let mut out = Vec::new();
+    // SAFETY: walking the use list of a live value.
+    unsafe {
+        let mut u = c::LLVMGetFirstUse(value.as_value_ref());
+        while !u.is_null() {
+            if let Some(i) = as_instruction(c::LLVMGetUser(u)) {
+                out.push(i);
+            }
+            u = c::LLVMGetNextUse(u);
+        }
+    }
+    out
+}
+
+pub fn successors<'f>(block: BasicBlock<'f>) -> Vec<BasicBlock<'f>> {
+    let Some(term) = block.get_terminator() else {
+        return Vec::new();
+    };
+    // SAFETY: the terminator is a live instruction; indices stay below the count.
+    unsafe {
+        let n = c::LLVMGetNumSuccessors(term.as_value_ref());
+        (0..n)
+            .filter_map(|i| BasicBlock::new(c::LLVMGetSuccessor(term.as_value_ref(), i)))
+            .collect()
+    }
+}
+
+/// Operand `index` of an instruction as a raw value (blocks included).
+pub fn operand(inst: InstructionValue<'_>, index: u32) -> Option<LLVMValueRef> {
+    // SAFETY: bounds are checked against the operand count first.
+    unsafe {
+        let v = inst.as_value_ref();
+        (index < c::LLVMGetNumOperands(v) as u32).then(|| c::LLVMGetOperand(v, index))
+    }
+}
+
+/// Bit width of an integer-typed value; `None` for other types.
+pub fn int_width(value: LLVMValueRef) -> Option<u32> {
+    // SAFETY: type queries on a live value.
+    unsafe {
+        let ty = c::LLVMTypeOf(value);
+        (c::LLVMGetTypeKind(ty) == inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind)
+            .then(|| c::LLVMGetIntTypeWidth(ty))
+    }
+}
+
+/// The type of a value, for size queries.
+pub fn type_of(value: LLVMValueRef) -> inkwell::llvm_sys::prelude::LLVMTypeRef {
+    // SAFETY: any value has a type.
+    unsafe { c::LLVMTypeOf(value) }
+}
+
+pub fn is_constant_int(value: LLVMValueRef) -> Option<i64> {
+    // SAFETY: LLVMIsAConstantInt answers null for other values.
+    unsafe {
+        let k = c::LLVMIsAConstantInt(value);
+        (!k.is_null()).then(|| c::LLVMConstIntGetSExtValue(k))
+    }
+}
+
+/// Name of the function a call calls directly; `None` for indirect calls.
+pub fn called_function_name(call: InstructionValue<'_>) -> Option<String> {
+    // SAFETY: the callee of a call instruction is its last operand.
+    unsafe {
+        let callee = c::LLVMGetCalledValue(call.as_value_ref());
+        if callee.is_null() || c::LLVMIsAFunction(callee).is_null() {
+            return None;
+        }
+        let mut len = 0usize;
+        let name = c::LLVMGetValueName2(callee, &mut len);
+        Some(CStr::from_ptr(name).to_string_lossy().into_owned())
+    }
+}
+
+/// Intrinsics that only carry information for other passes: they neither read nor
+/// write program memory, and a transformed loop may drop or keep them freely.
+pub fn is_annotation_intrinsic(call: InstructionValue<'_>) -> bool {
+    called_function_name(call).is_some_and(|n| {
+        n.starts_with("llvm.lifetime.")
+            || n.starts_with("llvm.assume")
+            || n.starts_with("llvm.experimental.noalias.scope.decl")
+            || n.starts_with("llvm.dbg.")
+            || n.starts_with("llvm.pseudoprobe")
+    })
+}
+
+pub fn is_memory_access(inst: InstructionValue<'_>) -> bool {
+    matches!(
+        inst.get_opcode(),
+        InstructionOpcode::Load | InstructionOpcode::Store
+    )
+}
+
+/// The address operand of a load or store.
+pub fn pointer_operand(inst: InstructionValue<'_>) -> Option<LLVMValueRef> {
+    match inst.get_opcode() {
+        InstructionOpcode::Load => operand(inst, 0),
+        InstructionOpcode::Store => operand(inst, 1),
+        _ => None,
+    }
+}
+
+/// The value loaded or stored (its type is the element type of the access).
+pub fn accessed_value(inst: InstructionValue<'_>) -> Option<LLVMValueRef> {
+    match inst.get_opcode() {
+        InstructionOpcode::Load => Some(inst.as_value_ref()),
+        InstructionOpcode::Store => operand(inst, 0),
+        _ => None,
+    }
+}
+
+/// The block an incoming value of a phi comes from.
+pub fn phi_incoming<'f>(phi: InstructionValue<'f>) -> Vec<(LLVMValueRef, BasicBlock<'f>)> {
+    // SAFETY: phi queries on a phi instruction.
+    unsafe {
+        let v = phi.as_value_ref();
+        let n = c::LLVMCountIncoming(v);
+        (0..n)
+            .filter_map(|i| {
+                let block = BasicBlock::new(c::LLVMGetIncomingBlock(v, i))?;
+                Some((c::LLVMGetIncomingValue(v, i), block))
+            })
+            .collect()
+    }
+}
+
+/// How LLVM prints the instruction (`%v = load double, ptr %p`), trimmed.
+pub fn instruction_text(inst: InstructionValue<'_>) -> String {
+    inst.print_to_string().to_string().trim().to_string()
+}
+
+/// A raw value handle as inkwell's value enum (for the analyses' `&impl AsValueRef`).
+pub fn basic_value<'f>(value: LLVMValueRef) -> inkwell::values::BasicValueEnum<'f> {
+    // SAFETY: handles given to this module come from the IR being processed.
+    unsafe { inkwell::values::BasicValueEnum::new(value) }
+}
+
+/// A `llvm.memcpy`, `llvm.memmove` or `llvm.memset` call that is not volatile:
+/// (destination, source if any, length in bytes).
+pub fn memory_transfer(
+    call: InstructionValue<'_>,
+) -> Option<(LLVMValueRef, Option<LLVMValueRef>, LLVMValueRef)> {
+    if call.get_opcode() != InstructionOpcode::Call {
+        return None;
+    }
+    let name = called_function_name(call)?;
+    let copies = name.starts_with("llvm.memcpy.") || name.starts_with("llvm.memmove.");
+    let sets = name.starts_with("llvm.memset.");
+    if !(copies || sets) || name.contains("inline") || name.contains("element.unordered") {
+        return None;
+    }
+    // Operands: dst, src-or-value, length, isvolatile, callee.
+    let volatile = operand(call, 3).and_then(is_constant_int)?;
+    if volatile != 0 {
+        return None;
+    }
+    let dst = operand(call, 0)?;
+    let src = if copies {
+        Some(operand(call, 1)?)
+    } else {
+        None
+    };
+    Some((dst, src, operand(call, 2)?))
+}

@@ -1,0 +1,103 @@
+//! What detection found in one region, in isl notation and without any LLVM type: the
+//! contract between `detect` (which reads IR) and `model` (which builds isl objects).
+//! Every set and map is an isl string over the region's parameters, so the model can be
+//! built and unit-tested from text alone.
+//!
+//! Naming: statements are `S0`, `S1`, ... in program order; their iterators are `i0`,
+//! `i1`, ... outermost first; arrays keep a readable name derived from the IR (`A`,
+//! `MemRef_A` style is not used); parameters are the IR names made isl-safe (`n`, `m`,
+//! `p_0` for unnamed values).
+
+/// One region (a SCoP candidate that detection accepted).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScopSpec {
+    /// `function:entry-block` — unique within a module, stable for file names.
+    pub name: String,
+    pub function: String,
+    /// Source location of the region's first loop, `file:line:col`, if known.
+    pub location: Option<String>,
+    /// Parameter names in a fixed order; every isl string below uses exactly these.
+    pub params: Vec<String>,
+    /// What is known to hold on entry (from the IR: types, guards), an isl set over
+    /// the parameters, e.g. `[n, m] -> { : -2147483648 <= n <= 2147483647 }`.
+    pub context: String,
+    /// What the model assumes and a run-time check must confirm.
+    pub assumptions: Vec<Assumption>,
+    pub arrays: Vec<ArraySpec>,
+    /// In program order.
+    pub statements: Vec<StatementSpec>,
+    /// Arrays whose base pointers may alias; each group needs a run-time range check.
+    pub alias_groups: Vec<Vec<String>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssumptionKind {
+    /// Loop counters and subscripts do not wrap around.
+    NoWrap,
+    /// A delinearized subscript stays within its dimension.
+    InBounds,
+    /// A value loaded once and used as a parameter does not change in the region.
+    InvariantLoad,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Assumption {
+    pub kind: AssumptionKind,
+    /// An isl set over the parameters that must hold, e.g. `[n] -> { : n <= 1000000 }`,
+    /// or, when `statement` is given, a set over that statement's iteration space,
+    /// e.g. `[n, m] -> { S0[i0, i1] : 0 <= i1 < m }`: it must hold at every point of the
+    /// statement's domain (so it costs nothing where the domain is empty).
+    pub set: String,
+    /// The statement whose iteration space `set` is over, if any.
+    pub statement: Option<String>,
+    /// Why, for remarks and the printer.
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArraySpec {
+    pub name: String,
+    /// `double`, `float`, `i32`, ... as LLVM prints the element type.
+    pub element_type: String,
+    pub element_size: u32,
+    /// Size of each dimension after the first, outermost first, as isl affine
+    /// expressions over the parameters (`"m"`, `"100"`). The first dimension is
+    /// unbounded. A scalar (an SSA value crossing statements) has no dimensions.
+    pub inner_sizes: Vec<String>,
+    /// True for SSA values modelled as zero-dimensional arrays.
+    pub is_scalar: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatementSpec {
+    /// `S0`, `S1`, ...
+    pub name: String,
+    /// The IR basic block the statement comes from (`%for.body`).
+    pub block: String,
+    /// e.g. `[n] -> { S0[i0, i1] : 0 <= i0 < n and 0 <= i1 <= i0 }`.
+    pub domain: String,
+    /// Position in the original program: the 2d+1 "beta" vector interleaving textual
+    /// positions and iterators, `[b0, i0, b1, i1, ..., bd]` with the b's given here
+    /// (d+1 of them). Statements sharing a prefix of b's share those loops.
+    pub textual_positions: Vec<u32>,
+    pub accesses: Vec<AccessSpec>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    Read,
+    /// The write happens on every execution of the statement.
+    MustWrite,
+    /// The write may happen (e.g. under a condition the model does not capture).
+    MayWrite,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccessSpec {
+    pub kind: AccessKind,
+    pub array: String,
+    /// e.g. `[n] -> { S0[i0, i1] -> A[i0, i1] }`; for a scalar `{ S0[i0] -> s[] }`.
+    pub relation: String,
+    /// The IR instruction, as printed (`%v = load double, ptr %p`), for the printer.
+    pub instruction: String,
+}
