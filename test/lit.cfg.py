@@ -40,6 +40,7 @@ config.substitutions.append(("%FileCheck", os.path.join(llvm_bin, "FileCheck")))
 config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
 config.substitutions.append(("%polyrust-cc", os.path.join(repo, "scripts", "polyrust-cc")))
 config.substitutions.append(("%repo", repo))
+config.substitutions.append(("%llvmbin", llvm_bin))
 
 # Only the LLVM 22 tools may be found by name inside tests.
 config.environment["PATH"] = os.pathsep.join([llvm_bin, os.environ.get("PATH", "")])

@@ -1,13 +1,140 @@
 //! The path of one function through the optimizer: detect → model → deps → transform
-//! → codegen. Stages are added here as they land; today detection runs and reports.
+//! → codegen. Stages are added here as they land; today detection runs, each region
+//! is modelled with isl (and exported or given an imported schedule on request), and
+//! both report what they found.
 
-use crate::detect;
-use crate::llvm::FunctionAnalyses;
+use std::path::{Path, PathBuf};
+
+use crate::detect::{self, DetectedRegion, Detection};
+use crate::isl::IslCtx;
+use crate::llvm::{FunctionAnalyses, RemarkAt, RemarkKind, Severity};
+use crate::model::{json, Scop};
 use crate::options::Options;
 
 /// Runs the optimizer on one function; returns whether the IR changed.
-pub fn run(analyses: &FunctionAnalyses<'_>, _options: &Options) -> bool {
+pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
     let detection = detect::detect(analyses);
     detect::emit_remarks(analyses, &detection);
+    let _models = model_regions(analyses, &detection, options);
     false
+}
+
+/// One region and its model, when it could be built.
+pub struct Modelled<'d, 'f> {
+    pub region: &'d DetectedRegion<'f>,
+    pub scop: Option<Scop>,
+}
+
+/// Builds the isl model of every detected region under the operation bound, exports it
+/// and imports schedules when asked. A region whose model cannot be built is left
+/// alone with a remark saying why; a bad import file is an error naming the file and
+/// field.
+pub fn model_regions<'d, 'f>(
+    fa: &FunctionAnalyses<'f>,
+    detection: &'d Detection<'f>,
+    options: &Options,
+) -> Vec<Modelled<'d, 'f>> {
+    if detection.regions.is_empty() {
+        return Vec::new();
+    }
+    let ctx = match IslCtx::new(options.max_operations) {
+        Ok(ctx) => ctx,
+        Err(e) => {
+            fa.diagnose(
+                Severity::Warning,
+                &format!("cannot start isl ({e}); no region is modelled"),
+            );
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for region in &detection.regions {
+        ctx.start_region();
+        let at = region
+            .top
+            .first()
+            .map_or_else(RemarkAt::default, |l| RemarkAt::loop_start(*l));
+        let scop = match Scop::build(&ctx, &region.spec) {
+            Ok(scop) => Some(scop),
+            Err(e) if e.is_operation_limit() => {
+                fa.remark(
+                    RemarkKind::Missed,
+                    "OperationLimit",
+                    at,
+                    &format!(
+                        "region left unchanged: the polyhedral model needs more than {} isl operations; raise -polyrust-max-operations (0 means no limit)",
+                        options.max_operations.unwrap_or(0)
+                    ),
+                );
+                None
+            }
+            Err(e) => {
+                fa.remark(
+                    RemarkKind::Missed,
+                    "ModelFailed",
+                    at,
+                    &format!("region left unchanged: its model could not be built: {e}"),
+                );
+                None
+            }
+        };
+        let scop = scop.map(|mut scop| {
+            if let Some(dir) = &options.import_dir {
+                import(fa, &mut scop, &region.spec.name, dir);
+            }
+            if let Some(dir) = &options.export_dir {
+                export(fa, &scop, &region.spec.name, dir);
+            }
+            scop
+        });
+        out.push(Modelled { region, scop });
+    }
+    out
+}
+
+/// `dir/<function>___<block>.json`: one file per region, named so it is stable across
+/// compilations of the same source.
+pub fn json_path(dir: &Path, region_name: &str) -> PathBuf {
+    let file: String = region_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    dir.join(format!("{file}.json"))
+}
+
+fn export(fa: &FunctionAnalyses<'_>, scop: &Scop, name: &str, dir: &Path) {
+    let path = json_path(dir, name);
+    let written =
+        std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, json::export(scop)));
+    if let Err(e) = written {
+        fa.diagnose(
+            Severity::Error,
+            &format!("-polyrust-export: cannot write '{}': {e}", path.display()),
+        );
+    }
+}
+
+fn import(fa: &FunctionAnalyses<'_>, scop: &mut Scop, name: &str, dir: &Path) {
+    let path = json_path(dir, name);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        // No file for this region: it keeps its own schedule.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+        Err(e) => {
+            fa.diagnose(
+                Severity::Error,
+                &format!("-polyrust-import: cannot read '{}': {e}", path.display()),
+            );
+            return;
+        }
+    };
+    if let Err(e) = json::import_schedule(scop, &text, &path) {
+        fa.diagnose(Severity::Error, &format!("-polyrust-import: {e}"));
+    }
 }

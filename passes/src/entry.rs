@@ -53,12 +53,14 @@ pub unsafe fn print_function(
     let Some(analyses) = FunctionAnalyses::from_raw(api, ctx, function) else {
         return std::ptr::null_mut();
     };
-    let Some(_options) = validated_options(&analyses, options) else {
+    let Some(options) = validated_options(&analyses, options) else {
         return std::ptr::null_mut();
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| match printer {
         PrPrinter::Loops => report::loops::print(&analyses),
-        PrPrinter::Detect | PrPrinter::Scops => report::regions::print(&analyses, printer),
+        PrPrinter::Detect | PrPrinter::Scops => {
+            report::regions::print(&analyses, printer, &options)
+        }
     }));
     match outcome {
         Ok(text) => CString::new(text.replace('\0', " "))

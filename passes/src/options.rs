@@ -3,6 +3,7 @@
 //! ranges and combinations, with messages that say what to change.
 
 use std::fmt;
+use std::path::PathBuf;
 
 use crate::llvm::abi::{PrOptions, PrTiling};
 
@@ -23,6 +24,10 @@ pub struct Options {
     pub tiling: Tiling,
     /// Share of L1 that SICA tiles fill, in (0, 1].
     pub sica_rho: f64,
+    /// Where to write each region's model as JSON.
+    pub export_dir: Option<PathBuf>,
+    /// Where to read region schedules from.
+    pub import_dir: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -31,6 +36,8 @@ impl Default for Options {
             max_operations: Some(2_000_000),
             tiling: Tiling::Sica,
             sica_rho: 0.9,
+            export_dir: None,
+            import_dir: None,
         }
     }
 }
@@ -41,6 +48,7 @@ pub enum OptionError {
     RhoOutOfRange(f64),
     TileSizesIgnored { tiling: &'static str },
     FixedWithoutSizes,
+    ImportDirMissing(PathBuf),
 }
 
 impl fmt::Display for OptionError {
@@ -62,6 +70,11 @@ impl fmt::Display for OptionError {
                 f,
                 "-polyrust-tiling=fixed needs -polyrust-tile-sizes=N[,N...]"
             ),
+            OptionError::ImportDirMissing(dir) => write!(
+                f,
+                "-polyrust-import={}: no such directory; give the directory -polyrust-export wrote",
+                dir.display()
+            ),
         }
     }
 }
@@ -76,6 +89,8 @@ pub struct RawOptions {
     pub tiling: Option<PrTiling>,
     pub tile_sizes: Vec<u32>,
     pub sica_rho: f64,
+    pub export_dir: String,
+    pub import_dir: String,
 }
 
 impl RawOptions {
@@ -87,11 +102,20 @@ impl RawOptions {
         } else {
             std::slice::from_raw_parts(raw.tile_sizes, raw.tile_sizes_len).to_vec()
         };
+        let text = |p: *const std::ffi::c_char| {
+            if p.is_null() {
+                String::new()
+            } else {
+                std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
+            }
+        };
         RawOptions {
             max_operations: raw.max_operations,
             tiling: (raw.tiling_given != 0).then_some(raw.tiling),
             tile_sizes,
             sica_rho: raw.sica_rho,
+            export_dir: text(raw.export_dir),
+            import_dir: text(raw.import_dir),
         }
     }
 }
@@ -118,10 +142,18 @@ impl Options {
             (None | Some(PrTiling::Sica), false) => Tiling::Sica,
             (Some(PrTiling::None), false) => Tiling::None,
         };
+        let dir = |d: &str| (!d.is_empty()).then(|| PathBuf::from(d));
+        if let Some(import) = dir(&raw.import_dir) {
+            if !import.is_dir() {
+                return Err(OptionError::ImportDirMissing(import));
+            }
+        }
         Ok(Options {
             max_operations: (raw.max_operations != 0).then_some(raw.max_operations),
             tiling,
             sica_rho: raw.sica_rho,
+            export_dir: dir(&raw.export_dir),
+            import_dir: dir(&raw.import_dir),
         })
     }
 }
@@ -136,6 +168,8 @@ mod tests {
             tiling: None,
             tile_sizes: vec![],
             sica_rho: 0.9,
+            export_dir: String::new(),
+            import_dir: String::new(),
         }
     }
 

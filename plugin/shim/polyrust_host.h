@@ -64,7 +64,8 @@ typedef enum {
   PR_MEM_NONE = 0,
   PR_MEM_READ = 1,
   PR_MEM_WRITE = 2,
-  PR_MEM_READ_WRITE = 3
+  PR_MEM_READ_WRITE = 3,
+  PR_MEM_ERRNO_WRITE = 4 /* writes errno and nothing else (libm under -fmath-errno) */
 } PrMemoryEffect;
 
 typedef enum {
@@ -85,6 +86,8 @@ typedef struct {
   const uint32_t *tile_sizes;
   size_t tile_sizes_len;
   double sica_rho;
+  const char *export_dir; /* "" when not given */
+  const char *import_dir; /* "" when not given */
 } PrOptions;
 
 /* Which printer pass is asking Rust for text. */

@@ -63,6 +63,17 @@ cl::opt<double> SicaRho("polyrust-sica-rho",
                                  "(default: 0.9)"),
                         cl::init(0.9), cl::cat(PolyrustCategory));
 
+cl::opt<std::string> ExportDir(
+    "polyrust-export",
+    cl::desc("Write the polyhedral model of every region as JSON into this directory"),
+    cl::value_desc("dir"), cl::cat(PolyrustCategory));
+
+cl::opt<std::string> ImportDir(
+    "polyrust-import",
+    cl::desc("Read region schedules from JSON files in this directory (as written by "
+             "-polyrust-export, with the schedules edited)"),
+    cl::value_desc("dir"), cl::cat(PolyrustCategory));
+
 } // namespace
 
 struct PrFunctionCtx {
@@ -271,6 +282,8 @@ const PrHostApi HostApi = {
       MemoryEffects ME = C->AA.getMemoryEffects(CB);
       if (ME.doesNotAccessMemory())
         return PR_MEM_NONE;
+      if (ME.onlyAccessesErrnoMem() && !isRefSet(ME.getModRef(IRMemLocation::ErrnoMem)))
+        return PR_MEM_ERRNO_WRITE;
       if (ME.onlyReadsMemory())
         return PR_MEM_READ;
       if (ME.onlyWritesMemory())
@@ -351,6 +364,8 @@ PrOptions currentOptions() {
   O.tile_sizes = TileSizes.empty() ? nullptr : &TileSizes.front();
   O.tile_sizes_len = TileSizes.size();
   O.sica_rho = SicaRho;
+  O.export_dir = ExportDir.c_str();
+  O.import_dir = ImportDir.c_str();
   return O;
 }
 

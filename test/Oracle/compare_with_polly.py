@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compiles every kernel of the corpus with clang -O3 and Polly, and with clang -O3 and
-polyrust, and compares the regions each reports ("SCoP begins here." remarks, by source
-location). Every region Polly finds must be found by polyrust; the output lists the
+polyrust, and compares the regions each reports ("SCoP begins here." / "SCoP ends here." remarks,
+by source lines). Every region Polly finds must lie inside a region polyrust finds; the output lists the
 regions per kernel and the totals. Exit status 1 if polyrust misses any.
 
 usage: compare_with_polly.py --clang CLANG --plugin PLUGIN --kernels DIR [--jobs N]
@@ -50,18 +50,18 @@ END_SLACK = 2
 
 
 def covers(ours, polly, rejected, all_ours):
-    """Same region: same file, end lines close, and begin lines close, or Polly's
-    region starts earlier with straight-line code only: no loop polyrust rejected and
-    no other polyrust region starts between the two beginnings."""
-    if ours[0] != polly[0] or abs(ours[3] - polly[3]) > END_SLACK:
+    """polyrust's region holds Polly's: same file, it ends no earlier (give or take
+    END_SLACK lines), and it begins no later: within BEGIN_SLACK lines, or later with
+    straight-line code only in between (no loop polyrust rejected and no other polyrust
+    region starts between the two beginnings; Polly's regions may start at the
+    function's entry code)."""
+    if ours[0] != polly[0] or ours[3] < polly[3] - END_SLACK:
         return False
-    if abs(ours[1] - polly[1]) <= BEGIN_SLACK:
+    if ours[1] <= polly[1] + BEGIN_SLACK:
         return True
     gap = range(polly[1], ours[1])
-    return (
-        polly[1] < ours[1]
-        and not any(f == ours[0] and line in gap for f, line in rejected)
-        and not any(r is not ours and r[0] == ours[0] and r[1] in gap for r in all_ours)
+    return not any(f == ours[0] and line in gap for f, line in rejected) and not any(
+        r is not ours and r[0] == ours[0] and r[1] in gap for r in all_ours
     )
 
 

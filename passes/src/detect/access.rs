@@ -507,7 +507,13 @@ fn order_with_scalars<'f>(
                         }
                     }
                 } else if let Some(b) = user.get_parent() {
-                    use_blocks.push(b);
+                    // A branch whose condition became part of the domains (or a loop
+                    // bound) does not read the value at run time of the model.
+                    let in_domain = user.get_opcode() == InstructionOpcode::Br
+                        && !conditions.absorbed.values().any(|rep| *rep == b);
+                    if !in_domain {
+                        use_blocks.push(b);
+                    }
                 }
             }
             let crossing: Vec<_> = use_blocks

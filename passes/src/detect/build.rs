@@ -240,3 +240,27 @@ fn alias_groups(fa: &FunctionAnalyses<'_>, accesses: &Accesses<'_>) -> Vec<Vec<S
     groups.retain(|g| g.len() > 1);
     groups
 }
+
+/// Loads used as parameters were proven invariant (no write of the region may alias
+/// them); the proof is recorded so the model and the printers show what it rests on.
+pub fn record_invariant_loads<'f>(
+    fa: &FunctionAnalyses<'f>,
+    spec: &mut ScopSpec,
+    loads: &[inkwell::values::InstructionValue<'f>],
+) {
+    let prefix = format!("[{}] -> ", spec.params.join(", "));
+    for load in loads {
+        let assumption = Assumption {
+            kind: AssumptionKind::InvariantLoad,
+            set: format!("{prefix}{{ : }}"),
+            statement: None,
+            reason: format!(
+                "{} is loaded once: no write of the region may alias it",
+                fa.operand_name(load)
+            ),
+        };
+        if !spec.assumptions.contains(&assumption) {
+            spec.assumptions.push(assumption);
+        }
+    }
+}

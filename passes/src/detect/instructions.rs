@@ -32,6 +32,17 @@ pub fn check<'f>(fa: &FunctionAnalyses<'f>, blocks: &[BasicBlock<'f>]) -> Vec<Lo
     out
 }
 
+/// Calls that touch no program memory. A call that only writes errno (sqrt, exp, ...
+/// under the default -fmath-errno) is accepted too: no statement of a region reads
+/// errno (any other call would be rejected), so reordering such calls can only change
+/// which error code errno holds after the region, and only when calls that fail with
+/// different codes share a region. Programs that inspect errno after numeric loops
+/// compile with -fno-math-errno rarely enough that this is the trade Polly users expect;
+/// it is stated in the README.
+fn accepted_effect(effect: MemoryEffect) -> bool {
+    matches!(effect, MemoryEffect::None | MemoryEffect::ErrnoWrite)
+}
+
 fn check_one<'f>(fa: &FunctionAnalyses<'f>, inst: InstructionValue<'f>) -> Option<Rejection> {
     use InstructionOpcode as Op;
     let text = || instruction_text(inst);
@@ -39,7 +50,7 @@ fn check_one<'f>(fa: &FunctionAnalyses<'f>, inst: InstructionValue<'f>) -> Optio
         Op::Call => {
             if is_annotation_intrinsic(inst)
                 || memory_transfer(inst).is_some()
-                || fa.call_memory_effect(inst) == MemoryEffect::None
+                || accepted_effect(fa.call_memory_effect(inst))
             {
                 None
             } else {

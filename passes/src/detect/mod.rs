@@ -149,8 +149,9 @@ fn analyse<'f>(
     let none = |v: Vec<Rejection>| v.into_iter().map(|r| (r, None));
     match (bounds, conditions, accesses) {
         (Ok(bounds), Ok(conditions), Ok(accesses)) if reasons.is_empty() => {
+            let invariant_loads = tr.invariant_loads();
             let params = tr.into_params();
-            let spec = build::scop_spec(&build::Inputs {
+            let mut spec = build::scop_spec(&build::Inputs {
                 fa,
                 shape: &shape,
                 params: &params,
@@ -158,6 +159,7 @@ fn analyse<'f>(
                 conditions: &conditions,
                 accesses: &accesses,
             });
+            build::record_invariant_loads(fa, &mut spec, &invariant_loads);
             Ok(DetectedRegion {
                 top: top.to_vec(),
                 spec,

@@ -145,11 +145,53 @@ pub fn shape<'f>(
     if !problems.is_empty() {
         return Err(problems);
     }
-    let entry = first.header();
+    // The entry is the first loop's header, or, when a guard in front of it skips
+    // ahead into the region (if (n > 0) before the first loop), the guard: the region
+    // grows backwards over single predecessors until it has a single entry.
+    let level = first.parent();
+    let mut entry = first.header();
+    let mut outcome = layout(fa, &loops, first.depth(), entry, exit);
+    for _ in 0..3 {
+        if outcome.is_ok() {
+            break;
+        }
+        let preds: Vec<_> = predecessors(fa, entry)
+            .into_iter()
+            .filter(|p| !loops.iter().any(|l| l.contains_block(*p)))
+            .collect();
+        let [pred] = preds.as_slice() else {
+            break;
+        };
+        if fa.loop_for_block(*pred) != level || loops.iter().any(|l| l.contains_block(*pred)) {
+            break;
+        }
+        entry = *pred;
+        outcome = layout(fa, &loops, first.depth(), entry, exit);
+    }
+    let order = outcome?;
+    let index = order.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+    Ok(RegionShape {
+        entry,
+        exit,
+        top: top.to_vec(),
+        loops,
+        blocks: order,
+        order: index,
+        base_depth: first.depth(),
+    })
+}
+
+/// Program order of the region from `entry` to `exit`, checked to be single-entry
+/// single-exit and to hold whole loops only.
+fn layout<'f>(
+    fa: &FunctionAnalyses<'f>,
+    loops: &[Loop<'f>],
+    depth: u32,
+    entry: BasicBlock<'f>,
+    exit: BasicBlock<'f>,
+) -> Result<Vec<BasicBlock<'f>>, Vec<Rejection>> {
     let order = program_order(fa, entry, exit).map_err(|r| vec![r])?;
     let members: HashSet<_> = order.iter().copied().collect();
-    // Single entry: only the entry block has predecessors outside; single exit: every
-    // edge leaving the region goes to `exit`.
     for block in &order {
         for succ in successors(*block) {
             if !members.contains(&succ) && succ != exit {
@@ -163,8 +205,6 @@ pub fn shape<'f>(
                 )]);
             }
         }
-    }
-    for block in &order {
         if *block != entry && !fa.dominates(entry, *block) {
             return Err(vec![Rejection::new(
                 RejectReason::IrreducibleControlFlow,
@@ -174,11 +214,9 @@ pub fn shape<'f>(
                 ),
             )]);
         }
-    }
-    // Every loop with a block in the region must lie inside it.
-    for block in &order {
+        // Every loop with a block in the region must lie inside it.
         if let Some(l) = fa.loop_for_block(*block) {
-            if l.depth() >= first.depth() && !loops.contains(&l) {
+            if l.depth() >= depth && !loops.contains(&l) {
                 return Err(vec![Rejection::new(
                     RejectReason::IrreducibleControlFlow,
                     format!("loop {} is only partly in the region", l.header_name()),
@@ -186,16 +224,16 @@ pub fn shape<'f>(
             }
         }
     }
-    let index = order.iter().enumerate().map(|(i, b)| (*b, i)).collect();
-    Ok(RegionShape {
-        entry,
-        exit,
-        top: top.to_vec(),
-        loops,
-        blocks: order,
-        order: index,
-        base_depth: first.depth(),
-    })
+    Ok(order)
+}
+
+/// Predecessors of a block (blocks of the function branching to it).
+fn predecessors<'f>(fa: &FunctionAnalyses<'f>, block: BasicBlock<'f>) -> Vec<BasicBlock<'f>> {
+    fa.function()
+        .get_basic_blocks()
+        .into_iter()
+        .filter(|b| successors(*b).contains(&block))
+        .collect()
 }
 
 /// Reverse post-order of the blocks reachable from `entry` without passing `exit`,

@@ -9,8 +9,12 @@ use std::cell::RefCell;
 
 use super::affine::{Affine, Atom, CmpOp, Cond};
 use super::region::RegionShape;
-use crate::llvm::ir::{as_instruction, int_width};
-use crate::llvm::{FunctionAnalyses, Loop, Scev, ScevKind};
+use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
+
+use crate::llvm::ir::{
+    accessed_value, as_instruction, basic_value, int_width, memory_transfer, pointer_operand,
+};
+use crate::llvm::{AliasResult, FunctionAnalyses, Loop, Scev, ScevKind};
 
 /// A region-invariant value used as a symbolic constant.
 pub struct Param<'f> {
@@ -27,6 +31,9 @@ pub enum ParamValue<'f> {
     Scev(Scev<'f>),
     /// The iteration number of an enclosing loop outside the region.
     OuterCounter(Loop<'f>),
+    /// A load inside the region that no store of the region can change: its value is
+    /// the same in every iteration, so it can be loaded once before the region.
+    InvariantLoad(InstructionValue<'f>),
 }
 
 /// A condition the translation relies on, with why.
@@ -41,6 +48,7 @@ pub struct Translator<'a, 'f> {
     shape: &'a RegionShape<'f>,
     params: RefCell<Vec<Param<'f>>>,
     assumed: RefCell<Vec<Assumed>>,
+    invariant_loads: RefCell<Vec<InstructionValue<'f>>>,
 }
 
 impl<'a, 'f> Translator<'a, 'f> {
@@ -50,6 +58,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             shape,
             params: RefCell::new(Vec::new()),
             assumed: RefCell::new(Vec::new()),
+            invariant_loads: RefCell::new(Vec::new()),
         }
     }
 
@@ -199,14 +208,27 @@ impl<'a, 'f> Translator<'a, 'f> {
                 let Some(value) = scev.unknown_value() else {
                     return fail();
                 };
-                let inside = as_instruction(value)
+                let inst = as_instruction(value);
+                let inside = inst
                     .and_then(|i| i.get_parent())
                     .is_some_and(|b| self.shape.contains_block(b));
-                if inside || int_width(value).is_none() {
-                    return Err(format!(
-                        "{} is computed inside the loop nest",
-                        scev.llvm_text()
-                    ));
+                if int_width(value).is_none() {
+                    return fail();
+                }
+                if inside {
+                    return match inst.filter(|i| self.invariant_load(*i)) {
+                        Some(load) => {
+                            self.invariant_loads.borrow_mut().push(load);
+                            Ok(self.param(
+                                ParamValue::InvariantLoad(load),
+                                scev.bit_width().unwrap_or(64),
+                            ))
+                        }
+                        None => Err(format!(
+                            "{} is computed inside the loop nest",
+                            scev.llvm_text()
+                        )),
+                    };
                 }
                 Ok(self.param(ParamValue::Scev(scev), scev.bit_width().unwrap_or(64)))
             }
@@ -292,6 +314,71 @@ impl<'a, 'f> Translator<'a, 'f> {
         }
     }
 
+    /// A load from an address fixed while the region runs, that no write of the region
+    /// may alias.
+    fn invariant_load(&self, load: InstructionValue<'f>) -> bool {
+        let fa = self.fa;
+        if load.get_opcode() != InstructionOpcode::Load || load.get_volatile().unwrap_or(true) {
+            return false;
+        }
+        let Some(ptr) = pointer_operand(load) else {
+            return false;
+        };
+        let address = fa.scev(&basic_value(ptr));
+        if !self.fixed_in_region(address, 0) {
+            return false;
+        }
+        let size = fa.value_store_size(load.as_value_ref());
+        self.shape.blocks.iter().all(|b| {
+            b.get_instructions().all(|i| {
+                let written = match i.get_opcode() {
+                    InstructionOpcode::Store => pointer_operand(i).map(|p| (p, accessed_value(i))),
+                    _ => memory_transfer(i).map(|(dst, _, _)| (dst, None)),
+                };
+                match written {
+                    None => true,
+                    Some((p, value)) => {
+                        let wsize = value.and_then(|v| fa.value_store_size(v));
+                        fa.alias(&basic_value(ptr), size, &basic_value(p), wsize)
+                            == AliasResult::NoAlias
+                    }
+                }
+            })
+        })
+    }
+
+    /// Whether an expression has the same value in every iteration of the region.
+    fn fixed_in_region(&self, scev: Scev<'f>, depth: u32) -> bool {
+        if depth > 64 {
+            return false;
+        }
+        match scev.kind() {
+            ScevKind::CouldNotCompute => false,
+            ScevKind::AddRec => {
+                scev.add_rec_loop()
+                    .is_some_and(|l| !self.shape.contains_loop(l))
+                    && scev
+                        .operands()
+                        .into_iter()
+                        .all(|o| self.fixed_in_region(o, depth + 1))
+            }
+            ScevKind::Unknown => !scev
+                .unknown_value()
+                .and_then(as_instruction)
+                .and_then(|i| i.get_parent())
+                .is_some_and(|b| self.shape.contains_block(b)),
+            _ => scev
+                .operands()
+                .into_iter()
+                .all(|o| self.fixed_in_region(o, depth + 1)),
+        }
+    }
+
+    /// Loads used as parameters, for the record of the invariance they rely on.
+    pub fn invariant_loads(&self) -> Vec<InstructionValue<'f>> {
+        self.invariant_loads.borrow().clone()
+    }
+
     fn assume(&self, cond: Cond, reason: String) {
         self.assumed.borrow_mut().push(Assumed { cond, reason });
     }
@@ -308,6 +395,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                 None => format!("p{}", params.len()),
             },
             ParamValue::OuterCounter(l) => format!("c_{}", sanitize(&l.header_name())),
+            ParamValue::InvariantLoad(load) => sanitize(&self.fa.operand_name(&load)),
         };
         let mut name = base.clone();
         let mut k = 1;

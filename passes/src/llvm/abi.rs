@@ -64,6 +64,8 @@ pub enum PrMemoryEffect {
     Read = 1,
     Write = 2,
     ReadWrite = 3,
+    /// Writes errno and nothing else (libm functions under `-fmath-errno`).
+    ErrnoWrite = 4,
 }
 
 #[repr(C)]
@@ -98,6 +100,8 @@ pub struct PrOptions {
     pub tile_sizes: *const u32,
     pub tile_sizes_len: usize,
     pub sica_rho: f64,
+    pub export_dir: *const c_char,
+    pub import_dir: *const c_char,
 }
 
 #[repr(C)]
