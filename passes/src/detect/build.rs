@@ -227,13 +227,13 @@ fn alias_groups(fa: &FunctionAnalyses<'_>, accesses: &Accesses<'_>) -> Vec<Vec<S
     }
     let mut groups: Vec<Vec<String>> = Vec::new();
     let mut roots: Vec<usize> = Vec::new();
-    for i in 0..arrays.len() {
+    for (i, array) in arrays.iter().enumerate() {
         let r = find(&mut group, i);
         match roots.iter().position(|x| *x == r) {
-            Some(k) => groups[k].push(arrays[i].name.clone()),
+            Some(k) => groups[k].push(array.name.clone()),
             None => {
                 roots.push(r);
-                groups.push(vec![arrays[i].name.clone()]);
+                groups.push(vec![array.name.clone()]);
             }
         }
     }
