@@ -31,6 +31,7 @@ exit:
 
 ; CHECK-LABEL: polyrust-detect: function 'irreducible'
 ; CHECK: irreducible-control-flow: irreducible control flow
+; REMARK: remark: <unknown>:0:0: loop not modelled: irreducible control flow: cycle through %left that is not a loop
 define void @irreducible(ptr %A, i64 %n, i1 %k) {
 entry:
   br label %header
@@ -56,6 +57,7 @@ exit:
 
 ; CHECK-LABEL: polyrust-detect: function 'with_alloca'
 ; CHECK: alloca: stack allocation inside the loop nest: %tmp = alloca double
+; REMARK: remark: <unknown>:0:0: loop not modelled: stack allocation inside the loop nest: %tmp = alloca double
 define void @with_alloca(ptr %A, i64 %n) {
 entry:
   br label %loop
@@ -74,6 +76,7 @@ exit:
 
 ; CHECK-LABEL: polyrust-detect: function 'with_va_arg'
 ; CHECK: unsupported-instruction: unsupported instruction: %x = va_arg ptr %ap, double
+; REMARK: remark: <unknown>:0:0: loop not modelled: unsupported instruction: %x = va_arg ptr %ap, double
 define void @with_va_arg(ptr %A, i64 %n, ptr %ap) {
 entry:
   br label %loop

@@ -17,8 +17,8 @@ use super::control::BlockConditions;
 use super::reject::{RejectReason, Rejection};
 use super::translate::{sanitize, Assumed, Translator};
 use crate::llvm::ir::{
-    accessed_value, as_instruction, basic_value, instruction_text, memory_transfer, phi_incoming,
-    pointer_operand, type_of, users,
+    accessed_value, as_instruction, basic_value, gep_array_shape, instruction_text,
+    memory_transfer, phi_incoming, pointer_operand, type_of, users,
 };
 use crate::llvm::{Scev, ScevKind};
 use crate::model::spec::AccessKind;
@@ -58,6 +58,7 @@ pub struct Accesses<'f> {
 
 struct RawAccess<'f> {
     inst: InstructionValue<'f>,
+    pointer: LLVMValueRef,
     block: BasicBlock<'f>,
     offset: Scev<'f>,
     /// Element size of a load or store; `None` for memcpy/memset ranges.
@@ -131,6 +132,7 @@ pub fn collect<'f>(
                 }
                 let raw = RawAccess {
                     inst,
+                    pointer: ptr,
                     block: conditions.statement_block(*block),
                     conditional: conditions.statement_block(*block) != *block,
                     offset: fa.minus(address, base),
@@ -178,7 +180,7 @@ pub fn collect<'f>(
                 let name = unique(&mut used_names, sanitize(&fa.raw_operand_name(*base)));
                 let written = raws.iter().any(|r| r.write);
                 for ((raw, subs), assumed) in raws.iter().zip(subscripts).zip(assumed) {
-                    let in_bounds = bounds_conditions(&subs, &inner_sizes);
+                    let mut in_bounds = bounds_conditions(&subs, &inner_sizes);
                     let extent = match raw.extent {
                         Some(e) => {
                             match tr.affine(e).ok().and_then(|a| a.divide_exact(size as i128)) {
@@ -198,6 +200,14 @@ pub fn collect<'f>(
                         }
                         None => None,
                     };
+                    // A range must also end inside its innermost row.
+                    if let (Some(e), Some(n), Some(start)) =
+                        (&extent, inner_sizes.last(), subs.last())
+                    {
+                        if let Some(end) = start.add(e) {
+                            in_bounds.push(Cond::Cmp(end, CmpOp::Le, n.clone()));
+                        }
+                    }
                     let mut assumed = assumed;
                     assumed.extend(tr.take_assumed());
                     memory.entry(raw.inst).or_default().push(Access {
@@ -269,6 +279,12 @@ fn shape_of<'f>(
     }
     let has_ranges = raws.iter().any(|r| r.extent.is_some());
     if linear.len() == raws.len() {
+        if let Some(dims) = declared_shape(tr, raws, size) {
+            if let Some(subscripts) = split_all(tr, raws, &linear, &dims, size) {
+                let sizes = dims.iter().map(|d| Affine::constant(*d as i128)).collect();
+                return Ok((sizes, subscripts, assumed));
+            }
+        }
         if !has_ranges {
             if let Some(fixed) = fixed_shape(tr, raws, size) {
                 return Ok(fixed);
@@ -334,6 +350,88 @@ fn shape_of<'f>(
         assumed.push(a);
     }
     Ok((inner_sizes, subscripts, assumed))
+}
+
+/// The dimensions the source declared (`double A[N][M]`), from the GEP types of the
+/// accesses, when all accesses that show one agree.
+fn declared_shape<'f>(
+    tr: &Translator<'_, 'f>,
+    raws: &[RawAccess<'f>],
+    size: u64,
+) -> Option<Vec<u64>> {
+    let mut shape: Option<Vec<u64>> = None;
+    for raw in raws {
+        let Some((dims, element)) = gep_array_shape(tr.fa(), raw.pointer) else {
+            continue;
+        };
+        if element != size {
+            return None;
+        }
+        match &shape {
+            None => shape = Some(dims),
+            Some(s) if *s == dims => {}
+            Some(_) => return None,
+        }
+    }
+    shape
+}
+
+/// Subscripts of every access in the declared shape; a memcpy/memset range must stay
+/// within one innermost row.
+fn split_all<'f>(
+    tr: &Translator<'_, 'f>,
+    raws: &[RawAccess<'f>],
+    linear: &[Affine],
+    dims: &[u64],
+    size: u64,
+) -> Option<Vec<Vec<Affine>>> {
+    let mut out = Vec::new();
+    for (raw, index) in raws.iter().zip(linear) {
+        let subs = split_index(index, dims)?;
+        if let Some(extent) = raw.extent {
+            let elements = tr.affine(extent).ok()?.divide_exact(size as i128)?;
+            tr.take_assumed();
+            let last = index.add(&elements)?.sub(&Affine::constant(1))?;
+            let end = split_index(&last, dims)?;
+            if end[..end.len() - 1] != subs[..subs.len() - 1] {
+                return None;
+            }
+        }
+        out.push(subs);
+    }
+    Some(out)
+}
+
+/// Splits a linear element index into subscripts of an array with these inner
+/// dimension sizes, innermost first: terms whose coefficient the dimension divides go
+/// outward, the rest stays, and the constant is split so that what stays is closest to
+/// zero. Whether each subscript then lies in its dimension is an assumption of the
+/// model (see `bounds_conditions`), so a wrong split costs a failed run-time check,
+/// never a wrong result.
+pub(crate) fn split_index(index: &Affine, dims: &[u64]) -> Option<Vec<Affine>> {
+    let mut rest = index.clone();
+    let mut subs = Vec::new();
+    for &m in dims.iter().rev() {
+        let m = m as i128;
+        let mut inner = Affine::constant(0);
+        let mut outer = Affine::constant(0);
+        for (atom, c) in &rest.terms {
+            let term = Affine::atom(atom.clone()).scale(*c)?;
+            if c % m == 0 {
+                outer = outer.add(&term.divide_exact(m)?)?;
+            } else {
+                inner = inner.add(&term)?;
+            }
+        }
+        let q = (2 * rest.constant + m).div_euclid(2 * m);
+        inner = inner.add(&Affine::constant(rest.constant - q * m))?;
+        outer = outer.add(&Affine::constant(q))?;
+        subs.push(inner);
+        rest = outer;
+    }
+    subs.push(rest);
+    subs.reverse();
+    Some(subs)
 }
 
 /// Constant-size dimensions, if LLVM finds the same ones for every access.
@@ -424,11 +522,14 @@ fn recomputable<'f>(tr: &Translator<'_, 'f>, scev: Scev<'f>, depth: u32) -> bool
     }
     match scev.kind() {
         ScevKind::CouldNotCompute => false,
-        ScevKind::Unknown => !scev
-            .unknown_value()
-            .and_then(as_instruction)
-            .and_then(|i| i.get_parent())
-            .is_some_and(|b| tr.shape().contains_block(b)),
+        ScevKind::Unknown => {
+            let inst = scev.unknown_value().and_then(as_instruction);
+            let inside = inst
+                .and_then(|i| i.get_parent())
+                .is_some_and(|b| tr.shape().contains_block(b));
+            // A load used as a parameter is loaded once before the region.
+            !inside || inst.is_some_and(|i| tr.invariant_loads().contains(&i))
+        }
         _ => scev
             .operands()
             .into_iter()
@@ -542,8 +643,8 @@ fn order_with_scalars<'f>(
         }
     }
     let mut out = Vec::new();
-    for (index, block) in shape.blocks.iter().enumerate() {
-        let block = &stmt(*block);
+    for (index, original) in shape.blocks.iter().enumerate() {
+        let block = &stmt(*original);
         let scalar_access = |kind, (array, text): (usize, String)| Access {
             block: *block,
             kind,
@@ -557,7 +658,7 @@ fn order_with_scalars<'f>(
         for r in reads.remove(&index).unwrap_or_default() {
             out.push(scalar_access(AccessKind::Read, r));
         }
-        for inst in block.get_instructions() {
+        for inst in original.get_instructions() {
             out.extend(memory.remove(&inst).unwrap_or_default());
         }
         for w in writes.remove(&index).unwrap_or_default() {
@@ -565,4 +666,52 @@ fn order_with_scalars<'f>(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_index;
+    use crate::detect::affine::Affine;
+
+    fn counter_plus(depth: usize, coefficient: i128, constant: i128) -> Affine {
+        Affine::counter(depth)
+            .scale(coefficient)
+            .and_then(|a| a.add(&Affine::constant(constant)))
+            .expect("small numbers")
+    }
+
+    #[test]
+    fn split_of_row_major_index_recovers_both_subscripts() {
+        // U[i+1][j-1] in a [*][512] array: 512*i + j + 511.
+        let index = counter_plus(0, 512, 511).add(&Affine::counter(1)).unwrap();
+        let subs = split_index(&index, &[512]).unwrap();
+        assert_eq!(subs[0], counter_plus(0, 1, 1));
+        assert_eq!(subs[1], counter_plus(1, 1, -1));
+    }
+
+    #[test]
+    fn split_keeps_small_negative_offsets_in_the_inner_dimension() {
+        // A[i][j-1]: 512*i + j - 1.
+        let index = counter_plus(0, 512, -1).add(&Affine::counter(1)).unwrap();
+        let subs = split_index(&index, &[512]).unwrap();
+        assert_eq!(subs[0], Affine::counter(0));
+        assert_eq!(subs[1], counter_plus(1, 1, -1));
+    }
+
+    #[test]
+    fn split_of_three_dimensions_goes_innermost_first() {
+        // A[i][j][k] in [*][10][20]: 200*i + 20*j + k.
+        let index = Affine::counter(0)
+            .scale(200)
+            .unwrap()
+            .add(&Affine::counter(1).scale(20).unwrap())
+            .unwrap()
+            .add(&Affine::counter(2))
+            .unwrap();
+        let subs = split_index(&index, &[10, 20]).unwrap();
+        assert_eq!(
+            subs,
+            vec![Affine::counter(0), Affine::counter(1), Affine::counter(2)]
+        );
+    }
 }

@@ -41,9 +41,9 @@ pub fn scop_spec(inputs: &Inputs<'_, '_>) -> ScopSpec {
     let mut assumptions = Vec::new();
     let mut by_block: Vec<(inkwell::basic_block::BasicBlock<'_>, Vec<usize>)> = Vec::new();
     for (i, access) in accesses.accesses.iter().enumerate() {
-        match by_block.last_mut() {
-            Some((b, list)) if *b == access.block => list.push(i),
-            _ => by_block.push((access.block, vec![i])),
+        match by_block.iter_mut().find(|(b, _)| *b == access.block) {
+            Some((_, list)) => list.push(i),
+            None => by_block.push((access.block, vec![i])),
         }
     }
     for (k, (block, indices)) in by_block.iter().enumerate() {
@@ -82,13 +82,19 @@ pub fn scop_spec(inputs: &Inputs<'_, '_>) -> ScopSpec {
             let access = &accesses.accesses[*i];
             let array = &accesses.arrays[access.array];
             let subs: Vec<String> = access.subscripts.iter().map(|s| s.to_isl(&names)).collect();
-            let relation = match (&access.extent, subs.as_slice()) {
-                // A memcpy/memset range: every element from the subscript on.
-                (Some(extent), [start]) => format!(
-                    "{prefix}{{ {tuple} -> {}[o0] : {start} <= o0 < {start} + {} }}",
-                    array.name,
-                    extent.to_isl(&names)
-                ),
+            let relation = match (&access.extent, subs.split_last()) {
+                // A memcpy/memset range: every element of the innermost dimension from
+                // the subscript on.
+                (Some(extent), Some((start, outer))) => {
+                    let mut dims: Vec<String> = outer.to_vec();
+                    dims.push("o".into());
+                    format!(
+                        "{prefix}{{ {tuple} -> {}[{}] : {start} <= o < {start} + {} }}",
+                        array.name,
+                        dims.join(", "),
+                        extent.to_isl(&names)
+                    )
+                }
                 _ => format!(
                     "{prefix}{{ {tuple} -> {}[{}] }}",
                     array.name,

@@ -272,6 +272,12 @@ impl<'f> FunctionAnalyses<'f> {
         (bytes != 0).then_some(bytes)
     }
 
+    /// Bytes a value of a raw type occupies in memory; `None` if unsized.
+    pub(crate) fn type_store_size_raw(&self, ty: inkwell::llvm_sys::prelude::LLVMTypeRef) -> Option<u64> {
+        let bytes = unsafe { (self.api.type_store_size)(self.ctx(), ty) };
+        (bytes != 0).then_some(bytes)
+    }
+
     /// Bytes a value of `value`'s type occupies in memory; `None` if unsized.
     pub fn value_store_size(&self, value: LLVMValueRef) -> Option<u64> {
         let ty = super::ir::type_of(value);

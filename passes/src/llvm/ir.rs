@@ -193,3 +193,57 @@ pub fn memory_transfer(
     };
     Some((dst, src, operand(call, 2)?))
 }
+
+/// The constant-size array shape a pointer was computed from, read off the GEP types on
+/// the way from the pointer to its base: the array's dimension sizes (outermost first)
+/// after the dimension the first index steps over, and the size in bytes of its
+/// innermost element type. `double A[N][M]` as a global gives `[M]`; a row pointer
+/// `double (*A)[M]` gives `[M]`.
+pub fn gep_array_shape(
+    fa: &crate::llvm::FunctionAnalyses<'_>,
+    pointer: LLVMValueRef,
+) -> Option<(Vec<u64>, u64)> {
+    use inkwell::llvm_sys::LLVMTypeKind;
+    let mut current = pointer;
+    let mut found = None;
+    // SAFETY: GEP and type queries on live values; the walk is bounded.
+    unsafe {
+        for _ in 0..16 {
+            let is_gep = !c::LLVMIsAGetElementPtrInst(current).is_null()
+                || (!c::LLVMIsAConstantExpr(current).is_null()
+                    && c::LLVMGetConstOpcode(current)
+                        == inkwell::llvm_sys::LLVMOpcode::LLVMGetElementPtr);
+            if !is_gep {
+                break;
+            }
+            let source = c::LLVMGetGEPSourceElementType(current);
+            if c::LLVMGetTypeKind(source) == LLVMTypeKind::LLVMArrayTypeKind {
+                found = Some((source, c::LLVMGetOperand(current, 0)));
+            }
+            current = c::LLVMGetOperand(current, 0);
+        }
+        let (array, base) = found?;
+        let mut dims = Vec::new();
+        let mut ty = array;
+        while c::LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMArrayTypeKind {
+            dims.push(c::LLVMGetArrayLength2(ty));
+            ty = c::LLVMGetElementType(ty);
+        }
+        // A global of exactly this type is indexed [0][i][j]...: its outermost
+        // dimension is the one the first index steps over.
+        let whole_object =
+            !c::LLVMIsAGlobalVariable(base).is_null() && c::LLVMGlobalGetValueType(base) == array;
+        if whole_object {
+            dims.remove(0);
+        }
+        let element = crate::llvm::ir::sized_type_bytes(fa, ty)?;
+        (!dims.is_empty() && dims.iter().all(|d| *d > 0)).then_some((dims, element))
+    }
+}
+
+fn sized_type_bytes(
+    fa: &crate::llvm::FunctionAnalyses<'_>,
+    ty: inkwell::llvm_sys::prelude::LLVMTypeRef,
+) -> Option<u64> {
+    fa.type_store_size_raw(ty)
+}
