@@ -273,7 +273,10 @@ impl<'f> FunctionAnalyses<'f> {
     }
 
     /// Bytes a value of a raw type occupies in memory; `None` if unsized.
-    pub(crate) fn type_store_size_raw(&self, ty: inkwell::llvm_sys::prelude::LLVMTypeRef) -> Option<u64> {
+    pub(crate) fn type_store_size_raw(
+        &self,
+        ty: inkwell::llvm_sys::prelude::LLVMTypeRef,
+    ) -> Option<u64> {
         let bytes = unsafe { (self.api.type_store_size)(self.ctx(), ty) };
         (bytes != 0).then_some(bytes)
     }
