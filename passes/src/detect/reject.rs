@@ -39,6 +39,25 @@ pub enum RejectReason {
 }
 
 impl RejectReason {
+    /// Every reason, for listings (the profile report, tests).
+    pub const ALL: [RejectReason; 15] = [
+        RejectReason::LoopShape,
+        RejectReason::MultipleExits,
+        RejectReason::UnknownTripCount,
+        RejectReason::NonAffineLoopBound,
+        RejectReason::NonAffineCondition,
+        RejectReason::UnsupportedControlFlow,
+        RejectReason::IrreducibleControlFlow,
+        RejectReason::NonAffineSubscript,
+        RejectReason::VariantBasePointer,
+        RejectReason::MixedElementTypes,
+        RejectReason::UnknownCall,
+        RejectReason::VolatileOrAtomic,
+        RejectReason::Alloca,
+        RejectReason::UnsupportedInstruction,
+        RejectReason::NoMemoryAccess,
+    ];
+
     /// Stable identifier for printers, remarks and profiles.
     pub fn key(self) -> &'static str {
         match self {
@@ -128,27 +147,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_reason_has_a_distinct_key() {
-        use RejectReason::*;
-        let all = [
-            LoopShape,
-            MultipleExits,
-            UnknownTripCount,
-            NonAffineLoopBound,
-            NonAffineCondition,
-            UnsupportedControlFlow,
-            IrreducibleControlFlow,
-            NonAffineSubscript,
-            VariantBasePointer,
-            MixedElementTypes,
-            UnknownCall,
-            VolatileOrAtomic,
-            Alloca,
-            UnsupportedInstruction,
-            NoMemoryAccess,
-        ];
-        let keys: std::collections::BTreeSet<_> = all.iter().map(|r| r.key()).collect();
-        assert_eq!(keys.len(), all.len());
+    fn every_reason_has_a_distinct_key_and_message() {
+        let keys: std::collections::BTreeSet<_> =
+            RejectReason::ALL.iter().map(|r| r.key()).collect();
+        let messages: std::collections::BTreeSet<_> =
+            RejectReason::ALL.iter().map(|r| r.to_string()).collect();
+        assert_eq!(keys.len(), RejectReason::ALL.len());
+        assert_eq!(messages.len(), RejectReason::ALL.len());
     }
 
     #[test]
