@@ -460,7 +460,8 @@ extern "C" void polyrust_register_pass_builder_callbacks(PassBuilder *PB) {
           PrPrinter Which;
         } Printers[] = {{"print<polyrust-loops>", PR_PRINT_LOOPS},
                         {"print<polyrust-detect>", PR_PRINT_DETECT},
-                        {"print<polyrust-scops>", PR_PRINT_SCOPS}};
+                        {"print<polyrust-scops>", PR_PRINT_SCOPS},
+                        {"print<polyrust-ast>", PR_PRINT_AST}};
         for (const auto &Printer : Printers)
           if (Name == Printer.Name) {
             FPM.addPass(PolyrustPrinterPass(Printer.Which));

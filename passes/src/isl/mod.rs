@@ -12,6 +12,7 @@
 //! `raw` for string results, tuple and parameter names, error messages and the stream
 //! reader. isl-rs's `ASTNodeType` numbering is off by one and is not used.
 
+pub mod ast;
 mod ctx;
 mod error;
 mod map;

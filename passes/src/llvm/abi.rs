@@ -110,6 +110,7 @@ pub enum PrPrinter {
     Loops = 0,
     Detect = 1,
     Scops = 2,
+    Ast = 3,
 }
 
 type Ctx = *mut PrFunctionCtx;

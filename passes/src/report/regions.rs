@@ -11,8 +11,35 @@ pub fn print(analyses: &FunctionAnalyses<'_>, printer: PrPrinter, options: &Opti
     let detection = detect::detect(analyses);
     match printer {
         PrPrinter::Scops => scops(analyses, &detection, options),
+        PrPrinter::Ast => asts(analyses, &detection, options),
         _ => detect::print(analyses, &detection),
     }
+}
+
+/// The loop AST isl generates for each region's schedule (the original one, or the
+/// one imported with -polyrust-import), under the region's assumed context.
+fn asts(
+    analyses: &FunctionAnalyses<'_>,
+    detection: &detect::Detection<'_>,
+    options: &Options,
+) -> String {
+    let name = analyses
+        .function()
+        .get_name()
+        .to_string_lossy()
+        .into_owned();
+    let mut out = format!("polyrust-ast: function '{name}'\n");
+    for modelled in driver::model_regions(analyses, detection, options) {
+        let region = &modelled.region.spec.name;
+        match &modelled.scop {
+            Some(scop) => match crate::isl::ast::generate(&scop.assumed_context, &scop.schedule) {
+                Ok(ast) => out.push_str(&format!("AST of {region}:\n{}", ast.text)),
+                Err(e) => out.push_str(&format!("AST of {region}: not generated: {e}\n")),
+            },
+            None => out.push_str(&format!("AST of {region}: no model\n")),
+        }
+    }
+    out
 }
 
 fn scops(

@@ -1,0 +1,537 @@
+//! isl's AST generation, which isl-rs does not wrap (no `isl_ast_build`): a schedule and
+//! the context it runs in become a loop AST, returned as a plain Rust tree (`AstNode`,
+//! `AstExpr`) that code generation walks without touching isl, plus isl's own C-like
+//! text of it for printers and tests.
+//!
+//! Relies on isl's C API (declared below; the static isl linked by isl-rs exports it)
+//! and on the node and expression type numbering of isl's `ast_type.h`, which isl-rs's
+//! `ASTNodeType` gets wrong by one: the numbering is written out here instead.
+
+use std::ffi::{c_char, c_int, c_long};
+
+use super::error::IslError;
+use super::object::{error_after_raw_call, unbounded};
+use super::raw::{take_string, RawPtr};
+use super::schedule::Schedule;
+use super::set::Set;
+
+extern "C" {
+    fn isl_ast_build_from_context(set: RawPtr) -> RawPtr;
+    fn isl_ast_build_node_from_schedule(build: RawPtr, schedule: RawPtr) -> RawPtr;
+    fn isl_ast_build_free(build: RawPtr) -> RawPtr;
+
+    fn isl_ast_node_free(node: RawPtr) -> RawPtr;
+    fn isl_ast_node_get_type(node: RawPtr) -> c_int;
+    fn isl_ast_node_to_C_str(node: RawPtr) -> *mut c_char;
+    fn isl_ast_node_for_get_iterator(node: RawPtr) -> RawPtr;
+    fn isl_ast_node_for_get_init(node: RawPtr) -> RawPtr;
+    fn isl_ast_node_for_get_cond(node: RawPtr) -> RawPtr;
+    fn isl_ast_node_for_get_inc(node: RawPtr) -> RawPtr;
+    fn isl_ast_node_for_get_body(node: RawPtr) -> RawPtr;
+    fn isl_ast_node_for_is_degenerate(node: RawPtr) -> c_int;
+    fn isl_ast_node_if_get_cond(node: RawPtr) -> RawPtr;
+    fn isl_ast_node_if_get_then_node(node: RawPtr) -> RawPtr;
+    fn isl_ast_node_if_has_else_node(node: RawPtr) -> c_int;
+    fn isl_ast_node_if_get_else_node(node: RawPtr) -> RawPtr;
+    fn isl_ast_node_block_get_children(node: RawPtr) -> RawPtr;
+    fn isl_ast_node_mark_get_node(node: RawPtr) -> RawPtr;
+    fn isl_ast_node_user_get_expr(node: RawPtr) -> RawPtr;
+    fn isl_ast_node_list_size(list: RawPtr) -> c_int;
+    fn isl_ast_node_list_get_at(list: RawPtr, index: c_int) -> RawPtr;
+    fn isl_ast_node_list_free(list: RawPtr) -> RawPtr;
+
+    fn isl_ast_expr_free(expr: RawPtr) -> RawPtr;
+    fn isl_ast_expr_get_type(expr: RawPtr) -> c_int;
+    fn isl_ast_expr_op_get_type(expr: RawPtr) -> c_int;
+    fn isl_ast_expr_op_get_n_arg(expr: RawPtr) -> c_int;
+    fn isl_ast_expr_op_get_arg(expr: RawPtr, pos: c_int) -> RawPtr;
+    fn isl_ast_expr_get_id(expr: RawPtr) -> RawPtr;
+    fn isl_ast_expr_get_val(expr: RawPtr) -> RawPtr;
+
+    fn isl_id_get_name(id: RawPtr) -> *const c_char;
+    fn isl_id_free(id: RawPtr) -> RawPtr;
+    fn isl_val_is_int(val: RawPtr) -> c_int;
+    fn isl_val_get_num_si(val: RawPtr) -> c_long;
+    fn isl_val_to_str(val: RawPtr) -> *mut c_char;
+    fn isl_val_free(val: RawPtr) -> RawPtr;
+}
+
+/// Deepest nesting of AST nodes or expressions accepted (guards the recursion).
+const MAX_DEPTH: u32 = 256;
+
+/// An operation of an AST expression (isl's `isl_ast_expr_op_type`, same order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AstOp {
+    And,
+    AndThen,
+    Or,
+    OrElse,
+    Max,
+    Min,
+    Minus,
+    Add,
+    Sub,
+    Mul,
+    /// Exact division.
+    Div,
+    /// Division rounding towards negative infinity.
+    FloorDiv,
+    /// Division of a non-negative dividend.
+    PositiveDiv,
+    /// Remainder of a non-negative dividend.
+    PositiveRem,
+    /// Remainder only compared against zero.
+    ZeroRem,
+    Cond,
+    Select,
+    Eq,
+    Le,
+    Lt,
+    Ge,
+    Gt,
+    Call,
+    Access,
+    Member,
+    AddressOf,
+}
+
+const OPS: [AstOp; 26] = [
+    AstOp::And,
+    AstOp::AndThen,
+    AstOp::Or,
+    AstOp::OrElse,
+    AstOp::Max,
+    AstOp::Min,
+    AstOp::Minus,
+    AstOp::Add,
+    AstOp::Sub,
+    AstOp::Mul,
+    AstOp::Div,
+    AstOp::FloorDiv,
+    AstOp::PositiveDiv,
+    AstOp::PositiveRem,
+    AstOp::ZeroRem,
+    AstOp::Cond,
+    AstOp::Select,
+    AstOp::Eq,
+    AstOp::Le,
+    AstOp::Lt,
+    AstOp::Ge,
+    AstOp::Gt,
+    AstOp::Call,
+    AstOp::Access,
+    AstOp::Member,
+    AstOp::AddressOf,
+];
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AstExpr {
+    Int(i64),
+    /// A loop iterator or a parameter.
+    Id(String),
+    Op(AstOp, Vec<AstExpr>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AstNode {
+    /// `for (iterator = init; cond; iterator += inc) body`.
+    For {
+        iterator: String,
+        init: AstExpr,
+        cond: AstExpr,
+        inc: AstExpr,
+        body: Box<AstNode>,
+        /// Runs exactly once (isl prints it as an assignment, not a loop).
+        degenerate: bool,
+    },
+    If {
+        cond: AstExpr,
+        then: Box<AstNode>,
+        otherwise: Option<Box<AstNode>>,
+    },
+    Block(Vec<AstNode>),
+    Mark(Box<AstNode>),
+    /// One instance of a statement: its name and the values of its iterators.
+    User {
+        statement: String,
+        args: Vec<AstExpr>,
+    },
+}
+
+/// A generated loop AST.
+#[derive(Clone, Debug)]
+pub struct Ast {
+    pub root: AstNode,
+    /// isl's C-like rendering, for printers and tests.
+    pub text: String,
+}
+
+/// Generates the loop AST that runs `schedule`, knowing `context` holds for the
+/// parameters.
+pub fn generate(context: &Set, schedule: &Schedule) -> Result<Ast, IslError> {
+    const OPERATION: &str = "generating the loop AST";
+    let context = context.copy()?;
+    let schedule = schedule.copy()?;
+    let ctx = context.ctx_ptr();
+    // SAFETY: both copies are ours; isl takes them, and every object isl gives back is
+    // freed below exactly once.
+    unsafe {
+        let build = isl_ast_build_from_context(release(context.inner));
+        if build == 0 {
+            return Err(error_after_raw_call(OPERATION, ctx));
+        }
+        let node = isl_ast_build_node_from_schedule(build, release(schedule.inner));
+        isl_ast_build_free(build);
+        if node == 0 {
+            return Err(error_after_raw_call(OPERATION, ctx));
+        }
+        let text = unbounded_text(node, ctx);
+        let root = read_node(node, 0);
+        isl_ast_node_free(node);
+        Ok(Ast {
+            root: root.map_err(|e| IslError::Other {
+                context: OPERATION.into(),
+                message: e,
+            })?,
+            text,
+        })
+    }
+}
+
+/// Gives isl an object isl-rs owned (an `__isl_take` argument).
+fn release<T: Releasable>(mut inner: T) -> RawPtr {
+    inner.forget()
+}
+
+trait Releasable {
+    fn forget(&mut self) -> RawPtr;
+}
+
+macro_rules! releasable {
+    ($($ty:ty),*) => {
+        $(impl Releasable for $ty {
+            fn forget(&mut self) -> RawPtr {
+                self.do_not_free_on_drop();
+                self.ptr
+            }
+        })*
+    };
+}
+
+releasable!(isl_rs::Set, isl_rs::Schedule);
+
+/// isl's C-like text of a live node, printed outside the operation bound.
+fn unbounded_text(node: RawPtr, ctx: RawPtr) -> String {
+    // A borrowed view of the context for the bound setters: it must not free it.
+    let context = isl_rs::Context {
+        ptr: ctx,
+        should_free_on_drop: false,
+    };
+    // SAFETY: `node` is live; the string is ours and take_string frees it.
+    unbounded(&context, || unsafe {
+        take_string(isl_ast_node_to_C_str(node))
+    })
+    .unwrap_or_default()
+}
+
+/// Reads an AST node (kept, not freed).
+///
+/// # Safety
+/// `node` is a live isl_ast_node.
+unsafe fn read_node(node: RawPtr, depth: u32) -> Result<AstNode, String> {
+    if depth > MAX_DEPTH {
+        return Err("loop AST too deeply nested".into());
+    }
+    // isl's isl_ast_node_type: for = 1, if, block, mark, user.
+    match isl_ast_node_get_type(node) {
+        1 => {
+            let iterator = owned_expr(isl_ast_node_for_get_iterator(node), depth)?;
+            let AstExpr::Id(iterator) = iterator else {
+                return Err("loop iterator is not an identifier".into());
+            };
+            Ok(AstNode::For {
+                iterator,
+                init: owned_expr(isl_ast_node_for_get_init(node), depth)?,
+                cond: owned_expr(isl_ast_node_for_get_cond(node), depth)?,
+                inc: owned_expr(isl_ast_node_for_get_inc(node), depth)?,
+                body: Box::new(owned_node(isl_ast_node_for_get_body(node), depth)?),
+                degenerate: isl_ast_node_for_is_degenerate(node) == 1,
+            })
+        }
+        2 => Ok(AstNode::If {
+            cond: owned_expr(isl_ast_node_if_get_cond(node), depth)?,
+            then: Box::new(owned_node(isl_ast_node_if_get_then_node(node), depth)?),
+            otherwise: if isl_ast_node_if_has_else_node(node) == 1 {
+                Some(Box::new(owned_node(
+                    isl_ast_node_if_get_else_node(node),
+                    depth,
+                )?))
+            } else {
+                None
+            },
+        }),
+        3 => {
+            let list = isl_ast_node_block_get_children(node);
+            if list == 0 {
+                return Err("block without children".into());
+            }
+            let mut children = Vec::new();
+            let mut outcome = Ok(());
+            for i in 0..isl_ast_node_list_size(list).max(0) {
+                match owned_node(isl_ast_node_list_get_at(list, i), depth) {
+                    Ok(child) => children.push(child),
+                    Err(e) => {
+                        outcome = Err(e);
+                        break;
+                    }
+                }
+            }
+            isl_ast_node_list_free(list);
+            outcome.map(|_| AstNode::Block(children))
+        }
+        4 => Ok(AstNode::Mark(Box::new(owned_node(
+            isl_ast_node_mark_get_node(node),
+            depth,
+        )?))),
+        5 => {
+            let call = owned_expr(isl_ast_node_user_get_expr(node), depth)?;
+            match call {
+                AstExpr::Op(AstOp::Call, mut args) if !args.is_empty() => {
+                    let AstExpr::Id(statement) = args.remove(0) else {
+                        return Err("statement call without a name".into());
+                    };
+                    Ok(AstNode::User { statement, args })
+                }
+                _ => Err("user node is not a statement call".into()),
+            }
+        }
+        kind => Err(format!("unknown AST node type {kind}")),
+    }
+}
+
+/// Reads and frees a node isl gave us.
+unsafe fn owned_node(node: RawPtr, depth: u32) -> Result<AstNode, String> {
+    if node == 0 {
+        return Err("missing AST node".into());
+    }
+    let read = read_node(node, depth + 1);
+    isl_ast_node_free(node);
+    read
+}
+
+/// Reads and frees an expression isl gave us.
+unsafe fn owned_expr(expr: RawPtr, depth: u32) -> Result<AstExpr, String> {
+    if expr == 0 {
+        return Err("missing AST expression".into());
+    }
+    let read = read_expr(expr, depth + 1);
+    isl_ast_expr_free(expr);
+    read
+}
+
+unsafe fn read_expr(expr: RawPtr, depth: u32) -> Result<AstExpr, String> {
+    if depth > MAX_DEPTH {
+        return Err("AST expression too deeply nested".into());
+    }
+    // isl's isl_ast_expr_type: op = 0, id, int.
+    match isl_ast_expr_get_type(expr) {
+        0 => {
+            let kind = isl_ast_expr_op_get_type(expr);
+            let op = usize::try_from(kind)
+                .ok()
+                .and_then(|k| OPS.get(k).copied())
+                .ok_or_else(|| format!("unknown AST operation {kind}"))?;
+            let mut args = Vec::new();
+            for i in 0..isl_ast_expr_op_get_n_arg(expr).max(0) {
+                args.push(owned_expr(isl_ast_expr_op_get_arg(expr, i), depth)?);
+            }
+            Ok(AstExpr::Op(op, args))
+        }
+        1 => {
+            let id = isl_ast_expr_get_id(expr);
+            if id == 0 {
+                return Err("identifier without id".into());
+            }
+            let name = isl_id_get_name(id);
+            let text = if name.is_null() {
+                None
+            } else {
+                Some(
+                    std::ffi::CStr::from_ptr(name)
+                        .to_string_lossy()
+                        .into_owned(),
+                )
+            };
+            isl_id_free(id);
+            text.map(AstExpr::Id)
+                .ok_or_else(|| "unnamed identifier".into())
+        }
+        2 => {
+            let val = isl_ast_expr_get_val(expr);
+            if val == 0 {
+                return Err("integer without value".into());
+            }
+            let result = if isl_val_is_int(val) == 1 {
+                // isl_val_get_num_si truncates silently: compare with the exact text.
+                let small = isl_val_get_num_si(val) as i64;
+                let exact = take_string(isl_val_to_str(val));
+                if exact.as_deref() == Some(small.to_string().as_str()) {
+                    Ok(AstExpr::Int(small))
+                } else {
+                    Err(format!(
+                        "integer {} does not fit in 64 bits",
+                        exact.unwrap_or_default()
+                    ))
+                }
+            } else {
+                Err("non-integer value in the AST".into())
+            };
+            isl_val_free(val);
+            result
+        }
+        kind => Err(format!("unknown AST expression type {kind}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isl::{parse_set, parse_union_map, parse_union_set, IslCtx};
+
+    fn ast_of(domain: &str, schedule: &str, context: &str) -> Ast {
+        let ctx = IslCtx::new(None).unwrap();
+        let domain = parse_union_set(&ctx, domain, "domain").unwrap();
+        let band = parse_union_map(&ctx, schedule, "schedule").unwrap();
+        let schedule = Schedule::from_domain(domain)
+            .unwrap()
+            .insert_band(band)
+            .unwrap();
+        let context = parse_set(&ctx, context, "context").unwrap();
+        generate(&context, &schedule).unwrap()
+    }
+
+    #[test]
+    fn two_deep_band_becomes_two_nested_loops_around_one_statement() {
+        let ast = ast_of(
+            "[n] -> { S[i, j] : 0 <= i < n and 0 <= j < n }",
+            "[n] -> { S[i, j] -> [i, j] }",
+            "[n] -> { : n > 0 }",
+        );
+        let AstNode::For {
+            iterator,
+            init,
+            body,
+            ..
+        } = &ast.root
+        else {
+            panic!("{:?}", ast.root);
+        };
+        assert_eq!(iterator, "c0");
+        assert_eq!(init, &AstExpr::Int(0));
+        let AstNode::For { body: inner, .. } = body.as_ref() else {
+            panic!("{body:?}");
+        };
+        assert_eq!(
+            inner.as_ref(),
+            &AstNode::User {
+                statement: "S".into(),
+                args: vec![AstExpr::Id("c0".into()), AstExpr::Id("c1".into())]
+            }
+        );
+        assert!(
+            ast.text.contains("for (int c0 = 0; c0 < n; c0 += 1)"),
+            "{}",
+            ast.text
+        );
+    }
+
+    #[test]
+    fn interchange_swaps_the_loops_and_the_statement_arguments() {
+        let ast = ast_of(
+            "[n, m] -> { S[i, j] : 0 <= i < n and 0 <= j < m }",
+            "[n, m] -> { S[i, j] -> [j, i] }",
+            "[n, m] -> { : n > 0 and m > 0 }",
+        );
+        assert!(ast.text.contains("c0 < m"), "{}", ast.text);
+        assert!(ast.text.contains("S(c1, c0)"), "{}", ast.text);
+    }
+
+    #[test]
+    fn tiled_schedule_needs_floor_division_and_min() {
+        let ast = ast_of(
+            "[n] -> { S[i] : 0 <= i < n }",
+            "[n] -> { S[i] -> [floor(i/32), i] }",
+            "[n] -> { : n > 0 }",
+        );
+        let text = &ast.text;
+        assert!(text.contains("min("), "{text}");
+        fn has_op(node: &AstNode, op: AstOp) -> bool {
+            fn in_expr(e: &AstExpr, op: AstOp) -> bool {
+                match e {
+                    AstExpr::Op(o, args) => *o == op || args.iter().any(|a| in_expr(a, op)),
+                    _ => false,
+                }
+            }
+            match node {
+                AstNode::For {
+                    init,
+                    cond,
+                    inc,
+                    body,
+                    ..
+                } => in_expr(init, op) || in_expr(cond, op) || in_expr(inc, op) || has_op(body, op),
+                AstNode::If {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    in_expr(cond, op)
+                        || has_op(then, op)
+                        || otherwise.as_ref().is_some_and(|o| has_op(o, op))
+                }
+                AstNode::Block(children) => children.iter().any(|c| has_op(c, op)),
+                AstNode::Mark(inner) => has_op(inner, op),
+                AstNode::User { args, .. } => args.iter().any(|a| in_expr(a, op)),
+            }
+        }
+        assert!(has_op(&ast.root, AstOp::Min), "{:?}", ast.root);
+    }
+
+    #[test]
+    fn two_statements_in_sequence_give_a_block() {
+        let ctx = IslCtx::new(None).unwrap();
+        let domain = parse_union_set(
+            &ctx,
+            "[n] -> { S[i] : 0 <= i < n; T[i] : 0 <= i < n }",
+            "domain",
+        )
+        .unwrap();
+        let band = parse_union_map(
+            &ctx,
+            "[n] -> { S[i] -> [0, i]; T[i] -> [1, i] }",
+            "schedule",
+        )
+        .unwrap();
+        let schedule = Schedule::from_domain(domain)
+            .unwrap()
+            .insert_band(band)
+            .unwrap();
+        let context = parse_set(&ctx, "[n] -> { : n > 0 }", "context").unwrap();
+        let ast = generate(&context, &schedule).unwrap();
+        assert!(
+            matches!(ast.root, AstNode::Block(ref c) if c.len() == 2),
+            "{:?}",
+            ast.root
+        );
+    }
+
+    #[test]
+    fn empty_domain_gives_an_empty_block() {
+        let ast = ast_of(
+            "[n] -> { S[i] : 0 <= i < n and n < 0 }",
+            "[n] -> { S[i] -> [i] }",
+            "[n] -> { : }",
+        );
+        assert_eq!(ast.root, AstNode::Block(vec![]));
+    }
+}
