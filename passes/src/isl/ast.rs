@@ -10,7 +10,7 @@
 use std::ffi::{c_char, c_int, c_long};
 
 use super::error::IslError;
-use super::object::{error_after_raw_call, unbounded};
+use super::object::{error_after_raw_call, release, unbounded};
 use super::raw::{take_string, RawPtr};
 use super::schedule::Schedule;
 use super::set::Set;
@@ -197,28 +197,6 @@ pub fn generate(context: &Set, schedule: &Schedule) -> Result<Ast, IslError> {
         })
     }
 }
-
-/// Gives isl an object isl-rs owned (an `__isl_take` argument).
-fn release<T: Releasable>(mut inner: T) -> RawPtr {
-    inner.forget()
-}
-
-trait Releasable {
-    fn forget(&mut self) -> RawPtr;
-}
-
-macro_rules! releasable {
-    ($($ty:ty),*) => {
-        $(impl Releasable for $ty {
-            fn forget(&mut self) -> RawPtr {
-                self.do_not_free_on_drop();
-                self.ptr
-            }
-        })*
-    };
-}
-
-releasable!(isl_rs::Set, isl_rs::Schedule);
 
 /// isl's C-like text of a live node, printed outside the operation bound.
 fn unbounded_text(node: RawPtr, ctx: RawPtr) -> String {

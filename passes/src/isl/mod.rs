@@ -20,6 +20,7 @@ mod object;
 mod parse;
 mod raw;
 mod schedule;
+pub mod scheduler;
 mod set;
 mod union_map;
 mod union_set;

@@ -184,3 +184,32 @@ pub(super) fn space(
         Err(error) => Err(IslError::from_lib(operation, error)),
     }
 }
+
+/// Gives isl an object isl-rs owned, for an `__isl_take` argument of a raw isl call:
+/// isl-rs must no longer free it.
+pub(super) fn release<T: Releasable>(mut inner: T) -> RawPtr {
+    inner.forget()
+}
+
+pub(super) trait Releasable {
+    fn forget(&mut self) -> RawPtr;
+}
+
+macro_rules! releasable {
+    ($($ty:ty),*) => {
+        $(impl Releasable for $ty {
+            fn forget(&mut self) -> RawPtr {
+                self.do_not_free_on_drop();
+                self.ptr
+            }
+        })*
+    };
+}
+
+releasable!(
+    isl_rs::Set,
+    isl_rs::Map,
+    isl_rs::UnionSet,
+    isl_rs::UnionMap,
+    isl_rs::Schedule
+);

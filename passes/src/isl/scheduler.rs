@@ -1,0 +1,316 @@
+//! isl's scheduler and band tiling, which isl-rs does not wrap: a new schedule for a
+//! domain from validity (must hold), proximity (keep close: locality) and coincidence
+//! (same time: parallelism) relations, and tiling of the permutable bands of a
+//! schedule tree with sizes chosen per band by the caller.
+//!
+//! Relies on isl's C API (declared below) and the node type numbering of isl's
+//! `schedule_type.h` (band = 0 ... set = 10).
+
+use std::ffi::{c_int, c_long};
+
+use super::error::IslError;
+use super::object::{error_after_raw_call, release};
+use super::raw::RawPtr;
+use super::schedule::Schedule;
+use super::set::Set;
+use super::union_map::UnionMap;
+use super::union_set::UnionSet;
+
+extern "C" {
+    fn isl_schedule_constraints_on_domain(domain: RawPtr) -> RawPtr;
+    fn isl_schedule_constraints_set_context(sc: RawPtr, context: RawPtr) -> RawPtr;
+    fn isl_schedule_constraints_set_validity(sc: RawPtr, validity: RawPtr) -> RawPtr;
+    fn isl_schedule_constraints_set_proximity(sc: RawPtr, proximity: RawPtr) -> RawPtr;
+    fn isl_schedule_constraints_set_coincidence(sc: RawPtr, coincidence: RawPtr) -> RawPtr;
+    fn isl_schedule_constraints_compute_schedule(sc: RawPtr) -> RawPtr;
+
+    fn isl_schedule_get_root(schedule: RawPtr) -> RawPtr;
+    fn isl_schedule_node_free(node: RawPtr) -> RawPtr;
+    fn isl_schedule_node_get_type(node: RawPtr) -> c_int;
+    fn isl_schedule_node_get_schedule(node: RawPtr) -> RawPtr;
+    fn isl_schedule_node_n_children(node: RawPtr) -> c_int;
+    fn isl_schedule_node_child(node: RawPtr, pos: c_int) -> RawPtr;
+    fn isl_schedule_node_parent(node: RawPtr) -> RawPtr;
+    fn isl_schedule_node_band_n_member(node: RawPtr) -> c_int;
+    fn isl_schedule_node_band_get_permutable(node: RawPtr) -> c_int;
+    fn isl_schedule_node_band_member_get_coincident(node: RawPtr, pos: c_int) -> c_int;
+    fn isl_schedule_node_band_get_space(node: RawPtr) -> RawPtr;
+    fn isl_schedule_node_band_tile(node: RawPtr, sizes: RawPtr) -> RawPtr;
+    fn isl_schedule_node_get_schedule_depth(node: RawPtr) -> c_int;
+    fn isl_schedule_node_get_ctx(node: RawPtr) -> RawPtr;
+
+    fn isl_multi_val_zero(space: RawPtr) -> RawPtr;
+    fn isl_multi_val_set_val(mv: RawPtr, pos: c_int, val: RawPtr) -> RawPtr;
+    fn isl_val_int_from_si(ctx: RawPtr, value: c_long) -> RawPtr;
+}
+
+/// isl's `isl_schedule_node_band`.
+const BAND: c_int = 0;
+/// Deepest schedule tree walked (guards the recursion).
+const MAX_DEPTH: u32 = 256;
+
+/// What the caller needs to choose tile sizes for a band.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BandInfo {
+    /// Number of schedule dimensions above the band.
+    pub depth: usize,
+    /// One flag per member: true when the member carries no (coincidence) dependence,
+    /// i.e. its iterations may run in parallel.
+    pub coincident: Vec<bool>,
+    /// Whether the members may be interchanged freely (tiling is legal).
+    pub permutable: bool,
+}
+
+/// Computes a new schedule for `domain` that respects `validity`, keeps `proximity`
+/// pairs close and makes `coincidence` pairs run at the same time where it can.
+pub fn compute_schedule(
+    domain: &UnionSet,
+    context: &Set,
+    validity: &UnionMap,
+    proximity: &UnionMap,
+    coincidence: &UnionMap,
+) -> Result<Schedule, IslError> {
+    const OPERATION: &str = "computing a schedule";
+    let ctx = domain.ctx_ptr();
+    let ctx_ref = std::rc::Rc::clone(&domain.ctx);
+    let (domain, context) = (domain.copy()?, context.copy()?);
+    let (validity, proximity, coincidence) =
+        (validity.copy()?, proximity.copy()?, coincidence.copy()?);
+    // SAFETY: every argument is a copy isl takes; the result is adopted once.
+    unsafe {
+        let mut sc = isl_schedule_constraints_on_domain(release(domain.inner));
+        sc = isl_schedule_constraints_set_context(sc, release(context.inner));
+        sc = isl_schedule_constraints_set_validity(sc, release(validity.inner));
+        sc = isl_schedule_constraints_set_proximity(sc, release(proximity.inner));
+        sc = isl_schedule_constraints_set_coincidence(sc, release(coincidence.inner));
+        let schedule = isl_schedule_constraints_compute_schedule(sc);
+        if schedule == 0 {
+            return Err(error_after_raw_call(OPERATION, ctx));
+        }
+        Ok(Schedule::adopt(&ctx_ref, schedule))
+    }
+}
+
+/// The bands of a schedule tree, outermost first (preorder).
+pub fn bands(schedule: &Schedule) -> Result<Vec<BandInfo>, IslError> {
+    let mut out = Vec::new();
+    walk(schedule, &mut |info| {
+        out.push(info.clone());
+        None
+    })?;
+    Ok(out)
+}
+
+/// Tiles every band for which `sizes` returns sizes (one per member, each > 0): the
+/// band becomes a band of tile loops with the band of point loops below it.
+pub fn tile_bands(
+    schedule: &Schedule,
+    mut sizes: impl FnMut(&BandInfo) -> Option<Vec<i64>>,
+) -> Result<Schedule, IslError> {
+    walk(schedule, &mut sizes)
+}
+
+/// Walks the tree in preorder, tiling where `visit` asks, and returns the (possibly)
+/// new schedule.
+fn walk(
+    schedule: &Schedule,
+    visit: &mut dyn FnMut(&BandInfo) -> Option<Vec<i64>>,
+) -> Result<Schedule, IslError> {
+    const OPERATION: &str = "walking a schedule tree";
+    let copy = schedule.copy()?;
+    let ctx = copy.ctx_ptr();
+    // SAFETY: the root comes from our own copy; every node handle is consumed by the
+    // next call (isl's take semantics) and the last one is freed.
+    unsafe {
+        let root = isl_schedule_get_root(copy.inner.ptr);
+        if root == 0 {
+            return Err(error_after_raw_call(OPERATION, ctx));
+        }
+        let node = visit_node(root, visit, 0).map_err(|e| match e {
+            Walk::Isl => error_after_raw_call(OPERATION, ctx),
+            Walk::Invalid(message) => IslError::Other {
+                context: OPERATION.into(),
+                message,
+            },
+        })?;
+        let result = isl_schedule_node_get_schedule(node);
+        isl_schedule_node_free(node);
+        if result == 0 {
+            return Err(error_after_raw_call(OPERATION, ctx));
+        }
+        Ok(Schedule::adopt(&schedule.ctx, result))
+    }
+}
+
+enum Walk {
+    /// isl returned NULL; the error is on the context.
+    Isl,
+    Invalid(String),
+}
+
+/// Visits `node` and its subtree; returns the node at the same position.
+unsafe fn visit_node(
+    mut node: RawPtr,
+    visit: &mut dyn FnMut(&BandInfo) -> Option<Vec<i64>>,
+    depth: u32,
+) -> Result<RawPtr, Walk> {
+    if depth > MAX_DEPTH {
+        isl_schedule_node_free(node);
+        return Err(Walk::Invalid("schedule tree too deep".into()));
+    }
+    if isl_schedule_node_get_type(node) == BAND {
+        let members = isl_schedule_node_band_n_member(node).max(0);
+        let info = BandInfo {
+            depth: isl_schedule_node_get_schedule_depth(node).max(0) as usize,
+            coincident: (0..members)
+                .map(|i| isl_schedule_node_band_member_get_coincident(node, i) == 1)
+                .collect(),
+            permutable: isl_schedule_node_band_get_permutable(node) == 1,
+        };
+        if let Some(sizes) = visit(&info) {
+            if sizes.len() != members as usize || sizes.iter().any(|s| *s <= 0) {
+                isl_schedule_node_free(node);
+                return Err(Walk::Invalid(format!(
+                    "{} tile sizes for a band of {members} members (each must be positive)",
+                    sizes.len()
+                )));
+            }
+            let ctx = isl_schedule_node_get_ctx(node);
+            let mut mv = isl_multi_val_zero(isl_schedule_node_band_get_space(node));
+            for (i, size) in sizes.iter().enumerate() {
+                mv = isl_multi_val_set_val(
+                    mv,
+                    i as c_int,
+                    isl_val_int_from_si(ctx, *size as c_long),
+                );
+            }
+            if mv == 0 {
+                isl_schedule_node_free(node);
+                return Err(Walk::Isl);
+            }
+            // The tile band replaces the band; its only child is the point band, which
+            // is not tiled again: skip straight to the point band's child.
+            node = isl_schedule_node_band_tile(node, mv);
+            if node == 0 {
+                return Err(Walk::Isl);
+            }
+            node = isl_schedule_node_child(node, 0);
+            node = isl_schedule_node_child(node, 0);
+            if node == 0 {
+                return Err(Walk::Isl);
+            }
+            node = visit_children(node, visit, depth)?;
+            node = isl_schedule_node_parent(node);
+            node = isl_schedule_node_parent(node);
+            return if node == 0 { Err(Walk::Isl) } else { Ok(node) };
+        }
+    }
+    visit_children(node, visit, depth)
+}
+
+unsafe fn visit_children(
+    mut node: RawPtr,
+    visit: &mut dyn FnMut(&BandInfo) -> Option<Vec<i64>>,
+    depth: u32,
+) -> Result<RawPtr, Walk> {
+    let children = isl_schedule_node_n_children(node).max(0);
+    for i in 0..children {
+        node = isl_schedule_node_child(node, i);
+        if node == 0 {
+            return Err(Walk::Isl);
+        }
+        node = visit_node(node, visit, depth + 1)?;
+        node = isl_schedule_node_parent(node);
+        if node == 0 {
+            return Err(Walk::Isl);
+        }
+    }
+    Ok(node)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isl::{parse_set, parse_union_map, parse_union_set, IslCtx};
+
+    struct Problem {
+        domain: UnionSet,
+        context: Set,
+        deps: UnionMap,
+    }
+
+    fn matmul(ctx: &IslCtx) -> Problem {
+        // C[i][j] += A[i][k] * B[k][j]: the only dependence is on C, carried by k.
+        Problem {
+            domain: parse_union_set(ctx, "[n] -> { S[i, j, k] : 0 <= i, j, k < n }", "domain")
+                .unwrap(),
+            context: parse_set(ctx, "[n] -> { : n > 0 }", "context").unwrap(),
+            deps: parse_union_map(
+                ctx,
+                "[n] -> { S[i, j, k] -> S[i, j, k + 1] : 0 <= i, j < n and 0 <= k < n - 1 }",
+                "deps",
+            )
+            .unwrap(),
+        }
+    }
+
+    fn schedule_of(p: &Problem) -> Schedule {
+        compute_schedule(&p.domain, &p.context, &p.deps, &p.deps, &p.deps).unwrap()
+    }
+
+    #[test]
+    fn matmul_gets_one_permutable_band_with_two_parallel_members() {
+        let ctx = IslCtx::new(None).unwrap();
+        let schedule = schedule_of(&matmul(&ctx));
+        let bands = bands(&schedule).unwrap();
+        assert!(!bands.is_empty());
+        let band = &bands[0];
+        assert!(band.permutable, "{bands:?}");
+        assert_eq!(
+            band.coincident.iter().filter(|c| **c).count(),
+            2,
+            "{bands:?}"
+        );
+    }
+
+    #[test]
+    fn computed_schedule_respects_the_dependences() {
+        let ctx = IslCtx::new(None).unwrap();
+        let p = matmul(&ctx);
+        let map = schedule_of(&p).get_map().unwrap();
+        // Every dependence goes forward in time: each source runs before its sink.
+        let before = map.copy().unwrap().lex_lt_union_map(map).unwrap();
+        assert!(p.deps.is_subset(&before).unwrap());
+    }
+
+    #[test]
+    fn tiling_a_band_adds_a_band_of_tile_loops() {
+        let ctx = IslCtx::new(None).unwrap();
+        let schedule = schedule_of(&matmul(&ctx));
+        let before = bands(&schedule).unwrap().len();
+        let tiled = tile_bands(&schedule, |b| Some(vec![32; b.coincident.len()])).unwrap();
+        let after = bands(&tiled).unwrap();
+        assert_eq!(after.len(), before + 1, "{after:?}");
+        let ast = crate::isl::ast::generate(&matmul(&ctx).context, &tiled).unwrap();
+        assert!(ast.text.contains("c0 += 32"), "{}", ast.text);
+        assert!(ast.text.contains("min(31, n - c0 - 1)"), "{}", ast.text);
+    }
+
+    #[test]
+    fn wrong_number_of_tile_sizes_is_an_error() {
+        let ctx = IslCtx::new(None).unwrap();
+        let schedule = schedule_of(&matmul(&ctx));
+        assert!(tile_bands(&schedule, |_| Some(vec![32])).is_err());
+        assert!(tile_bands(&schedule, |b| Some(vec![0; b.coincident.len()])).is_err());
+    }
+
+    #[test]
+    fn scheduler_under_operation_limit_fails_cleanly() {
+        let ctx = IslCtx::new(None).unwrap();
+        let p = matmul(&ctx);
+        ctx.set_max_operations(Some(1));
+        ctx.start_region();
+        let error = compute_schedule(&p.domain, &p.context, &p.deps, &p.deps, &p.deps);
+        assert!(error.is_err());
+    }
+}
