@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::codegen;
 use crate::detect::{self, DetectedRegion, Detection};
 use crate::isl::IslCtx;
 use crate::llvm::{FunctionAnalyses, RemarkAt, RemarkKind, Severity};
@@ -15,8 +16,65 @@ use crate::options::Options;
 pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
     let detection = detect::detect(analyses);
     detect::emit_remarks(analyses, &detection);
-    let _models = model_regions(analyses, &detection, options);
-    false
+    let Some(ctx) = isl_context(analyses, &detection, options) else {
+        return false;
+    };
+    let models = model_regions(analyses, &ctx, &detection, options);
+    if !options.codegen {
+        return false;
+    }
+    let mut changed = false;
+    for modelled in &models {
+        let Some(scop) = &modelled.scop else {
+            continue;
+        };
+        let region = modelled.region;
+        let at = region
+            .top
+            .first()
+            .map_or_else(RemarkAt::default, |l| RemarkAt::loop_start(*l));
+        ctx.start_region();
+        match codegen::generate(analyses, &ctx, region, scop, &scop.schedule) {
+            Ok(()) => {
+                changed = true;
+                analyses.remark(
+                    RemarkKind::Passed,
+                    "Generated",
+                    at,
+                    "region code generated from its polyhedral schedule, behind a run-time check",
+                );
+            }
+            Err(e) => analyses.remark(
+                RemarkKind::Missed,
+                "CodegenFailed",
+                at,
+                &format!("region left unchanged: {e}"),
+            ),
+        }
+    }
+    changed
+}
+
+/// The isl context for one function's regions, under the operation bound; `None`
+/// when there is nothing to model or isl cannot start (said in a warning).
+pub fn isl_context(
+    fa: &FunctionAnalyses<'_>,
+    detection: &Detection<'_>,
+    options: &Options,
+) -> Option<IslCtx> {
+    if detection.regions.is_empty() {
+        return None;
+    }
+    match IslCtx::new(options.max_operations) {
+        Ok(ctx) => Some(ctx),
+        Err(e) => {
+            fa.diagnose(
+                Severity::Warning,
+                &format!("cannot start isl ({e}); no region is modelled"),
+            );
+            None
+        }
+    }
 }
 
 /// One region and its model, when it could be built.
@@ -31,22 +89,10 @@ pub struct Modelled<'d, 'f> {
 /// field.
 pub fn model_regions<'d, 'f>(
     fa: &FunctionAnalyses<'f>,
+    ctx: &IslCtx,
     detection: &'d Detection<'f>,
     options: &Options,
 ) -> Vec<Modelled<'d, 'f>> {
-    if detection.regions.is_empty() {
-        return Vec::new();
-    }
-    let ctx = match IslCtx::new(options.max_operations) {
-        Ok(ctx) => ctx,
-        Err(e) => {
-            fa.diagnose(
-                Severity::Warning,
-                &format!("cannot start isl ({e}); no region is modelled"),
-            );
-            return Vec::new();
-        }
-    };
     let mut out = Vec::new();
     for region in &detection.regions {
         ctx.start_region();
@@ -54,7 +100,7 @@ pub fn model_regions<'d, 'f>(
             .top
             .first()
             .map_or_else(RemarkAt::default, |l| RemarkAt::loop_start(*l));
-        let scop = match Scop::build(&ctx, &region.spec) {
+        let scop = match Scop::build(ctx, &region.spec) {
             Ok(scop) => Some(scop),
             Err(e) if e.is_operation_limit() => {
                 fa.remark(

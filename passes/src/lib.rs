@@ -1,7 +1,10 @@
 //! polyrust's optimizer as a Rust library. The plugin crate calls `entry` for every
 //! function LLVM hands over; `driver` runs the pipeline stages on it; `llvm` is the only
-//! module that talks to LLVM's analyses; `report` renders what the printer passes show.
+//! module that talks to LLVM's analyses; `report` renders what the printer passes show;
+//! `transform` holds the transformations of the model (so far SICA's tile sizes).
 
+pub mod codegen;
+pub mod deps;
 pub mod detect;
 pub mod driver;
 pub mod entry;
@@ -10,3 +13,4 @@ pub mod llvm;
 pub mod model;
 pub mod options;
 pub mod report;
+pub mod transform;

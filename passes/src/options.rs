@@ -1,11 +1,21 @@
 //! The optimizer's options, validated. LLVM parses the `-polyrust-*` flags (so a value
 //! of the wrong type is rejected by LLVM itself); this module checks what LLVM cannot:
-//! ranges and combinations, with messages that say what to change.
+//! ranges and combinations, with messages that say what to change. Cache sizes arrive as
+//! text (`48K`, `1M`, `32768`) and are read here with the parser the sysfs reader uses
+//! (`transform::hardware::parse_cache_size`), so a bad unit gets a message of ours.
 
 use std::fmt;
 use std::path::PathBuf;
 
 use crate::llvm::abi::{PrOptions, PrTiling};
+use crate::transform::hardware::{format_bytes, parse_cache_size, CacheSizeError};
+
+/// Smallest cache size accepted: anything below is almost surely a size meant in KiB.
+const MIN_CACHE_BYTES: u64 = 1024;
+/// Largest cache size accepted (1 GiB): far above any real L1 or L2, so only typos hit it.
+const MAX_CACHE_BYTES: u64 = 1 << 30;
+/// Widest SIMD register there is (Arm SVE's architectural maximum).
+const MAX_SIMD_BITS: u32 = 2048;
 
 /// How tile sizes are chosen.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,6 +38,14 @@ pub struct Options {
     pub export_dir: Option<PathBuf>,
     /// Where to read region schedules from.
     pub import_dir: Option<PathBuf>,
+    /// L1 data cache size in bytes (`-polyrust-l1-cache`); `None`: detect.
+    pub l1_cache: Option<u64>,
+    /// L2 cache size in bytes (`-polyrust-l2-cache`); `None`: detect.
+    pub l2_cache: Option<u64>,
+    /// SIMD register width in bits (`-polyrust-simd-width`); `None`: detect.
+    pub simd_width: Option<u32>,
+    /// Generate code for modelled regions (`-polyrust-codegen`).
+    pub codegen: bool,
 }
 
 impl Default for Options {
@@ -38,17 +56,48 @@ impl Default for Options {
             sica_rho: 0.9,
             export_dir: None,
             import_dir: None,
+            l1_cache: None,
+            l2_cache: None,
+            simd_width: None,
+            codegen: true,
         }
     }
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum OptionError {
-    ZeroTileSize { position: usize },
+    ZeroTileSize {
+        position: usize,
+    },
     RhoOutOfRange(f64),
-    TileSizesIgnored { tiling: &'static str },
+    TileSizesIgnored {
+        tiling: &'static str,
+    },
     FixedWithoutSizes,
     ImportDirMissing(PathBuf),
+    /// A cache size option that is not a size.
+    CacheSizeUnreadable {
+        option: &'static str,
+        text: String,
+        error: CacheSizeError,
+    },
+    /// A cache size below `MIN_CACHE_BYTES`.
+    CacheTooSmall {
+        option: &'static str,
+        bytes: u64,
+    },
+    /// A cache size above `MAX_CACHE_BYTES`.
+    CacheTooLarge {
+        option: &'static str,
+        bytes: u64,
+    },
+    /// Both cache sizes given, L2 smaller than L1.
+    L2SmallerThanL1 {
+        l1: u64,
+        l2: u64,
+    },
+    SimdWidthNotBytes(u32),
+    SimdWidthTooLarge(u32),
 }
 
 impl fmt::Display for OptionError {
@@ -75,6 +124,41 @@ impl fmt::Display for OptionError {
                 "-polyrust-import={}: no such directory; give the directory -polyrust-export wrote",
                 dir.display()
             ),
+            OptionError::CacheSizeUnreadable { option, text, error } => write!(
+                f,
+                "-polyrust-{option}={text}: {error}; give a size such as 32K, 1280K or 2M \
+                 (K = 1024 bytes), or 0 to detect it"
+            ),
+            OptionError::CacheTooSmall { option, bytes } => write!(
+                f,
+                "-polyrust-{option}={bytes} is only {bytes} bytes; sizes without a unit are \
+                 in bytes: write {bytes}K for {bytes} KiB"
+            ),
+            OptionError::CacheTooLarge { option, bytes } => write!(
+                f,
+                "-polyrust-{option} is {}, more than any L1 or L2 cache (at most {}); \
+                 check the unit (K = KiB, M = MiB)",
+                format_bytes(*bytes),
+                format_bytes(MAX_CACHE_BYTES)
+            ),
+            OptionError::L2SmallerThanL1 { l1, l2 } => write!(
+                f,
+                "-polyrust-l2-cache ({}) is smaller than -polyrust-l1-cache ({}); \
+                 give L2 at least as large as L1 (SICA tiles the outermost loop by L2 / L1)",
+                format_bytes(*l2),
+                format_bytes(*l1)
+            ),
+            OptionError::SimdWidthNotBytes(bits) => write!(
+                f,
+                "-polyrust-simd-width={bits} is not a multiple of 8; give the vector register \
+                 width in bits, e.g. 128 (SSE, NEON), 256 (AVX2) or 512 (AVX-512), or 0 to \
+                 take it from the target"
+            ),
+            OptionError::SimdWidthTooLarge(bits) => write!(
+                f,
+                "-polyrust-simd-width={bits} is wider than any SIMD register (at most \
+                 {MAX_SIMD_BITS} bits); give the width in bits, e.g. 256 for AVX2"
+            ),
         }
     }
 }
@@ -91,6 +175,13 @@ pub struct RawOptions {
     pub sica_rho: f64,
     pub export_dir: String,
     pub import_dir: String,
+    /// `-polyrust-l1-cache` as typed (`48K`, `32768`); empty or `0`: not given.
+    pub l1_cache: String,
+    /// `-polyrust-l2-cache` as typed (`1280K`, `2M`); empty or `0`: not given.
+    pub l2_cache: String,
+    /// `-polyrust-simd-width` in bits; 0: not given.
+    pub simd_width: u32,
+    pub codegen: bool,
 }
 
 impl RawOptions {
@@ -116,6 +207,10 @@ impl RawOptions {
             sica_rho: raw.sica_rho,
             export_dir: text(raw.export_dir),
             import_dir: text(raw.import_dir),
+            l1_cache: text(raw.l1_cache),
+            l2_cache: text(raw.l2_cache),
+            simd_width: raw.simd_width,
+            codegen: raw.codegen != 0,
         }
     }
 }
@@ -148,13 +243,48 @@ impl Options {
                 return Err(OptionError::ImportDirMissing(import));
             }
         }
+        let l1_cache = cache_size("l1-cache", &raw.l1_cache)?;
+        let l2_cache = cache_size("l2-cache", &raw.l2_cache)?;
+        if let (Some(l1), Some(l2)) = (l1_cache, l2_cache) {
+            if l2 < l1 {
+                return Err(OptionError::L2SmallerThanL1 { l1, l2 });
+            }
+        }
+        let simd_width = match raw.simd_width {
+            0 => None,
+            bits if bits % 8 != 0 => return Err(OptionError::SimdWidthNotBytes(bits)),
+            bits if bits > MAX_SIMD_BITS => return Err(OptionError::SimdWidthTooLarge(bits)),
+            bits => Some(bits),
+        };
         Ok(Options {
             max_operations: (raw.max_operations != 0).then_some(raw.max_operations),
             tiling,
             sica_rho: raw.sica_rho,
             export_dir: dir(&raw.export_dir),
             import_dir: dir(&raw.import_dir),
+            l1_cache,
+            l2_cache,
+            simd_width,
+            codegen: raw.codegen,
         })
+    }
+}
+
+/// A cache size option: `None` when empty or 0, bytes otherwise, within sane bounds.
+fn cache_size(option: &'static str, text: &str) -> Result<Option<u64>, OptionError> {
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let bytes = parse_cache_size(text).map_err(|error| OptionError::CacheSizeUnreadable {
+        option,
+        text: text.to_string(),
+        error,
+    })?;
+    match bytes {
+        0 => Ok(None),
+        bytes if bytes < MIN_CACHE_BYTES => Err(OptionError::CacheTooSmall { option, bytes }),
+        bytes if bytes > MAX_CACHE_BYTES => Err(OptionError::CacheTooLarge { option, bytes }),
+        bytes => Ok(Some(bytes)),
     }
 }
 
@@ -170,6 +300,10 @@ mod tests {
             sica_rho: 0.9,
             export_dir: String::new(),
             import_dir: String::new(),
+            l1_cache: String::new(),
+            l2_cache: String::new(),
+            simd_width: 0,
+            codegen: true,
         }
     }
 
@@ -238,5 +372,135 @@ mod tests {
         })
         .unwrap();
         assert_eq!(opts.max_operations, None);
+    }
+
+    fn with_hardware(l1: &str, l2: &str, simd_width: u32) -> Result<Options, OptionError> {
+        Options::validate(&RawOptions {
+            l1_cache: l1.to_string(),
+            l2_cache: l2.to_string(),
+            simd_width,
+            ..raw()
+        })
+    }
+
+    #[test]
+    fn hardware_options_not_given_are_detected_later() {
+        let opts = with_hardware("", "", 0).unwrap();
+        assert_eq!(
+            (opts.l1_cache, opts.l2_cache, opts.simd_width),
+            (None, None, None)
+        );
+        let opts = with_hardware("0", " 0K ", 0).unwrap();
+        assert_eq!((opts.l1_cache, opts.l2_cache), (None, None));
+    }
+
+    #[test]
+    fn cache_sizes_accept_sysfs_units_and_plain_bytes() {
+        let opts = with_hardware("48K", "1280K", 256).unwrap();
+        assert_eq!(opts.l1_cache, Some(48 * 1024));
+        assert_eq!(opts.l2_cache, Some(1280 * 1024));
+        assert_eq!(opts.simd_width, Some(256));
+        let opts = with_hardware("32768", "2M", 0).unwrap();
+        assert_eq!(opts.l1_cache, Some(32768));
+        assert_eq!(opts.l2_cache, Some(2 * 1024 * 1024));
+    }
+
+    #[test]
+    fn only_one_cache_size_may_be_given() {
+        let opts = with_hardware("", "512K", 0).unwrap();
+        assert_eq!((opts.l1_cache, opts.l2_cache), (None, Some(512 * 1024)));
+    }
+
+    #[test]
+    fn unreadable_cache_size_names_the_option_and_the_fix() {
+        let err = with_hardware("32 kilobytes", "", 0).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                OptionError::CacheSizeUnreadable {
+                    option: "l1-cache",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        let shown = err.to_string();
+        assert!(
+            shown.starts_with("-polyrust-l1-cache=32 kilobytes:"),
+            "{shown}"
+        );
+        assert!(shown.contains("32K"), "{shown}");
+        let err = with_hardware("", "lots", 0).unwrap_err();
+        assert!(
+            err.to_string().starts_with("-polyrust-l2-cache=lots"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn cache_size_without_unit_below_1_kib_suggests_kib() {
+        let err = with_hardware("32", "", 0).unwrap_err();
+        assert_eq!(
+            err,
+            OptionError::CacheTooSmall {
+                option: "l1-cache",
+                bytes: 32
+            }
+        );
+        assert!(err.to_string().contains("write 32K for 32 KiB"), "{err}");
+    }
+
+    #[test]
+    fn cache_size_above_1_gib_is_an_error() {
+        let err = with_hardware("", "2G", 0).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                OptionError::CacheTooLarge {
+                    option: "l2-cache",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("2 GiB"), "{err}");
+    }
+
+    #[test]
+    fn l2_smaller_than_l1_is_an_error() {
+        let err = with_hardware("48K", "32K", 0).unwrap_err();
+        assert_eq!(
+            err,
+            OptionError::L2SmallerThanL1 {
+                l1: 48 * 1024,
+                l2: 32 * 1024
+            }
+        );
+        let shown = err.to_string();
+        assert!(
+            shown.contains(
+                "-polyrust-l2-cache (32 KiB) is smaller than -polyrust-l1-cache (48 KiB)"
+            ),
+            "{shown}"
+        );
+        assert!(with_hardware("32K", "32K", 0).is_ok());
+    }
+
+    #[test]
+    fn simd_width_must_be_whole_bytes() {
+        let err = with_hardware("", "", 100).unwrap_err();
+        assert_eq!(err, OptionError::SimdWidthNotBytes(100));
+        assert!(err.to_string().contains("multiple of 8"), "{err}");
+        assert!(with_hardware("", "", 8).is_ok());
+        assert!(with_hardware("", "", 384).is_ok());
+    }
+
+    #[test]
+    fn simd_width_above_2048_bits_is_an_error() {
+        assert_eq!(
+            with_hardware("", "", 4096),
+            Err(OptionError::SimdWidthTooLarge(4096))
+        );
+        assert_eq!(with_hardware("", "", 2048).unwrap().simd_width, Some(2048));
     }
 }

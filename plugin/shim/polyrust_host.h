@@ -88,6 +88,10 @@ typedef struct {
   double sica_rho;
   const char *export_dir; /* "" when not given */
   const char *import_dir; /* "" when not given */
+  const char *l1_cache;   /* as typed ("48K"); "" when not given */
+  const char *l2_cache;   /* as typed; "" when not given */
+  uint32_t simd_width;    /* bits; 0 when not given */
+  int codegen;            /* generate code for the regions (else analyse only) */
 } PrOptions;
 
 /* Which printer pass is asking Rust for text. */
@@ -152,6 +156,19 @@ typedef struct {
   size_t (*delinearize_fixed)(PrFunctionCtx *, const PrScev *expr, uint64_t element_size,
                               const PrScev **out_sizes, const PrScev **out_subscripts, size_t max_dims);
   uint64_t (*type_store_size)(PrFunctionCtx *, LLVMTypeRef); /* bytes; 0 if unsized */
+  /* Code generation: expands `expr` before `insert_before` after replacing each add
+   * recurrence {start,+,step}<loops[k]> by start + step * counters[k] (i64 values that
+   * count the loop's iterations from 0); NULL when that is not possible. */
+  LLVMValueRef (*expand_with_counters)(PrFunctionCtx *, const PrScev *expr, PrLoop *const *loops,
+                                       const LLVMValueRef *counters, size_t count, LLVMTypeRef type,
+                                       LLVMValueRef insert_before);
+  /* The iteration number (from 0, as i64) of `loop` at `insert_before`, inside the loop. */
+  LLVMValueRef (*expand_loop_counter)(PrFunctionCtx *, PrLoop *loop, LLVMValueRef insert_before);
+  /* In the phis of `block`, incoming block `from` becomes `to`. */
+  void (*replace_phi_incoming_block)(LLVMBasicBlockRef block, LLVMBasicBlockRef from, LLVMBasicBlockRef to);
+  /* Deletes blocks code generation made and gave up on, first removing them from the
+   * phis of their successors. */
+  void (*discard_blocks)(const LLVMBasicBlockRef *blocks, size_t count);
 
   /* Alias analysis and memory effects. Sizes in bytes; UINT64_MAX means unknown. */
   PrAliasResult (*alias)(PrFunctionCtx *, LLVMValueRef a, uint64_t a_size, LLVMValueRef b, uint64_t b_size);

@@ -74,6 +74,30 @@ cl::opt<std::string> ImportDir(
              "-polyrust-export, with the schedules edited)"),
     cl::value_desc("dir"), cl::cat(PolyrustCategory));
 
+cl::opt<std::string> L1Cache(
+    "polyrust-l1-cache",
+    cl::desc("L1 data cache size for SICA tile sizes, e.g. 32K (default: the host's when "
+             "compiling for it, else the target's, else 32K)"),
+    cl::value_desc("size"), cl::cat(PolyrustCategory));
+
+cl::opt<std::string> L2Cache(
+    "polyrust-l2-cache",
+    cl::desc("L2 cache size for SICA tile sizes, e.g. 1M (default: the host's when "
+             "compiling for it, else the target's, else 256K)"),
+    cl::value_desc("size"), cl::cat(PolyrustCategory));
+
+cl::opt<unsigned> SimdWidth(
+    "polyrust-simd-width",
+    cl::desc("SIMD register width in bits for SICA tile sizes (default: the target's, "
+             "else 128)"),
+    cl::init(0), cl::cat(PolyrustCategory));
+
+cl::opt<bool> Codegen(
+    "polyrust-codegen",
+    cl::desc("Replace each modelled region by code generated from its schedule, behind a "
+             "run-time check (default: true)"),
+    cl::init(true), cl::cat(PolyrustCategory));
+
 } // namespace
 
 struct PrFunctionCtx {
@@ -105,6 +129,29 @@ LocationSize locationSize(uint64_t Bytes) {
   return Bytes == std::numeric_limits<uint64_t>::max() ? LocationSize::beforeOrAfterPointer()
                                                        : LocationSize::precise(Bytes);
 }
+
+// Replaces the add recurrences of chosen loops by their value at given iteration
+// numbers: {start,+,step}<L> becomes start + step * counter(L).
+struct CounterRewriter : SCEVRewriteVisitor<CounterRewriter> {
+  DenseMap<const Loop *, Value *> Counters;
+  bool Failed = false;
+  explicit CounterRewriter(ScalarEvolution &SE) : SCEVRewriteVisitor(SE) {}
+  const SCEV *visitAddRecExpr(const SCEVAddRecExpr *Expr) {
+    auto It = Counters.find(Expr->getLoop());
+    if (It == Counters.end())
+      return SCEVRewriteVisitor::visitAddRecExpr(Expr);
+    if (!Expr->isAffine()) {
+      Failed = true;
+      return Expr;
+    }
+    Type *Ty = Expr->getType();
+    Type *IntTy = Ty->isPointerTy() ? SE.getDataLayout().getIntPtrType(Ty) : Ty;
+    const SCEV *Start = visit(Expr->getStart());
+    const SCEV *Step = visit(Expr->getStepRecurrence(SE));
+    const SCEV *Counter = SE.getTruncateOrSignExtend(SE.getUnknown(It->second), IntTy);
+    return SE.getAddExpr(Start, SE.getMulExpr(Step, Counter));
+  }
+};
 
 const PrHostApi HostApi = {
     PR_HOST_API_VERSION,
@@ -260,6 +307,51 @@ const PrHostApi HostApi = {
         return 0;
       return C->F.getDataLayout().getTypeStoreSize(T).getKnownMinValue();
     },
+    // Code generation.
+    [](PrFunctionCtx *C, const PrScev *E, PrLoop *const *Loops, const LLVMValueRef *Counters,
+       size_t Count, LLVMTypeRef Ty, LLVMValueRef Before) -> LLVMValueRef {
+      auto *At = dyn_cast<Instruction>(unwrap(Before));
+      if (!At)
+        return nullptr;
+      CounterRewriter Rewriter(C->SE);
+      for (size_t I = 0; I < Count; ++I)
+        Rewriter.Counters[L(Loops[I])] = unwrap(Counters[I]);
+      const SCEV *Rewritten = Rewriter.visit(S(E));
+      if (Rewriter.Failed || isa<SCEVCouldNotCompute>(Rewritten))
+        return nullptr;
+      SCEVExpander Expander(C->SE, "polyrust");
+      Expander.disableCanonicalMode();
+      if (!Expander.isSafeToExpandAt(Rewritten, At))
+        return nullptr;
+      return wrap(Expander.expandCodeFor(Rewritten, unwrap(Ty), At->getIterator()));
+    },
+    [](PrFunctionCtx *C, PrLoop *Lp, LLVMValueRef Before) -> LLVMValueRef {
+      auto *At = dyn_cast<Instruction>(unwrap(Before));
+      if (!At)
+        return nullptr;
+      Type *I64 = Type::getInt64Ty(C->F.getContext());
+      const SCEV *Counter = C->SE.getAddRecExpr(C->SE.getZero(I64), C->SE.getOne(I64), L(Lp),
+                                                SCEV::FlagAnyWrap);
+      SCEVExpander Expander(C->SE, "polyrust");
+      if (!Expander.isSafeToExpandAt(Counter, At))
+        return nullptr;
+      return wrap(Expander.expandCodeFor(Counter, I64, At->getIterator()));
+    },
+    [](LLVMBasicBlockRef Block, LLVMBasicBlockRef From, LLVMBasicBlockRef To) {
+      unwrap(Block)->replacePhiUsesWith(unwrap(From), unwrap(To));
+    },
+    [](const LLVMBasicBlockRef *Blocks, size_t Count) {
+      SmallVector<BasicBlock *, 16> Dead;
+      for (size_t I = 0; I < Count; ++I)
+        Dead.push_back(unwrap(Blocks[I]));
+      for (BasicBlock *BB : Dead) {
+        for (BasicBlock *Succ : successors(BB))
+          Succ->removePredecessor(BB, /*KeepOneInputPHIs=*/true);
+        BB->dropAllReferences();
+      }
+      for (BasicBlock *BB : Dead)
+        BB->eraseFromParent();
+    },
     // Alias analysis.
     [](PrFunctionCtx *C, LLVMValueRef A, uint64_t ASize, LLVMValueRef B, uint64_t BSize) {
       AliasResult R = C->AA.alias(MemoryLocation(unwrap(A), locationSize(ASize)),
@@ -366,6 +458,10 @@ PrOptions currentOptions() {
   O.sica_rho = SicaRho;
   O.export_dir = ExportDir.c_str();
   O.import_dir = ImportDir.c_str();
+  O.l1_cache = L1Cache.c_str();
+  O.l2_cache = L2Cache.c_str();
+  O.simd_width = SimdWidth;
+  O.codegen = Codegen;
   return O;
 }
 

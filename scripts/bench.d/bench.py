@@ -3,6 +3,7 @@
 
 import argparse
 import datetime
+import hashlib
 import json
 import math
 import os
@@ -110,10 +111,10 @@ def fmt_time(t):
     return "-" if t is None else f"{t:.4f}"
 
 
-def fmt_speedup(s, mark=True):
+def fmt_speedup(s, mark=True, same=False):
     if s is None:
         return "-"
-    return f"{s:.2f}x" + ("*" if mark and s < SLOW else "")
+    return f"{s:.2f}x" + ("*" if mark and s < SLOW else "") + ("=" if same else "")
 
 
 def first_lines(text, n=6):
@@ -300,15 +301,39 @@ def make_configs(args):
         wanted = [c for c in CONFIG_ORDER if c == BASE or c in names]
     configs = []
     for name in wanted:
-        cfg = {"name": name, "flags": specs[name], "status": "ok", "reason": ""}
+        # "flags" is what the reports show; "cmd" what runs (the plugin copy, see main)
+        cfg = {"name": name, "flags": specs[name], "cmd": list(specs[name]), "status": "ok",
+               "reason": ""}
         if name == "gcc-graphite" and not gcc:
             cfg.update(status="skipped", reason="gcc not found")
         configs.append(cfg)
     return configs, clang, gcc, plugin
 
 
-def compile_cmd(cfg, src, out):
-    return [*cfg["flags"], str(src), "-o", str(out), "-lm"]
+def compile_cmd(cfg, src, out, shown=False):
+    return [*cfg["flags" if shown else "cmd"], str(src), "-o", str(out), "-lm"]
+
+
+def snapshot_plugin(configs, plugin, work):
+    """Copies the plugin into the work folder and points the polyrust configuration at the
+    copy, so that a rebuild of target/ during a long run cannot mix two plugins."""
+    copy = work / plugin.name
+    try:
+        shutil.copy2(plugin, copy)
+    except OSError as e:
+        raise UsageError(f"cannot copy the plugin {plugin}: {e}")
+    for cfg in configs:
+        if cfg["name"] == "polyrust":
+            cfg["cmd"] = [copy_flag(a, plugin, copy) for a in cfg["cmd"]]
+    digest = hashlib.sha256(copy.read_bytes()).hexdigest()[:16]
+    st = copy.stat()
+    return (f"{plugin} ({st.st_size} bytes, built "
+            f"{datetime.datetime.fromtimestamp(st.st_mtime):%Y-%m-%d %H:%M:%S}, sha256 "
+            f"{digest}...; copied at the start and used throughout)")
+
+
+def copy_flag(arg, plugin, copy):
+    return f"-fpass-plugin={copy}" if arg == f"-fpass-plugin={plugin}" else arg
 
 
 def probe_configs(configs, work):
@@ -325,7 +350,9 @@ def probe_configs(configs, work):
             r = subprocess.run(compile_cmd(cfg, src, exe), capture_output=True, text=True,
                                timeout=300)
             if r.returncode != 0:
-                why = "cannot compile a test loop nest: " + " | ".join(first_lines(r.stderr, 3))
+                why = ("cannot compile a test loop nest: "
+                       + (" | ".join(first_lines(r.stderr, 3))
+                          or f"exit status {r.returncode}, no message"))
             else:
                 r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
                 if r.returncode != 0 or not r.stdout.startswith("probe "):
@@ -423,6 +450,11 @@ def bench_kernel(kernel, k, nk, configs, args, work, progress):
     if cres[BASE]["status"] != "ok":
         rec["error"] = f"clang -O3 cannot build it: {cres[BASE]['detail']}"
         return rec
+    # a program byte-identical to O3's: any difference in time is noise
+    base_bytes = exe[BASE].read_bytes()
+    for cn, c in cres.items():
+        if cn != BASE:
+            c["same_binary_as_O3"] = c["status"] == "ok" and exe[cn].read_bytes() == base_bytes
 
     # 2. correctness at a small size: stdout byte-identical to O3's
     n = rec["check_size"]
@@ -509,13 +541,15 @@ def summarize(results, configs):
         cn = cfg["name"]
         if cfg["status"] != "ok":
             continue
-        speedups, ratios, slow, bad = [], [], [], []
+        speedups, ratios, slow, bad, wrong = [], [], [], [], []
         for rec in results:
             c = rec["configs"].get(cn)
             if c is None or rec["error"]:
                 continue
             if c["status"] != "ok":
                 bad.append(f"{rec['name']} ({c['status']})")
+            if c["status"] == "WRONG":
+                wrong.append(rec["name"])
             if c["speedup"] is not None:
                 speedups.append(c["speedup"])
                 if c["speedup"] < SLOW:
@@ -525,7 +559,11 @@ def summarize(results, configs):
                 ratios.append(c["compile_median"] / base_ct)
         summary[cn] = {"geomean_speedup": geomean(speedups), "kernels_compared": len(speedups),
                        "slower_than_0.95": len(slow), "slow_kernels": slow,
-                       "not_usable": bad, "geomean_compile_ratio": geomean(ratios)}
+                       "not_usable": bad, "wrong": wrong,
+                       "same_binary_as_O3": sum(1 for rec in results if not rec["error"] and
+                                                rec["configs"].get(cn, {}).get(
+                                                    "same_binary_as_O3")),
+                       "geomean_compile_ratio": geomean(ratios)}
     return summary
 
 
@@ -536,7 +574,7 @@ def cell_time(c):
 
 
 def tables(results, configs, summary):
-    """(headers, rows, right-aligned columns) of the run table and of the compile table."""
+    """(headers, rows, footer rows) of the run table and of the compile table."""
     active = [c["name"] for c in configs if c["status"] == "ok"]
     others = [cn for cn in active if cn != BASE]
     head = ["kernel", "n", f"{BASE} s"]
@@ -554,7 +592,8 @@ def tables(results, configs, summary):
         row = [rec["name"], str(rec["size"]),
                fmt_time(base) + ("?" if base is not None and base < TINY else "")]
         for cn in others:
-            row += [cell_time(cs[cn]), fmt_speedup(cs[cn]["speedup"])]
+            row += [cell_time(cs[cn]), fmt_speedup(cs[cn]["speedup"],
+                                                   same=cs[cn].get("same_binary_as_O3"))]
         nz = noise(rec)
         row.append("-" if nz is None else f"{100 * nz:.0f}%")
         rows.append(row)
@@ -563,12 +602,16 @@ def tables(results, configs, summary):
         g = ["geomean", "", ""]
         s = [f"slower than {SLOW}x", "", ""]
         m = ["kernels compared", "", ""]
+        w = ["WRONG / failed", "", ""]
+        b = ["same binary as O3", "", ""]
         for cn in others:
             sm = summary[cn]
             g += ["", fmt_speedup(sm["geomean_speedup"], mark=False)]
             s += ["", str(sm["slower_than_0.95"])]
             m += ["", str(sm["kernels_compared"])]
-        foot = [g + [""], s + [""], m + [""]]
+            w += ["", f"{len(sm['wrong'])} / {len(sm['not_usable']) - len(sm['wrong'])}"]
+            b += ["", str(sm["same_binary_as_O3"])]
+        foot = [g + [""], s + [""], m + [""], w + [""], b + [""]]
     run_table = (head, rows, foot)
 
     chead = ["kernel"] + [f"{cn} s" for cn in active]
@@ -637,7 +680,7 @@ def is_failure(results):
                for rec in results)
 
 
-def machine_info(clang, gcc, plugin):
+def machine_info(clang, gcc, plugin_desc):
     cpu = "unknown"
     for line in read_file("/proc/cpuinfo").splitlines():
         if line.startswith("model name"):
@@ -655,18 +698,12 @@ def machine_info(clang, gcc, plugin):
     if commit and capture(["git", "-C", str(REPO), "status", "--porcelain",
                            "--untracked-files=no"]):
         commit += " (with uncommitted changes)"
-    try:
-        st = plugin.stat()
-        plug = (f"{plugin} ({st.st_size} bytes, built "
-                f"{datetime.datetime.fromtimestamp(st.st_mtime):%Y-%m-%d %H:%M:%S})")
-    except OSError:
-        plug = str(plugin)
     return {
         "cpu": cpu, "cpus": os.cpu_count(), "memory": mem, "os": osname,
         "kernel": platform.release(), "hostname": platform.node(),
         "clang": capture([clang, "--version"]).splitlines()[0] if clang else "",
         "gcc": (capture([gcc, "--version"]).splitlines() or [""])[0] if gcc else "not found",
-        "polyrust_commit": commit or "unknown", "plugin": plug,
+        "polyrust_commit": commit or "unknown", "plugin": plugin_desc,
         "python": platform.python_version(),
     }
 
@@ -683,17 +720,20 @@ def write_results(outdir, meta, results, configs, summary, run_t, comp_t, probs)
     md += ["## Speedup over clang -O3", "",
            f"Median `kernel-time` of {meta['runs']} interleaved runs per configuration at the "
            f"bench size (`// SIZES: bench=` x {meta['size_scale']:g}); `x` = O3 median / "
-           f"median; `*` = slower than {SLOW}x of O3; `noise` = the largest (max-min)/median "
+           f"median; `*` = slower than {SLOW}x of O3; `=` = the program is byte-identical "
+           f"to O3's (any difference is noise); `noise` = the largest (max-min)/median "
            f"of a kernel's runs over the configurations; `?` = O3 time below {TINY} s "
            "(unreliable). WRONG: stdout differs from O3's (not timed); FAIL: crash, timeout "
            "or no kernel-time; BUILD-FAIL: the compiler failed.", "",
            render_md(run_t), ""]
     md += ["| configuration | geomean speedup | kernels compared | slower than 0.95x | "
-           "geomean compile time vs O3 |", "|:---|---:|---:|---:|---:|"]
+           "WRONG | failed | same binary as O3 | geomean compile time vs O3 |",
+           "|:---|---:|---:|---:|---:|---:|---:|---:|"]
     for cn in others:
         s = summary[cn]
         md.append(f"| {cn} | {fmt_speedup(s['geomean_speedup'], mark=False)} | "
-                  f"{s['kernels_compared']} | {s['slower_than_0.95']} | "
+                  f"{s['kernels_compared']} | {s['slower_than_0.95']} | {len(s['wrong'])} | "
+                  f"{len(s['not_usable']) - len(s['wrong'])} | {s['same_binary_as_O3']} | "
                   f"{fmt_speedup(s['geomean_compile_ratio'], mark=False)} |")
     md += ["", "![speedups](speedups.svg)", ""]
     md += ["## Compile time", "",
@@ -830,7 +870,7 @@ def dry_run(args, kernels, configs, outdir):
     for cfg in configs:
         if cfg["status"] == "ok":
             print(f"  {cfg['name']:<13} "
-                  + shlex.join(compile_cmd(cfg, "test/kernels/KERNEL.c", "BIN")))
+                  + shlex.join(compile_cmd(cfg, "test/kernels/KERNEL.c", "BIN", shown=True)))
         else:
             print(f"  {cfg['name']:<13} SKIPPED: {cfg['reason']}")
     active = [c["name"] for c in configs if c["status"] == "ok"]
@@ -843,8 +883,8 @@ def dry_run(args, kernels, configs, outdir):
     for k in kernels:
         n = bench_size(k, args.size_scale)
         scaled = f" ({k['bench_size']} x {args.size_scale:g})" if args.size_scale != 1 else ""
-        print(f"  {k['name']:<{w}}  {k['category']:<19}  check n={check_size(k, args.check_size):<5}"
-              f"  bench n={n}{scaled}")
+        cn = check_size(k, args.check_size)
+        print(f"  {k['name']:<{w}}  {k['category']:<19}  check n={cn:<5}  bench n={n}{scaled}")
     print(f"timed runs: {len(kernels) * len(active) * args.runs}; results would go to "
           f"{outdir}/")
 
@@ -859,6 +899,7 @@ def main(argv):
     progress = Progress()
     with tempfile.TemporaryDirectory(prefix="polyrust-bench.") as tmp:
         work = Path(tmp)
+        plugin_desc = snapshot_plugin(configs, plugin, work)
         probe_configs(configs, work)
         for cfg in configs:
             if cfg["status"] != "ok":
@@ -900,11 +941,13 @@ def main(argv):
         "native": args.native, "compile_runs": args.compile_runs,
         "timeout_s": args.timeout, "loadavg_start": loadavg_start,
         "loadavg_end": " ".join(f"{x:.2f}" for x in os.getloadavg()),
-        "machine": machine_info(clang, gcc, plugin),
+        "machine": machine_info(clang, gcc, plugin_desc),
     }
 
     print(f"Kernel time (median of {args.runs} runs, seconds) and speedup over O3 "
-          f"(x = O3 median / median; * = below {SLOW}x; ? = O3 below {TINY} s)")
+          f"(x = O3 median / median)")
+    print(f"  * slower than {SLOW}x of O3   = program byte-identical to O3's (a difference "
+          f"is noise)   ? O3 below {TINY} s")
     print(render_text(run_t))
     print()
     print(f"Compile time (median of {args.compile_runs} compiles, seconds)")
@@ -923,7 +966,15 @@ def main(argv):
     if interrupted:
         return 130
     if is_failure(results):
-        print(f"{PROG}: FAILED: see Problems above", file=sys.stderr)
+        counts = {}
+        for rec in results:
+            for c in rec["configs"].values():
+                if c["status"] != "ok":
+                    counts[c["status"]] = counts.get(c["status"], 0) + 1
+            if rec["error"]:
+                counts["ERROR"] = counts.get("ERROR", 0) + 1
+        print(f"{PROG}: FAILED: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+              + " (see Problems in the report)", file=sys.stderr)
         return 1
     return 0
 

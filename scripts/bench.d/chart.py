@@ -36,15 +36,24 @@ def speedup_svg(bars, configs, geomeans, subtitle, command):
     if configs:
         groups.append(("geomean", {cn: (geomeans.get(cn), "ok") for cn in configs}))
 
-    bw, group_gap = 12, 16
+    left, right, top, plot_h = 78, 96, 124, 420
+    title = "Speedup over clang -O3 per kernel (log scale; above 1 = faster than O3)"
+    note = ("bar labels: speedups more than 5% away from 1;  W wrong output,  F run failed,  "
+            "B build failed,  E O3 failed (no bar)")
+    legend_w = sum(20 + len(cn) * 13 * CHAR_W + 26 for cn in configs)
+    text_w = max(len(title) * 18 * CHAR_W, len(subtitle) * 12 * CHAR_W,
+                 len(note) * 11 * CHAR_W, len(command) * 11 * CHAR_W, legend_w)
+    # bars 12 px wide, wider (up to 28 px) when few kernels leave room under the title
     nconf = max(1, len(configs))
+    group_gap = 16
+    room = (text_w - right - group_gap * (len(groups) + 1)) / (len(groups) * nconf)
+    bw = int(max(12, min(28, room)))
     group_w = nconf * bw + group_gap
-    left, right, top, plot_h = 78, 90, 112, 420
     label_size = 12
     longest = max([len(g[0]) for g in groups] + [8])
     label_h = longest * label_size * CHAR_W * math.sqrt(0.5) + 24
     plot_w = max(360, len(groups) * group_w + group_gap)
-    width = int(left + plot_w + right)
+    width = int(max(left + plot_w + right, left + text_w + 20))
     height = int(top + plot_h + label_h + 40)
 
     values = [s for _, per in groups for s, st in per.values() if s is not None and s > 0]
@@ -59,8 +68,7 @@ def speedup_svg(bars, configs, geomeans, subtitle, command):
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="{FONT}">',
            f'<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>',
-           _text(left, 28, "Speedup over clang -O3 per kernel (log scale; above 1 = faster "
-                 "than O3)", size=18, weight="bold"),
+           _text(left, 28, title, size=18, weight="bold"),
            _text(left, 50, subtitle, size=12, fill="#555")]
 
     # legend
@@ -69,8 +77,7 @@ def speedup_svg(bars, configs, geomeans, subtitle, command):
         out.append(f'<rect x="{lx}" y="64" width="14" height="14" fill="{colors[cn]}"/>')
         out.append(_text(lx + 20, 76, cn, size=13))
         lx += 20 + len(cn) * 13 * CHAR_W + 26
-    out.append(_text(lx + 10, 76, "labels: speedups beyond 5% of O3; W wrong output, "
-                     "F run failed, B build failed, E O3 failed (no bar)", size=11, fill="#555"))
+    out.append(_text(left, 100, note, size=11, fill="#555"))
 
     # grid and axis
     x0, x1 = left, left + plot_w
@@ -88,7 +95,7 @@ def speedup_svg(bars, configs, geomeans, subtitle, command):
         out.append(_text(x0 - 6, y(v) + 4, _tick_label(v), size=12, anchor="end"))
     out.append(f'<line x1="{x0}" x2="{x1}" y1="{_num(y(0.95))}" y2="{_num(y(0.95))}" '
                f'stroke="#c44e52" stroke-width="1" stroke-dasharray="4 3"/>')
-    out.append(_text(x1 + 6, y(0.95) + 12, "0.95x (slow)", size=11, fill="#c44e52"))
+    out.append(_text(x1 + 6, y(0.95) + 11, "0.95x (slow)", size=11, fill="#c44e52"))
     out.append(f'<line x1="{x0}" x2="{x0}" y1="{top}" y2="{top + plot_h}" stroke="#444"/>')
     out.append(_text(22, top + plot_h / 2, "speedup over O3", size=13, anchor="middle",
                      rotate=-90))
@@ -133,7 +140,7 @@ def speedup_svg(bars, configs, geomeans, subtitle, command):
     # the 1.0 line last, over the bars
     out.append(f'<line x1="{x0}" x2="{x1}" y1="{_num(base_y)}" y2="{_num(base_y)}" '
                f'stroke="black" stroke-width="1.5"/>')
-    out.append(_text(x1 + 6, base_y + 4, "1.0 = O3", size=12, weight="bold"))
+    out.append(_text(x1 + 6, base_y - 3, "1.0 = O3", size=12, weight="bold"))
     out.append(_text(left, height - 12, command, size=11, fill="#777"))
     out.append("</svg>")
     return "\n".join(out) + "\n"

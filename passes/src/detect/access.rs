@@ -32,6 +32,8 @@ pub struct Array {
     pub is_scalar: bool,
     /// The base pointer, for memory arrays.
     pub base: Option<LLVMValueRef>,
+    /// The SSA value (a phi, or the instruction defining it), for scalars.
+    pub value: Option<LLVMValueRef>,
     pub written: bool,
 }
 
@@ -232,6 +234,7 @@ pub fn collect<'f>(
                     inner_sizes,
                     is_scalar: false,
                     base: Some(*base),
+                    value: None,
                     written,
                 });
             }
@@ -562,6 +565,7 @@ fn order_with_scalars<'f>(
             inner_sizes: Vec::new(),
             is_scalar: true,
             base: None,
+            value: Some(value),
             written: true,
         });
         arrays.len() - 1

@@ -23,7 +23,10 @@ pub struct Inputs<'a, 'f> {
     pub accesses: &'a Accesses<'f>,
 }
 
-pub fn scop_spec(inputs: &Inputs<'_, '_>) -> ScopSpec {
+/// The region's `ScopSpec`, and the block of each of its statements, in order.
+pub fn scop_spec<'f>(
+    inputs: &Inputs<'_, 'f>,
+) -> (ScopSpec, Vec<inkwell::basic_block::BasicBlock<'f>>) {
     let Inputs {
         fa,
         shape,
@@ -162,7 +165,8 @@ pub fn scop_spec(inputs: &Inputs<'_, '_>) -> ScopSpec {
         format!("{prefix}{{ : {} }}", context.join(" and "))
     };
 
-    ScopSpec {
+    let statement_blocks = by_block.iter().map(|(b, _)| *b).collect();
+    let spec = ScopSpec {
         name: format!(
             "{function}:{}",
             fa.block_name(shape.entry).trim_start_matches('%')
@@ -194,7 +198,8 @@ pub fn scop_spec(inputs: &Inputs<'_, '_>) -> ScopSpec {
             .collect(),
         statements,
         alias_groups: alias_groups(fa, accesses),
-    }
+    };
+    (spec, statement_blocks)
 }
 
 /// Arrays that may overlap, one of them written: each group needs a run-time check.

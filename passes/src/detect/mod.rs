@@ -32,6 +32,44 @@ pub struct DetectedRegion<'f> {
     pub spec: ScopSpec,
     /// The instruction that comes last in the source, for "SCoP ends here.".
     pub last: Option<InstructionValue<'f>>,
+    /// What code generation needs of the IR behind the spec.
+    pub ir: RegionIr<'f>,
+}
+
+/// The IR side of a region: where it is, which blocks and loops each statement comes
+/// from, what each parameter and array stands for.
+pub struct RegionIr<'f> {
+    pub entry: BasicBlock<'f>,
+    pub exit: BasicBlock<'f>,
+    /// In program order.
+    pub blocks: Vec<BasicBlock<'f>>,
+    pub loops: Vec<Loop<'f>>,
+    /// In the order of the spec's statements.
+    pub statements: Vec<StatementIr<'f>>,
+    /// In the order of the spec's parameters.
+    pub params: Vec<translate::Param<'f>>,
+    /// By the spec's array names.
+    pub arrays: Vec<(String, ArrayIr)>,
+}
+
+pub struct StatementIr<'f> {
+    pub name: String,
+    /// The statement's block, then the blocks under its data-dependent branch.
+    pub blocks: Vec<BasicBlock<'f>>,
+    /// The region's loops around it, outermost first (its iterators i0, i1, ...).
+    pub loops: Vec<Loop<'f>>,
+}
+
+#[derive(Clone, Copy)]
+pub enum ArrayIr {
+    /// Memory at a base pointer.
+    Memory {
+        base: inkwell::llvm_sys::prelude::LLVMValueRef,
+    },
+    /// An SSA value: a phi, or an instruction whose value crosses statements.
+    Scalar {
+        value: inkwell::llvm_sys::prelude::LLVMValueRef,
+    },
 }
 
 /// A loop nest detection left alone, with every reason.
@@ -151,7 +189,7 @@ fn analyse<'f>(
         (Ok(bounds), Ok(conditions), Ok(accesses)) if reasons.is_empty() => {
             let invariant_loads = tr.invariant_loads();
             let params = tr.into_params();
-            let mut spec = build::scop_spec(&build::Inputs {
+            let (mut spec, statement_blocks) = build::scop_spec(&build::Inputs {
                 fa,
                 shape: &shape,
                 params: &params,
@@ -160,10 +198,47 @@ fn analyse<'f>(
                 accesses: &accesses,
             });
             build::record_invariant_loads(fa, &mut spec, &invariant_loads);
+            let statements = spec
+                .statements
+                .iter()
+                .zip(&statement_blocks)
+                .map(|(s, rep)| StatementIr {
+                    name: s.name.clone(),
+                    blocks: shape
+                        .blocks
+                        .iter()
+                        .copied()
+                        .filter(|b| conditions.statement_block(*b) == *rep)
+                        .collect(),
+                    loops: shape.loops_around(fa, *rep),
+                })
+                .collect();
+            let arrays = accesses
+                .arrays
+                .iter()
+                .filter_map(|a| {
+                    let ir = match (a.base, a.value) {
+                        (Some(base), _) => ArrayIr::Memory { base },
+                        (None, Some(value)) => ArrayIr::Scalar { value },
+                        (None, None) => return None,
+                    };
+                    Some((a.name.clone(), ir))
+                })
+                .collect();
+            let ir = RegionIr {
+                entry: shape.entry,
+                exit: shape.exit,
+                blocks: shape.blocks.clone(),
+                loops: shape.loops.clone(),
+                statements,
+                params,
+                arrays,
+            };
             Ok(DetectedRegion {
                 top: top.to_vec(),
                 spec,
                 last: last_located_instruction(fa, &shape.blocks),
+                ir,
             })
         }
         (bounds, conditions, accesses) => {

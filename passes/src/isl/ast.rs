@@ -19,6 +19,13 @@ extern "C" {
     fn isl_ast_build_from_context(set: RawPtr) -> RawPtr;
     fn isl_ast_build_node_from_schedule(build: RawPtr, schedule: RawPtr) -> RawPtr;
     fn isl_ast_build_free(build: RawPtr) -> RawPtr;
+    fn isl_ast_build_expr_from_set(build: RawPtr, set: RawPtr) -> RawPtr;
+    fn isl_ast_build_expr_from_pw_aff(build: RawPtr, pa: RawPtr) -> RawPtr;
+    fn isl_set_dim_min(set: RawPtr, pos: c_int) -> RawPtr;
+    fn isl_set_dim_max(set: RawPtr, pos: c_int) -> RawPtr;
+    fn isl_pw_aff_free(pa: RawPtr) -> RawPtr;
+    fn isl_pw_aff_involves_nan(pa: RawPtr) -> c_int;
+    fn isl_pw_aff_to_str(pa: RawPtr) -> *mut c_char;
 
     fn isl_ast_node_free(node: RawPtr) -> RawPtr;
     fn isl_ast_node_get_type(node: RawPtr) -> c_int;
@@ -164,6 +171,101 @@ pub struct Ast {
     pub root: AstNode,
     /// isl's C-like rendering, for printers and tests.
     pub text: String,
+}
+
+/// Turns sets and piecewise expressions over the parameters into AST expressions that
+/// hold under a context (for run-time checks: conditions on the parameters, bounds of
+/// the addresses an array is accessed at).
+pub struct ExprBuilder {
+    build: RawPtr,
+    ctx: RawPtr,
+}
+
+impl ExprBuilder {
+    pub fn new(context: &Set) -> Result<ExprBuilder, IslError> {
+        let ctx = context.ctx_ptr();
+        let context = context.copy()?;
+        // SAFETY: isl takes the copy; the build is freed in Drop.
+        let build = unsafe { isl_ast_build_from_context(release(context.inner)) };
+        if build == 0 {
+            return Err(error_after_raw_call("starting an AST build", ctx));
+        }
+        Ok(ExprBuilder { build, ctx })
+    }
+
+    /// A condition that is true exactly for the parameter values in `set`.
+    pub fn condition(&self, set: &Set) -> Result<AstExpr, IslError> {
+        const OPERATION: &str = "building a run-time condition";
+        let set = set.copy()?;
+        // SAFETY: isl takes the copy and keeps the build; the expression is read and
+        // freed once.
+        unsafe {
+            let expr = isl_ast_build_expr_from_set(self.build, release(set.inner));
+            if expr == 0 {
+                return Err(error_after_raw_call(OPERATION, self.ctx));
+            }
+            owned_expr(expr, 0).map_err(|message| IslError::Other {
+                context: OPERATION.into(),
+                message,
+            })
+        }
+    }
+
+    /// The least and greatest value of the only dimension of `set`, as expressions of
+    /// the parameters; `None` when either is unbounded.
+    pub fn bounds(&self, set: &Set) -> Result<Option<(AstExpr, AstExpr)>, IslError> {
+        let min = self.bound(set, true)?;
+        let max = self.bound(set, false)?;
+        Ok(min.zip(max))
+    }
+
+    fn bound(&self, set: &Set, minimum: bool) -> Result<Option<AstExpr>, IslError> {
+        const OPERATION: &str = "bounding an array's accessed range";
+        let set = set.copy()?;
+        // SAFETY: isl takes the copy; the piecewise expression is freed once.
+        unsafe {
+            let raw = release(set.inner);
+            let pa = if minimum {
+                isl_set_dim_min(raw, 0)
+            } else {
+                isl_set_dim_max(raw, 0)
+            };
+            if pa == 0 {
+                let error = error_after_raw_call(OPERATION, self.ctx);
+                // isl reports an unbounded range as an error: that is an answer here.
+                return if error.to_string().contains("unbounded") {
+                    Ok(None)
+                } else {
+                    Err(error)
+                };
+            }
+            let unbounded = isl_pw_aff_involves_nan(pa) != 0
+                || take_string(isl_pw_aff_to_str(pa)).is_some_and(|t| t.contains("infty"));
+            if unbounded {
+                isl_pw_aff_free(pa);
+                return Ok(None);
+            }
+            let expr = isl_ast_build_expr_from_pw_aff(self.build, pa);
+            if expr == 0 {
+                return Err(error_after_raw_call(OPERATION, self.ctx));
+            }
+            owned_expr(expr, 0)
+                .map(Some)
+                .map_err(|message| IslError::Other {
+                    context: OPERATION.into(),
+                    message,
+                })
+        }
+    }
+}
+
+impl Drop for ExprBuilder {
+    fn drop(&mut self) {
+        // SAFETY: the build is ours and freed once.
+        unsafe {
+            isl_ast_build_free(self.build);
+        }
+    }
 }
 
 /// Generates the loop AST that runs `schedule`, knowing `context` holds for the
@@ -501,6 +603,32 @@ mod tests {
             "{:?}",
             ast.root
         );
+    }
+
+    #[test]
+    fn parameter_condition_becomes_a_comparison() {
+        let ctx = IslCtx::new(None).unwrap();
+        let context = parse_set(&ctx, "[n, m] -> { : }", "context").unwrap();
+        let builder = ExprBuilder::new(&context).unwrap();
+        let set = parse_set(&ctx, "[n, m] -> { : n <= 512 and m >= 0 }", "check").unwrap();
+        let expr = builder.condition(&set).unwrap();
+        assert!(
+            matches!(expr, AstExpr::Op(AstOp::And | AstOp::AndThen, _)),
+            "{expr:?}"
+        );
+    }
+
+    #[test]
+    fn bounds_of_an_accessed_range_are_parameter_expressions() {
+        let ctx = IslCtx::new(None).unwrap();
+        let context = parse_set(&ctx, "[n] -> { : n > 0 }", "context").unwrap();
+        let builder = ExprBuilder::new(&context).unwrap();
+        let range = parse_set(&ctx, "[n] -> { [x] : 2 <= x < n + 5 }", "range").unwrap();
+        let (low, high) = builder.bounds(&range).unwrap().unwrap();
+        assert_eq!(low, AstExpr::Int(2));
+        assert!(matches!(high, AstExpr::Op(AstOp::Add, _)), "{high:?}");
+        let open = parse_set(&ctx, "[n] -> { [x] : x >= n }", "range").unwrap();
+        assert!(builder.bounds(&open).unwrap().is_none());
     }
 
     #[test]

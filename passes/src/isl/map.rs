@@ -61,17 +61,26 @@ impl Map {
     }
 
     pub fn is_empty(&self) -> Result<bool, IslError> {
-        flag("checking a map for emptiness", self.inner.is_empty())
+        flag(
+            "checking a map for emptiness",
+            self.ctx_ptr(),
+            self.inner.is_empty(),
+        )
     }
 
     pub fn is_equal(&self, other: &Map) -> Result<bool, IslError> {
-        flag("comparing two maps", self.inner.is_equal(&other.inner))
+        flag(
+            "comparing two maps",
+            self.ctx_ptr(),
+            self.inner.is_equal(&other.inner),
+        )
     }
 
     /// True when each domain element has at most one image.
     pub fn is_single_valued(&self) -> Result<bool, IslError> {
         flag(
             "checking that a map is a function",
+            self.ctx_ptr(),
             self.inner.is_single_valued(),
         )
     }
@@ -80,6 +89,7 @@ impl Map {
     pub fn is_injective(&self) -> Result<bool, IslError> {
         flag(
             "checking that a map is injective",
+            self.ctx_ptr(),
             self.inner.is_injective(),
         )
     }
@@ -107,6 +117,65 @@ impl Map {
             &self.ctx,
             "removing a map's range name",
             self.inner.reset_tuple_id(DimType::Out),
+        )
+    }
+
+    /// True when every pair of `self` is in `other`.
+    pub fn is_subset(&self, other: &Map) -> Result<bool, IslError> {
+        flag(
+            "checking map inclusion",
+            self.ctx_ptr(),
+            self.inner.is_subset(&other.inner),
+        )
+    }
+
+    /// The pairs in both maps (parameters are aligned first).
+    pub fn intersect(self, other: Map) -> Result<Map, IslError> {
+        Map::wrap(
+            &self.ctx,
+            "intersecting two maps",
+            self.inner.intersect(other.inner),
+        )
+    }
+
+    pub fn intersect_range(self, range: Set) -> Result<Map, IslError> {
+        Map::wrap(
+            &self.ctx,
+            "restricting a map's range",
+            self.inner.intersect_range(range.inner),
+        )
+    }
+
+    /// `{ b -> a : a -> b in self }`.
+    pub fn reverse(self) -> Result<Map, IslError> {
+        Map::wrap(&self.ctx, "reversing a map", self.inner.reverse())
+    }
+
+    /// `self` followed by `next`: `{ a -> c : exists b: a -> b in self, b -> c in next }`.
+    pub fn apply_range(self, next: Map) -> Result<Map, IslError> {
+        Map::wrap(
+            &self.ctx,
+            "composing two maps",
+            self.inner.apply_range(next.inner),
+        )
+    }
+
+    /// `{ b - a : a -> b in self }`; domain and range must be the same space.
+    pub fn deltas(self) -> Result<Set, IslError> {
+        Set::wrap(
+            &self.ctx,
+            "computing the differences of a map's pairs",
+            self.inner.deltas(),
+        )
+    }
+
+    /// Same relation with an unnamed domain tuple (`{ [i] -> A[i] }`), so that relations
+    /// of different statements over the same loops can be compared.
+    pub fn drop_domain_name(self) -> Result<Map, IslError> {
+        Map::wrap(
+            &self.ctx,
+            "removing a map's domain name",
+            self.inner.reset_tuple_id(DimType::In),
         )
     }
 

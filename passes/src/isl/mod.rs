@@ -1,6 +1,7 @@
 //! polyrust's isl layer: the only module that touches isl-rs (and, for the few gaps and
 //! unsafe spots of isl-rs, isl's C API directly). Everything else sees owned values:
-//! `Set`, `Map`, `UnionSet`, `UnionMap`, `Schedule`, made in an `IslCtx` and consumed or
+//! `Set`, `Map`, `UnionSet`, `UnionMap`, `Schedule`, and the dataflow analysis
+//! (`UnionAccessInfo`, `UnionFlow`), made in an `IslCtx` and consumed or
 //! borrowed the way isl takes or keeps its arguments. No raw isl pointer leaves this module.
 //!
 //! Every call returns `Result<_, IslError>`: isl-rs errors, NULL results and the
@@ -15,6 +16,7 @@
 pub mod ast;
 mod ctx;
 mod error;
+mod flow;
 mod map;
 mod object;
 mod parse;
@@ -27,6 +29,7 @@ mod union_set;
 
 pub use ctx::IslCtx;
 pub use error::IslError;
+pub use flow::{UnionAccessInfo, UnionFlow};
 pub use map::Map;
 pub use parse::{parse_map, parse_set, parse_union_map, parse_union_set};
 pub use schedule::Schedule;
@@ -86,6 +89,44 @@ mod tests {
     }
 
     #[test]
+    fn yes_no_questions_stopped_by_the_bound_are_operation_limits() {
+        let ctx = IslCtx::new(None).unwrap();
+        let set = expensive_set(&ctx).to_union_set().unwrap();
+        let other = expensive_set(&ctx)
+            .lexmin()
+            .unwrap()
+            .to_union_set()
+            .unwrap();
+        ctx.set_max_operations(Some(1));
+        ctx.start_region();
+        let error = set.is_subset(&other).unwrap_err();
+        assert!(error.is_operation_limit(), "{error:?}");
+        // The error was read and cleared: the next region starts clean.
+        ctx.set_max_operations(None);
+        ctx.start_region();
+        assert!(other.is_subset(&set).unwrap());
+    }
+
+    #[test]
+    fn union_map_lists_its_maps_even_after_the_bound() {
+        let ctx = IslCtx::new(None).unwrap();
+        let umap = parse_union_map(&ctx, "[n] -> { A[i] -> B[i]; A[i] -> C[i + n] }", "x").unwrap();
+        ctx.set_max_operations(Some(1));
+        ctx.start_region();
+        let mut texts: Vec<String> = umap
+            .maps()
+            .unwrap()
+            .iter()
+            .map(|m| m.to_str().unwrap())
+            .collect();
+        texts.sort();
+        assert_eq!(
+            texts,
+            ["[n] -> { A[i] -> B[i] }", "[n] -> { A[i] -> C[n + i] }"]
+        );
+    }
+
+    #[test]
     fn objects_keep_their_context_alive_after_the_handle_is_dropped() {
         let ctx = IslCtx::new(None).unwrap();
         let set = parse_set(&ctx, "[n] -> { S[i] : 0 <= i < n }", "a set").unwrap();
@@ -120,6 +161,32 @@ mod tests {
         )
         .unwrap();
         assert!(before.is_equal(&expected).unwrap(), "{before:?}");
+    }
+
+    #[test]
+    fn dim_value_range_is_none_for_empty_or_unbounded_sets() {
+        let ctx = IslCtx::new(None).unwrap();
+        let set = |text| parse_set(&ctx, text, "a set").unwrap();
+        let bounded = set("[n] -> { [i, j] : -3 <= j <= 5 and 0 <= i < n }");
+        assert_eq!(bounded.dim_value_range(1).unwrap(), Some((-3, 5)));
+        assert_eq!(bounded.dim_value_range(0).unwrap(), None);
+        let empty = set("{ [i] : i > 0 and i < 0 }");
+        assert_eq!(empty.dim_value_range(0).unwrap(), None);
+        assert!(bounded.dim_value_range(2).is_err());
+    }
+
+    #[test]
+    fn deltas_of_a_composed_access_give_the_reuse_distance() {
+        let ctx = IslCtx::new(None).unwrap();
+        let map = |text| parse_map(&ctx, text, "an access").unwrap();
+        let left = map("{ [i, j] -> A[i, j + 1] }");
+        let right = map("{ [i, j] -> A[i, j] }");
+        let same_element = left.apply_range(right.reverse().unwrap()).unwrap();
+        let expected = map("{ [i, j] -> [i, j + 1] }");
+        assert!(same_element.is_subset(&expected).unwrap());
+        assert!(expected.is_subset(&same_element).unwrap());
+        let deltas = same_element.deltas().unwrap();
+        assert_eq!(deltas.to_str().unwrap(), "{ [i = 0, j = 1] }");
     }
 
     #[test]

@@ -115,7 +115,9 @@ from_owned_ptr!(
     isl_rs::Map,
     isl_rs::UnionSet,
     isl_rs::UnionMap,
-    isl_rs::Schedule
+    isl_rs::Schedule,
+    isl_rs::UnionAccessInfo,
+    isl_rs::UnionFlow
 );
 
 /// Runs `f` with the operation bound of `ctx` lifted, then restores the bound (the
@@ -136,9 +138,18 @@ pub(super) fn error_after_raw_call(operation: &str, ctx: RawPtr) -> IslError {
     }
 }
 
-/// A yes/no answer from isl-rs.
-pub(super) fn flag(operation: &str, result: Result<bool, LibISLError>) -> Result<bool, IslError> {
-    result.map_err(|error| IslError::from_lib(operation, error))
+/// A yes/no answer from isl-rs. For isl's error answer (`isl_bool_error`) isl-rs reports
+/// an unknown error without reading the context, where isl left the real one (the
+/// operation bound, say): it is read, and cleared, here.
+pub(super) fn flag(
+    operation: &str,
+    ctx: RawPtr,
+    result: Result<bool, LibISLError>,
+) -> Result<bool, IslError> {
+    result.map_err(|error| match super::raw::take_ctx_error(ctx) {
+        Some((code, message)) => IslError::from_code(operation, code, message),
+        None => IslError::from_lib(operation, error),
+    })
 }
 
 /// A dimension count from isl-rs (negative means error).

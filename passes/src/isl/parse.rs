@@ -111,8 +111,14 @@ fn parse<T: Readable>(ctx: &IslCtx, text: &str, what: &str) -> Result<T, IslErro
         leftover
     };
     raw::take_ctx_error(ctx.raw());
+    // A reader stopped by the operation bound may record a syntax error after the quota
+    // error, hiding it: a failure while the bound is used up is the bound's.
+    let limit = || IslError::OperationLimit {
+        operation: operation.clone(),
+    };
     if let Some((code, message)) = read_error {
         return Err(match IslError::from_code(&operation, code, message) {
+            IslError::Other { .. } if raw::operation_bound_reached(ctx.raw()) => limit(),
             IslError::Other { message, .. } => {
                 parse_error(format!("{message} (expected an isl {kind})"))
             }
@@ -120,6 +126,7 @@ fn parse<T: Readable>(ctx: &IslCtx, text: &str, what: &str) -> Result<T, IslErro
         });
     }
     match object {
+        None if raw::operation_bound_reached(ctx.raw()) => Err(limit()),
         None => Err(parse_error(format!("expected an isl {kind}"))),
         Some(_) if leftover => Err(parse_error(format!("unexpected text after the {kind}"))),
         Some(object) => Ok(object),
@@ -195,6 +202,28 @@ mod tests {
         assert_eq!(map.n_in().unwrap(), 0);
         assert_eq!(map.domain_name(), None);
         assert_eq!(map.range_name().as_deref(), Some("A"));
+    }
+
+    #[test]
+    fn parse_stopped_by_the_operation_bound_is_an_operation_limit() {
+        let pieces: Vec<String> = (0..30)
+            .map(|k| format!("S{k}[i, j] -> A[i + {k}, j - {k}] : 0 <= i < n and j >= {k}"))
+            .collect();
+        let text = format!("[n] -> {{ {} }}", pieces.join("; "));
+        let ctx = ctx();
+        let mut stopped = 0;
+        for bound in 1..400 {
+            ctx.set_max_operations(Some(bound));
+            ctx.start_region();
+            match parse_union_map(&ctx, &text, "accesses") {
+                Ok(_) => {}
+                Err(error) => {
+                    assert!(error.is_operation_limit(), "bound {bound}: {error}");
+                    stopped += 1;
+                }
+            }
+        }
+        assert!(stopped > 0);
     }
 
     #[test]

@@ -20,6 +20,9 @@ extern "C" {
     pub(super) fn isl_ctx_last_error_msg(ctx: RawPtr) -> *const c_char;
     pub(super) fn isl_ctx_reset_error(ctx: RawPtr);
 
+    fn isl_val_zero(ctx: RawPtr) -> RawPtr;
+    fn isl_val_free(val: RawPtr) -> RawPtr;
+
     pub(super) fn isl_stream_new_str(ctx: RawPtr, text: *const c_char) -> RawPtr;
     pub(super) fn isl_stream_free(stream: RawPtr);
     pub(super) fn isl_stream_is_empty(stream: RawPtr) -> c_int;
@@ -33,6 +36,8 @@ extern "C" {
     pub(super) fn isl_union_set_to_str(uset: RawPtr) -> *mut c_char;
     pub(super) fn isl_union_map_to_str(umap: RawPtr) -> *mut c_char;
     pub(super) fn isl_schedule_to_str(schedule: RawPtr) -> *mut c_char;
+    pub(super) fn isl_union_access_info_to_str(access: RawPtr) -> *mut c_char;
+    pub(super) fn isl_union_flow_to_str(flow: RawPtr) -> *mut c_char;
     pub(super) fn isl_printer_get_str(printer: RawPtr) -> *mut c_char;
 
     pub(super) fn isl_set_get_tuple_name(set: RawPtr) -> *const c_char;
@@ -87,4 +92,21 @@ pub(super) fn take_ctx_error(ctx: RawPtr) -> Option<(c_int, String)> {
         isl_ctx_reset_error(ctx);
         Some((code, message))
     }
+}
+
+/// True when the operation bound of `ctx` is used up: then even the smallest allocation
+/// (a zero value) fails with a quota error. The probe costs one operation otherwise, and
+/// clears the error it causes.
+pub(super) fn operation_bound_reached(ctx: RawPtr) -> bool {
+    if ctx == 0 {
+        return false;
+    }
+    // SAFETY: `ctx` is a live isl_ctx; a value isl returns is ours and freed at once.
+    let value = unsafe { isl_val_zero(ctx) };
+    if value != 0 {
+        // SAFETY: `value` is a live isl_val nothing else frees.
+        unsafe { isl_val_free(value) };
+        return false;
+    }
+    matches!(take_ctx_error(ctx), Some((code, _)) if code == isl_rs::Error::Quota.to_i32())
 }

@@ -33,6 +33,29 @@ impl Set {
         count("counting set dimensions", self.inner.dim(DimType::Set))
     }
 
+    /// The name of set dimension `pos` (`i1` in `{ S0[i0, i1] }`), `None` if it is
+    /// unnamed or there is no such dimension.
+    pub fn dim_name(&self, pos: usize) -> Option<String> {
+        let n = self.n_dims().ok()?;
+        if pos >= n {
+            return None;
+        }
+        let pos = u32::try_from(pos).ok()?;
+        let space = space("reading a set's space", self.inner.get_space()).ok()?;
+        // SAFETY: `space` is live and `pos` is below its dimension count; the name is
+        // owned by the space and copied at once.
+        let name = unsafe {
+            raw::borrowed_string(raw::isl_space_get_dim_name(
+                space.ptr,
+                DimType::Set.to_i32(),
+                pos,
+            ))
+        };
+        // isl records no error for an unnamed dimension, but clear the context anyway.
+        raw::take_ctx_error(self.ctx_ptr());
+        name
+    }
+
     /// Parameter names, in the set's order.
     pub fn param_names(&self) -> Result<Vec<String>, IslError> {
         param_names(&space("reading a set's space", self.inner.get_space())?)
@@ -40,19 +63,66 @@ impl Set {
 
     /// True for a set over parameters only (`[n] -> { : n > 0 }`).
     pub fn is_params(&self) -> Result<bool, IslError> {
-        flag("checking for a parameter set", self.inner.is_params())
+        flag(
+            "checking for a parameter set",
+            self.ctx_ptr(),
+            self.inner.is_params(),
+        )
     }
 
     pub fn is_empty(&self) -> Result<bool, IslError> {
-        flag("checking a set for emptiness", self.inner.is_empty())
+        flag(
+            "checking a set for emptiness",
+            self.ctx_ptr(),
+            self.inner.is_empty(),
+        )
     }
 
     pub fn is_equal(&self, other: &Set) -> Result<bool, IslError> {
-        flag("comparing two sets", self.inner.is_equal(&other.inner))
+        flag(
+            "comparing two sets",
+            self.ctx_ptr(),
+            self.inner.is_equal(&other.inner),
+        )
     }
 
     pub fn is_subset(&self, other: &Set) -> Result<bool, IslError> {
-        flag("checking set inclusion", self.inner.is_subset(&other.inner))
+        flag(
+            "checking set inclusion",
+            self.ctx_ptr(),
+            self.inner.is_subset(&other.inner),
+        )
+    }
+
+    /// The set of values dimension `dim` takes (all other dimensions projected out).
+    pub fn project_onto(self, dim: usize) -> Result<Set, IslError> {
+        let n = self.n_dims()?;
+        if dim >= n {
+            return Err(IslError::Other {
+                context: "projecting a set".into(),
+                message: format!("no dimension {dim} in a set of {n}"),
+            });
+        }
+        let after = Set::wrap(
+            &self.ctx,
+            "projecting out trailing dimensions",
+            self.inner
+                .project_out(DimType::Set, (dim + 1) as u32, (n - dim - 1) as u32),
+        )?;
+        Set::wrap(
+            &after.ctx,
+            "projecting out leading dimensions",
+            after.inner.project_out(DimType::Set, 0, dim as u32),
+        )
+    }
+
+    /// The image of the set under `map`.
+    pub fn apply(self, map: super::Map) -> Result<Set, IslError> {
+        Set::wrap(
+            &self.ctx,
+            "applying a map to a set",
+            self.inner.apply(map.inner),
+        )
     }
 
     pub fn intersect(self, other: Set) -> Result<Set, IslError> {
@@ -127,8 +197,63 @@ impl Set {
         )
     }
 
+    /// The smallest and largest value dimension `pos` takes over all elements and all
+    /// parameter values; `None` when the set is empty, the dimension is unbounded either
+    /// way, or a bound does not fit in an `i64`.
+    pub fn dim_value_range(&self, pos: usize) -> Result<Option<(i64, i64)>, IslError> {
+        let operation = "bounding a set dimension";
+        if pos >= self.n_dims()? {
+            return Err(IslError::Other {
+                context: operation.to_string(),
+                message: format!("the set has no dimension {pos}"),
+            });
+        }
+        if self.is_empty()? {
+            return Ok(None);
+        }
+        let pos = i32::try_from(pos).map_err(|_| IslError::no_result(operation))?;
+        let min = self.copy()?.inner.dim_min_val(pos);
+        let max = self.copy()?.inner.dim_max_val(pos);
+        match (
+            integer_value(operation, self.ctx_ptr(), min)?,
+            integer_value(operation, self.ctx_ptr(), max)?,
+        ) {
+            (Some(min), Some(max)) => Ok(Some((min, max))),
+            _ => Ok(None),
+        }
+    }
+
     /// True when every parameter value gives at most one element.
     pub fn is_singleton(&self) -> Result<bool, IslError> {
-        flag("checking for a single element", self.inner.is_singleton())
+        flag(
+            "checking for a single element",
+            self.ctx_ptr(),
+            self.inner.is_singleton(),
+        )
+    }
+}
+
+/// An isl value that is a finite integer fitting in an `i64`; `None` for infinities, NaN,
+/// fractions and integers too large.
+fn integer_value(
+    operation: &str,
+    ctx: super::raw::RawPtr,
+    value: Result<isl_rs::Val, isl_rs::LibISLError>,
+) -> Result<Option<i64>, IslError> {
+    let value = value.map_err(|error| IslError::from_lib(operation, error))?;
+    if value.ptr == 0 {
+        return Err(IslError::no_result(operation));
+    }
+    let is = |result| flag(operation, ctx, result);
+    if !is(value.is_int())? || is(value.is_infty())? || is(value.is_neginfty())? {
+        return Ok(None);
+    }
+    // isl_val_get_num_si fails (rather than truncates) on an integer too large.
+    match value.get_num_si() {
+        Ok(small) => Ok(Some(small)),
+        Err(error) => match IslError::from_lib(operation, error) {
+            limit @ IslError::OperationLimit { .. } => Err(limit),
+            _ => Ok(None),
+        },
     }
 }

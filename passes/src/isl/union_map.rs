@@ -3,7 +3,7 @@
 use super::ctx::IslCtx;
 use super::error::IslError;
 use super::map::Map;
-use super::object::{flag, isl_object, param_names, space};
+use super::object::{count, flag, isl_object, param_names, space, unbounded};
 use super::set::Set;
 use super::union_set::UnionSet;
 
@@ -87,6 +87,74 @@ impl UnionMap {
         )
     }
 
+    /// `next` applied to the domain: `{ c -> b : exists a: a -> b in self, a -> c in next }`.
+    pub fn apply_domain(self, next: UnionMap) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "applying a union map to the domain of another",
+            self.inner.apply_domain(next.inner),
+        )
+    }
+
+    /// The pairs of `self` that are not in `other`.
+    pub fn subtract(self, other: UnionMap) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "subtracting two union maps",
+            self.inner.subtract(other.inner),
+        )
+    }
+
+    /// The pairs of `self` whose image is not in `range`.
+    pub fn subtract_range(self, range: UnionSet) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "removing part of a union map's range",
+            self.inner.subtract_range(range.inner),
+        )
+    }
+
+    /// Restricts the parameters to those in the parameter set `params`.
+    pub fn intersect_params(self, params: Set) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "intersecting a union map with a parameter set",
+            self.inner.intersect_params(params.inner),
+        )
+    }
+
+    /// `{ b - a : a -> b in self }` for the maps of `self` whose domain and range are in
+    /// the same space (the others are left out).
+    pub fn deltas(self) -> Result<UnionSet, IslError> {
+        UnionSet::wrap(
+            &self.ctx,
+            "computing the differences of a union map",
+            self.inner.deltas(),
+        )
+    }
+
+    /// The maps of `self`, one per pair of spaces, in isl's (hash) order. Listing is
+    /// bounded by the size of `self`: like printing, it runs outside the operation bound.
+    pub fn maps(&self) -> Result<Vec<Map>, IslError> {
+        let operation = "listing the maps of a union map";
+        unbounded(&self.ctx.ctx, || {
+            let list = self
+                .inner
+                .get_map_list()
+                .map_err(|error| IslError::from_lib(operation, error))?;
+            if list.ptr == 0 {
+                return Err(IslError::no_result(operation));
+            }
+            let n = count(operation, list.size())?;
+            let mut maps = Vec::with_capacity(n);
+            for index in 0..n {
+                let index = i32::try_from(index).map_err(|_| IslError::no_result(operation))?;
+                maps.push(Map::wrap(&self.ctx, operation, list.get_at(index))?);
+            }
+            Ok(maps)
+        })
+    }
+
     pub fn domain(self) -> Result<UnionSet, IslError> {
         UnionSet::wrap(
             &self.ctx,
@@ -100,12 +168,17 @@ impl UnionMap {
     }
 
     pub fn is_empty(&self) -> Result<bool, IslError> {
-        flag("checking a union map for emptiness", self.inner.is_empty())
+        flag(
+            "checking a union map for emptiness",
+            self.ctx_ptr(),
+            self.inner.is_empty(),
+        )
     }
 
     pub fn is_equal(&self, other: &UnionMap) -> Result<bool, IslError> {
         flag(
             "comparing two union maps",
+            self.ctx_ptr(),
             self.inner.is_equal(&other.inner),
         )
     }
@@ -113,6 +186,7 @@ impl UnionMap {
     pub fn is_subset(&self, other: &UnionMap) -> Result<bool, IslError> {
         flag(
             "checking union map inclusion",
+            self.ctx_ptr(),
             self.inner.is_subset(&other.inner),
         )
     }
@@ -121,6 +195,7 @@ impl UnionMap {
     pub fn is_injective(&self) -> Result<bool, IslError> {
         flag(
             "checking that a union map is injective",
+            self.ctx_ptr(),
             self.inner.is_injective(),
         )
     }
@@ -129,6 +204,7 @@ impl UnionMap {
     pub fn is_single_valued(&self) -> Result<bool, IslError> {
         flag(
             "checking that a union map is a function",
+            self.ctx_ptr(),
             self.inner.is_single_valued(),
         )
     }

@@ -48,13 +48,41 @@ impl UnionSet {
         )
     }
 
+    /// `{ a -> b : a in self, b in other, a lexicographically before b }`, for the pairs
+    /// of sets of `self` and `other` that lie in the same space.
+    pub fn lex_lt_union_set(self, other: UnionSet) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "ordering two union sets lexicographically",
+            self.inner.lex_lt_union_set(other.inner),
+        )
+    }
+
+    /// Restricts the parameters to those in the parameter set `params`.
+    pub fn intersect_params(self, params: Set) -> Result<UnionSet, IslError> {
+        UnionSet::wrap(
+            &self.ctx,
+            "intersecting a union set with a parameter set",
+            self.inner.intersect_params(params.inner),
+        )
+    }
+
+    pub fn coalesce(self) -> Result<UnionSet, IslError> {
+        UnionSet::wrap(&self.ctx, "simplifying a union set", self.inner.coalesce())
+    }
+
     pub fn is_empty(&self) -> Result<bool, IslError> {
-        flag("checking a union set for emptiness", self.inner.is_empty())
+        flag(
+            "checking a union set for emptiness",
+            self.ctx_ptr(),
+            self.inner.is_empty(),
+        )
     }
 
     pub fn is_equal(&self, other: &UnionSet) -> Result<bool, IslError> {
         flag(
             "comparing two union sets",
+            self.ctx_ptr(),
             self.inner.is_equal(&other.inner),
         )
     }
@@ -62,6 +90,7 @@ impl UnionSet {
     pub fn is_subset(&self, other: &UnionSet) -> Result<bool, IslError> {
         flag(
             "checking union set inclusion",
+            self.ctx_ptr(),
             self.inner.is_subset(&other.inner),
         )
     }

@@ -102,6 +102,10 @@ pub struct PrOptions {
     pub sica_rho: f64,
     pub export_dir: *const c_char,
     pub import_dir: *const c_char,
+    pub l1_cache: *const c_char,
+    pub l2_cache: *const c_char,
+    pub simd_width: u32,
+    pub codegen: i32,
 }
 
 #[repr(C)]
@@ -166,6 +170,18 @@ pub struct PrHostApi {
         unsafe extern "C" fn(Ctx, *const Sc, usize, u64, *mut Sc, *mut Sc, usize) -> usize,
     pub delinearize_fixed: unsafe extern "C" fn(Ctx, Sc, u64, *mut Sc, *mut Sc, usize) -> usize,
     pub type_store_size: unsafe extern "C" fn(Ctx, LLVMTypeRef) -> u64,
+    pub expand_with_counters: unsafe extern "C" fn(
+        Ctx,
+        Sc,
+        *const Lp,
+        *const LLVMValueRef,
+        usize,
+        LLVMTypeRef,
+        LLVMValueRef,
+    ) -> LLVMValueRef,
+    pub expand_loop_counter: unsafe extern "C" fn(Ctx, Lp, LLVMValueRef) -> LLVMValueRef,
+    pub replace_phi_incoming_block: unsafe extern "C" fn(Bb, Bb, Bb),
+    pub discard_blocks: unsafe extern "C" fn(*const Bb, usize),
 
     pub alias: unsafe extern "C" fn(Ctx, LLVMValueRef, u64, LLVMValueRef, u64) -> PrAliasResult,
     pub call_memory_effect: unsafe extern "C" fn(Ctx, LLVMValueRef) -> PrMemoryEffect,

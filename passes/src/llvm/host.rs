@@ -307,6 +307,63 @@ impl<'f> FunctionAnalyses<'f> {
         (!value.is_null()).then_some(value)
     }
 
+    /// Emits, before `before`, the value of `expr` where each add recurrence of
+    /// `loops[k]` is evaluated at iteration `counters[k]` (i64 values), as type `ty`.
+    pub(crate) fn expand_with_counters(
+        &self,
+        expr: Scev<'f>,
+        loops: &[Loop<'f>],
+        counters: &[LLVMValueRef],
+        ty: inkwell::llvm_sys::prelude::LLVMTypeRef,
+        before: InstructionValue<'f>,
+    ) -> Option<LLVMValueRef> {
+        let raw_loops: Vec<*mut PrLoop> = loops.iter().map(|l| l.raw.as_ptr()).collect();
+        let count = raw_loops.len().min(counters.len());
+        // SAFETY: both arrays hold `count` live handles for the duration of the call.
+        let value = unsafe {
+            (self.api.expand_with_counters)(
+                self.ctx(),
+                expr.raw(),
+                raw_loops.as_ptr(),
+                counters.as_ptr(),
+                count,
+                ty,
+                before.as_value_ref(),
+            )
+        };
+        (!value.is_null()).then_some(value)
+    }
+
+    /// Emits, before `before` (inside `l`), the number of completed iterations of `l`.
+    pub fn expand_loop_counter(
+        &self,
+        l: Loop<'f>,
+        before: InstructionValue<'f>,
+    ) -> Option<LLVMValueRef> {
+        let value = unsafe {
+            (self.api.expand_loop_counter)(self.ctx(), l.raw.as_ptr(), before.as_value_ref())
+        };
+        (!value.is_null()).then_some(value)
+    }
+
+    /// In the phis of `block`, the incoming block `from` becomes `to`.
+    pub fn replace_phi_incoming_block(
+        &self,
+        block: BasicBlock<'f>,
+        from: BasicBlock<'f>,
+        to: BasicBlock<'f>,
+    ) {
+        unsafe {
+            (self.api.replace_phi_incoming_block)(block_ref(block), block_ref(from), block_ref(to))
+        }
+    }
+
+    /// Deletes blocks made by code generation, removing them from successors' phis.
+    pub fn discard_blocks(&self, blocks: &[BasicBlock<'f>]) {
+        let raw: Vec<LLVMBasicBlockRef> = blocks.iter().map(|b| block_ref(*b)).collect();
+        unsafe { (self.api.discard_blocks)(raw.as_ptr(), raw.len()) }
+    }
+
     /// Alias query between two accesses of `size` bytes (`None`: unknown extent).
     pub fn alias(
         &self,
@@ -613,6 +670,12 @@ impl<'f> Scev<'f> {
             inkwell::llvm_sys::core::LLVMDisposeMessage(raw);
             text
         }
+    }
+
+    /// The LLVM type of the expression.
+    pub(crate) fn raw_type(&self) -> Option<inkwell::llvm_sys::prelude::LLVMTypeRef> {
+        let ty = unsafe { (self.api.scev_type)(self.raw()) };
+        (!ty.is_null()).then_some(ty)
     }
 
     /// The value of a constant expression that fits in 64 bits.

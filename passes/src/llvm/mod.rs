@@ -2,6 +2,7 @@
 //! analyses it hands over (`host`), and Rust's own reading of SCEV trees (`scev_text`).
 
 pub mod abi;
+pub mod builder;
 pub mod host;
 pub mod ir;
 pub mod scev_text;

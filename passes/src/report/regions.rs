@@ -29,7 +29,10 @@ fn asts(
         .to_string_lossy()
         .into_owned();
     let mut out = format!("polyrust-ast: function '{name}'\n");
-    for modelled in driver::model_regions(analyses, detection, options) {
+    let Some(ctx) = driver::isl_context(analyses, detection, options) else {
+        return out;
+    };
+    for modelled in driver::model_regions(analyses, &ctx, detection, options) {
         let region = &modelled.region.spec.name;
         match &modelled.scop {
             Some(scop) => match crate::isl::ast::generate(&scop.assumed_context, &scop.schedule) {
@@ -53,7 +56,10 @@ fn scops(
         .to_string_lossy()
         .into_owned();
     let mut out = format!("polyrust-scops: function '{name}'\n");
-    for modelled in driver::model_regions(analyses, detection, options) {
+    let Some(ctx) = driver::isl_context(analyses, detection, options) else {
+        return out;
+    };
+    for modelled in driver::model_regions(analyses, &ctx, detection, options) {
         match &modelled.scop {
             Some(scop) => out.push_str(&scop.print()),
             None => out.push_str(&format!(

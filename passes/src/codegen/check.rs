@@ -1,0 +1,178 @@
+//! The run-time check in front of generated code, computed in isl terms before any IR
+//! changes: the model's assumed context as a condition on the parameters, and for each
+//! alias group the address range each array is accessed in, to be compared pairwise.
+
+use crate::isl::ast::{AstExpr, ExprBuilder};
+use crate::isl::{IslCtx, Set};
+use crate::model::{AccessKind, Scop, ScopSpec};
+
+use super::CodegenError;
+
+/// Bounds of the elements of one array the region accesses: per dimension, the least
+/// and greatest subscript, and the dimension's stride in elements. The address range
+/// `[sum(low_d * stride_d), sum(high_d * stride_d)]` covers every access (inner
+/// subscripts stay in their dimension under the model's in-bounds assumptions, which
+/// the same check tests).
+pub struct ArrayRange {
+    pub array: String,
+    pub element_size: u32,
+    pub low: Vec<AstExpr>,
+    pub high: Vec<AstExpr>,
+    pub stride: Vec<AstExpr>,
+    pub written: bool,
+}
+
+/// Everything the check block evaluates.
+pub struct RuntimeCheck {
+    /// True exactly when the assumptions of the model hold.
+    pub assumptions: AstExpr,
+    /// Pairs of arrays whose ranges must not overlap (at least one is written).
+    pub disjoint: Vec<(ArrayRange, ArrayRange)>,
+}
+
+pub fn runtime_check(
+    ctx: &IslCtx,
+    spec: &ScopSpec,
+    scop: &Scop,
+) -> Result<RuntimeCheck, CodegenError> {
+    let builder = ExprBuilder::new(&scop.context).map_err(CodegenError::Isl)?;
+    let assumptions = builder
+        .condition(&scop.assumed_context)
+        .map_err(CodegenError::Isl)?;
+    let mut disjoint = Vec::new();
+    for group in &spec.alias_groups {
+        let ranges: Vec<ArrayRange> = group
+            .iter()
+            .map(|array| array_range(ctx, &builder, spec, scop, array))
+            .collect::<Result<_, _>>()?;
+        for (i, a) in ranges.iter().enumerate() {
+            for b in &ranges[i + 1..] {
+                if a.written || b.written {
+                    disjoint.push((clone_range(a), clone_range(b)));
+                }
+            }
+        }
+    }
+    Ok(RuntimeCheck {
+        assumptions,
+        disjoint,
+    })
+}
+
+fn clone_range(r: &ArrayRange) -> ArrayRange {
+    ArrayRange {
+        array: r.array.clone(),
+        element_size: r.element_size,
+        low: r.low.clone(),
+        high: r.high.clone(),
+        stride: r.stride.clone(),
+        written: r.written,
+    }
+}
+
+/// The per-dimension bounds of the elements any statement instance accesses in
+/// `array`.
+fn array_range(
+    ctx: &IslCtx,
+    builder: &ExprBuilder,
+    spec: &ScopSpec,
+    scop: &Scop,
+    array: &str,
+) -> Result<ArrayRange, CodegenError> {
+    let info = spec
+        .arrays
+        .iter()
+        .find(|a| a.name == array)
+        .ok_or_else(|| {
+            CodegenError::Unsupported(format!("alias group names unknown array {array}"))
+        })?;
+    let params = spec.params.join(", ");
+    let mut elements: Option<Set> = None;
+    let mut written = false;
+    for (statement, st) in scop.statements.iter().zip(&spec.statements) {
+        for (access, access_spec) in statement.accesses.iter().zip(&st.accesses) {
+            if access_spec.array != array {
+                continue;
+            }
+            written |= access_spec.kind != AccessKind::Read;
+            let touched = access
+                .relation
+                .copy()
+                .and_then(|r| r.intersect_domain(statement.domain.copy()?))
+                .and_then(|r| r.range())
+                .map_err(CodegenError::Isl)?;
+            elements = Some(match elements {
+                None => touched,
+                Some(e) => e.union(touched).map_err(CodegenError::Isl)?,
+            });
+        }
+    }
+    let elements = elements.ok_or_else(|| {
+        CodegenError::Unsupported(format!("array {array} of an alias group is never accessed"))
+    })?;
+    let dims = info.inner_sizes.len() + 1;
+    let (mut low, mut high, mut stride) = (Vec::new(), Vec::new(), Vec::new());
+    for d in 0..dims {
+        let values = elements
+            .copy()
+            .and_then(|e| e.project_onto(d))
+            .map_err(CodegenError::Isl)?;
+        let (lo, hi) = builder
+            .bounds(&values)
+            .map_err(CodegenError::Isl)?
+            .ok_or_else(|| {
+                CodegenError::Unsupported(format!("the accesses of {array} are not bounded"))
+            })?;
+        low.push(lo);
+        high.push(hi);
+        // Stride of dimension d: the product of the sizes of the dimensions after it.
+        let product = if d + 1 < dims {
+            info.inner_sizes[d..]
+                .iter()
+                .map(|s| format!("({s})"))
+                .collect::<Vec<_>>()
+                .join(" * ")
+        } else {
+            "1".to_string()
+        };
+        stride.push(parameter_expression(ctx, builder, &params, &product)?);
+    }
+    Ok(ArrayRange {
+        array: array.to_string(),
+        element_size: info.element_size,
+        low,
+        high,
+        stride,
+        written,
+    })
+}
+
+/// An expression of the parameters (a product of array sizes) as an AST expression.
+/// Products of parameters are not affine, so each factor is built on its own.
+fn parameter_expression(
+    ctx: &IslCtx,
+    builder: &ExprBuilder,
+    params: &str,
+    product: &str,
+) -> Result<AstExpr, CodegenError> {
+    let mut factors = Vec::new();
+    for factor in product.split(" * ") {
+        let set = crate::isl::parse_set(
+            ctx,
+            &format!("[{params}] -> {{ [x] : x = {factor} }}"),
+            "array size",
+        )
+        .map_err(CodegenError::Isl)?;
+        let (value, _) = builder
+            .bounds(&set)
+            .map_err(CodegenError::Isl)?
+            .ok_or_else(|| {
+                CodegenError::Unsupported(format!("array size {factor} is unbounded"))
+            })?;
+        factors.push(value);
+    }
+    Ok(factors
+        .into_iter()
+        .reduce(|a, b| AstExpr::Op(crate::isl::ast::AstOp::Mul, vec![a, b]))
+        .unwrap_or(AstExpr::Int(1)))
+}

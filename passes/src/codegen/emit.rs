@@ -1,0 +1,381 @@
+//! From the loop AST to IR: loops, guards and i64 expressions, and each statement
+//! instance as a copy of its block's instructions with the original loop counters
+//! replaced by the values the AST gives them. Values that cross statements live in
+//! stack slots (one per scalar of the model); values ScalarEvolution can recompute
+//! (addresses, counters) are recomputed from the new counters.
+
+use std::collections::HashMap;
+
+use inkwell::basic_block::BasicBlock;
+use inkwell::llvm_sys::prelude::LLVMTypeRef;
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
+use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
+
+use super::CodegenError;
+use crate::detect::{ArrayIr, DetectedRegion, StatementIr};
+use crate::isl::ast::{AstExpr, AstNode, AstOp};
+use crate::llvm::builder::{IrBuilder, Value};
+use crate::llvm::ir::{
+    as_instruction, basic_value, is_annotation_intrinsic, phi_incoming, type_of,
+};
+use crate::llvm::FunctionAnalyses;
+use crate::model::AccessKind;
+
+/// A stack slot holding one scalar of the model.
+#[derive(Clone, Copy)]
+pub struct Slot {
+    pub pointer: Value,
+    pub ty: LLVMTypeRef,
+}
+
+pub struct Emitter<'a, 'f> {
+    pub fa: &'a FunctionAnalyses<'f>,
+    pub b: &'a IrBuilder<'f>,
+    pub region: &'a DetectedRegion<'f>,
+    /// AST iterators and parameters, by name, as i64 values.
+    pub ids: HashMap<String, Value>,
+    /// Stack slots of the scalars, by the IR value they stand for.
+    pub slots: HashMap<Value, Slot>,
+    /// Every block made, for clean-up if generation gives up.
+    pub created: Vec<BasicBlock<'f>>,
+}
+
+impl<'a, 'f> Emitter<'a, 'f> {
+    pub fn block(&mut self, label: &str) -> BasicBlock<'f> {
+        let block = self.b.new_block(label);
+        self.created.push(block);
+        block
+    }
+
+    /// An i64 (or, for conditions, i1) value of an AST expression.
+    pub fn expr(&self, e: &AstExpr) -> Result<Value, CodegenError> {
+        let b = self.b;
+        Ok(match e {
+            AstExpr::Int(k) => b.const_i64(*k),
+            AstExpr::Id(name) => *self.ids.get(name).ok_or_else(|| {
+                CodegenError::Unsupported(format!("unknown name {name} in the loop AST"))
+            })?,
+            AstExpr::Op(op, args) => {
+                let v: Vec<Value> = args
+                    .iter()
+                    .map(|a| self.expr(a))
+                    .collect::<Result<_, _>>()?;
+                let arg = |i: usize| {
+                    v.get(i).copied().ok_or_else(|| {
+                        CodegenError::Unsupported(format!("{op:?} without operand {i}"))
+                    })
+                };
+                match op {
+                    AstOp::Add => b.binary(LLVMOpcode::LLVMAdd, arg(0)?, arg(1)?),
+                    AstOp::Sub => b.binary(LLVMOpcode::LLVMSub, arg(0)?, arg(1)?),
+                    AstOp::Mul => b.binary(LLVMOpcode::LLVMMul, arg(0)?, arg(1)?),
+                    AstOp::Minus => b.neg(arg(0)?),
+                    AstOp::Div | AstOp::PositiveDiv => {
+                        b.binary(LLVMOpcode::LLVMSDiv, arg(0)?, arg(1)?)
+                    }
+                    AstOp::PositiveRem | AstOp::ZeroRem => {
+                        b.binary(LLVMOpcode::LLVMSRem, arg(0)?, arg(1)?)
+                    }
+                    AstOp::FloorDiv => self.floor_div(arg(0)?, arg(1)?),
+                    AstOp::Min | AstOp::Max => {
+                        let predicate = if *op == AstOp::Min {
+                            LLVMIntPredicate::LLVMIntSLT
+                        } else {
+                            LLVMIntPredicate::LLVMIntSGT
+                        };
+                        let mut acc = arg(0)?;
+                        for x in &v[1..] {
+                            let keep = b.icmp(predicate, acc, *x);
+                            acc = b.select(keep, acc, *x);
+                        }
+                        acc
+                    }
+                    AstOp::Eq => b.icmp(LLVMIntPredicate::LLVMIntEQ, arg(0)?, arg(1)?),
+                    AstOp::Le => b.icmp(LLVMIntPredicate::LLVMIntSLE, arg(0)?, arg(1)?),
+                    AstOp::Lt => b.icmp(LLVMIntPredicate::LLVMIntSLT, arg(0)?, arg(1)?),
+                    AstOp::Ge => b.icmp(LLVMIntPredicate::LLVMIntSGE, arg(0)?, arg(1)?),
+                    AstOp::Gt => b.icmp(LLVMIntPredicate::LLVMIntSGT, arg(0)?, arg(1)?),
+                    AstOp::And | AstOp::AndThen => b.binary(LLVMOpcode::LLVMAnd, arg(0)?, arg(1)?),
+                    AstOp::Or | AstOp::OrElse => b.binary(LLVMOpcode::LLVMOr, arg(0)?, arg(1)?),
+                    AstOp::Cond | AstOp::Select => b.select(arg(0)?, arg(1)?, arg(2)?),
+                    AstOp::Call | AstOp::Access | AstOp::Member | AstOp::AddressOf => {
+                        return Err(CodegenError::Unsupported(format!("{op:?} in the loop AST")))
+                    }
+                }
+            }
+        })
+    }
+
+    /// floor(a / d): truncating division, one less when the remainder is nonzero and
+    /// its sign differs from the divisor's.
+    fn floor_div(&self, a: Value, d: Value) -> Value {
+        let b = self.b;
+        let q = b.binary(LLVMOpcode::LLVMSDiv, a, d);
+        let r = b.binary(LLVMOpcode::LLVMSRem, a, d);
+        let zero = b.const_i64(0);
+        let inexact = b.icmp(LLVMIntPredicate::LLVMIntNE, r, zero);
+        let r_negative = b.icmp(LLVMIntPredicate::LLVMIntSLT, r, zero);
+        let d_negative = b.icmp(LLVMIntPredicate::LLVMIntSLT, d, zero);
+        let signs_differ = b.binary(LLVMOpcode::LLVMXor, r_negative, d_negative);
+        let adjust = b.binary(LLVMOpcode::LLVMAnd, inexact, signs_differ);
+        let q_minus_one = b.binary(LLVMOpcode::LLVMSub, q, b.const_i64(1));
+        b.select(adjust, q_minus_one, q)
+    }
+
+    /// Emits a subtree of the AST at the builder's position.
+    pub fn node(&mut self, node: &AstNode) -> Result<(), CodegenError> {
+        match node {
+            AstNode::Block(children) => {
+                for child in children {
+                    self.node(child)?;
+                }
+                Ok(())
+            }
+            AstNode::Mark(inner) => self.node(inner),
+            AstNode::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let c = self.condition(cond)?;
+                let then_block = self.block("polyrust.then");
+                let merge = self.block("polyrust.merge");
+                let else_block = match otherwise {
+                    Some(_) => self.block("polyrust.else"),
+                    None => merge,
+                };
+                self.b.cond_br(c, then_block, else_block);
+                self.b.position_at_end(then_block);
+                self.node(then)?;
+                self.b.br(merge);
+                if let Some(otherwise) = otherwise {
+                    self.b.position_at_end(else_block);
+                    self.node(otherwise)?;
+                    self.b.br(merge);
+                }
+                self.b.position_at_end(merge);
+                Ok(())
+            }
+            AstNode::For {
+                iterator,
+                init,
+                cond,
+                inc,
+                body,
+                degenerate,
+            } => {
+                let start = self.expr(init)?;
+                if *degenerate {
+                    let previous = self.ids.insert(iterator.clone(), start);
+                    self.node(body)?;
+                    self.restore(iterator, previous);
+                    return Ok(());
+                }
+                let before = self.current()?;
+                let header = self.block("polyrust.loop");
+                let body_block = self.block("polyrust.body");
+                let exit = self.block("polyrust.exit");
+                self.b.br(header);
+                self.b.position_at_end(header);
+                let iv = self.b.phi_i64(iterator);
+                let previous = self.ids.insert(iterator.clone(), iv);
+                let c = self.condition(cond)?;
+                self.b.cond_br(c, body_block, exit);
+                self.b.position_at_end(body_block);
+                self.node(body)?;
+                let step = self.expr(inc)?;
+                let next = self.b.binary(LLVMOpcode::LLVMAdd, iv, step);
+                let latch = self.current()?;
+                self.b.br(header);
+                self.b.add_incoming(iv, start, before);
+                self.b.add_incoming(iv, next, latch);
+                self.b.position_at_end(exit);
+                self.restore(iterator, previous);
+                Ok(())
+            }
+            AstNode::User { statement, args } => self.statement(statement, args),
+        }
+    }
+
+    fn restore(&mut self, name: &str, previous: Option<Value>) {
+        match previous {
+            Some(v) => {
+                self.ids.insert(name.to_string(), v);
+            }
+            None => {
+                self.ids.remove(name);
+            }
+        }
+    }
+
+    fn current(&self) -> Result<BasicBlock<'f>, CodegenError> {
+        self.b
+            .current_block()
+            .ok_or_else(|| CodegenError::Unsupported("builder has no block".into()))
+    }
+
+    /// An i1 condition: comparisons are already i1, an integer is compared with 0.
+    pub fn condition(&self, e: &AstExpr) -> Result<Value, CodegenError> {
+        let v = self.expr(e)?;
+        // SAFETY: reading the type of a value we just built.
+        let bits = unsafe {
+            inkwell::llvm_sys::core::LLVMGetIntTypeWidth(inkwell::llvm_sys::core::LLVMTypeOf(v))
+        };
+        Ok(if bits == 1 {
+            v
+        } else {
+            self.b
+                .icmp(LLVMIntPredicate::LLVMIntNE, v, self.b.const_i64(0))
+        })
+    }
+
+    /// One statement instance: its block's instructions, with the loop counters set to
+    /// `args`.
+    fn statement(&mut self, name: &str, args: &[AstExpr]) -> Result<(), CodegenError> {
+        let region = self.region;
+        let st = region
+            .ir
+            .statements
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| CodegenError::Unsupported(format!("unknown statement {name}")))?;
+        let spec = region
+            .spec
+            .statements
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| CodegenError::Unsupported(format!("unknown statement {name}")))?;
+        let counters: Vec<Value> = args
+            .iter()
+            .map(|a| self.expr(a))
+            .collect::<Result<_, _>>()?;
+        let [block] = st.blocks.as_slice() else {
+            return Err(CodegenError::Unsupported(format!(
+                "statement {name} spans {} blocks",
+                st.blocks.len()
+            )));
+        };
+        // Expansions go before a placeholder terminator, removed at the end.
+        let placeholder = self.b.unreachable();
+        let placeholder_inst = as_instruction(placeholder)
+            .ok_or_else(|| CodegenError::Unsupported("placeholder is not an instruction".into()))?;
+        self.b.position_before(placeholder_inst);
+        let mut local: HashMap<Value, Value> = HashMap::new();
+        let mut failure: Option<CodegenError> = None;
+        for inst in block.get_instructions() {
+            if inst.is_terminator() {
+                break;
+            }
+            let v = inst.as_value_ref();
+            if inst.get_opcode() == InstructionOpcode::Phi {
+                let mapped = self.value(v, st, &counters, placeholder_inst, &mut local)?;
+                local.insert(v, mapped);
+                continue;
+            }
+            if is_annotation_intrinsic(inst) {
+                continue;
+            }
+            let clone = self.b.clone_with(inst, |op| {
+                if failure.is_some() {
+                    return op;
+                }
+                match self.value(op, st, &counters, placeholder_inst, &mut local) {
+                    Ok(mapped) => mapped,
+                    Err(e) => {
+                        failure = Some(e);
+                        op
+                    }
+                }
+            });
+            if let Some(e) = failure.take() {
+                return Err(e);
+            }
+            local.insert(v, clone);
+        }
+        // Scalar writes: the statement's own values, and the values it hands to phis
+        // of the blocks it branches to.
+        for access in spec.accesses.iter().filter(|a| a.kind != AccessKind::Read) {
+            let Some(ArrayIr::Scalar { value }) = region
+                .ir
+                .arrays
+                .iter()
+                .find(|(n, _)| *n == access.array)
+                .map(|(_, ir)| *ir)
+            else {
+                continue;
+            };
+            let Some(slot) = self.slots.get(&value).copied() else {
+                continue;
+            };
+            // A phi is written by the blocks it comes in from (its own block too, for a
+            // loop-carried value): the value on that edge.
+            let written = match as_instruction(value) {
+                Some(phi) if phi.get_opcode() == InstructionOpcode::Phi => {
+                    let incoming = phi_incoming(phi)
+                        .into_iter()
+                        .find(|(_, from)| from == block)
+                        .map(|(v, _)| v)
+                        .ok_or_else(|| {
+                            CodegenError::Unsupported(format!(
+                                "{name} writes a phi it does not reach"
+                            ))
+                        })?;
+                    self.value(incoming, st, &counters, placeholder_inst, &mut local)?
+                }
+                _ => self.value(value, st, &counters, placeholder_inst, &mut local)?,
+            };
+            self.b.store(written, slot.pointer);
+        }
+        self.b.erase(placeholder);
+        let current = self.current()?;
+        self.b.position_at_end(current);
+        Ok(())
+    }
+
+    /// The value an operand of a statement's instruction has in the new code.
+    fn value(
+        &self,
+        op: Value,
+        st: &StatementIr<'f>,
+        counters: &[Value],
+        before: InstructionValue<'f>,
+        local: &mut HashMap<Value, Value>,
+    ) -> Result<Value, CodegenError> {
+        if let Some(v) = local.get(&op) {
+            return Ok(*v);
+        }
+        let Some(inst) = as_instruction(op) else {
+            return Ok(op);
+        };
+        let Some(def_block) = inst.get_parent() else {
+            return Ok(op);
+        };
+        if !self.region.ir.blocks.contains(&def_block) {
+            return Ok(op);
+        }
+        let mapped = if let Some(slot) = self.slots.get(&op) {
+            self.b.load(slot.ty, slot.pointer, "polyrust.scalar")
+        } else {
+            let scope = self.fa.loop_for_block(def_block);
+            let value = basic_value(op);
+            if !self.fa.is_scevable(&value) {
+                return Err(CodegenError::Unsupported(format!(
+                    "{} crosses statements without a scalar slot",
+                    self.fa.raw_operand_name(op)
+                )));
+            }
+            let scev = self.fa.scev_at_scope(self.fa.scev(&value), scope);
+            let n = st.loops.len().min(counters.len());
+            self.fa
+                .expand_with_counters(scev, &st.loops[..n], &counters[..n], type_of(op), before)
+                .ok_or_else(|| {
+                    CodegenError::Unsupported(format!(
+                        "cannot recompute {}",
+                        self.fa.raw_operand_name(op)
+                    ))
+                })?
+        };
+        local.insert(op, mapped);
+        Ok(mapped)
+    }
+}

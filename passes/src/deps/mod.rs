@@ -1,0 +1,165 @@
+//! Dependence analysis of a region: which statement instances must stay ordered.
+//!
+//! Input: a `Scop` (domains, access relations restricted to the domains, textual
+//! positions) and `DepsOptions` (the reductions detection found and whether reassociation
+//! is allowed). Output: `Dependences`, value-based and exact as isl's dataflow analysis
+//! computes them in the original program order:
+//! - flow (read after write): each read instance on the write that produced its value;
+//! - anti (write after read): each write instance on the reads of the value it overwrites;
+//! - output (write after write): each write instance on the previous write of its element;
+//! - reductions: the self-dependences of a statement on the one element it reads and
+//!   writes with an associative, commutative operator, kept apart so that a scheduler may
+//!   drop them when reassociation is allowed (never by default);
+//! - the validity relation a new schedule must respect (`respects`), the loops of the
+//!   original schedule that carry dependences, and distance vectors.
+//!
+//! The original order is rebuilt from the statements' textual positions (the 2d+1
+//! schedule), never read from `Scop::schedule`, which an imported or computed schedule
+//! replaces. Everything runs in the isl context of the `Scop`, under its operation bound:
+//! reaching it is a `DepsError` naming the region and the step. Relies on the `isl` layer
+//! only.
+
+mod carried;
+mod compute;
+mod dataflow;
+mod error;
+mod print;
+mod program_order;
+mod reduction;
+mod validity;
+
+pub use error::DepsError;
+
+use crate::isl::UnionMap;
+
+/// What the analysis is told beyond the model.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DepsOptions {
+    /// Statements that update one element of an array with an associative, commutative
+    /// operator (`s += A[i]`), as detection found them.
+    pub reductions: Vec<ReductionCandidate>,
+    /// Whether a schedule may reorder the updates of a reduction (reassociation). Off by
+    /// default: results stay bit-exact; reductions are then reported but kept.
+    pub allow_reassociation: bool,
+}
+
+/// A statement whose only accesses to `array` are one read and one must-write of the same
+/// element, combined with an associative, commutative operator.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ReductionCandidate {
+    pub statement: String,
+    pub array: String,
+}
+
+/// The kinds of dependences, in the order they are reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DependenceKind {
+    /// Read after write.
+    Flow,
+    /// Write after read.
+    Anti,
+    /// Write after write.
+    Output,
+    /// A reduction's self-dependences on its element.
+    Reduction,
+}
+
+impl DependenceKind {
+    /// How the kind is named in the printer and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            DependenceKind::Flow => "flow",
+            DependenceKind::Anti => "anti",
+            DependenceKind::Output => "output",
+            DependenceKind::Reduction => "reduction",
+        }
+    }
+}
+
+/// A reduction and the dependences it alone imposes.
+#[derive(Debug)]
+pub struct Reduction {
+    pub statement: String,
+    pub array: String,
+    /// `{ S[i] -> S[i'] }`: the flow, anti and output dependences between instances of
+    /// the statement through its element of `array` (also part of `Dependences::flow`,
+    /// `anti` and `output`).
+    pub dependences: UnionMap,
+}
+
+/// Whether one loop of the original schedule carries dependences, seen from one statement
+/// inside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopCarry {
+    pub statement: String,
+    /// 1 for the outermost loop around the statement.
+    pub level: usize,
+    /// The loop's iterator as the statement's domain names it (`i0` at level 1).
+    pub iterator: String,
+    /// The kinds of dependences the loop carries, sorted. `Flow`, `Anti` and `Output`
+    /// count the dependences that are not a reduction's; `Reduction` those that are.
+    pub carried_by: Vec<DependenceKind>,
+}
+
+impl LoopCarry {
+    /// True when the iterations of the loop may run in any order (in parallel), given
+    /// whether reductions may be reassociated.
+    pub fn is_parallel(&self, allow_reassociation: bool) -> bool {
+        self.carried_by
+            .iter()
+            .all(|&kind| kind == DependenceKind::Reduction && allow_reassociation)
+    }
+}
+
+/// The dependences of one region.
+#[derive(Debug)]
+pub struct Dependences {
+    /// The region (`function:entry-block`).
+    pub region: String,
+    /// `{ write instance -> read instance }`, reductions included.
+    pub flow: UnionMap,
+    /// `{ read instance -> write instance }`, reductions included.
+    pub anti: UnionMap,
+    /// `{ write instance -> write instance }`, reductions included.
+    pub output: UnionMap,
+    /// In the order of the statements, then of the arrays.
+    pub reductions: Vec<Reduction>,
+    /// Whether `validity` lets reductions be reordered.
+    pub allow_reassociation: bool,
+    /// For each statement in program order, each loop around it, outermost first.
+    pub loops: Vec<LoopCarry>,
+    /// What every schedule must respect; see `validity()`.
+    validity: UnionMap,
+    /// Statement names in program order (for printing).
+    statements: Vec<String>,
+    /// The original 2d+1 schedule (for distances).
+    original_schedule: UnionMap,
+}
+
+impl Dependences {
+    /// The pairs of statement instances a schedule must run in order: flow ∪ anti ∪
+    /// output. With reassociation allowed, the reductions' own dependences are left out,
+    /// and every other dependence on a reduction's element is extended to all of the
+    /// reduction's updates of that element before or after it, so that those updates
+    /// still run as a block between the same neighbours.
+    pub fn validity(&self) -> &UnionMap {
+        &self.validity
+    }
+
+    /// The loop at `level` (1 = outermost) around `statement`, if there is one.
+    pub fn loop_carry(&self, statement: &str, level: usize) -> Option<&LoopCarry> {
+        self.loops
+            .iter()
+            .find(|l| l.statement == statement && l.level == level)
+    }
+
+    /// Whether the loop at `level` around `statement` is parallel under `validity()`
+    /// (`None` when there is no such loop).
+    pub fn loop_is_parallel(&self, statement: &str, level: usize) -> Option<bool> {
+        self.loop_carry(statement, level)
+            .map(|l| l.is_parallel(self.allow_reassociation))
+    }
+}
+
+#[cfg(test)]
+mod tests;

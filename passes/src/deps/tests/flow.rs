@@ -1,0 +1,148 @@
+//! Flow (read-after-write) dependences: value-based, exact, and the loops they cross.
+
+use super::*;
+
+#[test]
+fn producer_consumer_flow_goes_from_producer_to_consumer() {
+    let (_scop, deps) = deps_of(&producer_consumer());
+    assert_relation(&deps.flow, "[n] -> { S0[i] -> S1[i] : 0 <= i < n }");
+    assert!(deps.anti.is_empty().unwrap());
+    assert!(deps.output.is_empty().unwrap());
+    // Each statement's own loop carries nothing.
+    assert_eq!(deps.loop_is_parallel("S0", 1), Some(true));
+    assert_eq!(deps.loop_is_parallel("S1", 1), Some(true));
+    assert_eq!(deps.loop_is_parallel("S1", 2), None);
+}
+
+#[test]
+fn value_based_flow_ignores_overwritten_writes() {
+    // S0 writes A, S1 overwrites all of it, S2 reads it: the value S2 reads is S1's.
+    let mut spec = producer_consumer();
+    spec.statements[1] = statement(
+        "S1",
+        "[n] -> { S1[i0] : 0 <= i0 < n }",
+        &[1, 0],
+        vec![write("A", "{ S1[i0] -> A[i0] }")],
+    );
+    spec.statements.push(statement(
+        "S2",
+        "[n] -> { S2[i0] : 0 <= i0 < n }",
+        &[2, 0],
+        vec![
+            read("A", "{ S2[i0] -> A[i0] }"),
+            write("B", "{ S2[i0] -> B[i0] }"),
+        ],
+    ));
+    let (_scop, deps) = deps_of(&spec);
+    assert_relation(&deps.flow, "[n] -> { S1[i] -> S2[i] : 0 <= i < n }");
+    assert_relation(&deps.output, "[n] -> { S0[i] -> S1[i] : 0 <= i < n }");
+}
+
+#[test]
+fn may_write_does_not_hide_the_write_before_it() {
+    // S1 writes A[i] only under a condition the model does not capture.
+    let mut spec = producer_consumer();
+    spec.statements[1] = statement(
+        "S1",
+        "[n] -> { S1[i0] : 0 <= i0 < n }",
+        &[1, 0],
+        vec![may_write("A", "{ S1[i0] -> A[i0] }")],
+    );
+    spec.statements.push(statement(
+        "S2",
+        "[n] -> { S2[i0] : 0 <= i0 < n }",
+        &[2, 0],
+        vec![
+            read("A", "{ S2[i0] -> A[i0] }"),
+            write("B", "{ S2[i0] -> B[i0] }"),
+        ],
+    ));
+    let (_scop, deps) = deps_of(&spec);
+    assert_relation(
+        &deps.flow,
+        "[n] -> { S0[i] -> S2[i] : 0 <= i < n; S1[i] -> S2[i] : 0 <= i < n }",
+    );
+    assert_relation(&deps.output, "[n] -> { S0[i] -> S1[i] : 0 <= i < n }");
+}
+
+#[test]
+fn flow_of_stencil_is_carried_by_time_loop_only() {
+    let (_scop, deps) = deps_of(&jacobi());
+    // Within a time step, S1 reads what S0 wrote in the same step (same i).
+    assert_contains(
+        &deps.flow,
+        "[tsteps, n] -> { S0[t, i] -> S1[t, i] : 0 <= t < tsteps and 1 <= i < n - 1 }",
+    );
+    // Across time steps, S0 reads A[i-1], A[i], A[i+1] that S1 wrote in the step before.
+    assert_contains(
+        &deps.flow,
+        "[tsteps, n] -> { S1[t, i] -> S0[t + 1, i + 1] : 0 <= t < tsteps - 1 and \
+         1 <= i < n - 2 }",
+    );
+    assert_excludes(&deps.flow, "{ S1[t, i] -> S0[t', i'] : t' >= t + 2 }");
+    for statement in ["S0", "S1"] {
+        assert!(!carried(&deps, statement, 1).is_empty(), "{statement}");
+        assert_eq!(deps.loop_is_parallel(statement, 1), Some(false));
+        assert_eq!(carried(&deps, statement, 2), vec![], "{statement}");
+        assert_eq!(deps.loop_is_parallel(statement, 2), Some(true));
+    }
+    assert!(carried(&deps, "S0", 1).contains(&DependenceKind::Flow));
+}
+
+#[test]
+fn flow_distance_of_in_place_stencil_is_one_iteration() {
+    let (_scop, deps) = deps_of(&in_place_stencil());
+    assert_relation(&deps.flow, "[n] -> { S0[i] -> S0[i + 1] : 1 <= i < n - 2 }");
+    let distances = deps.distances(DependenceKind::Flow).unwrap();
+    assert_eq!(distances.to_str().unwrap(), "[n] -> { [0, 1, 0] : n >= 4 }");
+    assert_eq!(
+        carried(&deps, "S0", 1),
+        vec![DependenceKind::Flow, DependenceKind::Anti]
+    );
+}
+
+#[test]
+fn dependences_follow_program_order_not_the_current_schedule() {
+    let (_ctx, mut scop) = build(&in_place_stencil());
+    let before = Dependences::compute(&scop, &DepsOptions::default()).unwrap();
+    // A later stage (or an imported schedule) reverses the loop.
+    let ctx = scop.context.ctx();
+    scop.statements[0].schedule =
+        crate::isl::parse_map(&ctx, "[n] -> { S0[i0] -> [0, -i0, 0] }", "reversed").unwrap();
+    let after = Dependences::compute(&scop, &DepsOptions::default()).unwrap();
+    assert!(before.flow.is_equal(&after.flow).unwrap());
+    assert!(before.anti.is_equal(&after.anti).unwrap());
+    assert_eq!(before.print(), after.print());
+}
+
+#[test]
+fn flow_within_one_iteration_is_carried_by_no_loop() {
+    // for i: { S0: x[i] = ...; S1: y[i] = x[i] }: same iteration, textual order only.
+    let spec = region(
+        "f:entry",
+        &["n"],
+        vec![array("x", &[]), array("y", &[])],
+        vec![
+            statement(
+                "S0",
+                "[n] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![write("x", "{ S0[i0] -> x[i0] }")],
+            ),
+            statement(
+                "S1",
+                "[n] -> { S1[i0] : 0 <= i0 < n }",
+                &[0, 1],
+                vec![
+                    read("x", "{ S1[i0] -> x[i0] }"),
+                    write("y", "{ S1[i0] -> y[i0] }"),
+                ],
+            ),
+        ],
+    );
+    let (_scop, deps) = deps_of(&spec);
+    assert_relation(&deps.flow, "[n] -> { S0[i] -> S1[i] : 0 <= i < n }");
+    assert_eq!(deps.loop_is_parallel("S0", 1), Some(true));
+    let distances = deps.distances(DependenceKind::Flow).unwrap();
+    assert_eq!(distances.to_str().unwrap(), "[n] -> { [0, 0, 1] : n > 0 }");
+}

@@ -1,0 +1,214 @@
+//! A thin IR builder for code generation over LLVM's C API: i64 arithmetic, branches,
+//! phis, allocas, loads and stores, and cloning instructions with remapped operands.
+//! Values are plain `LLVMValueRef` handles of the function being generated into; the
+//! builder is disposed of when dropped.
+
+// Handles given to the builder come from the function being generated into, which
+// LLVM keeps alive for the whole call from the shim.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
+use std::ffi::CString;
+
+use inkwell::basic_block::BasicBlock;
+use inkwell::llvm_sys::core as c;
+use inkwell::llvm_sys::prelude::{LLVMBuilderRef, LLVMContextRef, LLVMTypeRef, LLVMValueRef};
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
+use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
+
+pub type Value = LLVMValueRef;
+
+pub struct IrBuilder<'f> {
+    builder: LLVMBuilderRef,
+    context: LLVMContextRef,
+    function: FunctionValue<'f>,
+}
+
+fn name(text: &str) -> CString {
+    CString::new(text.replace('\0', "_")).unwrap_or_default()
+}
+
+impl<'f> IrBuilder<'f> {
+    pub fn new(function: FunctionValue<'f>) -> Self {
+        // SAFETY: the function is live; the builder is disposed of in Drop.
+        unsafe {
+            let context = c::LLVMGetTypeContext(c::LLVMTypeOf(function.as_value_ref()));
+            IrBuilder {
+                builder: c::LLVMCreateBuilderInContext(context),
+                context,
+                function,
+            }
+        }
+    }
+
+    pub fn i64_type(&self) -> LLVMTypeRef {
+        unsafe { c::LLVMInt64TypeInContext(self.context) }
+    }
+
+    pub fn const_i64(&self, value: i64) -> Value {
+        unsafe { c::LLVMConstInt(self.i64_type(), value as u64, 1) }
+    }
+
+    pub fn const_bool(&self, value: bool) -> Value {
+        unsafe { c::LLVMConstInt(c::LLVMInt1TypeInContext(self.context), u64::from(value), 0) }
+    }
+
+    /// A new block at the end of the function.
+    pub fn new_block(&self, label: &str) -> BasicBlock<'f> {
+        let label = name(label);
+        // SAFETY: appending to a live function; the result is a live block.
+        unsafe {
+            let raw = c::LLVMAppendBasicBlockInContext(
+                self.context,
+                self.function.as_value_ref(),
+                label.as_ptr(),
+            );
+            BasicBlock::new(raw).expect("LLVM returns the block it appended")
+        }
+    }
+
+    pub fn position_at_end(&self, block: BasicBlock<'f>) {
+        unsafe { c::LLVMPositionBuilderAtEnd(self.builder, block.as_mut_ptr()) }
+    }
+
+    pub fn position_before(&self, inst: InstructionValue<'f>) {
+        unsafe { c::LLVMPositionBuilderBefore(self.builder, inst.as_value_ref()) }
+    }
+
+    /// The block the builder inserts into.
+    pub fn current_block(&self) -> Option<BasicBlock<'f>> {
+        unsafe { BasicBlock::new(c::LLVMGetInsertBlock(self.builder)) }
+    }
+
+    pub fn binary(&self, op: LLVMOpcode, a: Value, b: Value) -> Value {
+        let n = name("");
+        unsafe { c::LLVMBuildBinOp(self.builder, op, a, b, n.as_ptr()) }
+    }
+
+    pub fn neg(&self, a: Value) -> Value {
+        let n = name("");
+        unsafe { c::LLVMBuildNeg(self.builder, a, n.as_ptr()) }
+    }
+
+    pub fn icmp(&self, predicate: LLVMIntPredicate, a: Value, b: Value) -> Value {
+        let n = name("");
+        unsafe { c::LLVMBuildICmp(self.builder, predicate, a, b, n.as_ptr()) }
+    }
+
+    pub fn select(&self, cond: Value, then: Value, otherwise: Value) -> Value {
+        let n = name("");
+        unsafe { c::LLVMBuildSelect(self.builder, cond, then, otherwise, n.as_ptr()) }
+    }
+
+    pub fn phi_i64(&self, label: &str) -> Value {
+        let n = name(label);
+        unsafe { c::LLVMBuildPhi(self.builder, self.i64_type(), n.as_ptr()) }
+    }
+
+    pub fn add_incoming(&self, phi: Value, value: Value, block: BasicBlock<'f>) {
+        let mut values = [value];
+        let mut blocks = [block.as_mut_ptr()];
+        unsafe { c::LLVMAddIncoming(phi, values.as_mut_ptr(), blocks.as_mut_ptr(), 1) }
+    }
+
+    pub fn br(&self, target: BasicBlock<'f>) -> Value {
+        unsafe { c::LLVMBuildBr(self.builder, target.as_mut_ptr()) }
+    }
+
+    pub fn cond_br(&self, cond: Value, then: BasicBlock<'f>, otherwise: BasicBlock<'f>) -> Value {
+        unsafe {
+            c::LLVMBuildCondBr(
+                self.builder,
+                cond,
+                then.as_mut_ptr(),
+                otherwise.as_mut_ptr(),
+            )
+        }
+    }
+
+    pub fn unreachable(&self) -> Value {
+        unsafe { c::LLVMBuildUnreachable(self.builder) }
+    }
+
+    pub fn alloca(&self, ty: LLVMTypeRef, label: &str) -> Value {
+        let n = name(label);
+        unsafe { c::LLVMBuildAlloca(self.builder, ty, n.as_ptr()) }
+    }
+
+    pub fn load(&self, ty: LLVMTypeRef, pointer: Value, label: &str) -> Value {
+        let n = name(label);
+        unsafe { c::LLVMBuildLoad2(self.builder, ty, pointer, n.as_ptr()) }
+    }
+
+    pub fn store(&self, value: Value, pointer: Value) -> Value {
+        unsafe { c::LLVMBuildStore(self.builder, value, pointer) }
+    }
+
+    pub fn ptr_to_int(&self, pointer: Value) -> Value {
+        let n = name("");
+        unsafe { c::LLVMBuildPtrToInt(self.builder, pointer, self.i64_type(), n.as_ptr()) }
+    }
+
+    /// Sign-extends or truncates an integer to i64.
+    pub fn to_i64(&self, value: Value) -> Value {
+        let n = name("");
+        unsafe { c::LLVMBuildIntCast2(self.builder, value, self.i64_type(), 1, n.as_ptr()) }
+    }
+
+    /// A copy of `inst` at the insertion point, with each operand passed through `map`.
+    pub fn clone_with(
+        &self,
+        inst: InstructionValue<'f>,
+        mut map: impl FnMut(Value) -> Value,
+    ) -> Value {
+        // SAFETY: cloning a live instruction; the clone is inserted before its operands
+        // are set, so it always belongs to the function.
+        unsafe {
+            let original = inst.as_value_ref();
+            // Operands first: mapping may emit code, which must come before the clone.
+            let operands: Vec<(u32, Value, Value)> = (0..c::LLVMGetNumOperands(original).max(0)
+                as u32)
+                .map(|i| {
+                    let operand = c::LLVMGetOperand(original, i);
+                    (i, operand, map(operand))
+                })
+                .collect();
+            let clone = c::LLVMInstructionClone(original);
+            let label = name("");
+            c::LLVMInsertIntoBuilderWithName(self.builder, clone, label.as_ptr());
+            for (i, operand, mapped) in operands {
+                if mapped != operand {
+                    c::LLVMSetOperand(clone, i, mapped);
+                }
+            }
+            clone
+        }
+    }
+
+    /// Removes an instruction the builder made (a placeholder).
+    pub fn erase(&self, inst: Value) {
+        unsafe { c::LLVMInstructionEraseFromParent(inst) }
+    }
+
+    /// Points successor `index` of `terminator` at `target`.
+    pub fn set_successor(&self, terminator: Value, index: u32, target: BasicBlock<'f>) {
+        unsafe { c::LLVMSetSuccessor(terminator, index, target.as_mut_ptr()) }
+    }
+
+    pub fn function(&self) -> FunctionValue<'f> {
+        self.function
+    }
+}
+
+impl Drop for IrBuilder<'_> {
+    fn drop(&mut self) {
+        unsafe { c::LLVMDisposeBuilder(self.builder) }
+    }
+}
+
+/// The phis at the start of a block.
+pub fn phis_of<'f>(block: BasicBlock<'f>) -> Vec<InstructionValue<'f>> {
+    block
+        .get_instructions()
+        .take_while(|i| i.get_opcode() == inkwell::values::InstructionOpcode::Phi)
+        .collect()
+}

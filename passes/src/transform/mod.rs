@@ -1,0 +1,17 @@
+//! Transformations of a region's polyhedral model, in pipeline order: expression
+//! propagation, scheduling, QUOV storage remapping, tile sizes, tiling. Each stage is a
+//! module of its own; so far:
+//!
+//! - `sica`: SICA's tile sizes (Feld et al., IMPACT 2013): how many iterations of the
+//!   vectorized loop fill a share of L1 (`q_l1`, a multiple of the SIMD width) and how many
+//!   L1 blocks the outermost loop of the band groups into L2 (`q_l2`), from the number of
+//!   new elements one iteration of the vectorized loop loads (counted from the access
+//!   relations).
+//! - `hardware`: the machine description SICA needs (L1 and L2 data cache sizes, SIMD
+//!   register width), taken from the options, the host's sysfs, the target or documented
+//!   defaults, remembering where each value came from for remarks.
+//!
+//! Relies on the `isl` layer for everything polyhedral; no LLVM type appears here.
+
+pub mod hardware;
+pub mod sica;
