@@ -6,11 +6,17 @@
 use std::path::{Path, PathBuf};
 
 use crate::codegen;
+use crate::deps::{Dependences, DepsOptions};
 use crate::detect::{self, DetectedRegion, Detection};
 use crate::isl::IslCtx;
+use crate::llvm::CacheLevel;
 use crate::llvm::{FunctionAnalyses, RemarkAt, RemarkKind, Severity};
 use crate::model::{json, Scop};
 use crate::options::Options;
+use crate::transform::hardware::{
+    read_host_caches, ExplicitHardware, Hardware, TargetHardware, HOST_CACHE_DIR,
+};
+use crate::transform::schedule::{self, Decision};
 
 /// Runs the optimizer on one function; returns whether the IR changed.
 pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
@@ -33,15 +39,59 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
             .top
             .first()
             .map_or_else(RemarkAt::default, |l| RemarkAt::loop_start(*l));
+        if changed {
+            // The analyses handed over for this function describe it before the first
+            // region was rewritten; the next run of the pass sees the rest afresh.
+            analyses.remark(
+                RemarkKind::Missed,
+                "OneRegionPerRun",
+                at,
+                "region left unchanged: another region of this function was rewritten first",
+            );
+            continue;
+        }
         ctx.start_region();
-        match codegen::generate(analyses, &ctx, region, scop, &scop.schedule) {
+        let decision = if modelled.imported {
+            imported_schedule(scop)
+        } else {
+            choose_schedule(analyses, scop, options)
+        };
+        let (schedule, description) = match decision {
+            Ok(Decision::Transform {
+                schedule,
+                description,
+            }) => (schedule, description),
+            Ok(Decision::Keep(reason)) if !options.force_codegen => {
+                analyses.remark(
+                    RemarkKind::Analysis,
+                    "Unchanged",
+                    at,
+                    &format!("region left unchanged: {reason}"),
+                );
+                continue;
+            }
+            Err(reason) if !options.force_codegen => {
+                analyses.remark(
+                    RemarkKind::Missed,
+                    "NoSchedule",
+                    at,
+                    &format!("region left unchanged: {reason}"),
+                );
+                continue;
+            }
+            _ => match scop.schedule.copy() {
+                Ok(original) => (original, "original schedule (forced)".to_string()),
+                Err(_) => continue,
+            },
+        };
+        match codegen::generate(analyses, &ctx, region, scop, &schedule) {
             Ok(()) => {
                 changed = true;
                 analyses.remark(
                     RemarkKind::Passed,
                     "Generated",
                     at,
-                    "region code generated from its polyhedral schedule, behind a run-time check",
+                    &format!("region optimized ({description}), behind a run-time check"),
                 );
             }
             Err(e) => analyses.remark(
@@ -53,6 +103,54 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         }
     }
     changed
+}
+
+/// The dependences of a region and the schedule the transformation stage picks.
+fn choose_schedule(
+    fa: &FunctionAnalyses<'_>,
+    scop: &Scop,
+    options: &Options,
+) -> Result<Decision, String> {
+    let deps = Dependences::compute(scop, &DepsOptions::default()).map_err(|e| e.to_string())?;
+    let target = TargetHardware {
+        simd_bits: fa.vector_register_bits(),
+        l1_bytes: fa.cache_size(CacheLevel::L1Data).map(u64::from),
+        l2_bytes: fa.cache_size(CacheLevel::L2Data).map(u64::from),
+    };
+    // The host's caches describe the target when the code is compiled for this machine.
+    let host =
+        compiling_for_host(fa).then(|| read_host_caches(std::path::Path::new(HOST_CACHE_DIR)));
+    let hardware = Hardware::resolve(
+        &ExplicitHardware::from_options(options),
+        host.as_ref(),
+        &target,
+    );
+    schedule::decide(scop, &deps, options, &hardware).map_err(|e| e.to_string())
+}
+
+/// An imported schedule, used as it is when it respects the dependences.
+fn imported_schedule(scop: &Scop) -> Result<Decision, String> {
+    let deps = Dependences::compute(scop, &DepsOptions::default()).map_err(|e| e.to_string())?;
+    let map = scop.schedule.get_map().map_err(|e| e.to_string())?;
+    if !deps.respects(&map).map_err(|e| e.to_string())? {
+        return Ok(Decision::Keep(
+            "the imported schedule does not respect the dependences".into(),
+        ));
+    }
+    let schedule = scop.schedule.copy().map_err(|e| e.to_string())?;
+    Ok(Decision::Transform {
+        schedule,
+        description: "imported schedule".into(),
+    })
+}
+
+/// Whether the module targets the architecture polyrust runs on.
+fn compiling_for_host(fa: &FunctionAnalyses<'_>) -> bool {
+    let target = crate::llvm::ir::module_triple(fa.function());
+    let host = inkwell::targets::TargetMachine::get_default_triple();
+    let host = host.as_str().to_string_lossy();
+    let arch = |t: &str| t.split('-').next().unwrap_or_default().to_string();
+    !target.is_empty() && arch(&target) == arch(&host)
 }
 
 /// The isl context for one function's regions, under the operation bound; `None`
@@ -81,6 +179,8 @@ pub fn isl_context(
 pub struct Modelled<'d, 'f> {
     pub region: &'d DetectedRegion<'f>,
     pub scop: Option<Scop>,
+    /// The schedule came from -polyrust-import.
+    pub imported: bool,
 }
 
 /// Builds the isl model of every detected region under the operation bound, exports it
@@ -124,16 +224,21 @@ pub fn model_regions<'d, 'f>(
                 None
             }
         };
+        let mut imported = false;
         let scop = scop.map(|mut scop| {
             if let Some(dir) = &options.import_dir {
-                import(fa, &mut scop, &region.spec.name, dir);
+                imported = import(fa, &mut scop, &region.spec.name, dir);
             }
             if let Some(dir) = &options.export_dir {
                 export(fa, &scop, &region.spec.name, dir);
             }
             scop
         });
-        out.push(Modelled { region, scop });
+        out.push(Modelled {
+            region,
+            scop,
+            imported,
+        });
     }
     out
 }
@@ -166,21 +271,26 @@ fn export(fa: &FunctionAnalyses<'_>, scop: &Scop, name: &str, dir: &Path) {
     }
 }
 
-fn import(fa: &FunctionAnalyses<'_>, scop: &mut Scop, name: &str, dir: &Path) {
+/// Reads the region's schedule from `dir` if a file for it is there; true if it was.
+fn import(fa: &FunctionAnalyses<'_>, scop: &mut Scop, name: &str, dir: &Path) -> bool {
     let path = json_path(dir, name);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         // No file for this region: it keeps its own schedule.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return false,
         Err(e) => {
             fa.diagnose(
                 Severity::Error,
                 &format!("-polyrust-import: cannot read '{}': {e}", path.display()),
             );
-            return;
+            return false;
         }
     };
-    if let Err(e) = json::import_schedule(scop, &text, &path) {
-        fa.diagnose(Severity::Error, &format!("-polyrust-import: {e}"));
+    match json::import_schedule(scop, &text, &path) {
+        Ok(()) => true,
+        Err(e) => {
+            fa.diagnose(Severity::Error, &format!("-polyrust-import: {e}"));
+            false
+        }
     }
 }

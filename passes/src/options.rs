@@ -46,6 +46,7 @@ pub struct Options {
     pub simd_width: Option<u32>,
     /// Generate code for modelled regions (`-polyrust-codegen`).
     pub codegen: bool,
+    pub force_codegen: bool,
 }
 
 impl Default for Options {
@@ -60,6 +61,7 @@ impl Default for Options {
             l2_cache: None,
             simd_width: None,
             codegen: true,
+            force_codegen: false,
         }
     }
 }
@@ -182,6 +184,7 @@ pub struct RawOptions {
     /// `-polyrust-simd-width` in bits; 0: not given.
     pub simd_width: u32,
     pub codegen: bool,
+    pub force_codegen: bool,
 }
 
 impl RawOptions {
@@ -211,6 +214,7 @@ impl RawOptions {
             l2_cache: text(raw.l2_cache),
             simd_width: raw.simd_width,
             codegen: raw.codegen != 0,
+            force_codegen: raw.force_codegen != 0,
         }
     }
 }
@@ -266,6 +270,7 @@ impl Options {
             l2_cache,
             simd_width,
             codegen: raw.codegen,
+            force_codegen: raw.force_codegen,
         })
     }
 }
@@ -304,6 +309,7 @@ mod tests {
             l2_cache: String::new(),
             simd_width: 0,
             codegen: true,
+            force_codegen: false,
         }
     }
 

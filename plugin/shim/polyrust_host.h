@@ -92,6 +92,7 @@ typedef struct {
   const char *l2_cache;   /* as typed; "" when not given */
   uint32_t simd_width;    /* bits; 0 when not given */
   int codegen;            /* generate code for the regions (else analyse only) */
+  int force_codegen;      /* generate code even where the schedule is unchanged (testing) */
 } PrOptions;
 
 /* Which printer pass is asking Rust for text. */
@@ -166,9 +167,16 @@ typedef struct {
   LLVMValueRef (*expand_loop_counter)(PrFunctionCtx *, PrLoop *loop, LLVMValueRef insert_before);
   /* In the phis of `block`, incoming block `from` becomes `to`. */
   void (*replace_phi_incoming_block)(LLVMBasicBlockRef block, LLVMBasicBlockRef from, LLVMBasicBlockRef to);
-  /* Deletes blocks code generation made and gave up on, first removing them from the
-   * phis of their successors. */
-  void (*discard_blocks)(const LLVMBasicBlockRef *blocks, size_t count);
+  /* Registers a new block as part of `loop` (and its parents) in LoopInfo, so that
+   * ScalarEvolution expands that loop's recurrences correctly there. */
+  void (*add_block_to_loop)(PrFunctionCtx *, LLVMBasicBlockRef block, PrLoop *loop);
+  /* Cuts blocks code generation made and gave up on out of the CFG: their edges go
+   * (and with them their entries in successors' phis), they end in `unreachable`, and
+   * their own phis are removed. Later passes delete them. */
+  void (*abandon_blocks)(const LLVMBasicBlockRef *blocks, size_t count);
+  /* Registers a new block in the dominator tree under its immediate dominator, so that
+   * expansions placed in it only reuse values that dominate it. */
+  void (*add_block_to_dominators)(PrFunctionCtx *, LLVMBasicBlockRef block, LLVMBasicBlockRef idom);
 
   /* Alias analysis and memory effects. Sizes in bytes; UINT64_MAX means unknown. */
   PrAliasResult (*alias)(PrFunctionCtx *, LLVMValueRef a, uint64_t a_size, LLVMValueRef b, uint64_t b_size);

@@ -98,6 +98,12 @@ cl::opt<bool> Codegen(
              "run-time check (default: true)"),
     cl::init(true), cl::cat(PolyrustCategory));
 
+cl::opt<bool> ForceCodegen(
+    "polyrust-force-codegen",
+    cl::desc("Generate code for every modelled region, even with its original schedule "
+             "(for testing code generation)"),
+    cl::init(false), cl::Hidden, cl::cat(PolyrustCategory));
+
 } // namespace
 
 struct PrFunctionCtx {
@@ -340,17 +346,32 @@ const PrHostApi HostApi = {
     [](LLVMBasicBlockRef Block, LLVMBasicBlockRef From, LLVMBasicBlockRef To) {
       unwrap(Block)->replacePhiUsesWith(unwrap(From), unwrap(To));
     },
+    [](PrFunctionCtx *C, LLVMBasicBlockRef Block, PrLoop *Lp) {
+      L(Lp)->addBasicBlockToLoop(unwrap(Block), C->LI);
+    },
     [](const LLVMBasicBlockRef *Blocks, size_t Count) {
-      SmallVector<BasicBlock *, 16> Dead;
+      SmallPtrSet<BasicBlock *, 32> Abandoned;
       for (size_t I = 0; I < Count; ++I)
-        Dead.push_back(unwrap(Blocks[I]));
-      for (BasicBlock *BB : Dead) {
-        for (BasicBlock *Succ : successors(BB))
-          Succ->removePredecessor(BB, /*KeepOneInputPHIs=*/true);
-        BB->dropAllReferences();
+        Abandoned.insert(unwrap(Blocks[I]));
+      for (BasicBlock *BB : Abandoned) {
+        if (Instruction *Term = BB->getTerminator()) {
+          // Only blocks that stay need their phis fixed; ours lose theirs below.
+          SmallPtrSet<BasicBlock *, 4> Seen;
+          for (BasicBlock *Succ : successors(BB))
+            if (!Abandoned.contains(Succ) && Seen.insert(Succ).second)
+              Succ->removePredecessor(BB, /*KeepOneInputPHIs=*/true);
+          Term->eraseFromParent();
+        }
+        new UnreachableInst(BB->getContext(), BB);
       }
-      for (BasicBlock *BB : Dead)
-        BB->eraseFromParent();
+      for (size_t I = 0; I < Count; ++I)
+        for (PHINode &Phi : make_early_inc_range(unwrap(Blocks[I])->phis())) {
+          Phi.replaceAllUsesWith(PoisonValue::get(Phi.getType()));
+          Phi.eraseFromParent();
+        }
+    },
+    [](PrFunctionCtx *C, LLVMBasicBlockRef Block, LLVMBasicBlockRef IDom) {
+      C->DT.addNewBlock(unwrap(Block), unwrap(IDom));
     },
     // Alias analysis.
     [](PrFunctionCtx *C, LLVMValueRef A, uint64_t ASize, LLVMValueRef B, uint64_t BSize) {
@@ -462,6 +483,7 @@ PrOptions currentOptions() {
   O.l2_cache = L2Cache.c_str();
   O.simd_width = SimdWidth;
   O.codegen = Codegen;
+  O.force_codegen = ForceCodegen;
   return O;
 }
 

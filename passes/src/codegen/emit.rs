@@ -36,14 +36,23 @@ pub struct Emitter<'a, 'f> {
     pub ids: HashMap<String, Value>,
     /// Stack slots of the scalars, by the IR value they stand for.
     pub slots: HashMap<Value, Slot>,
+    /// Loads hoisted in front of the region (invariant loads used as parameters).
+    pub hoisted: HashMap<Value, Value>,
     /// Every block made, for clean-up if generation gives up.
     pub created: Vec<BasicBlock<'f>>,
+    /// The loop the region sits in, which every new block belongs to.
+    pub parent_loop: Option<crate::llvm::Loop<'f>>,
 }
 
 impl<'a, 'f> Emitter<'a, 'f> {
-    pub fn block(&mut self, label: &str) -> BasicBlock<'f> {
+    /// A new block, registered in LoopInfo and under `idom` in the dominator tree.
+    pub fn block(&mut self, label: &str, idom: BasicBlock<'f>) -> BasicBlock<'f> {
         let block = self.b.new_block(label);
         self.created.push(block);
+        if let Some(l) = self.parent_loop {
+            self.fa.add_block_to_loop(block, l);
+        }
+        self.fa.add_block_to_dominators(block, idom);
         block
     }
 
@@ -138,10 +147,11 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 otherwise,
             } => {
                 let c = self.condition(cond)?;
-                let then_block = self.block("polyrust.then");
-                let merge = self.block("polyrust.merge");
+                let here = self.current()?;
+                let then_block = self.block("polyrust.then", here);
+                let merge = self.block("polyrust.merge", here);
                 let else_block = match otherwise {
-                    Some(_) => self.block("polyrust.else"),
+                    Some(_) => self.block("polyrust.else", here),
                     None => merge,
                 };
                 self.b.cond_br(c, then_block, else_block);
@@ -172,9 +182,9 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     return Ok(());
                 }
                 let before = self.current()?;
-                let header = self.block("polyrust.loop");
-                let body_block = self.block("polyrust.body");
-                let exit = self.block("polyrust.exit");
+                let header = self.block("polyrust.loop", before);
+                let body_block = self.block("polyrust.body", header);
+                let exit = self.block("polyrust.exit", header);
                 self.b.br(header);
                 self.b.position_at_end(header);
                 let iv = self.b.phi_i64(iterator);
@@ -352,6 +362,9 @@ impl<'a, 'f> Emitter<'a, 'f> {
         };
         if !self.region.ir.blocks.contains(&def_block) {
             return Ok(op);
+        }
+        if let Some(v) = self.hoisted.get(&op) {
+            return Ok(*v);
         }
         let mapped = if let Some(slot) = self.slots.get(&op) {
             self.b.load(slot.ty, slot.pointer, "polyrust.scalar")

@@ -87,10 +87,14 @@ pub fn generate<'f>(
         region,
         ids: HashMap::new(),
         slots: HashMap::new(),
+        hoisted: HashMap::new(),
         created: Vec::new(),
+        parent_loop: fa
+            .loop_for_block(*entering)
+            .filter(|l| !ir.loops.contains(l)),
     };
-    let check_block = em.block("polyrust.check");
-    let start = em.block("polyrust.start");
+    let check_block = em.block("polyrust.check", *entering);
+    let start = em.block("polyrust.start", check_block);
     b.position_at_end(check_block);
     let placeholder = b.br(ir.entry);
     redirect(&b, *entering, ir.entry, check_block);
@@ -106,7 +110,7 @@ pub fn generate<'f>(
         &exit_values,
     ) {
         Ok(()) => {
-            if fa.function().verify(false) {
+            if fa.function().verify(true) {
                 Ok(())
             } else {
                 undo(&em, check_block, ir.entry);
@@ -122,7 +126,9 @@ pub fn generate<'f>(
     }
 }
 
-/// Makes the check jump straight to the original code and deletes the new blocks.
+/// Makes the check jump straight to the original code and cuts the other new blocks
+/// out of the CFG; later passes delete them (deleting them here could leave uses of
+/// their values behind).
 fn undo<'f>(em: &Emitter<'_, 'f>, check_block: BasicBlock<'f>, entry: BasicBlock<'f>) {
     if let Some(term) = check_block.get_terminator() {
         term.erase_from_basic_block();
@@ -135,7 +141,7 @@ fn undo<'f>(em: &Emitter<'_, 'f>, check_block: BasicBlock<'f>, entry: BasicBlock
         .copied()
         .filter(|b| *b != check_block)
         .collect();
-    em.fa.discard_blocks(&made);
+    em.fa.abandon_blocks(&made);
 }
 
 fn build<'f>(
@@ -182,6 +188,7 @@ fn build<'f>(
                         CodegenError::Unsupported(format!("cannot load parameter {}", param.name))
                     })?;
                 let loaded = b.clone_with(load, |op| if op == pointer { address } else { op });
+                em.hoisted.insert(load.as_value_ref(), loaded);
                 b.to_i64(loaded)
             }
         };

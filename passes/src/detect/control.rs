@@ -39,8 +39,9 @@ pub fn loop_bounds<'f>(
             ));
             continue;
         }
-        let scope = l.parent().filter(|p| tr.shape().contains_loop(*p));
-        let taken = fa.scev_at_scope(taken, scope);
+        // Seen from inside the parent loop (in the region or around it): the counters
+        // of enclosing loops stay symbolic rather than being replaced by exit values.
+        let taken = fa.scev_at_scope(taken, l.parent());
         match tr.affine(taken) {
             Ok(upper) => out.push((
                 *l,
@@ -110,10 +111,10 @@ pub fn block_conditions<'f>(
             continue;
         }
         // A latch's branch is the loop's exit test, already in the loop's bounds.
-        let own_loop = fa
-            .loop_for_block(*block)
-            .filter(|l| shape.contains_loop(*l));
-        if own_loop.is_some_and(|l| l.latch() == Some(*block)) {
+        // The innermost loop around the branch, in the region or around it: values are
+        // read inside it, so enclosing loops' counters stay symbolic.
+        let own_loop = fa.loop_for_block(*block);
+        if own_loop.is_some_and(|l| shape.contains_loop(l) && l.latch() == Some(*block)) {
             continue;
         }
         let Some(condition) = operand(term, 0) else {

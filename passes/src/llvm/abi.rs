@@ -106,6 +106,7 @@ pub struct PrOptions {
     pub l2_cache: *const c_char,
     pub simd_width: u32,
     pub codegen: i32,
+    pub force_codegen: i32,
 }
 
 #[repr(C)]
@@ -181,7 +182,9 @@ pub struct PrHostApi {
     ) -> LLVMValueRef,
     pub expand_loop_counter: unsafe extern "C" fn(Ctx, Lp, LLVMValueRef) -> LLVMValueRef,
     pub replace_phi_incoming_block: unsafe extern "C" fn(Bb, Bb, Bb),
-    pub discard_blocks: unsafe extern "C" fn(*const Bb, usize),
+    pub add_block_to_loop: unsafe extern "C" fn(Ctx, Bb, Lp),
+    pub abandon_blocks: unsafe extern "C" fn(*const Bb, usize),
+    pub add_block_to_dominators: unsafe extern "C" fn(Ctx, Bb, Bb),
 
     pub alias: unsafe extern "C" fn(Ctx, LLVMValueRef, u64, LLVMValueRef, u64) -> PrAliasResult,
     pub call_memory_effect: unsafe extern "C" fn(Ctx, LLVMValueRef) -> PrMemoryEffect,

@@ -358,10 +358,20 @@ impl<'f> FunctionAnalyses<'f> {
         }
     }
 
-    /// Deletes blocks made by code generation, removing them from successors' phis.
-    pub fn discard_blocks(&self, blocks: &[BasicBlock<'f>]) {
+    /// Registers a block made by code generation as part of `l` in LoopInfo.
+    pub fn add_block_to_loop(&self, block: BasicBlock<'f>, l: Loop<'f>) {
+        unsafe { (self.api.add_block_to_loop)(self.ctx(), block_ref(block), l.raw.as_ptr()) }
+    }
+
+    /// Cuts blocks made by code generation out of the CFG (they become unreachable).
+    pub fn abandon_blocks(&self, blocks: &[BasicBlock<'f>]) {
         let raw: Vec<LLVMBasicBlockRef> = blocks.iter().map(|b| block_ref(*b)).collect();
-        unsafe { (self.api.discard_blocks)(raw.as_ptr(), raw.len()) }
+        unsafe { (self.api.abandon_blocks)(raw.as_ptr(), raw.len()) }
+    }
+
+    /// Registers a block made by code generation in the dominator tree.
+    pub fn add_block_to_dominators(&self, block: BasicBlock<'f>, idom: BasicBlock<'f>) {
+        unsafe { (self.api.add_block_to_dominators)(self.ctx(), block_ref(block), block_ref(idom)) }
     }
 
     /// Alias query between two accesses of `size` bytes (`None`: unknown extent).

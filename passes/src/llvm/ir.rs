@@ -247,3 +247,19 @@ fn sized_type_bytes(
 ) -> Option<u64> {
     fa.type_store_size_raw(ty)
 }
+
+/// The target triple of the module a function belongs to ("" if unset).
+pub fn module_triple(function: inkwell::values::FunctionValue<'_>) -> String {
+    // SAFETY: a live function belongs to a live module; the triple is owned by it.
+    unsafe {
+        let module = c::LLVMGetGlobalParent(function.as_value_ref());
+        if module.is_null() {
+            return String::new();
+        }
+        let triple = c::LLVMGetTarget(module);
+        if triple.is_null() {
+            return String::new();
+        }
+        CStr::from_ptr(triple).to_string_lossy().into_owned()
+    }
+}

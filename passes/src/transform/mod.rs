@@ -14,4 +14,5 @@
 //! Relies on the `isl` layer for everything polyhedral; no LLVM type appears here.
 
 pub mod hardware;
+pub mod schedule;
 pub mod sica;

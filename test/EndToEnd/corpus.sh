@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Differential test of the kernel corpus: every kernel is compiled with clang -O3 and
+# with clang -O3 + polyrust (extra polyrust options from $POLYRUST_FLAGS, each passed
+# with -mllvm), run at each of its test sizes (the SIZES: test= line: sizes 0, 1 and
+# sizes that are not multiples of tile sizes), and the outputs must be byte-identical.
+#   corpus.sh CLANG PLUGIN KERNELS WORKDIR
+set -u
+clang=$1 plugin=$2 kernels=$3 work=$4
+mkdir -p "$work"
+flags=()
+for f in ${POLYRUST_FLAGS:-}; do flags+=(-mllvm "$f"); done
+passed=0 failed=0
+for src in "$kernels"/*.c; do
+  k=$(basename "$src" .c)
+  sizes=$(sed -n 's/^\/\/ SIZES: test=\([0-9,]*\).*/\1/p' "$src" | tr , ' ')
+  if ! "$clang" -O3 -I"$kernels" "$src" -lm -o "$work/$k.base" 2>"$work/$k.err"; then
+    echo "FAIL $k: does not build without polyrust: $(tail -n 1 "$work/$k.err")"; failed=$((failed + 1)); continue
+  fi
+  if ! "$clang" -O3 -I"$kernels" -fpass-plugin="$plugin" "${flags[@]}" "$src" -lm -o "$work/$k.poly" 2>"$work/$k.err"; then
+    echo "FAIL $k: does not build with polyrust: $(tail -n 2 "$work/$k.err")"; failed=$((failed + 1)); continue
+  fi
+  ok=1
+  for s in $sizes; do
+    timeout 20 "$work/$k.base" "$s" >"$work/$k.base.out" 2>/dev/null
+    timeout 20 "$work/$k.poly" "$s" >"$work/$k.poly.out" 2>/dev/null
+    rc=$?
+    if ! cmp -s "$work/$k.base.out" "$work/$k.poly.out"; then
+      echo "FAIL $k: size $s prints different bytes (exit status $rc)"; ok=0; break
+    fi
+  done
+  if ((ok)); then passed=$((passed + 1)); echo "ok $k"; else failed=$((failed + 1)); fi
+done
+echo "corpus: $passed passed, $failed failed"
+exit $((failed > 0))
