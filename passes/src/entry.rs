@@ -58,7 +58,7 @@ pub unsafe fn print_function(
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| match printer {
         PrPrinter::Loops => report::loops::print(&analyses),
-        PrPrinter::Detect | PrPrinter::Scops | PrPrinter::Ast => {
+        PrPrinter::Detect | PrPrinter::Scops | PrPrinter::Ast | PrPrinter::Deps => {
             report::regions::print(&analyses, printer, &options)
         }
     }));

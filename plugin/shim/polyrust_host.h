@@ -96,7 +96,7 @@ typedef struct {
 } PrOptions;
 
 /* Which printer pass is asking Rust for text. */
-typedef enum { PR_PRINT_LOOPS = 0, PR_PRINT_DETECT = 1, PR_PRINT_SCOPS = 2, PR_PRINT_AST = 3 } PrPrinter;
+typedef enum { PR_PRINT_LOOPS = 0, PR_PRINT_DETECT = 1, PR_PRINT_SCOPS = 2, PR_PRINT_AST = 3, PR_PRINT_DEPS = 4 } PrPrinter;
 
 typedef struct {
   uint32_t version; /* PR_HOST_API_VERSION */

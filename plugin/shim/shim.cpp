@@ -579,7 +579,8 @@ extern "C" void polyrust_register_pass_builder_callbacks(PassBuilder *PB) {
         } Printers[] = {{"print<polyrust-loops>", PR_PRINT_LOOPS},
                         {"print<polyrust-detect>", PR_PRINT_DETECT},
                         {"print<polyrust-scops>", PR_PRINT_SCOPS},
-                        {"print<polyrust-ast>", PR_PRINT_AST}};
+                        {"print<polyrust-ast>", PR_PRINT_AST},
+                        {"print<polyrust-deps>", PR_PRINT_DEPS}};
         for (const auto &Printer : Printers)
           if (Name == Printer.Name) {
             FPM.addPass(PolyrustPrinterPass(Printer.Which));

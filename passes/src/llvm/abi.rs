@@ -116,6 +116,7 @@ pub enum PrPrinter {
     Detect = 1,
     Scops = 2,
     Ast = 3,
+    Deps = 4,
 }
 
 type Ctx = *mut PrFunctionCtx;

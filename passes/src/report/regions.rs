@@ -12,6 +12,7 @@ pub fn print(analyses: &FunctionAnalyses<'_>, printer: PrPrinter, options: &Opti
     match printer {
         PrPrinter::Scops => scops(analyses, &detection, options),
         PrPrinter::Ast => asts(analyses, &detection, options),
+        PrPrinter::Deps => dependences(analyses, &detection, options),
         _ => detect::print(analyses, &detection),
     }
 }
@@ -40,6 +41,39 @@ fn asts(
                 Err(e) => out.push_str(&format!("AST of {region}: not generated: {e}\n")),
             },
             None => out.push_str(&format!("AST of {region}: no model\n")),
+        }
+    }
+    out
+}
+
+/// The value-based dependences of each region.
+fn dependences(
+    analyses: &FunctionAnalyses<'_>,
+    detection: &detect::Detection<'_>,
+    options: &Options,
+) -> String {
+    let name = analyses
+        .function()
+        .get_name()
+        .to_string_lossy()
+        .into_owned();
+    let mut out = format!("polyrust-deps: function '{name}'\n");
+    let Some(ctx) = driver::isl_context(analyses, detection, options) else {
+        return out;
+    };
+    for modelled in driver::model_regions(analyses, &ctx, detection, options) {
+        let region = &modelled.region.spec.name;
+        match &modelled.scop {
+            Some(scop) => {
+                match crate::deps::Dependences::compute(scop, &crate::deps::DepsOptions::default())
+                {
+                    Ok(deps) => out.push_str(&deps.print()),
+                    Err(e) => {
+                        out.push_str(&format!("Dependences of {region}: not computed: {e}\n"))
+                    }
+                }
+            }
+            None => out.push_str(&format!("Dependences of {region}: no model\n")),
         }
     }
     out
