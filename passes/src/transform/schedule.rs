@@ -41,6 +41,14 @@ pub fn decide(
     let validity = deps.validity();
     let new =
         scheduler::compute_schedule(&scop.domains, &scop.context, validity, validity, validity)?;
+    // Checked before tiling: tiling a permutable band keeps every dependence forward,
+    // and the tiled map (with its floor divisions) is much costlier to check.
+    let map = new.get_map()?;
+    if !deps.respects(&map).unwrap_or(false) {
+        return Ok(Decision::Keep(
+            "the computed schedule does not respect the dependences".into(),
+        ));
+    }
     let bands = scheduler::bands(&new)?;
     let tileable: Vec<&BandInfo> = bands
         .iter()
@@ -101,12 +109,6 @@ pub fn decide(
             })?
         }
     };
-    let map = tiled.get_map()?;
-    if !deps.respects(&map).unwrap_or(false) {
-        return Ok(Decision::Keep(
-            "the computed schedule does not respect the dependences".into(),
-        ));
-    }
     let original = scop.schedule.get_map()?;
     let reordered = !map.is_equal(&original)?;
     if described.is_empty() && !reordered {
