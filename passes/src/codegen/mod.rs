@@ -24,7 +24,8 @@ use crate::detect::{ArrayIr, DetectedRegion};
 use crate::isl::{ast, IslCtx, IslError, Schedule};
 use crate::llvm::builder::{phis_of, IrBuilder, Value};
 use crate::llvm::ir::{
-    as_instruction, basic_value, phi_incoming, pointer_operand, successors, type_of, users,
+    as_instruction, basic_value, phi_incoming, pointer_operand, predecessors, successors, type_of,
+    users,
 };
 use crate::llvm::FunctionAnalyses;
 use crate::model::Scop;
@@ -66,7 +67,7 @@ pub fn generate<'f>(
             st.name
         )));
     }
-    let outside: Vec<BasicBlock<'f>> = predecessors(fa, ir.entry)
+    let outside: Vec<BasicBlock<'f>> = predecessors(ir.entry)
         .into_iter()
         .filter(|p| !ir.blocks.contains(p))
         .collect();
@@ -348,15 +349,6 @@ fn exit_phi_values<'f>(
         }
     }
     Ok(out)
-}
-
-/// Blocks that branch to `block`.
-fn predecessors<'f>(fa: &FunctionAnalyses<'f>, block: BasicBlock<'f>) -> Vec<BasicBlock<'f>> {
-    fa.function()
-        .get_basic_blocks()
-        .into_iter()
-        .filter(|b| successors(*b).contains(&block))
-        .collect()
 }
 
 /// Points every edge `from → to` at `new` instead.

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use inkwell::basic_block::BasicBlock;
 
 use super::reject::{RejectReason, Rejection};
-use crate::llvm::ir::successors;
+use crate::llvm::ir::{predecessors, successors};
 use crate::llvm::{FunctionAnalyses, Loop};
 
 pub struct RegionShape<'f> {
@@ -155,7 +155,7 @@ pub fn shape<'f>(
         if outcome.is_ok() {
             break;
         }
-        let preds: Vec<_> = predecessors(fa, entry)
+        let preds: Vec<_> = predecessors(entry)
             .into_iter()
             .filter(|p| !loops.iter().any(|l| l.contains_block(*p)))
             .collect();
@@ -225,15 +225,6 @@ fn layout<'f>(
         }
     }
     Ok(order)
-}
-
-/// Predecessors of a block (blocks of the function branching to it).
-fn predecessors<'f>(fa: &FunctionAnalyses<'f>, block: BasicBlock<'f>) -> Vec<BasicBlock<'f>> {
-    fa.function()
-        .get_basic_blocks()
-        .into_iter()
-        .filter(|b| successors(*b).contains(&block))
-        .collect()
 }
 
 /// Reverse post-order of the blocks reachable from `entry` without passing `exit`,

@@ -263,3 +263,15 @@ pub fn module_triple(function: inkwell::values::FunctionValue<'_>) -> String {
         CStr::from_ptr(triple).to_string_lossy().into_owned()
     }
 }
+
+/// Blocks of `block`'s function that branch to it.
+pub fn predecessors<'f>(block: BasicBlock<'f>) -> Vec<BasicBlock<'f>> {
+    let Some(function) = block.get_parent() else {
+        return Vec::new();
+    };
+    function
+        .get_basic_blocks()
+        .into_iter()
+        .filter(|b| successors(*b).contains(&block))
+        .collect()
+}

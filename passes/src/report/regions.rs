@@ -1,10 +1,12 @@
 //! `print<polyrust-detect>` and `print<polyrust-scops>`: the regions detection accepts
 //! and rejects, and their polyhedral models.
 
+use crate::deps::{Dependences, DepsOptions};
 use crate::detect;
 use crate::driver;
 use crate::llvm::abi::PrPrinter;
 use crate::llvm::FunctionAnalyses;
+use crate::model::Scop;
 use crate::options::Options;
 
 pub fn print(analyses: &FunctionAnalyses<'_>, printer: PrPrinter, options: &Options) -> String {
@@ -17,6 +19,36 @@ pub fn print(analyses: &FunctionAnalyses<'_>, printer: PrPrinter, options: &Opti
     }
 }
 
+/// Renders one line of text per function and one block per modelled region: the
+/// shape the scops, AST and dependence printers share.
+fn per_region(
+    analyses: &FunctionAnalyses<'_>,
+    detection: &detect::Detection<'_>,
+    options: &Options,
+    printer: &str,
+    render: impl Fn(&str, &Scop) -> String,
+) -> String {
+    let name = analyses
+        .function()
+        .get_name()
+        .to_string_lossy()
+        .into_owned();
+    let mut out = format!("polyrust-{printer}: function '{name}'\n");
+    let Some(ctx) = driver::isl_context(analyses, detection, options) else {
+        return out;
+    };
+    for modelled in driver::model_regions(analyses, &ctx, detection, options) {
+        let region = &modelled.region.spec.name;
+        match &modelled.scop {
+            Some(scop) => out.push_str(&render(region, scop)),
+            None => out.push_str(&format!(
+                "{region}: no model (see the -Rpass-missed=polyrust remark)\n"
+            )),
+        }
+    }
+    out
+}
+
 /// The loop AST isl generates for each region's schedule (the original one, or the
 /// one imported with -polyrust-import), under the region's assumed context.
 fn asts(
@@ -24,26 +56,16 @@ fn asts(
     detection: &detect::Detection<'_>,
     options: &Options,
 ) -> String {
-    let name = analyses
-        .function()
-        .get_name()
-        .to_string_lossy()
-        .into_owned();
-    let mut out = format!("polyrust-ast: function '{name}'\n");
-    let Some(ctx) = driver::isl_context(analyses, detection, options) else {
-        return out;
-    };
-    for modelled in driver::model_regions(analyses, &ctx, detection, options) {
-        let region = &modelled.region.spec.name;
-        match &modelled.scop {
-            Some(scop) => match crate::isl::ast::generate(&scop.assumed_context, &scop.schedule) {
-                Ok(ast) => out.push_str(&format!("AST of {region}:\n{}", ast.text)),
-                Err(e) => out.push_str(&format!("AST of {region}: not generated: {e}\n")),
-            },
-            None => out.push_str(&format!("AST of {region}: no model\n")),
-        }
-    }
-    out
+    per_region(
+        analyses,
+        detection,
+        options,
+        "ast",
+        |region, scop| match crate::isl::ast::generate(&scop.assumed_context, &scop.schedule) {
+            Ok(ast) => format!("AST of {region}:\n{}", ast.text),
+            Err(e) => format!("AST of {region}: not generated: {e}\n"),
+        },
+    )
 }
 
 /// The value-based dependences of each region.
@@ -52,31 +74,16 @@ fn dependences(
     detection: &detect::Detection<'_>,
     options: &Options,
 ) -> String {
-    let name = analyses
-        .function()
-        .get_name()
-        .to_string_lossy()
-        .into_owned();
-    let mut out = format!("polyrust-deps: function '{name}'\n");
-    let Some(ctx) = driver::isl_context(analyses, detection, options) else {
-        return out;
-    };
-    for modelled in driver::model_regions(analyses, &ctx, detection, options) {
-        let region = &modelled.region.spec.name;
-        match &modelled.scop {
-            Some(scop) => {
-                match crate::deps::Dependences::compute(scop, &crate::deps::DepsOptions::default())
-                {
-                    Ok(deps) => out.push_str(&deps.print()),
-                    Err(e) => {
-                        out.push_str(&format!("Dependences of {region}: not computed: {e}\n"))
-                    }
-                }
-            }
-            None => out.push_str(&format!("Dependences of {region}: no model\n")),
-        }
-    }
-    out
+    per_region(
+        analyses,
+        detection,
+        options,
+        "deps",
+        |region, scop| match Dependences::compute(scop, &DepsOptions::default()) {
+            Ok(deps) => deps.print(),
+            Err(e) => format!("Dependences of {region}: not computed: {e}\n"),
+        },
+    )
 }
 
 fn scops(
@@ -84,23 +91,7 @@ fn scops(
     detection: &detect::Detection<'_>,
     options: &Options,
 ) -> String {
-    let name = analyses
-        .function()
-        .get_name()
-        .to_string_lossy()
-        .into_owned();
-    let mut out = format!("polyrust-scops: function '{name}'\n");
-    let Some(ctx) = driver::isl_context(analyses, detection, options) else {
-        return out;
-    };
-    for modelled in driver::model_regions(analyses, &ctx, detection, options) {
-        match &modelled.scop {
-            Some(scop) => out.push_str(&scop.print()),
-            None => out.push_str(&format!(
-                "Scop {}: no model (see the -Rpass-missed=polyrust remark)\n",
-                modelled.region.spec.name
-            )),
-        }
-    }
-    out
+    per_region(analyses, detection, options, "scops", |_, scop| {
+        scop.print()
+    })
 }
