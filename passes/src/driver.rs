@@ -26,7 +26,7 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         return false;
     };
     let models = model_regions(analyses, &ctx, &detection, options);
-    if !options.codegen {
+    if !options.codegen && !options.force_codegen {
         return false;
     }
     let mut changed = false;

@@ -60,7 +60,7 @@ impl Default for Options {
             l1_cache: None,
             l2_cache: None,
             simd_width: None,
-            codegen: true,
+            codegen: false,
             force_codegen: false,
         }
     }
@@ -308,7 +308,7 @@ mod tests {
             l1_cache: String::new(),
             l2_cache: String::new(),
             simd_width: 0,
-            codegen: true,
+            codegen: false,
             force_codegen: false,
         }
     }
