@@ -15,6 +15,8 @@ mod original_schedule;
 mod print;
 mod scop;
 pub mod spec;
+#[cfg(test)]
+pub(crate) mod spec_builders;
 
 pub use error::{ImportError, ModelError};
 pub use scop::{Access, AliasGroup, Array, Scop, ScopAssumption, Statement};

@@ -9,60 +9,9 @@ mod schedules;
 
 use super::*;
 use crate::isl::{parse_union_map, IslCtx};
-use crate::model::{AccessKind, AccessSpec, ArraySpec, Scop, ScopSpec, StatementSpec};
+use crate::model::{ArraySpec, Scop, ScopSpec, StatementSpec};
 
-fn access(kind: AccessKind, array: &str, relation: &str) -> AccessSpec {
-    AccessSpec {
-        kind,
-        array: array.into(),
-        relation: relation.into(),
-        instruction: String::new(),
-    }
-}
-
-fn read(array: &str, relation: &str) -> AccessSpec {
-    access(AccessKind::Read, array, relation)
-}
-
-fn write(array: &str, relation: &str) -> AccessSpec {
-    access(AccessKind::MustWrite, array, relation)
-}
-
-fn may_write(array: &str, relation: &str) -> AccessSpec {
-    access(AccessKind::MayWrite, array, relation)
-}
-
-fn statement(
-    name: &str,
-    domain: &str,
-    positions: &[u32],
-    accesses: Vec<AccessSpec>,
-) -> StatementSpec {
-    StatementSpec {
-        name: name.into(),
-        block: format!("%{}", name.to_lowercase()),
-        domain: domain.into(),
-        textual_positions: positions.to_vec(),
-        accesses,
-    }
-}
-
-fn array(name: &str, inner_sizes: &[&str]) -> ArraySpec {
-    ArraySpec {
-        name: name.into(),
-        element_type: "double".into(),
-        element_size: 8,
-        inner_sizes: inner_sizes.iter().map(|s| s.to_string()).collect(),
-        is_scalar: false,
-    }
-}
-
-fn scalar(name: &str) -> ArraySpec {
-    ArraySpec {
-        is_scalar: true,
-        ..array(name, &[])
-    }
-}
+use crate::model::spec_builders::{array, may_write, read, scalar, statement, write};
 
 fn region(
     name: &str,

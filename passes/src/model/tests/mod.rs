@@ -13,57 +13,7 @@ fn ctx() -> IslCtx {
     IslCtx::new(None).expect("an isl context")
 }
 
-fn access(kind: AccessKind, array: &str, relation: &str, instruction: &str) -> AccessSpec {
-    AccessSpec {
-        kind,
-        array: array.into(),
-        relation: relation.into(),
-        instruction: instruction.into(),
-    }
-}
-
-fn read(array: &str, relation: &str) -> AccessSpec {
-    access(AccessKind::Read, array, relation, "")
-}
-
-fn write(array: &str, relation: &str) -> AccessSpec {
-    access(AccessKind::MustWrite, array, relation, "")
-}
-
-fn statement(
-    name: &str,
-    domain: &str,
-    positions: &[u32],
-    accesses: Vec<AccessSpec>,
-) -> StatementSpec {
-    StatementSpec {
-        name: name.into(),
-        block: format!("%{}.block", name.to_lowercase()),
-        domain: domain.into(),
-        textual_positions: positions.to_vec(),
-        accesses,
-    }
-}
-
-fn array(name: &str, inner_sizes: &[&str]) -> ArraySpec {
-    ArraySpec {
-        name: name.into(),
-        element_type: "double".into(),
-        element_size: 8,
-        inner_sizes: inner_sizes.iter().map(|s| s.to_string()).collect(),
-        is_scalar: false,
-    }
-}
-
-fn scalar(name: &str) -> ArraySpec {
-    ArraySpec {
-        name: name.into(),
-        element_type: "double".into(),
-        element_size: 8,
-        inner_sizes: vec![],
-        is_scalar: true,
-    }
-}
+use super::spec_builders::{access_at as access, array, read, scalar, statement, write};
 
 fn region(
     params: &[&str],
