@@ -8,12 +8,16 @@
 //! loops has d+1 positions and a d-dimensional domain, names are isl identifiers).
 
 use crate::isl::{parse_union_map, IslError, UnionMap};
+use crate::model::original_schedule::{flat_width, time_stamp_text};
 use crate::model::Scop;
 
 /// Number of time dimensions: 2d+1 for the deepest statement.
 pub(super) fn width(scop: &Scop) -> usize {
-    let deepest = scop.statements.iter().map(|s| s.depth()).max().unwrap_or(0);
-    2 * deepest + 1
+    flat_width(
+        scop.statements
+            .iter()
+            .map(|s| s.textual_positions.as_slice()),
+    )
 }
 
 /// The original schedule of all statements, with the region's parameters.
@@ -22,27 +26,10 @@ pub(super) fn original_schedule(scop: &Scop) -> Result<UnionMap, IslError> {
     let pieces: Vec<String> = scop
         .statements
         .iter()
-        .map(|s| time_stamp(&s.name, &s.textual_positions, width))
+        .map(|s| time_stamp_text(&s.name, &s.textual_positions, width))
         .collect();
     let text = format!("{{ {} }}", pieces.join("; "));
     parse_union_map(&scop.context.ctx(), &text, "original schedule")?.align_params(&scop.context)
-}
-
-/// `S[i0, i1] -> [b0, i0, b1, i1, b2, 0, ..]` with `width` time dimensions.
-fn time_stamp(name: &str, positions: &[u32], width: usize) -> String {
-    let depth = positions.len().saturating_sub(1);
-    let mut stamp: Vec<String> = Vec::with_capacity(width);
-    for (k, b) in positions.iter().enumerate() {
-        stamp.push(b.to_string());
-        if k < depth {
-            stamp.push(format!("i{k}"));
-        }
-    }
-    while stamp.len() < width {
-        stamp.push("0".into());
-    }
-    let iterators: Vec<String> = (0..depth).map(|k| format!("i{k}")).collect();
-    format!("{name}[{}] -> [{}]", iterators.join(", "), stamp.join(", "))
 }
 
 /// `{ [t] -> [u] : t and u lie in the loop at `prefix` and u runs in a later iteration
@@ -76,10 +63,10 @@ mod tests {
     #[test]
     fn time_stamp_interleaves_positions_and_iterators() {
         assert_eq!(
-            time_stamp("S1", &[0, 2, 1], 7),
+            time_stamp_text("S1", &[0, 2, 1], 7),
             "S1[i0, i1] -> [0, i0, 2, i1, 1, 0, 0]"
         );
-        assert_eq!(time_stamp("S0", &[3], 1), "S0[] -> [3]");
+        assert_eq!(time_stamp_text("S0", &[3], 1), "S0[] -> [3]");
     }
 
     #[test]

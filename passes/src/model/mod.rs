@@ -11,7 +11,7 @@
 mod build;
 mod error;
 pub mod json;
-mod original_schedule;
+pub(crate) mod original_schedule;
 mod print;
 mod scop;
 pub mod spec;

@@ -82,7 +82,7 @@ pub(super) fn check_positions(placements: &[Placement<'_>]) -> Result<(), Positi
 }
 
 /// Number of time dimensions: 2d+1 for the deepest statement (given its positions).
-pub(super) fn flat_width<'p>(positions: impl IntoIterator<Item = &'p [u32]>) -> usize {
+pub(crate) fn flat_width<'p>(positions: impl IntoIterator<Item = &'p [u32]>) -> usize {
     let deepest = positions
         .into_iter()
         .map(|p| p.len().saturating_sub(1))
@@ -91,15 +91,10 @@ pub(super) fn flat_width<'p>(positions: impl IntoIterator<Item = &'p [u32]>) -> 
     2 * deepest + 1
 }
 
-/// `{ S[i0, .., i(d-1)] -> [b0, i0, .., bd, 0, ..] }` with `width` time dimensions and
-/// the parameters of `params`.
-pub(super) fn flat_schedule(
-    ctx: &crate::isl::IslCtx,
-    name: &str,
-    positions: &[u32],
-    width: usize,
-    params: &Set,
-) -> Result<Map, IslError> {
+/// `S[i0, .., i(d-1)] -> [b0, i0, .., bd, 0, ..]` with `width` time dimensions: the
+/// original time stamp of a statement at `positions` (shared with the dependence
+/// analysis, which rebuilds the original order whatever schedule the model holds).
+pub(crate) fn time_stamp_text(name: &str, positions: &[u32], width: usize) -> String {
     let depth = positions.len().saturating_sub(1);
     let mut stamp: Vec<String> = Vec::with_capacity(width);
     for (k, b) in positions.iter().enumerate() {
@@ -111,11 +106,19 @@ pub(super) fn flat_schedule(
     while stamp.len() < width {
         stamp.push("0".into());
     }
-    let text = format!(
-        "{{ {name}[{}] -> [{}] }}",
-        iterator_list(depth),
-        stamp.join(", ")
-    );
+    format!("{name}[{}] -> [{}]", iterator_list(depth), stamp.join(", "))
+}
+
+/// `{ S[i0, .., i(d-1)] -> [b0, i0, .., bd, 0, ..] }` with `width` time dimensions and
+/// the parameters of `params`.
+pub(super) fn flat_schedule(
+    ctx: &crate::isl::IslCtx,
+    name: &str,
+    positions: &[u32],
+    width: usize,
+    params: &Set,
+) -> Result<Map, IslError> {
+    let text = format!("{{ {} }}", time_stamp_text(name, positions, width));
     let what = format!("original schedule of {name}");
     parse_map(ctx, &text, &what)?.align_params(params)
 }
