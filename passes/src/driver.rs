@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::codegen;
-use crate::deps::{Dependences, DepsOptions};
+use crate::deps::{Dependences, DepsOptions, ReductionCandidate};
 use crate::detect::{self, DetectedRegion, Detection};
 use crate::isl::IslCtx;
 use crate::llvm::CacheLevel;
@@ -51,10 +51,11 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
             continue;
         }
         ctx.start_region();
+        let deps_options = deps_options(&region.spec, options);
         let decision = if modelled.imported {
-            imported_schedule(scop)
+            imported_schedule(scop, &deps_options)
         } else {
-            choose_schedule(analyses, scop, options)
+            choose_schedule(analyses, scop, &deps_options, options)
         };
         let (schedule, description) = match decision {
             Ok(Decision::Transform {
@@ -109,9 +110,10 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
 fn choose_schedule(
     fa: &FunctionAnalyses<'_>,
     scop: &Scop,
+    deps_options: &DepsOptions,
     options: &Options,
 ) -> Result<Decision, String> {
-    let deps = Dependences::compute(scop, &DepsOptions::default()).map_err(|e| e.to_string())?;
+    let deps = Dependences::compute(scop, deps_options).map_err(|e| e.to_string())?;
     let target = TargetHardware {
         simd_bits: fa.vector_register_bits(),
         l1_bytes: fa.cache_size(CacheLevel::L1Data).map(u64::from),
@@ -128,9 +130,26 @@ fn choose_schedule(
     schedule::decide(scop, &deps, options, &hardware).map_err(|e| e.to_string())
 }
 
+/// The reductions detection found, relaxed only under -polyrust-allow-reassociation.
+pub fn deps_options(spec: &crate::model::ScopSpec, options: &Options) -> DepsOptions {
+    DepsOptions {
+        reductions: spec
+            .statements
+            .iter()
+            .flat_map(|s| {
+                s.reductions.iter().map(|array| ReductionCandidate {
+                    statement: s.name.clone(),
+                    array: array.clone(),
+                })
+            })
+            .collect(),
+        allow_reassociation: options.allow_reassociation,
+    }
+}
+
 /// An imported schedule, used as it is when it respects the dependences.
-fn imported_schedule(scop: &Scop) -> Result<Decision, String> {
-    let deps = Dependences::compute(scop, &DepsOptions::default()).map_err(|e| e.to_string())?;
+fn imported_schedule(scop: &Scop, deps_options: &DepsOptions) -> Result<Decision, String> {
+    let deps = Dependences::compute(scop, deps_options).map_err(|e| e.to_string())?;
     let map = scop.schedule.get_map().map_err(|e| e.to_string())?;
     if !deps.respects(&map).map_err(|e| e.to_string())? {
         return Ok(Decision::Keep(

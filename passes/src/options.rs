@@ -47,6 +47,7 @@ pub struct Options {
     /// Generate code for modelled regions (`-polyrust-codegen`).
     pub codegen: bool,
     pub force_codegen: bool,
+    pub allow_reassociation: bool,
 }
 
 impl Default for Options {
@@ -62,6 +63,7 @@ impl Default for Options {
             simd_width: None,
             codegen: false,
             force_codegen: false,
+            allow_reassociation: false,
         }
     }
 }
@@ -185,6 +187,7 @@ pub struct RawOptions {
     pub simd_width: u32,
     pub codegen: bool,
     pub force_codegen: bool,
+    pub allow_reassociation: bool,
 }
 
 impl RawOptions {
@@ -215,6 +218,7 @@ impl RawOptions {
             simd_width: raw.simd_width,
             codegen: raw.codegen != 0,
             force_codegen: raw.force_codegen != 0,
+            allow_reassociation: raw.allow_reassociation != 0,
         }
     }
 }
@@ -271,6 +275,7 @@ impl Options {
             simd_width,
             codegen: raw.codegen,
             force_codegen: raw.force_codegen,
+            allow_reassociation: raw.allow_reassociation,
         })
     }
 }
@@ -310,6 +315,7 @@ mod tests {
             simd_width: 0,
             codegen: false,
             force_codegen: false,
+            allow_reassociation: false,
         }
     }
 

@@ -93,6 +93,7 @@ typedef struct {
   uint32_t simd_width;    /* bits; 0 when not given */
   int codegen;            /* generate code for the regions (else analyse only) */
   int force_codegen;      /* generate code even where the schedule is unchanged (testing) */
+  int allow_reassociation; /* reductions may be reordered (changes floating-point rounding) */
 } PrOptions;
 
 /* Which printer pass is asking Rust for text. */

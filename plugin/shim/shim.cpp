@@ -105,6 +105,12 @@ cl::opt<bool> ForceCodegen(
              "(for testing code generation)"),
     cl::init(false), cl::Hidden, cl::cat(PolyrustCategory));
 
+cl::opt<bool> AllowReassociation(
+    "polyrust-allow-reassociation",
+    cl::desc("Let schedules reorder the updates of reductions (s += x): floating-point "
+             "results may then differ in their last bits (default: false)"),
+    cl::init(false), cl::cat(PolyrustCategory));
+
 } // namespace
 
 struct PrFunctionCtx {
@@ -485,6 +491,7 @@ PrOptions currentOptions() {
   O.simd_width = SimdWidth;
   O.codegen = Codegen;
   O.force_codegen = ForceCodegen;
+  O.allow_reassociation = AllowReassociation;
   return O;
 }
 

@@ -48,6 +48,8 @@ pub struct Access<'f> {
     pub assumed: Vec<Assumed>,
     pub in_bounds: Vec<Cond>,
     pub text: String,
+    /// The load, store or call behind a memory access.
+    pub inst: Option<InstructionValue<'f>>,
 }
 
 #[derive(Default)]
@@ -225,6 +227,7 @@ pub fn collect<'f>(
                         assumed,
                         in_bounds,
                         text: instruction_text(raw.inst),
+                        inst: Some(raw.inst),
                     });
                 }
                 arrays.push(Array {
@@ -658,6 +661,7 @@ fn order_with_scalars<'f>(
             assumed: Vec::new(),
             in_bounds: Vec::new(),
             text,
+            inst: None,
         };
         for r in reads.remove(&index).unwrap_or_default() {
             out.push(scalar_access(AccessKind::Read, r));

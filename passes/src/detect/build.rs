@@ -39,6 +39,7 @@ pub fn scop_spec<'f>(
     let param_names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
     let prefix = format!("[{}] -> ", param_names.join(", "));
     let bounds: HashMap<_, _> = bounds.iter().map(|(l, b)| (*l, b)).collect();
+    let reduction_of = super::reduction::find(accesses);
 
     let mut statements = Vec::new();
     let mut assumptions = Vec::new();
@@ -138,12 +139,22 @@ pub fn scop_spec<'f>(
                 assumptions.push(assumption);
             }
         }
+        let reductions = reduction_of
+            .get(block)
+            .map(|arrays| {
+                arrays
+                    .iter()
+                    .map(|a| accesses.arrays[*a].name.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
         statements.push(StatementSpec {
             name: name.clone(),
             block: fa.block_name(*block),
             domain: format!("{prefix}{{ {tuple} : {} }}", domain.to_isl(&names)),
             textual_positions: shape.textual_positions(fa, *block),
             accesses: access_specs,
+            reductions,
         });
     }
 

@@ -13,6 +13,7 @@ pub mod affine;
 pub mod build;
 pub mod control;
 pub mod instructions;
+pub mod reduction;
 pub mod region;
 pub mod reject;
 pub mod translate;

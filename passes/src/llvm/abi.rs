@@ -107,6 +107,7 @@ pub struct PrOptions {
     pub simd_width: u32,
     pub codegen: i32,
     pub force_codegen: i32,
+    pub allow_reassociation: i32,
 }
 
 #[repr(C)]

@@ -81,6 +81,9 @@ pub struct StatementSpec {
     /// (d+1 of them). Statements sharing a prefix of b's share those loops.
     pub textual_positions: Vec<u32>,
     pub accesses: Vec<AccessSpec>,
+    /// Arrays (or scalars) the statement updates with an associative, commutative
+    /// operator: exactly one read and one write of the same element, `x = x op y`.
+    pub reductions: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -47,6 +47,7 @@ pub(crate) fn statement(
         domain: domain.into(),
         textual_positions: positions.to_vec(),
         accesses,
+        reductions: Vec::new(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! `print<polyrust-detect>` and `print<polyrust-scops>`: the regions detection accepts
 //! and rejects, and their polyhedral models.
 
-use crate::deps::{Dependences, DepsOptions};
+use crate::deps::Dependences;
 use crate::detect;
 use crate::driver;
 use crate::llvm::abi::PrPrinter;
@@ -74,16 +74,18 @@ fn dependences(
     detection: &detect::Detection<'_>,
     options: &Options,
 ) -> String {
-    per_region(
-        analyses,
-        detection,
-        options,
-        "deps",
-        |region, scop| match Dependences::compute(scop, &DepsOptions::default()) {
+    let specs: Vec<_> = detection.regions.iter().map(|r| r.spec.clone()).collect();
+    per_region(analyses, detection, options, "deps", |region, scop| {
+        let deps_options = specs
+            .iter()
+            .find(|s| s.name == region)
+            .map(|s| driver::deps_options(s, options))
+            .unwrap_or_default();
+        match Dependences::compute(scop, &deps_options) {
             Ok(deps) => deps.print(),
             Err(e) => format!("Dependences of {region}: not computed: {e}\n"),
-        },
-    )
+        }
+    })
 }
 
 fn scops(
