@@ -222,17 +222,7 @@ impl<'f> FunctionAnalyses<'f> {
                 MAX_DIMS,
             )
         };
-        (dims >= 2).then(|| Delinearized {
-            inner_sizes: sizes[..dims - 1]
-                .iter()
-                .map(|s| self.wrap_scev(*s))
-                .collect(),
-            subscripts: subscripts
-                .chunks(dims)
-                .take(offsets.len())
-                .map(|c| c.iter().map(|s| self.wrap_scev(*s)).collect())
-                .collect(),
-        })
+        self.delinearized(dims, &sizes, &subscripts, offsets.len())
     }
 
     /// The shape of a constant-size multi-dimensional array access (`double A[N][M]`),
@@ -254,15 +244,28 @@ impl<'f> FunctionAnalyses<'f> {
                 MAX_DIMS,
             )
         };
+        self.delinearized(dims, &sizes, &subscripts, 1)
+    }
+
+    /// The result of a delinearization call: `dims` dimensions (none below 2), the
+    /// inner sizes and `count` offsets' subscripts, expression-major.
+    fn delinearized(
+        &self,
+        dims: usize,
+        sizes: &[*const PrScev],
+        subscripts: &[*const PrScev],
+        count: usize,
+    ) -> Option<Delinearized<'f>> {
         (dims >= 2).then(|| Delinearized {
             inner_sizes: sizes[..dims - 1]
                 .iter()
                 .map(|s| self.wrap_scev(*s))
                 .collect(),
-            subscripts: vec![subscripts[..dims]
-                .iter()
-                .map(|s| self.wrap_scev(*s))
-                .collect()],
+            subscripts: subscripts
+                .chunks(dims)
+                .take(count)
+                .map(|c| c.iter().map(|s| self.wrap_scev(*s)).collect())
+                .collect(),
         })
     }
 
