@@ -107,7 +107,7 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
 }
 
 /// The dependences of a region and the schedule the transformation stage picks.
-fn choose_schedule(
+pub fn choose_schedule(
     fa: &FunctionAnalyses<'_>,
     scop: &Scop,
     deps_options: &DepsOptions,

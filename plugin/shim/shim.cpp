@@ -94,10 +94,10 @@ cl::opt<unsigned> SimdWidth(
 
 cl::opt<bool> Codegen(
     "polyrust-codegen",
-    cl::desc("Replace regions for which a better schedule is found by code generated from "
-             "it, behind a run-time check (default: false while the cost model is young: "
-             "measured slowdowns on some stencils and triangular kernels)"),
-    cl::init(false), cl::cat(PolyrustCategory));
+    cl::desc("Replace regions for which the cost model accepts a new schedule by code "
+             "generated from it, behind a run-time check (default: true; false keeps "
+             "polyrust to analysis and remarks)"),
+    cl::init(true), cl::cat(PolyrustCategory));
 
 cl::opt<bool> ForceCodegen(
     "polyrust-force-codegen",

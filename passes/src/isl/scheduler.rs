@@ -39,6 +39,20 @@ extern "C" {
     fn isl_schedule_node_get_schedule_depth(node: RawPtr) -> c_int;
     fn isl_schedule_node_get_ctx(node: RawPtr) -> RawPtr;
 
+    fn isl_schedule_node_band_get_partial_schedule(node: RawPtr) -> RawPtr;
+    fn isl_schedule_node_band_set_permutable(node: RawPtr, permutable: c_int) -> RawPtr;
+    fn isl_schedule_node_band_member_set_coincident(
+        node: RawPtr,
+        pos: c_int,
+        coincident: c_int,
+    ) -> RawPtr;
+    fn isl_schedule_node_delete(node: RawPtr) -> RawPtr;
+    fn isl_schedule_node_insert_partial_schedule(node: RawPtr, schedule: RawPtr) -> RawPtr;
+    fn isl_multi_union_pw_aff_copy(mupa: RawPtr) -> RawPtr;
+    fn isl_multi_union_pw_aff_free(mupa: RawPtr) -> RawPtr;
+    fn isl_multi_union_pw_aff_get_union_pw_aff(mupa: RawPtr, pos: c_int) -> RawPtr;
+    fn isl_multi_union_pw_aff_set_union_pw_aff(mupa: RawPtr, pos: c_int, upa: RawPtr) -> RawPtr;
+
     fn isl_multi_val_zero(space: RawPtr) -> RawPtr;
     fn isl_multi_val_set_val(mv: RawPtr, pos: c_int, val: RawPtr) -> RawPtr;
     fn isl_val_int_from_si(ctx: RawPtr, value: c_long) -> RawPtr;
@@ -101,20 +115,43 @@ pub fn bands(schedule: &Schedule) -> Result<Vec<BandInfo>, IslError> {
     Ok(out)
 }
 
+/// What to do to one band of a schedule tree.
+enum BandEdit {
+    /// Tile it with these sizes, one per member.
+    Tile(Vec<i64>),
+    /// Reorder its members: member `k` of the result is member `order[k]` of the band.
+    Permute(Vec<usize>),
+}
+
 /// Tiles every band for which `sizes` returns sizes (one per member, each > 0): the
 /// band becomes a band of tile loops with the band of point loops below it.
 pub fn tile_bands(
     schedule: &Schedule,
     mut sizes: impl FnMut(&BandInfo) -> Option<Vec<i64>>,
 ) -> Result<Schedule, IslError> {
-    walk(schedule, &mut sizes)
+    walk(schedule, &mut |band| sizes(band).map(BandEdit::Tile))
 }
 
-/// Walks the tree in preorder, tiling where `visit` asks, and returns the (possibly)
-/// new schedule.
+/// Reorders the members of the `index`-th band (preorder, as `bands` lists them):
+/// member `k` becomes member `order[k]`. Only legal for a permutable band, which the
+/// caller checks; the band keeps its permutable flag and each member its coincidence.
+pub fn permute_band(
+    schedule: &Schedule,
+    index: usize,
+    order: &[usize],
+) -> Result<Schedule, IslError> {
+    let mut seen = 0;
+    walk(schedule, &mut |_| {
+        seen += 1;
+        (seen == index + 1).then(|| BandEdit::Permute(order.to_vec()))
+    })
+}
+
+/// Walks the tree in preorder, editing bands where `visit` asks, and returns the
+/// (possibly) new schedule.
 fn walk(
     schedule: &Schedule,
-    visit: &mut dyn FnMut(&BandInfo) -> Option<Vec<i64>>,
+    visit: &mut dyn FnMut(&BandInfo) -> Option<BandEdit>,
 ) -> Result<Schedule, IslError> {
     const OPERATION: &str = "walking a schedule tree";
     let copy = schedule.copy()?;
@@ -151,7 +188,7 @@ enum Walk {
 /// Visits `node` and its subtree; returns the node at the same position.
 unsafe fn visit_node(
     mut node: RawPtr,
-    visit: &mut dyn FnMut(&BandInfo) -> Option<Vec<i64>>,
+    visit: &mut dyn FnMut(&BandInfo) -> Option<BandEdit>,
     depth: u32,
 ) -> Result<RawPtr, Walk> {
     if depth > MAX_DEPTH {
@@ -167,7 +204,12 @@ unsafe fn visit_node(
                 .collect(),
             permutable: isl_schedule_node_band_get_permutable(node) == 1,
         };
-        if let Some(sizes) = visit(&info) {
+        let edit = visit(&info);
+        if let Some(BandEdit::Permute(order)) = edit {
+            node = permute(node, &info, &order)?;
+            return visit_children(node, visit, depth);
+        }
+        if let Some(BandEdit::Tile(sizes)) = edit {
             if sizes.len() != members as usize || sizes.iter().any(|s| *s <= 0) {
                 isl_schedule_node_free(node);
                 return Err(Walk::Invalid(format!(
@@ -208,9 +250,52 @@ unsafe fn visit_node(
     visit_children(node, visit, depth)
 }
 
+/// Replaces the band at `node` by one with its members in `order`.
+unsafe fn permute(node: RawPtr, info: &BandInfo, order: &[usize]) -> Result<RawPtr, Walk> {
+    let members = info.coincident.len();
+    let mut sorted = order.to_vec();
+    sorted.sort_unstable();
+    if sorted != (0..members).collect::<Vec<_>>() {
+        isl_schedule_node_free(node);
+        return Err(Walk::Invalid(format!(
+            "{order:?} is not a permutation of a band of {members} members"
+        )));
+    }
+    let partial = isl_schedule_node_band_get_partial_schedule(node);
+    if partial == 0 {
+        isl_schedule_node_free(node);
+        return Err(Walk::Isl);
+    }
+    let mut reordered = isl_multi_union_pw_aff_copy(partial);
+    for (k, from) in order.iter().enumerate() {
+        let member = isl_multi_union_pw_aff_get_union_pw_aff(partial, *from as c_int);
+        reordered = isl_multi_union_pw_aff_set_union_pw_aff(reordered, k as c_int, member);
+    }
+    isl_multi_union_pw_aff_free(partial);
+    if reordered == 0 {
+        isl_schedule_node_free(node);
+        return Err(Walk::Isl);
+    }
+    let mut node = isl_schedule_node_delete(node);
+    node = isl_schedule_node_insert_partial_schedule(node, reordered);
+    node = isl_schedule_node_band_set_permutable(node, c_int::from(info.permutable));
+    for (k, from) in order.iter().enumerate() {
+        node = isl_schedule_node_band_member_set_coincident(
+            node,
+            k as c_int,
+            c_int::from(info.coincident[*from]),
+        );
+    }
+    if node == 0 {
+        Err(Walk::Isl)
+    } else {
+        Ok(node)
+    }
+}
+
 unsafe fn visit_children(
     mut node: RawPtr,
-    visit: &mut dyn FnMut(&BandInfo) -> Option<Vec<i64>>,
+    visit: &mut dyn FnMut(&BandInfo) -> Option<BandEdit>,
     depth: u32,
 ) -> Result<RawPtr, Walk> {
     let children = isl_schedule_node_n_children(node).max(0);
@@ -294,6 +379,27 @@ mod tests {
         let ast = crate::isl::ast::generate(&matmul(&ctx).context, &tiled).unwrap();
         assert!(ast.text.contains("c0 += 32"), "{}", ast.text);
         assert!(ast.text.contains("min(31, n - c0 - 1)"), "{}", ast.text);
+    }
+
+    #[test]
+    fn permuting_a_band_reorders_its_loops() {
+        let ctx = IslCtx::new(None).unwrap();
+        let p = matmul(&ctx);
+        let schedule = Schedule::from_domain(p.domain.copy().unwrap())
+            .unwrap()
+            .insert_band(parse_union_map(&ctx, "[n] -> { S[i, j, k] -> [i, j, k] }", "s").unwrap())
+            .unwrap();
+        let permuted = permute_band(&schedule, 0, &[0, 2, 1]).unwrap();
+        let expected = parse_union_map(&ctx, "[n] -> { S[i, j, k] -> [i, k, j] }", "e").unwrap();
+        let map = permuted
+            .get_map()
+            .unwrap()
+            .intersect_domain(p.domain.copy().unwrap())
+            .unwrap();
+        assert!(map
+            .is_equal(&expected.intersect_domain(p.domain.copy().unwrap()).unwrap())
+            .unwrap());
+        assert!(permute_band(&schedule, 0, &[0, 0, 1]).is_err());
     }
 
     #[test]

@@ -8,6 +8,7 @@ use crate::llvm::abi::PrPrinter;
 use crate::llvm::FunctionAnalyses;
 use crate::model::Scop;
 use crate::options::Options;
+use crate::transform::schedule::Decision;
 
 pub fn print(analyses: &FunctionAnalyses<'_>, printer: PrPrinter, options: &Options) -> String {
     let detection = detect::detect(analyses);
@@ -50,22 +51,42 @@ fn per_region(
 }
 
 /// The loop AST isl generates for each region's schedule (the original one, or the
-/// one imported with -polyrust-import), under the region's assumed context.
+/// one imported with -polyrust-import), under the region's assumed context; then, when
+/// transformations are on, what the transformation stage decides and the AST of the
+/// schedule it picks.
 fn asts(
     analyses: &FunctionAnalyses<'_>,
     detection: &detect::Detection<'_>,
     options: &Options,
 ) -> String {
-    per_region(
-        analyses,
-        detection,
-        options,
-        "ast",
-        |region, scop| match crate::isl::ast::generate(&scop.assumed_context, &scop.schedule) {
-            Ok(ast) => format!("AST of {region}:\n{}", ast.text),
-            Err(e) => format!("AST of {region}: not generated: {e}\n"),
-        },
-    )
+    let specs: Vec<_> = detection.regions.iter().map(|r| r.spec.clone()).collect();
+    per_region(analyses, detection, options, "ast", |region, scop| {
+        let ast = |schedule| match crate::isl::ast::generate(&scop.assumed_context, schedule) {
+            Ok(ast) => ast.text,
+            Err(e) => format!("not generated: {e}\n"),
+        };
+        let mut out = format!("AST of {region}:\n{}", ast(&scop.schedule));
+        if !options.codegen {
+            return out;
+        }
+        let deps_options = specs
+            .iter()
+            .find(|s| s.name == region)
+            .map(|s| driver::deps_options(s, options))
+            .unwrap_or_default();
+        match driver::choose_schedule(analyses, scop, &deps_options, options) {
+            Ok(Decision::Transform {
+                schedule,
+                description,
+            }) => out.push_str(&format!(
+                "New AST of {region} ({description}):\n{}",
+                ast(&schedule)
+            )),
+            Ok(Decision::Keep(reason)) => out.push_str(&format!("{region} kept: {reason}\n")),
+            Err(e) => out.push_str(&format!("{region} kept: {e}\n")),
+        }
+        out
+    })
 }
 
 /// The value-based dependences of each region.

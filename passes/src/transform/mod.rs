@@ -13,6 +13,7 @@
 //!
 //! Relies on the `isl` layer for everything polyhedral; no LLVM type appears here.
 
+pub mod cost;
 pub mod hardware;
 pub mod schedule;
 pub mod sica;

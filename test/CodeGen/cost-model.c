@@ -1,0 +1,51 @@
+// The cost model accepts a new schedule only when it helps on one thread: a loop order
+// that makes the innermost loop walk memory contiguously is taken; skewed schedules
+// (time tiling of a stencil) and nests whose innermost loop is already contiguous are
+// left alone, each with a remark saying why.
+// RUN: %detect -Rpass=polyrust %s 2>&1 | %FileCheck %s
+// RUN: %o3ir -fno-discard-value-names %s | %opt %loadpolyrust -passes='print<polyrust-ast>' \
+// RUN:   -disable-output 2>&1 | %FileCheck %s --check-prefix=AST
+// RUN: %o3ir %s | %opt %loadpolyrust -passes='print<polyrust-ast>' -polyrust-codegen=false \
+// RUN:   -disable-output 2>&1 | %FileCheck %s --check-prefix=NOCODEGEN
+
+#define N 1024
+double A[N][N], B[N][N];
+
+// Column by column over row-major arrays: interchanged.
+void columns(int n) {
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++)
+      A[i][j] = 2.0 * B[i][j];
+}
+// CHECK: cost-model.c:[[@LINE-4]]:3: remark: region optimized (loops reordered: innermost accesses with a stride 2 -> 0), behind a run-time check
+// AST-LABEL: polyrust-ast: function 'columns'
+// AST: New AST of columns{{.*}}(loops reordered: innermost accesses with a stride 2 -> 0):
+// AST-NEXT: for (int c0 = 0; c0 < n; c0 += 1)
+// AST-NEXT:   for (int c1 = 0; c1 < n; c1 += 1)
+// AST-NEXT:     S0(c1, c0);
+
+// Row by row: already contiguous, nothing to gain.
+void rows(int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      A[i][j] = 2.0 * B[i][j];
+}
+// CHECK: cost-model.c:[[@LINE-4]]:3: remark: region left unchanged: no permutable band of 3 or more loops to tile, and no innermost loop gets a smaller stride
+// AST-LABEL: polyrust-ast: function 'rows'
+// AST: rows{{.*}} kept: no permutable band
+
+// A time-iterated 1-D stencil: isl's scheduler skews it for time tiling.
+void smooth(int n, double *a, double *b) {
+  for (int t = 0; t < 100; t++) {
+    for (int i = 1; i < n - 1; i++)
+      b[i] = 0.25 * a[i - 1] + 0.5 * a[i] + 0.25 * a[i + 1];
+    for (int i = 1; i < n - 1; i++)
+      a[i] = 0.25 * b[i - 1] + 0.5 * b[i] + 0.25 * b[i + 1];
+  }
+}
+// CHECK: cost-model.c:[[@LINE-7]]:3: remark: region left unchanged: the schedule found skews loops, which costs more than it gains without parallel execution
+
+// NOCODEGEN-NOT: New AST
+// NOCODEGEN-NOT: kept:
+// AST-LABEL: polyrust-ast: function 'smooth'
+// AST: smooth{{.*}} kept: the schedule found skews loops
