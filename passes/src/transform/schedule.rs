@@ -9,7 +9,7 @@
 
 use crate::deps::Dependences;
 use crate::isl::scheduler::{self, BandInfo};
-use crate::isl::{IslError, Schedule};
+use crate::isl::{IslCtx, IslError, Schedule};
 use crate::model::Scop;
 use crate::options::{Options, Tiling};
 
@@ -44,8 +44,9 @@ pub fn decide(
     hardware: &Hardware,
 ) -> Result<Decision, IslError> {
     let validity = deps.validity();
-    let new =
-        scheduler::compute_schedule(&scop.domains, &scop.context, validity, validity, validity)?;
+    let new = with_scheduler_budget(&scop.context.ctx(), || {
+        scheduler::compute_schedule(&scop.domains, &scop.context, validity, validity, validity)
+    })?;
     // Checked before tiling: tiling a permutable band keeps every dependence forward,
     // and the tiled map (with its floor divisions) is much costlier to check.
     let map = new.get_map()?;
@@ -164,6 +165,27 @@ pub fn decide(
     })
 }
 
+/// isl's scheduler gets this share of the region's operation bound, counted afresh, so
+/// that a region whose scheduling problem is huge is left to -O3 rather than compiled
+/// slowly. isl counts few operations inside the scheduler's ILP solver, though: a small
+/// problem with hard ILPs (heat7pt_vla: 2 statements, 5 s) stays within the share.
+const SCHEDULER_SHARE: u64 = 8;
+
+/// Runs `schedule` under its own bound (the region's divided by `SCHEDULER_SHARE`),
+/// then gives the rest of the region's work a fresh count under the region's bound.
+fn with_scheduler_budget<T>(
+    ctx: &IslCtx,
+    schedule: impl FnOnce() -> Result<T, IslError>,
+) -> Result<T, IslError> {
+    let bound = ctx.max_operations();
+    ctx.start_region();
+    ctx.set_max_operations(bound.map(|b| (b / SCHEDULER_SHARE).max(1)));
+    let result = schedule();
+    ctx.set_max_operations(bound);
+    ctx.start_region();
+    result
+}
+
 /// New elements per iteration of the innermost loop, over all statements (the largest
 /// count, with the smallest element size).
 fn new_elements(scop: &Scop) -> Result<NewElements, IslError> {
@@ -196,4 +218,36 @@ fn new_elements(scop: &Scop) -> Result<NewElements, IslError> {
         }
     }
     Ok(most)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isl::{parse_set, parse_union_map, parse_union_set};
+
+    #[test]
+    fn the_scheduler_runs_under_its_share_and_the_bound_comes_back() {
+        let ctx = IslCtx::new(Some(8000)).unwrap();
+        let domain =
+            parse_union_set(&ctx, "[n] -> { S[i, j, k] : 0 <= i, j, k < n }", "d").unwrap();
+        let context = parse_set(&ctx, "[n] -> { : n > 0 }", "c").unwrap();
+        let deps = parse_union_map(
+            &ctx,
+            "[n] -> { S[i, j, k] -> S[i, j, k + 1] : 0 <= i, j < n and 0 <= k < n - 1 }",
+            "deps",
+        )
+        .unwrap();
+        let result = with_scheduler_budget(&ctx, || {
+            scheduler::compute_schedule(&domain, &context, &deps, &deps, &deps)
+        });
+        assert!(matches!(result, Err(e) if e.is_operation_limit()));
+        assert_eq!(ctx.max_operations(), Some(8000));
+        // The rest of the region's work has its whole bound again.
+        assert!(with_scheduler_budget(&ctx, || Ok(())).is_ok());
+        ctx.set_max_operations(None);
+        assert!(with_scheduler_budget(&ctx, || {
+            scheduler::compute_schedule(&domain, &context, &deps, &deps, &deps)
+        })
+        .is_ok());
+    }
 }
