@@ -21,15 +21,23 @@ use crate::transform::schedule::{self, Decision};
 /// Runs the optimizer on one function; returns whether the IR changed.
 pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
     let detection = detect::detect(analyses);
-    detect::emit_remarks(analyses, &detection);
+    // Later rounds see the same loops again (minus those rewritten): say it once.
+    if options.round == 0 {
+        detect::emit_remarks(analyses, &detection);
+    }
     let Some(ctx) = isl_context(analyses, &detection, options) else {
         return false;
     };
-    let models = model_regions(analyses, &ctx, &detection, options);
+    if options.round == 0 {
+        DECIDED.with(|d| d.borrow_mut().clear());
+    }
+    let decided = |region: &DetectedRegion<'_>| {
+        DECIDED.with(|d| d.borrow().contains(&region_identity(region)))
+    };
+    let models = model_regions(analyses, &ctx, &detection, options, &decided);
     if !options.codegen && !options.force_codegen {
         return false;
     }
-    let mut changed = false;
     for modelled in &models {
         let Some(scop) = &modelled.scop else {
             continue;
@@ -39,17 +47,7 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
             .top
             .first()
             .map_or_else(RemarkAt::default, |l| RemarkAt::loop_start(*l));
-        if changed {
-            // The analyses handed over for this function describe it before the first
-            // region was rewritten; the next run of the pass sees the rest afresh.
-            analyses.remark(
-                RemarkKind::Missed,
-                "OneRegionPerRun",
-                at,
-                "region left unchanged: another region of this function was rewritten first",
-            );
-            continue;
-        }
+        DECIDED.with(|d| d.borrow_mut().insert(region_identity(region)));
         ctx.start_region();
         let deps_options = deps_options(&region.spec, options);
         let decision = if modelled.imported {
@@ -57,11 +55,12 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         } else {
             choose_schedule(analyses, scop, &deps_options, options)
         };
-        let (schedule, description) = match decision {
+        let (schedule, description, dependences) = match decision {
             Ok(Decision::Transform {
                 schedule,
                 description,
-            }) => (schedule, description),
+                dependences,
+            }) => (schedule, description, Some(dependences)),
             Ok(Decision::Keep(reason)) if !options.force_codegen => {
                 analyses.remark(
                     RemarkKind::Analysis,
@@ -81,19 +80,28 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                 continue;
             }
             _ => match scop.schedule.copy() {
-                Ok(original) => (original, "original schedule (forced)".to_string()),
+                Ok(original) => (original, "original schedule (forced)".to_string(), None),
                 Err(_) => continue,
             },
         };
-        match codegen::generate(analyses, &ctx, region, scop, &schedule) {
+        match codegen::generate(
+            analyses,
+            &ctx,
+            region,
+            scop,
+            &schedule,
+            dependences.as_ref(),
+        ) {
             Ok(()) => {
-                changed = true;
                 analyses.remark(
                     RemarkKind::Passed,
                     "Generated",
                     at,
                     &format!("region optimized ({description}), behind a run-time check"),
                 );
+                // The analyses now describe a function that is gone: the shim runs the
+                // pass again, with fresh ones, for the other regions.
+                return true;
             }
             Err(e) => analyses.remark(
                 RemarkKind::Missed,
@@ -103,7 +111,20 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
             ),
         }
     }
-    changed
+    false
+}
+
+thread_local! {
+    /// The regions of the function at hand already decided in an earlier round (by the
+    /// address of their entry block, which rewriting another region leaves in place),
+    /// so that each is modelled, decided and reported once. Rewritten regions need no
+    /// entry: their loops are tagged and detection skips them.
+    static DECIDED: std::cell::RefCell<std::collections::HashSet<usize>> =
+        std::cell::RefCell::default();
+}
+
+fn region_identity(region: &DetectedRegion<'_>) -> usize {
+    region.ir.entry.as_mut_ptr() as usize
 }
 
 /// The dependences of a region and the schedule the transformation stage picks.
@@ -160,6 +181,7 @@ fn imported_schedule(scop: &Scop, deps_options: &DepsOptions) -> Result<Decision
     Ok(Decision::Transform {
         schedule,
         description: "imported schedule".into(),
+        dependences: deps.all().map_err(|e| e.to_string())?,
     })
 }
 
@@ -211,9 +233,10 @@ pub fn model_regions<'d, 'f>(
     ctx: &IslCtx,
     detection: &'d Detection<'f>,
     options: &Options,
+    skip: &dyn Fn(&DetectedRegion<'f>) -> bool,
 ) -> Vec<Modelled<'d, 'f>> {
     let mut out = Vec::new();
-    for region in &detection.regions {
+    for region in detection.regions.iter().filter(|r| !skip(r)) {
         ctx.start_region();
         let at = region
             .top

@@ -48,6 +48,9 @@ pub struct Options {
     pub codegen: bool,
     pub force_codegen: bool,
     pub allow_reassociation: bool,
+    /// Which run of the pass on this function this is: 0, then one more after each
+    /// region rewritten (the shim reruns the pass with fresh analyses).
+    pub round: u32,
 }
 
 impl Default for Options {
@@ -61,9 +64,10 @@ impl Default for Options {
             l1_cache: None,
             l2_cache: None,
             simd_width: None,
-            codegen: false,
+            codegen: true,
             force_codegen: false,
             allow_reassociation: false,
+            round: 0,
         }
     }
 }
@@ -188,6 +192,7 @@ pub struct RawOptions {
     pub codegen: bool,
     pub force_codegen: bool,
     pub allow_reassociation: bool,
+    pub round: u32,
 }
 
 impl RawOptions {
@@ -219,6 +224,7 @@ impl RawOptions {
             codegen: raw.codegen != 0,
             force_codegen: raw.force_codegen != 0,
             allow_reassociation: raw.allow_reassociation != 0,
+            round: raw.round,
         }
     }
 }
@@ -276,6 +282,7 @@ impl Options {
             codegen: raw.codegen,
             force_codegen: raw.force_codegen,
             allow_reassociation: raw.allow_reassociation,
+            round: raw.round,
         })
     }
 }
@@ -313,9 +320,10 @@ mod tests {
             l1_cache: String::new(),
             l2_cache: String::new(),
             simd_width: 0,
-            codegen: false,
+            codegen: true,
             force_codegen: false,
             allow_reassociation: false,
+            round: 0,
         }
     }
 

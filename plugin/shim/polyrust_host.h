@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define PR_HOST_API_VERSION 1
+#define PR_HOST_API_VERSION 2
 
 typedef struct PrFunctionCtx PrFunctionCtx; /* one function and its analyses */
 typedef struct PrLoop PrLoop;               /* llvm::Loop */
@@ -94,6 +94,8 @@ typedef struct {
   int codegen;            /* generate code for the regions (else analyse only) */
   int force_codegen;      /* generate code even where the schedule is unchanged (testing) */
   int allow_reassociation; /* reductions may be reordered (changes floating-point rounding) */
+  uint32_t round;          /* 0 on the first run of the pass on a function, then 1, 2, ...
+                              after each region rewritten (detection remarks only on 0) */
 } PrOptions;
 
 /* Which printer pass is asking Rust for text. */
@@ -178,6 +180,18 @@ typedef struct {
   /* Registers a new block in the dominator tree under its immediate dominator, so that
    * expansions placed in it only reuse values that dominate it. */
   void (*add_block_to_dominators)(PrFunctionCtx *, LLVMBasicBlockRef block, LLVMBasicBlockRef idom);
+
+  /* Loop metadata (`!llvm.loop`). Whether the loop's ID carries the property `tag`. */
+  int (*loop_has_tag)(PrLoop *loop, const char *tag);
+  /* Adds the property `tag` to the loop's ID (made if the loop has none). */
+  void (*tag_loop)(PrLoop *loop, const char *tag);
+  /* Adds the property `tag` to the loop ID on a latch's branch, and when `group` is not
+   * NULL the property `llvm.loop.parallel_accesses` with it. */
+  void (*tag_latch)(LLVMValueRef branch, const char *tag, LLVMMetadataRef group /* or NULL */);
+  /* A new access group (a distinct empty node in the function's context). */
+  LLVMMetadataRef (*new_access_group)(LLVMValueRef function);
+  /* Adds `group` to a memory instruction's `!llvm.access.group` list. */
+  void (*add_access_group)(LLVMValueRef instruction, LLVMMetadataRef group);
 
   /* Alias analysis and memory effects. Sizes in bytes; UINT64_MAX means unknown. */
   PrAliasResult (*alias)(PrFunctionCtx *, LLVMValueRef a, uint64_t a_size, LLVMValueRef b, uint64_t b_size);

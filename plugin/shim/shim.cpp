@@ -20,6 +20,8 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #include <cstdlib>
@@ -165,6 +167,33 @@ struct CounterRewriter : SCEVRewriteVisitor<CounterRewriter> {
     return SE.getAddExpr(Start, SE.getMulExpr(Step, Counter));
   }
 };
+
+// Whether a loop ID has a property node whose first operand is the string `Tag`.
+bool hasLoopProperty(MDNode *ID, StringRef Tag) {
+  for (unsigned I = 1, E = ID->getNumOperands(); I < E; ++I)
+    if (auto *Prop = dyn_cast<MDNode>(ID->getOperand(I)))
+      if (Prop->getNumOperands() > 0)
+        if (auto *Name = dyn_cast<MDString>(Prop->getOperand(0)))
+          if (Name->getString() == Tag)
+            return true;
+  return false;
+}
+
+// A new loop ID: the properties of `Old` (if any), then `!{!"Tag"}` and, with a group,
+// `!{!"llvm.loop.parallel_accesses", Group}`. Loop IDs refer to themselves first.
+MDNode *withLoopProperties(LLVMContext &Ctx, MDNode *Old, StringRef Tag, MDNode *Group) {
+  SmallVector<Metadata *, 8> Ops{nullptr};
+  if (Old)
+    for (unsigned I = 1, E = Old->getNumOperands(); I < E; ++I)
+      Ops.push_back(Old->getOperand(I));
+  if (!Old || !hasLoopProperty(Old, Tag))
+    Ops.push_back(MDNode::get(Ctx, MDString::get(Ctx, Tag)));
+  if (Group)
+    Ops.push_back(MDNode::get(Ctx, {MDString::get(Ctx, "llvm.loop.parallel_accesses"), Group}));
+  MDNode *ID = MDNode::getDistinct(Ctx, Ops);
+  ID->replaceOperandWith(0, ID);
+  return ID;
+}
 
 const PrHostApi HostApi = {
     PR_HOST_API_VERSION,
@@ -380,6 +409,38 @@ const PrHostApi HostApi = {
     [](PrFunctionCtx *C, LLVMBasicBlockRef Block, LLVMBasicBlockRef IDom) {
       C->DT.addNewBlock(unwrap(Block), unwrap(IDom));
     },
+    // Loop metadata.
+    [](PrLoop *Lp, const char *Tag) -> int {
+      MDNode *ID = L(Lp)->getLoopID();
+      return ID && hasLoopProperty(ID, Tag);
+    },
+    [](PrLoop *Lp, const char *Tag) {
+      Loop *Lo = L(Lp);
+      Lo->setLoopID(withLoopProperties(Lo->getHeader()->getContext(), Lo->getLoopID(), Tag, nullptr));
+    },
+    [](LLVMValueRef Branch, const char *Tag, LLVMMetadataRef Group) {
+      auto *Br = cast<Instruction>(unwrap(Branch));
+      Br->setMetadata(LLVMContext::MD_loop,
+                      withLoopProperties(Br->getContext(), Br->getMetadata(LLVMContext::MD_loop), Tag,
+                                         Group ? cast<MDNode>(unwrap(Group)) : nullptr));
+    },
+    [](LLVMValueRef Fn) {
+      return wrap(MDNode::getDistinct(unwrap<Function>(Fn)->getContext(), {}));
+    },
+    [](LLVMValueRef Inst, LLVMMetadataRef Group) {
+      auto *I = cast<Instruction>(unwrap(Inst));
+      SmallVector<Metadata *, 4> Groups;
+      if (MDNode *Old = I->getMetadata(LLVMContext::MD_access_group)) {
+        if (Old->getNumOperands() == 0)
+          Groups.push_back(Old); // a single group is an empty distinct node
+        else
+          for (const MDOperand &Op : Old->operands())
+            Groups.push_back(Op.get());
+      }
+      Groups.push_back(unwrap(Group));
+      I->setMetadata(LLVMContext::MD_access_group,
+                     Groups.size() == 1 ? cast<MDNode>(Groups[0]) : MDNode::get(I->getContext(), Groups));
+    },
     // Alias analysis.
     [](PrFunctionCtx *C, LLVMValueRef A, uint64_t ASize, LLVMValueRef B, uint64_t BSize) {
       AliasResult R = C->AA.alias(MemoryLocation(unwrap(A), locationSize(ASize)),
@@ -492,6 +553,7 @@ PrOptions currentOptions() {
   O.codegen = Codegen;
   O.force_codegen = ForceCodegen;
   O.allow_reassociation = AllowReassociation;
+  O.round = 0;
   return O;
 }
 
@@ -509,13 +571,32 @@ template <typename Body> auto withFunctionCtx(Function &F, FunctionAnalysisManag
   return Run(Ctx);
 }
 
+// Regions rewritten per function at most; each needs a fresh run over fresh analyses.
+constexpr uint32_t MaxRounds = 16;
+
+// Runs Rust on a function until it rewrites no more regions (Rust rewrites one region
+// per call and tags the loops it has handled, so the next call sees the others), then
+// promotes the stack slots generated code keeps scalars in and folds what code
+// generation left for InstCombine, before the vectorizer sees the loops.
 bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
   if (F.isDeclaration() || F.hasOptNone())
     return false;
   PrOptions Options = currentOptions();
-  return withFunctionCtx(F, FAM, [&](PrFunctionCtx &Ctx) {
-    return polyrust_run_function(&HostApi, &Ctx, wrap(&F), &Options) != 0;
-  });
+  bool Changed = false;
+  for (Options.round = 0; Options.round < MaxRounds; ++Options.round) {
+    bool Rewritten = withFunctionCtx(F, FAM, [&](PrFunctionCtx &Ctx) {
+      return polyrust_run_function(&HostApi, &Ctx, wrap(&F), &Options) != 0;
+    });
+    if (!Rewritten)
+      break;
+    Changed = true;
+    FAM.invalidate(F, PreservedAnalyses::none());
+  }
+  if (Changed) {
+    FAM.invalidate(F, SROAPass(SROAOptions::ModifyCFG).run(F, FAM));
+    FAM.invalidate(F, InstCombinePass().run(F, FAM));
+  }
+  return Changed;
 }
 
 struct PolyrustModulePass : PassInfoMixin<PolyrustModulePass> {

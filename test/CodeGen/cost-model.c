@@ -45,6 +45,15 @@ void smooth(int n, double *a, double *b) {
 }
 // CHECK: cost-model.c:[[@LINE-7]]:3: remark: region left unchanged: the schedule found skews loops, which costs more than it gains without parallel execution
 
+// The diagonal A[i][i] is one linear offset, 1025 * i, that the model does not split
+// into the array's two dimensions: it assumes the offset stays in the first row, which
+// holds only for n <= 1. Not worth generating code the run-time check would skip.
+void diagonal(int n) {
+  for (int i = 0; i < n; i++)
+    A[i][i] = 1.0;
+}
+// CHECK: cost-model.c:[[@LINE-3]]:3: remark: region left unchanged: the model's assumptions fail whenever every parameter is 32 or more, so the run-time check would send real problem sizes to the original code
+
 // NOCODEGEN-NOT: New AST
 // NOCODEGEN-NOT: kept:
 // AST-LABEL: polyrust-ast: function 'smooth'

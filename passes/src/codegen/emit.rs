@@ -12,9 +12,10 @@ use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
 use super::CodegenError;
-use crate::detect::{ArrayIr, DetectedRegion, StatementIr};
+use crate::detect::{ArrayIr, DetectedRegion, StatementIr, HANDLED};
 use crate::isl::ast::{AstExpr, AstNode, AstOp};
 use crate::llvm::builder::{IrBuilder, Value};
+use crate::llvm::host::AccessGroup;
 use crate::llvm::ir::{
     as_instruction, basic_value, is_annotation_intrinsic, phi_incoming, type_of,
 };
@@ -42,6 +43,9 @@ pub struct Emitter<'a, 'f> {
     pub created: Vec<BasicBlock<'f>>,
     /// The loop the region sits in, which every new block belongs to.
     pub parent_loop: Option<crate::llvm::Loop<'f>>,
+    /// The access groups of the parallel loops around the code being emitted: every
+    /// memory access of a statement goes in all of them.
+    pub groups: Vec<AccessGroup>,
 }
 
 impl<'a, 'f> Emitter<'a, 'f> {
@@ -173,6 +177,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 inc,
                 body,
                 degenerate,
+                parallel,
             } => {
                 let start = self.expr(init)?;
                 if *degenerate {
@@ -192,11 +197,20 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 let c = self.condition(cond)?;
                 self.b.cond_br(c, body_block, exit);
                 self.b.position_at_end(body_block);
-                self.node(body)?;
+                let group = parallel.then(|| self.fa.new_access_group());
+                self.groups.extend(group);
+                let built = self.node(body);
+                if group.is_some() {
+                    self.groups.pop();
+                }
+                built?;
                 let step = self.expr(inc)?;
                 let next = self.b.binary(LLVMOpcode::LLVMAdd, iv, step);
                 let latch = self.current()?;
-                self.b.br(header);
+                let back_edge = self.b.br(header);
+                if let Some(branch) = as_instruction(back_edge) {
+                    self.fa.tag_latch(branch, HANDLED, group);
+                }
                 self.b.add_incoming(iv, start, before);
                 self.b.add_incoming(iv, next, latch);
                 self.b.position_at_end(exit);
@@ -299,6 +313,18 @@ impl<'a, 'f> Emitter<'a, 'f> {
             });
             if let Some(e) = failure.take() {
                 return Err(e);
+            }
+            // Statements hold no other memory instructions (detection rejects atomics,
+            // volatile accesses and fences).
+            if matches!(
+                inst.get_opcode(),
+                InstructionOpcode::Load | InstructionOpcode::Store | InstructionOpcode::Call
+            ) {
+                if let Some(cloned) = as_instruction(clone) {
+                    for group in &self.groups {
+                        self.fa.add_access_group(cloned, *group);
+                    }
+                }
             }
             local.insert(v, clone);
         }

@@ -20,8 +20,8 @@ use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 use inkwell::values::{AsValueRef, InstructionOpcode};
 
 use crate::detect::translate::ParamValue;
-use crate::detect::{ArrayIr, DetectedRegion};
-use crate::isl::{ast, IslCtx, IslError, Schedule};
+use crate::detect::{ArrayIr, DetectedRegion, HANDLED};
+use crate::isl::{ast, IslCtx, IslError, Schedule, UnionMap};
 use crate::llvm::builder::{phis_of, IrBuilder, Value};
 use crate::llvm::ir::{
     as_instruction, basic_value, phi_incoming, pointer_operand, predecessors, successors, type_of,
@@ -58,6 +58,7 @@ pub fn generate<'f>(
     region: &DetectedRegion<'f>,
     scop: &Scop,
     schedule: &Schedule,
+    dependences: Option<&UnionMap>,
 ) -> Result<(), CodegenError> {
     let ir = &region.ir;
     // What can fail, before anything changes.
@@ -78,7 +79,8 @@ pub fn generate<'f>(
         )));
     };
     let exit_values = exit_phi_values(fa, region)?;
-    let ast = ast::generate(&scop.assumed_context, schedule).map_err(CodegenError::Isl)?;
+    let ast = ast::generate_checking_parallelism(&scop.assumed_context, schedule, dependences)
+        .map_err(CodegenError::Isl)?;
     let runtime = check::runtime_check(ctx, &region.spec, scop)?;
 
     let b = IrBuilder::new(fa.function());
@@ -93,6 +95,7 @@ pub fn generate<'f>(
         parent_loop: fa
             .loop_for_block(*entering)
             .filter(|l| !ir.loops.contains(l)),
+        groups: Vec::new(),
     };
     let check_block = em.block("polyrust.check", *entering);
     let start = em.block("polyrust.start", check_block);
@@ -112,6 +115,10 @@ pub fn generate<'f>(
     ) {
         Ok(()) => {
             if fa.function().verify(true) {
+                // The fallback is the original code: no later run may rewrite it again.
+                for l in &ir.loops {
+                    l.tag(HANDLED);
+                }
                 Ok(())
             } else {
                 undo(&em, check_block, ir.entry);

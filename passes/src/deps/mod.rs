@@ -146,6 +146,15 @@ impl Dependences {
         &self.validity
     }
 
+    /// Every dependence: flow ∪ anti ∪ output, reductions included (what a loop must
+    /// not carry for its iterations to run in any order).
+    pub fn all(&self) -> Result<UnionMap, crate::isl::IslError> {
+        self.flow
+            .copy()?
+            .union(self.anti.copy()?)?
+            .union(self.output.copy()?)
+    }
+
     /// The loop at `level` (1 = outermost) around `statement`, if there is one.
     pub fn loop_carry(&self, statement: &str, level: usize) -> Option<&LoopCarry> {
         self.loops

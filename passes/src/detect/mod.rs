@@ -85,6 +85,11 @@ pub struct Detection<'f> {
     pub rejected: Vec<RejectedNest<'f>>,
 }
 
+/// The `!llvm.loop` property code generation puts on the loops it generates and on
+/// the original loops it keeps as fallback: detection leaves such loops alone, so a
+/// rewritten region is not rewritten again by a later run of the pass.
+pub const HANDLED: &str = "polyrust.handled";
+
 pub fn detect<'f>(fa: &FunctionAnalyses<'f>) -> Detection<'f> {
     let mut out = Detection::default();
     detect_level(fa, &fa.top_level_loops(), &mut out);
@@ -98,10 +103,14 @@ fn detect_level<'f>(fa: &FunctionAnalyses<'f>, siblings: &[Loop<'f>], out: &mut 
     let mut i = 0;
     while i < siblings.len() {
         let nest = siblings[i];
+        if nest.has_tag(HANDLED) {
+            i += 1;
+            continue;
+        }
         match analyse(fa, &siblings[i..=i]) {
             Ok(mut region) => {
                 let mut end = i + 1;
-                while end < siblings.len() {
+                while end < siblings.len() && !siblings[end].has_tag(HANDLED) {
                     match analyse(fa, &siblings[i..=end]) {
                         Ok(bigger) => {
                             region = bigger;

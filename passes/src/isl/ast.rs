@@ -7,16 +7,29 @@
 //! and on the node and expression type numbering of isl's `ast_type.h`, which isl-rs's
 //! `ASTNodeType` gets wrong by one: the numbering is written out here instead.
 
-use std::ffi::{c_char, c_int, c_long};
+use std::ffi::{c_char, c_int, c_long, c_void, CStr};
 
+use super::ctx::{CtxRef, IslCtx};
 use super::error::IslError;
+use super::map::Map;
 use super::object::{error_after_raw_call, release, unbounded};
-use super::raw::{take_string, RawPtr};
+use super::raw::{take_ctx_error, take_string, RawPtr};
 use super::schedule::Schedule;
 use super::set::Set;
+use super::union_map::UnionMap;
 
 extern "C" {
     fn isl_ast_build_from_context(set: RawPtr) -> RawPtr;
+    fn isl_ast_build_set_before_each_for(
+        build: RawPtr,
+        callback: unsafe extern "C" fn(RawPtr, *mut c_void) -> RawPtr,
+        user: *mut c_void,
+    ) -> RawPtr;
+    fn isl_ast_build_get_schedule(build: RawPtr) -> RawPtr;
+    fn isl_map_flatten_range(map: RawPtr) -> RawPtr;
+    fn isl_ast_build_get_ctx(build: RawPtr) -> RawPtr;
+    fn isl_ast_node_get_annotation(node: RawPtr) -> RawPtr;
+    fn isl_id_alloc(ctx: RawPtr, name: *const c_char, user: *mut c_void) -> RawPtr;
     fn isl_ast_build_node_from_schedule(build: RawPtr, schedule: RawPtr) -> RawPtr;
     fn isl_ast_build_free(build: RawPtr) -> RawPtr;
     fn isl_ast_build_expr_from_set(build: RawPtr, set: RawPtr) -> RawPtr;
@@ -150,6 +163,9 @@ pub enum AstNode {
         body: Box<AstNode>,
         /// Runs exactly once (isl prints it as an assignment, not a loop).
         degenerate: bool,
+        /// Proven free of loop-carried dependences (only when the AST was generated
+        /// with dependences to check against): its iterations may run in any order.
+        parallel: bool,
     },
     If {
         cond: AstExpr,
@@ -271,16 +287,51 @@ impl Drop for ExprBuilder {
 /// Generates the loop AST that runs `schedule`, knowing `context` holds for the
 /// parameters.
 pub fn generate(context: &Set, schedule: &Schedule) -> Result<Ast, IslError> {
+    generate_checking_parallelism(context, schedule, None)
+}
+
+/// Annotation names of the loops `before_each_for` decides on.
+const PARALLEL: &CStr = c"polyrust.parallel";
+const SERIAL: &CStr = c"polyrust.serial";
+
+/// What `before_each_for` needs: the dependences, and the context's handle for the
+/// objects it makes.
+struct ParallelCheck<'a> {
+    dependences: &'a UnionMap,
+    ctx: &'a CtxRef,
+}
+
+/// As `generate`, and when `dependences` (instance to instance, every kind) are given,
+/// each loop is marked `parallel` if no dependence is carried by it: no pair of
+/// dependent instances runs in the same iteration of the outer loops and different
+/// iterations of this one.
+pub fn generate_checking_parallelism(
+    context: &Set,
+    schedule: &Schedule,
+    dependences: Option<&UnionMap>,
+) -> Result<Ast, IslError> {
     const OPERATION: &str = "generating the loop AST";
     let context = context.copy()?;
     let schedule = schedule.copy()?;
     let ctx = context.ctx_ptr();
+    let check = dependences.map(|dependences| ParallelCheck {
+        dependences,
+        ctx: &schedule.ctx,
+    });
     // SAFETY: both copies are ours; isl takes them, and every object isl gives back is
-    // freed below exactly once.
+    // freed below exactly once. `check` outlives the build, the only user of its
+    // address.
     unsafe {
-        let build = isl_ast_build_from_context(release(context.inner));
+        let mut build = isl_ast_build_from_context(release(context.inner));
         if build == 0 {
             return Err(error_after_raw_call(OPERATION, ctx));
+        }
+        if let Some(check) = &check {
+            let user = check as *const ParallelCheck<'_> as *mut c_void;
+            build = isl_ast_build_set_before_each_for(build, before_each_for, user);
+            if build == 0 {
+                return Err(error_after_raw_call(OPERATION, ctx));
+            }
         }
         let node = isl_ast_build_node_from_schedule(build, release(schedule.inner));
         isl_ast_build_free(build);
@@ -298,6 +349,78 @@ pub fn generate(context: &Set, schedule: &Schedule) -> Result<Ast, IslError> {
             text,
         })
     }
+}
+
+/// isl calls this before it makes each `for`: the annotation says whether the loop is
+/// parallel. Any failure (an isl error, the operation bound) makes it serial.
+unsafe extern "C" fn before_each_for(build: RawPtr, user: *mut c_void) -> RawPtr {
+    // SAFETY: `user` is the `ParallelCheck` `generate_checking_parallelism` keeps alive
+    // while isl builds.
+    let check = &*(user as *const ParallelCheck<'_>);
+    let ctx = isl_ast_build_get_ctx(build);
+    let parallel = match carries_nothing(check, build) {
+        Ok(parallel) => parallel,
+        Err(_) => {
+            take_ctx_error(ctx);
+            false
+        }
+    };
+    let name = if parallel { PARALLEL } else { SERIAL };
+    isl_id_alloc(ctx, name.as_ptr(), std::ptr::null_mut())
+}
+
+/// Whether the innermost dimension of the build's schedule carries no dependence.
+///
+/// The check is a subset test, so that a schedule in a shape it does not expect (isl
+/// nests the innermost band's space: `[[] -> [i, j, k]]`, flattened here) can only make
+/// a loop serial: every dependent pair must either differ in an outer dimension or run
+/// in the same iteration of this one.
+unsafe fn carries_nothing(check: &ParallelCheck<'_>, build: RawPtr) -> Result<bool, IslError> {
+    let raw = isl_ast_build_get_schedule(build);
+    if raw == 0 {
+        return Err(IslError::no_result("reading the schedule of a loop"));
+    }
+    let nested = UnionMap::adopt(check.ctx, raw);
+    let mut schedule = UnionMap::empty(&IslCtx::from_ref(check.ctx))?;
+    for map in nested.maps()? {
+        let flat = isl_map_flatten_range(release(map.inner));
+        if flat == 0 {
+            return Err(IslError::no_result("flattening the schedule of a loop"));
+        }
+        schedule = schedule.add_map(Map::adopt(check.ctx, flat))?;
+    }
+    let maps = schedule.maps()?;
+    let Some(first) = maps.first() else {
+        return Ok(false);
+    };
+    let (name, dims) = (first.range_name(), first.n_out()?);
+    let Some(last) = dims.checked_sub(1) else {
+        return Ok(false);
+    };
+    let t: Vec<String> = (0..dims).map(|k| format!("t{k}")).collect();
+    let u: Vec<String> = (0..dims).map(|k| format!("u{k}")).collect();
+    let mut allowed: Vec<String> = (0..last)
+        .map(|k| format!("u{k} < t{k} or u{k} > t{k}"))
+        .collect();
+    allowed.push(format!("u{last} = t{last}"));
+    let tuple = name.unwrap_or_default();
+    let allowed = format!(
+        "{{ {tuple}[{}] -> {tuple}[{}] : {} }}",
+        t.join(", "),
+        u.join(", "),
+        allowed.join(" or ")
+    );
+    let allowed = super::parse_union_map(
+        &IslCtx::from_ref(check.ctx),
+        &allowed,
+        "pairs a parallel loop allows",
+    )?;
+    let pairs = check
+        .dependences
+        .copy()?
+        .apply_domain(schedule.copy()?)?
+        .apply_range(schedule)?;
+    pairs.is_subset(&allowed)
 }
 
 /// isl's C-like text of a live node, printed outside the operation bound.
@@ -329,7 +452,16 @@ unsafe fn read_node(node: RawPtr, depth: u32) -> Result<AstNode, String> {
             let AstExpr::Id(iterator) = iterator else {
                 return Err("loop iterator is not an identifier".into());
             };
+            let annotation = isl_ast_node_get_annotation(node);
+            let parallel = annotation != 0 && {
+                let name = isl_id_get_name(annotation);
+                !name.is_null() && CStr::from_ptr(name) == PARALLEL
+            };
+            if annotation != 0 {
+                isl_id_free(annotation);
+            }
             Ok(AstNode::For {
+                parallel,
                 iterator,
                 init: owned_expr(isl_ast_node_for_get_init(node), depth)?,
                 cond: owned_expr(isl_ast_node_for_get_cond(node), depth)?,
@@ -477,6 +609,67 @@ unsafe fn read_expr(expr: RawPtr, depth: u32) -> Result<AstExpr, String> {
 mod tests {
     use super::*;
     use crate::isl::{parse_set, parse_union_map, parse_union_set, IslCtx};
+
+    /// The `parallel` flags of the loops of a perfect nest, outermost first.
+    fn parallel_flags(node: &AstNode) -> Vec<bool> {
+        match node {
+            AstNode::For { parallel, body, .. } => {
+                let mut flags = vec![*parallel];
+                flags.extend(parallel_flags(body));
+                flags
+            }
+            AstNode::Mark(inner) => parallel_flags(inner),
+            _ => Vec::new(),
+        }
+    }
+
+    fn matmul_flags(schedule: &str, deps: Option<&str>) -> Vec<bool> {
+        let ctx = IslCtx::new(None).unwrap();
+        let domain =
+            parse_union_set(&ctx, "[n] -> { S[i, j, k] : 0 <= i, j, k < n }", "d").unwrap();
+        let band = parse_union_map(&ctx, schedule, "schedule").unwrap();
+        let schedule = Schedule::from_domain(domain)
+            .unwrap()
+            .insert_band(band)
+            .unwrap();
+        let context = parse_set(&ctx, "[n] -> { : n > 0 }", "c").unwrap();
+        let deps = deps.map(|d| parse_union_map(&ctx, d, "deps").unwrap());
+        let ast = generate_checking_parallelism(&context, &schedule, deps.as_ref()).unwrap();
+        parallel_flags(&ast.root)
+    }
+
+    /// C[i][j] += A[i][k] * B[k][j]: k carries the dependence.
+    const MATMUL_DEPS: &str =
+        "[n] -> { S[i, j, k] -> S[i, j, k + 1] : 0 <= i, j < n and 0 <= k < n - 1 }";
+
+    #[test]
+    fn loops_that_carry_no_dependence_are_parallel() {
+        assert_eq!(
+            matmul_flags("[n] -> { S[i, j, k] -> [i, j, k] }", Some(MATMUL_DEPS)),
+            [true, true, false]
+        );
+        // Once k is outermost it carries the dependence; i and j inside it do not.
+        assert_eq!(
+            matmul_flags("[n] -> { S[i, j, k] -> [k, i, j] }", Some(MATMUL_DEPS)),
+            [false, true, true]
+        );
+        // A dependence carried by an outer loop leaves the inner ones parallel.
+        assert_eq!(
+            matmul_flags(
+                "[n] -> { S[i, j, k] -> [i, j, k] }",
+                Some("[n] -> { S[i, j, k] -> S[i + 1, j, k'] : 0 <= i < n - 1 and 0 <= j, k, k' < n }")
+            ),
+            [false, true, true]
+        );
+    }
+
+    #[test]
+    fn without_dependences_to_check_no_loop_is_parallel() {
+        assert_eq!(
+            matmul_flags("[n] -> { S[i, j, k] -> [i, j, k] }", None),
+            [false, false, false]
+        );
+    }
 
     fn ast_of(domain: &str, schedule: &str, context: &str) -> Ast {
         let ctx = IslCtx::new(None).unwrap();

@@ -1,11 +1,11 @@
 //! The C ABI of `plugin/shim/polyrust_host.h`, declared for Rust. Keep the two in step:
 //! field order is the contract. Only `llvm::host` uses these raw types.
 
-use std::ffi::c_char;
+use std::ffi::{c_char, c_int};
 
-use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};
+use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMMetadataRef, LLVMTypeRef, LLVMValueRef};
 
-pub const PR_HOST_API_VERSION: u32 = 1;
+pub const PR_HOST_API_VERSION: u32 = 2;
 
 #[repr(C)]
 pub struct PrFunctionCtx {
@@ -108,6 +108,7 @@ pub struct PrOptions {
     pub codegen: i32,
     pub force_codegen: i32,
     pub allow_reassociation: i32,
+    pub round: u32,
 }
 
 #[repr(C)]
@@ -187,6 +188,11 @@ pub struct PrHostApi {
     pub add_block_to_loop: unsafe extern "C" fn(Ctx, Bb, Lp),
     pub abandon_blocks: unsafe extern "C" fn(*const Bb, usize),
     pub add_block_to_dominators: unsafe extern "C" fn(Ctx, Bb, Bb),
+    pub loop_has_tag: unsafe extern "C" fn(Lp, *const c_char) -> c_int,
+    pub tag_loop: unsafe extern "C" fn(Lp, *const c_char),
+    pub tag_latch: unsafe extern "C" fn(LLVMValueRef, *const c_char, LLVMMetadataRef),
+    pub new_access_group: unsafe extern "C" fn(LLVMValueRef) -> LLVMMetadataRef,
+    pub add_access_group: unsafe extern "C" fn(LLVMValueRef, LLVMMetadataRef),
 
     pub alias: unsafe extern "C" fn(Ctx, LLVMValueRef, u64, LLVMValueRef, u64) -> PrAliasResult,
     pub call_memory_effect: unsafe extern "C" fn(Ctx, LLVMValueRef) -> PrMemoryEffect,

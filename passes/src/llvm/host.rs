@@ -8,7 +8,7 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use inkwell::basic_block::BasicBlock;
-use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
+use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMMetadataRef, LLVMValueRef};
 use inkwell::types::AsTypeRef;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 
@@ -90,6 +90,10 @@ fn take_host_string(api: &PrHostApi, raw: *mut c_char) -> String {
 fn c_string(text: &str) -> CString {
     CString::new(text.replace('\0', "\u{FFFD}")).unwrap_or_default()
 }
+
+/// An access group (`!llvm.access.group`) made by `FunctionAnalyses::new_access_group`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AccessGroup(LLVMMetadataRef);
 
 impl<'f> FunctionAnalyses<'f> {
     /// # Safety
@@ -377,6 +381,24 @@ impl<'f> FunctionAnalyses<'f> {
         unsafe { (self.api.add_block_to_dominators)(self.ctx(), block_ref(block), block_ref(idom)) }
     }
 
+    /// Adds the property `tag` to the loop ID on a generated latch branch, and marks
+    /// the loop's accesses in `group` as free of loop-carried dependences.
+    pub fn tag_latch(&self, branch: InstructionValue<'f>, tag: &str, group: Option<AccessGroup>) {
+        let tag = c_string(tag);
+        let group = group.map_or(std::ptr::null_mut(), |g| g.0);
+        unsafe { (self.api.tag_latch)(branch.as_value_ref(), tag.as_ptr(), group) }
+    }
+
+    /// A new access group for the accesses of one parallel loop.
+    pub fn new_access_group(&self) -> AccessGroup {
+        AccessGroup(unsafe { (self.api.new_access_group)(self.function().as_value_ref()) })
+    }
+
+    /// Puts a memory instruction in an access group (it keeps the groups it is in).
+    pub fn add_access_group(&self, instruction: InstructionValue<'f>, group: AccessGroup) {
+        unsafe { (self.api.add_access_group)(instruction.as_value_ref(), group.0) }
+    }
+
     /// Alias query between two accesses of `size` bytes (`None`: unknown extent).
     pub fn alias(
         &self,
@@ -532,6 +554,18 @@ impl<'f> Loop<'f> {
 
     fn raw(&self) -> *mut PrLoop {
         self.raw.as_ptr()
+    }
+
+    /// Whether the loop's `!llvm.loop` metadata has the property `tag`.
+    pub fn has_tag(&self, tag: &str) -> bool {
+        let tag = c_string(tag);
+        unsafe { (self.api.loop_has_tag)(self.raw(), tag.as_ptr()) != 0 }
+    }
+
+    /// Adds the property `tag` to the loop's `!llvm.loop` metadata.
+    pub fn tag(&self, tag: &str) {
+        let tag = c_string(tag);
+        unsafe { (self.api.tag_loop)(self.raw(), tag.as_ptr()) }
     }
 
     /// 1 for an outermost loop.

@@ -38,7 +38,7 @@ fn per_region(
     let Some(ctx) = driver::isl_context(analyses, detection, options) else {
         return out;
     };
-    for modelled in driver::model_regions(analyses, &ctx, detection, options) {
+    for modelled in driver::model_regions(analyses, &ctx, detection, options, &|_| false) {
         let region = &modelled.region.spec.name;
         match &modelled.scop {
             Some(scop) => out.push_str(&render(region, scop)),
@@ -78,6 +78,7 @@ fn asts(
             Ok(Decision::Transform {
                 schedule,
                 description,
+                ..
             }) => out.push_str(&format!(
                 "New AST of {region} ({description}):\n{}",
                 ast(&schedule)

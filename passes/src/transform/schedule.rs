@@ -9,7 +9,7 @@
 
 use crate::deps::Dependences;
 use crate::isl::scheduler::{self, BandInfo};
-use crate::isl::{IslCtx, IslError, Schedule};
+use crate::isl::{parse_set, IslCtx, IslError, Schedule, UnionMap};
 use crate::model::Scop;
 use crate::options::{Options, Tiling};
 
@@ -25,6 +25,9 @@ pub enum Decision {
     Transform {
         schedule: Schedule,
         description: String,
+        /// Every dependence (flow, anti, output; reductions included), for marking
+        /// the generated loops that carry none as parallel.
+        dependences: UnionMap,
     },
 }
 
@@ -43,6 +46,11 @@ pub fn decide(
     options: &Options,
     hardware: &Hardware,
 ) -> Result<Decision, IslError> {
+    if only_tiny_problems(scop)? {
+        return Ok(Decision::Keep(format!(
+            "the model's assumptions fail whenever every parameter is {LARGE_PROBLEM} or more, so the run-time check would send real problem sizes to the original code"
+        )));
+    }
     let validity = deps.validity();
     let new = with_scheduler_budget(&scop.context.ctx(), || {
         scheduler::compute_schedule(&scop.domains, &scop.context, validity, validity, validity)
@@ -162,7 +170,34 @@ pub fn decide(
     Ok(Decision::Transform {
         schedule: tiled,
         description,
+        dependences: deps.all()?,
     })
+}
+
+/// A problem size below which nothing is worth transforming (see `only_tiny_problems`).
+const LARGE_PROBLEM: u32 = 32;
+
+/// Whether the assumptions exclude every problem whose parameters are all large while
+/// the context allows some: the generated code would never run where it matters (an
+/// access the model cannot split into its array's dimensions, for example, is assumed
+/// to stay within the first row).
+fn only_tiny_problems(scop: &Scop) -> Result<bool, IslError> {
+    if scop.params.is_empty() {
+        return Ok(false);
+    }
+    let large = format!(
+        "[{}] -> {{ : {} }}",
+        scop.params.join(", "),
+        scop.params
+            .iter()
+            .map(|p| format!("{p} >= {LARGE_PROBLEM}"))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    );
+    let large = parse_set(&scop.context.ctx(), &large, "large problem sizes")?;
+    let possible = !scop.context.copy()?.intersect(large.copy()?)?.is_empty()?;
+    let assumed = !scop.assumed_context.copy()?.intersect(large)?.is_empty()?;
+    Ok(possible && !assumed)
 }
 
 /// isl's scheduler gets this share of the region's operation bound, counted afresh, so
