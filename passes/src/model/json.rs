@@ -4,6 +4,8 @@
 //! context, assumptions, arrays, alias groups and statements (name, block, domain,
 //! flattened schedule, textual positions, accesses, reductions), every set and map in isl
 //! notation.
+//! `import_spec` (in `region.rs`) reads a whole region back into the `ScopSpec` it was
+//! built from, for running the stages after the model without LLVM.
 //! `import_schedule` reads such a file back and replaces the region's schedule by the
 //! `schedule` maps of its statements, after checking that the file is for this region
 //! (same name, same statements with equal domains, compared by isl, not as text) and that
@@ -25,6 +27,9 @@ use crate::isl::{parse_map, parse_set, IslError, Map, Schedule, UnionMap};
 use super::error::ImportError;
 use super::scop::{assumption_kind_name, Scop};
 use super::spec::AccessKind;
+
+mod region;
+pub use region::import_spec;
 
 #[derive(Serialize)]
 struct ScopJson<'a> {

@@ -21,7 +21,7 @@ fn import_error(scop: &mut Scop, json: &str) -> ImportError {
     assert_eq!(export(scop), before, "a failed import changed the region");
     let shown = error.to_string();
     assert!(
-        shown.starts_with("schedule file 'f.for.cond.json': "),
+        shown.starts_with("model file 'f.for.cond.json': "),
         "{shown}"
     );
     error
