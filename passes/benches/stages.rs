@@ -8,8 +8,9 @@
 //! `<stage>/<region>`:
 //! - `build`: reading the file into a spec and `Scop::build`;
 //! - `deps`: `Dependences::compute`, with the reductions the driver hands over;
-//! - `schedule`: isl's scheduler as `transform::schedule::decide` calls it, with the
-//!   check of its result against the dependences that follows;
+//! - `schedule`: isl's scheduler as `transform::schedule::decide` calls it;
+//! - `check`: the check of its result against the dependences that follows in `decide`
+//!   (`Dependences::respects`, often costlier than the scheduler);
 //! - `tiling`: SICA's tile sizes and the tiling of the permutable bands (the
 //!   `Tiling::Sica` arm of `decide`, mirrored below);
 //! - `ast`: isl's AST generation of the tiled schedule, as `codegen::generate` calls it
@@ -28,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
-use passes::deps::{Dependences, DepsOptions};
+use passes::deps::{Dependences, DepsError, DepsOptions};
 use passes::driver::deps_options;
 use passes::isl::{ast, scheduler, IslCtx, IslError, Schedule};
 use passes::model::{json, Scop};
@@ -130,16 +131,25 @@ fn build(
     Ok((scop, deps_options(&spec, options)))
 }
 
-/// isl's scheduler on the dependences, and the check of its result: what
-/// `transform::schedule::decide` does before tiling. The flag is false when the schedule
-/// does not respect the dependences (decide keeps the region then).
-fn schedule(scop: &Scop, deps: &Dependences) -> Result<(Schedule, bool), IslError> {
+/// isl's scheduler on the dependences, and the bands of its result: what
+/// `transform::schedule::decide` does first.
+fn schedule(scop: &Scop, deps: &Dependences) -> Result<Schedule, IslError> {
     let validity = deps.validity();
     let new =
         scheduler::compute_schedule(&scop.domains, &scop.context, validity, validity, validity)?;
-    let respected = deps.respects(&new.get_map()?).unwrap_or(false);
     scheduler::bands(&new)?;
-    Ok((new, respected))
+    Ok(new)
+}
+
+/// Whether `schedule` respects the dependences, as `decide` checks it before tiling
+/// (decide keeps the region when it does not).
+fn check(deps: &Dependences, schedule: &Schedule) -> Result<bool, DepsError> {
+    let map = schedule.get_map().map_err(|error| DepsError::Isl {
+        region: deps.region.clone(),
+        step: "taking the map of the new schedule".into(),
+        error,
+    })?;
+    deps.respects(&map)
 }
 
 /// SICA's tile sizes for every permutable band of two or more members, and the tiling:
@@ -232,7 +242,8 @@ fn measure_region(c: &mut Criterion, region: &Region) -> Result<(), BenchError> 
     let deps = measure(c, &ctx, region, "deps", || {
         Dependences::compute(&scop, &deps_options)
     })?;
-    let (new, respected) = measure(c, &ctx, region, "schedule", || schedule(&scop, &deps))?;
+    let new = measure(c, &ctx, region, "schedule", || schedule(&scop, &deps))?;
+    let respected = measure(c, &ctx, region, "check", || check(&deps, &new))?;
     let machine = Hardware::resolve(
         &ExplicitHardware::default(),
         None,
