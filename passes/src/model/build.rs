@@ -467,6 +467,7 @@ impl<'a> Builder<'a> {
                 textual_positions: spec.textual_positions.clone(),
                 schedule,
                 accesses,
+                reductions: spec.reductions.clone(),
             });
         }
         Ok(statements)

@@ -1,4 +1,4 @@
-//! Why a region could not be modelled (`ModelError`) or a schedule file could not be
+//! Why a region could not be modelled (`ModelError`) or a model file could not be
 //! used (`ImportError`). Each message names the region or file, the field, the offending
 //! text and what was expected, so that whoever wrote the spec or the file can fix it.
 
@@ -70,8 +70,9 @@ impl fmt::Display for ModelError {
 
 impl std::error::Error for ModelError {}
 
-/// A schedule file (JSON, as `json::export` writes it) that cannot replace a region's
-/// schedule. Nothing is changed when import fails.
+/// A model file (JSON, as `json::export` writes it) whose schedule cannot replace a
+/// region's (`json::import_schedule`; nothing is changed when import fails) or that
+/// does not describe a region (`json::import_spec`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ImportError {
     /// The file is not JSON.
@@ -117,7 +118,7 @@ impl fmt::Display for ImportError {
                 message,
             } => write!(
                 f,
-                "schedule file '{}': not valid JSON at line {line}, column {column}: {message}",
+                "model file '{}': not valid JSON at line {line}, column {column}: {message}",
                 file.display()
             ),
             ImportError::Field {
@@ -127,11 +128,11 @@ impl fmt::Display for ImportError {
                 found,
             } => write!(
                 f,
-                "schedule file '{}': {field}: expected {expected}, found {found}",
+                "model file '{}': {field}: expected {expected}, found {found}",
                 file.display()
             ),
             ImportError::Isl { file, field, error } => {
-                write!(f, "schedule file '{}': {field}: {error}", file.display())
+                write!(f, "model file '{}': {field}: {error}", file.display())
             }
         }
     }

@@ -1,8 +1,11 @@
 //! The model as JSON, to look at and to hand-edit schedules (as Polly's JSCoP files).
 //!
 //! `export` writes the region: name, function, location, parameters, context, assumed
-//! context, arrays, alias groups and statements (name, block, domain, flattened
-//! schedule, accesses), every set and map in isl notation.
+//! context, assumptions, arrays, alias groups and statements (name, block, domain,
+//! flattened schedule, textual positions, accesses, reductions), every set and map in isl
+//! notation.
+//! `import_spec` (in `region.rs`) reads a whole region back into the `ScopSpec` it was
+//! built from, for running the stages after the model without LLVM.
 //! `import_schedule` reads such a file back and replaces the region's schedule by the
 //! `schedule` maps of its statements, after checking that the file is for this region
 //! (same name, same statements with equal domains, compared by isl, not as text) and that
@@ -22,8 +25,11 @@ use serde_json::Value;
 use crate::isl::{parse_map, parse_set, IslError, Map, Schedule, UnionMap};
 
 use super::error::ImportError;
-use super::scop::Scop;
+use super::scop::{assumption_kind_name, Scop};
 use super::spec::AccessKind;
+
+mod region;
+pub use region::import_spec;
 
 #[derive(Serialize)]
 struct ScopJson<'a> {
@@ -33,9 +39,18 @@ struct ScopJson<'a> {
     params: &'a [String],
     context: String,
     assumed_context: String,
+    assumptions: Vec<AssumptionJson<'a>>,
     arrays: Vec<ArrayJson<'a>>,
     alias_groups: Vec<&'a [String]>,
     statements: Vec<StatementJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct AssumptionJson<'a> {
+    kind: &'static str,
+    statement: Option<&'a str>,
+    set: String,
+    reason: &'a str,
 }
 
 #[derive(Serialize)]
@@ -53,7 +68,9 @@ struct StatementJson<'a> {
     block: &'a str,
     domain: String,
     schedule: String,
+    textual_positions: &'a [u32],
     accesses: Vec<AccessJson<'a>>,
+    reductions: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -87,6 +104,16 @@ pub fn export(scop: &Scop) -> String {
         params: &scop.params,
         context: text(scop.context.to_str()),
         assumed_context: text(scop.assumed_context.to_str()),
+        assumptions: scop
+            .assumptions
+            .iter()
+            .map(|a| AssumptionJson {
+                kind: assumption_kind_name(a.kind),
+                statement: a.statement.as_deref(),
+                set: text(a.set.to_str()),
+                reason: &a.reason,
+            })
+            .collect(),
         arrays: scop
             .arrays
             .iter()
@@ -111,6 +138,7 @@ pub fn export(scop: &Scop) -> String {
                 block: &s.block,
                 domain: text(s.domain.to_str()),
                 schedule: text(s.schedule.to_str()),
+                textual_positions: &s.textual_positions,
                 accesses: s
                     .accesses
                     .iter()
@@ -121,6 +149,7 @@ pub fn export(scop: &Scop) -> String {
                         instruction: &a.instruction,
                     })
                     .collect(),
+                reductions: &s.reductions,
             })
             .collect(),
     };

@@ -2,7 +2,7 @@
 //! into isl objects (`Scop`): parameters, context and assumed context, arrays and alias
 //! groups, and statements with their iteration domains, access relations and the original
 //! schedule (flattened and as a schedule tree). `json` exports the model and imports
-//! hand-written schedules.
+//! hand-written schedules, or a whole exported region as its spec.
 //!
 //! Input: a `ScopSpec` and an `IslCtx`. Output: a checked `Scop` or a `ModelError` that
 //! names the region, the field and the offending text. Relies on the `isl` layer only; no

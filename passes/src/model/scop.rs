@@ -109,6 +109,9 @@ pub struct Statement {
     /// The original one after `build`, the imported one after `import_schedule`.
     pub schedule: Map,
     pub accesses: Vec<Access>,
+    /// Arrays (or scalars) the statement updates as a reduction, as detection found
+    /// them (`StatementSpec::reductions`); kept so that the export can be read back.
+    pub reductions: Vec<String>,
 }
 
 impl Statement {

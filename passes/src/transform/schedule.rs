@@ -223,7 +223,7 @@ fn with_scheduler_budget<T>(
 
 /// New elements per iteration of the innermost loop, over all statements (the largest
 /// count, with the smallest element size).
-fn new_elements(scop: &Scop) -> Result<NewElements, IslError> {
+pub fn new_elements(scop: &Scop) -> Result<NewElements, IslError> {
     let mut most = NewElements::uniform(0, 0);
     for statement in &scop.statements {
         let depth = statement.depth();

@@ -21,7 +21,7 @@ fn import_error(scop: &mut Scop, json: &str) -> ImportError {
     assert_eq!(export(scop), before, "a failed import changed the region");
     let shown = error.to_string();
     assert!(
-        shown.starts_with("schedule file 'f.for.cond.json': "),
+        shown.starts_with("model file 'f.for.cond.json': "),
         "{shown}"
     );
     error
@@ -36,6 +36,7 @@ fn json_export_has_the_region_fields() {
     assert_eq!(json["params"], serde_json::json!(["n", "m"]));
     assert_eq!(json["context"], "[n, m] -> {  :  }");
     assert_eq!(json["arrays"][2]["is_scalar"], true);
+    assert_eq!(json["assumptions"], serde_json::json!([]));
     let s1 = &json["statements"][1];
     assert_eq!(s1["name"], "S1");
     assert_eq!(s1["block"], "%s1.block");
@@ -47,6 +48,8 @@ fn json_export_has_the_region_fields() {
         s1["schedule"],
         "[n, m] -> { S1[i0, i1] -> [0, i0, 1, i1, 0] }"
     );
+    assert_eq!(s1["textual_positions"], serde_json::json!([0, 1, 0]));
+    assert_eq!(s1["reductions"], serde_json::json!([]));
     assert_eq!(s1["accesses"][1]["kind"], "must_write");
     assert_eq!(s1["accesses"][1]["array"], "B");
     assert_eq!(

@@ -3,6 +3,7 @@
 
 mod build;
 mod json;
+mod json_spec;
 mod schedule;
 
 use super::json::export;
