@@ -8,11 +8,12 @@
 //! `<stage>/<region>`:
 //! - `build`: reading the file into a spec and `Scop::build`;
 //! - `deps`: `Dependences::compute`, with the reductions the driver hands over;
-//! - `schedule`: isl's scheduler as `transform::schedule::decide` calls it;
+//! - `schedule`: isl's scheduler (`transform::schedule::compute`, as `decide` calls it);
 //! - `check`: the check of its result against the dependences that follows in `decide`
 //!   (`Dependences::respects`, often costlier than the scheduler);
-//! - `tiling`: SICA's tile sizes and the tiling of the permutable bands (the
-//!   `Tiling::Sica` arm of `decide`, mirrored below);
+//! - `tiling`: SICA's tile sizes and the tiling of the permutable bands
+//!   (`transform::schedule::tile`, as `decide` calls it; on the scheduler's own band
+//!   order, before the cost model's choice of the innermost loop);
 //! - `ast`: isl's AST generation of the tiled schedule, as `codegen::generate` calls it
 //!   (also for regions whose schedule the driver would keep, so every region has one).
 //!
@@ -31,15 +32,12 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use passes::deps::{Dependences, DepsError, DepsOptions};
 use passes::driver::deps_options;
-use passes::isl::{ast, scheduler, IslCtx, IslError, Schedule};
+use passes::isl::{ast, IslCtx, Schedule};
 use passes::model::{json, Scop};
 use passes::options::Options;
+use passes::transform;
 use passes::transform::hardware::{ExplicitHardware, Hardware, TargetHardware};
-use passes::transform::schedule::new_elements;
-use passes::transform::sica::{self, SicaBand, SicaDecision, SicaMachine};
 
-/// Tile size of a band member SICA does not tile (as `transform::schedule`).
-const UNTILED: i64 = 1 << 30;
 /// Criterion's least number of samples.
 const SAMPLES: usize = 10;
 const WARM_UP: Duration = Duration::from_millis(500);
@@ -131,16 +129,6 @@ fn build(
     Ok((scop, deps_options(&spec, options)))
 }
 
-/// isl's scheduler on the dependences, and the bands of its result: what
-/// `transform::schedule::decide` does first.
-fn schedule(scop: &Scop, deps: &Dependences) -> Result<Schedule, IslError> {
-    let validity = deps.validity();
-    let new =
-        scheduler::compute_schedule(&scop.domains, &scop.context, validity, validity, validity)?;
-    scheduler::bands(&new)?;
-    Ok(new)
-}
-
 /// Whether `schedule` respects the dependences, as `decide` checks it before tiling
 /// (decide keeps the region when it does not).
 fn check(deps: &Dependences, schedule: &Schedule) -> Result<bool, DepsError> {
@@ -150,48 +138,6 @@ fn check(deps: &Dependences, schedule: &Schedule) -> Result<bool, DepsError> {
         error,
     })?;
     deps.respects(&map)
-}
-
-/// SICA's tile sizes for every permutable band of two or more members, and the tiling:
-/// the `Tiling::Sica` arm of `transform::schedule::decide`. Also says what was tiled.
-fn tile_sica(
-    scop: &Scop,
-    schedule: &Schedule,
-    machine: &SicaMachine,
-    rho: f64,
-) -> Result<(Schedule, Vec<String>), IslError> {
-    let new = new_elements(scop)?;
-    let mut described = Vec::new();
-    let tiled = scheduler::tile_bands(schedule, |band| {
-        if !(band.permutable && band.coincident.len() >= 2) {
-            return None;
-        }
-        let members = band.coincident.len();
-        let decision = sica::tile_sizes_sica(
-            machine,
-            &new,
-            rho,
-            &SicaBand {
-                loops: members,
-                vector_trip_count: None,
-                outer_trip_count: None,
-            },
-        );
-        described.push(decision.to_string());
-        let SicaDecision::Tile { .. } = decision else {
-            return None;
-        };
-        let sizes = decision.tile_sizes();
-        let mut chosen = vec![UNTILED; members];
-        if let Some(q_l1) = sizes.last() {
-            chosen[members - 1] = i64::try_from(*q_l1).unwrap_or(UNTILED);
-        }
-        if sizes.len() == 2 {
-            chosen[0] = i64::try_from(sizes[0]).unwrap_or(UNTILED);
-        }
-        Some(chosen)
-    })?;
-    Ok((tiled, described))
 }
 
 /// Runs `stage` once (untimed) for its result and its duration, which sets how it is
@@ -242,16 +188,17 @@ fn measure_region(c: &mut Criterion, region: &Region) -> Result<(), BenchError> 
     let deps = measure(c, &ctx, region, "deps", || {
         Dependences::compute(&scop, &deps_options)
     })?;
-    let new = measure(c, &ctx, region, "schedule", || schedule(&scop, &deps))?;
+    let new = measure(c, &ctx, region, "schedule", || {
+        transform::schedule::compute(&scop, &deps)
+    })?;
     let respected = measure(c, &ctx, region, "check", || check(&deps, &new))?;
-    let machine = Hardware::resolve(
+    let hardware = Hardware::resolve(
         &ExplicitHardware::default(),
         None,
         &TargetHardware::default(),
-    )
-    .sica_machine();
+    );
     let (tiled, described) = measure(c, &ctx, region, "tiling", || {
-        tile_sica(&scop, &new, &machine, options.sica_rho)
+        transform::schedule::tile(&new, &scop, &options, &hardware)
     })?;
     measure(c, &ctx, region, "ast", || {
         ast::generate(&scop.assumed_context, &tiled)

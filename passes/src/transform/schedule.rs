@@ -51,14 +51,11 @@ pub fn decide(
             "the model's assumptions fail whenever every parameter is {LARGE_PROBLEM} or more, so the run-time check would send real problem sizes to the original code"
         )));
     }
-    let validity = deps.validity();
-    let new = with_scheduler_budget(&scop.context.ctx(), || {
-        scheduler::compute_schedule(&scop.domains, &scop.context, validity, validity, validity)
-    })?;
+    let new = compute(scop, deps)?;
     // Checked before tiling: tiling a permutable band keeps every dependence forward,
     // and the tiled map (with its floor divisions) is much costlier to check.
     let map = new.get_map()?;
-    if !deps.respects(&map).unwrap_or(false) {
+    if !respects(deps, &map)? {
         return Ok(Decision::Keep(
             "the computed schedule does not respect the dependences".into(),
         ));
@@ -88,19 +85,14 @@ pub fn decide(
             let verdict = cost::assess(&statements, &original, &candidate_map)?;
             if verdict.rejection().is_none()
                 && verdict.strided_after < assessment.strided_after
-                && deps.respects(&candidate_map).unwrap_or(false)
+                && respects(deps, &candidate_map)?
             {
                 (new, assessment) = (candidate, verdict);
             }
         }
     }
-    // Fixed sizes are the user's explicit choice: any band of two loops or more.
-    let min_loops = match options.tiling {
-        Tiling::Fixed(_) => 2,
-        _ => MIN_TILED_LOOPS,
-    };
-    let worth_tiling = |band: &BandInfo| band.permutable && band.coincident.len() >= min_loops;
-    if !bands.iter().any(worth_tiling) && !assessment.improves_strides() {
+    let min_loops = min_tiled_loops(options);
+    if !bands.iter().any(|band| worth_tiling(band, min_loops)) && !assessment.improves_strides() {
         return Ok(Decision::Keep(format!(
             "no permutable band of {min_loops} or more loops to tile, and no innermost loop gets a smaller stride"
         )));
@@ -112,10 +104,68 @@ pub fn decide(
             assessment.strided_before, assessment.strided_after
         ));
     }
+    let (tiled, tiles) = tile(&new, scop, options, hardware)?;
+    described.extend(tiles);
+    if described.is_empty() {
+        return Ok(Decision::Keep(
+            "neither tiling nor a smaller innermost stride applies".into(),
+        ));
+    }
+    let description = described.join("; ");
+    Ok(Decision::Transform {
+        schedule: tiled,
+        description,
+        dependences: deps.all()?,
+    })
+}
+
+/// isl's scheduler on the region's dependences (validity, proximity and coincidence
+/// alike), under its share of the operation bound.
+pub fn compute(scop: &Scop, deps: &Dependences) -> Result<Schedule, IslError> {
+    let validity = deps.validity();
+    with_scheduler_budget(&scop.context.ctx(), || {
+        scheduler::compute_schedule(&scop.domains, &scop.context, validity, validity, validity)
+    })
+}
+
+/// Whether a schedule respects the dependences; reaching the operation bound is an
+/// error (reported as such), not a "no".
+fn respects(deps: &Dependences, map: &UnionMap) -> Result<bool, IslError> {
+    deps.respects(map).map_err(|e| match e {
+        crate::deps::DepsError::Isl { error, .. } => error,
+        other => IslError::Other {
+            context: "checking a schedule against the dependences".into(),
+            message: other.to_string(),
+        },
+    })
+}
+
+/// Fixed sizes are the user's explicit choice: any band of two loops or more.
+fn min_tiled_loops(options: &Options) -> usize {
+    match options.tiling {
+        Tiling::Fixed(_) => 2,
+        _ => MIN_TILED_LOOPS,
+    }
+}
+
+fn worth_tiling(band: &BandInfo, min_loops: usize) -> bool {
+    band.permutable && band.coincident.len() >= min_loops
+}
+
+/// Tiles the permutable bands worth it as `-polyrust-tiling` says (SICA sizes, fixed
+/// sizes or none); returns the tiled schedule and what was done to each band.
+pub fn tile(
+    schedule: &Schedule,
+    scop: &Scop,
+    options: &Options,
+    hardware: &Hardware,
+) -> Result<(Schedule, Vec<String>), IslError> {
+    let min_loops = min_tiled_loops(options);
+    let mut described = Vec::new();
     let tiled = match &options.tiling {
-        Tiling::None => new.copy()?,
-        Tiling::Fixed(sizes) => scheduler::tile_bands(&new, |band| {
-            if !worth_tiling(band) {
+        Tiling::None => schedule.copy()?,
+        Tiling::Fixed(sizes) => scheduler::tile_bands(schedule, |band| {
+            if !worth_tiling(band, min_loops) {
                 return None;
             }
             let chosen: Vec<i64> = (0..band.coincident.len())
@@ -127,8 +177,8 @@ pub fn decide(
         Tiling::Sica => {
             let new_elements = new_elements(scop)?;
             let machine = hardware.sica_machine();
-            scheduler::tile_bands(&new, |band| {
-                if !worth_tiling(band) {
+            scheduler::tile_bands(schedule, |band| {
+                if !worth_tiling(band, min_loops) {
                     return None;
                 }
                 let members = band.coincident.len();
@@ -161,17 +211,7 @@ pub fn decide(
             })?
         }
     };
-    if described.is_empty() {
-        return Ok(Decision::Keep(
-            "neither tiling nor a smaller innermost stride applies".into(),
-        ));
-    }
-    let description = described.join("; ");
-    Ok(Decision::Transform {
-        schedule: tiled,
-        description,
-        dependences: deps.all()?,
-    })
+    Ok((tiled, described))
 }
 
 /// A problem size below which nothing is worth transforming (see `only_tiny_problems`).
@@ -223,7 +263,7 @@ fn with_scheduler_budget<T>(
 
 /// New elements per iteration of the innermost loop, over all statements (the largest
 /// count, with the smallest element size).
-pub fn new_elements(scop: &Scop) -> Result<NewElements, IslError> {
+fn new_elements(scop: &Scop) -> Result<NewElements, IslError> {
     let mut most = NewElements::uniform(0, 0);
     for statement in &scop.statements {
         let depth = statement.depth();
