@@ -148,20 +148,20 @@ class Generator:
 
     # ---- subscripts and references ------------------------------------------
 
-    def subscript(self, param, scope):
+    def subscript(self, param, scope, preferred=None):
         vars_ = scope.vars_of(param)
         c = self.rng.randint(0, 3)
         if not vars_:
             return str(c)
-        v = self.pick(vars_)
+        v = preferred or self.pick(vars_)
         form = self.rng.random()
-        if form < 0.6:
+        if form < 0.75:
             return f"{v} + {c}" if c else v
-        if form < 0.72:
-            return f"{param} - 1 - {v} + {c}"
         if form < 0.82:
+            return f"{param} - 1 - {v} + {c}"
+        if form < 0.87:
             return f"{v} / 2 + {c}"
-        if form < 0.9 and len(vars_) > 1:
+        if form < 0.92 and len(vars_) > 1:
             return f"({v} + {self.pick(vars_)}) / 2 + {c}"
         if self.nonaffine and form < 0.95:
             return f"idx{param}[{v}] + {c}"
@@ -171,7 +171,17 @@ class Generator:
         return v
 
     def ref(self, array, scope):
-        subs = [self.subscript(p, scope) for p in array.params]
+        # Distinct iterators for distinct dimensions where possible (A[i][k], not
+        # A[i][i]), innermost first, so that nests have bands worth tiling.
+        unused = [l.var for l in reversed(scope.loops)]
+        subs = []
+        for p in array.params:
+            mine = [v for v in unused if v in scope.vars_of(p)]
+            preferred = None
+            if mine and self.chance(0.85):
+                preferred = self.pick(mine[:2])
+                unused.remove(preferred)
+            subs.append(self.subscript(p, scope, preferred))
         if array.kind in ("vla", "global", "ptr") and (array.kind != "ptr" or len(subs) == 1):
             return array.name + "".join(f"[{s}]" for s in subs)
         # Linearized: row-major with the extents of the trailing dimensions.
@@ -329,6 +339,18 @@ class Generator:
                 body.append(self.statement(inner, indent + 1))
         return f"{pad}{header} {{\n" + "\n".join(body) + f"\n{pad}}}"
 
+    def perfect_nest(self, depth, indent):
+        """A perfect nest with rectangular bounds: the shape tiling and interchange need."""
+        scope, text = Scope(), ""
+        for level in range(depth):
+            var, param = "ijk"[level], self.param()
+            low, high = self.pick((0, 0, 1)), self.pick(("", "", " - 1"))
+            text += "  " * (indent + level) + f"for (int {var} = {low}; {var} < {param}{high}; {var}++)\n"
+            scope = Scope(scope.loops + [Loop(var, param)])
+        body = [self.statement(scope, indent + depth) for _ in range(self.rng.randint(1, 2))]
+        pad = "  " * (indent + depth - 1)
+        return text.rstrip("\n") + " {\n" + "\n".join(body) + f"\n{pad}}}"
+
     def scalar_reduction(self, depth, indent):
         """s = 0; a nest adding to s; s stored into an array element."""
         pad = "  " * indent
@@ -362,8 +384,11 @@ class Generator:
         self.make_arrays()
         parts = []
         for d in depths:
-            if self.chance(0.2):
+            r = self.rng.random()
+            if r < 0.15:
                 parts.append(self.scalar_reduction(d, 1))
+            elif r < 0.5 and d >= 2:
+                parts.append(self.perfect_nest(d, 1))
             else:
                 parts.append(self.nest(d, Scope(), 1))
         kernel_body = "\n".join(parts)

@@ -8,7 +8,8 @@ Each binary runs at each of the program's inputs; every output is compared with 
 reference. An llvm-stress module goes through opt-22 -passes='polyrust,verify' under
 each option set.
 
-A check returns `Finding`s: a compiler crash, a verifier failure, a polyrust error, a
+A check returns `Finding`s and counts the regions polyrust regenerated per option set
+(from -Rpass=polyrust remarks). Findings: a compiler crash, a verifier failure, a polyrust error, a
 compile or run timeout, a run that fails, or an output that differs. The kinds named
 `reference-*` mean -O0 itself failed or -O3 disagrees with -O0 without the plugin: a
 generator bug (undefined behaviour) or a clang bug, never polyrust's, but still a
@@ -25,7 +26,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
-from option_sets import ACCEPTANCE_SET, OPTION_SETS
+from option_sets import OPTION_SETS
 from reduce import reduce_lines
 
 COMPILE_TIMEOUT = 120
@@ -61,7 +62,8 @@ class Outcome:
     """What one check found, and what it counted."""
     findings: list = field(default_factory=list)
     skipped: str = ""  # why the program was not usable (not a finding)
-    accepted_regions: int = 0  # regions transformed under ACCEPTANCE_SET
+    # Per option set: (regions regenerated, regions given a new schedule: not "forced").
+    regions: dict = field(default_factory=dict)
     sets_tried: list = field(default_factory=list)
 
 
@@ -205,8 +207,9 @@ def check_c(tools, source_name, source_text, inputs, extra_flags=(), option_sets
             if status != 0:
                 finding(classify_compile_failure(status, err), option_set.name, last_lines(err, 20), shown)
                 continue
-            if option_set.name == ACCEPTANCE_SET:
-                outcome.accepted_regions = err.count(b"remark: region optimized")
+            optimized = re.findall(rb"remark: region optimized \(([^\n]*)", err)
+            outcome.regions[option_set.name] = (
+                len(optimized), sum(b"(forced)" not in line for line in optimized))
             outputs, failure = b.run(name, inputs)
             if failure:
                 finding(failure[0], option_set.name, failure[1], shown)
