@@ -394,7 +394,8 @@ class Generator:
         kernel_body = "\n".join(parts)
         big = 40 if self.max_depth < 3 else 24
         inputs = [(rng.randint(0, 6), rng.randint(0, 6)), (rng.randint(9, big), rng.randint(9, big))]
-        return Program(self.seed, self.render(kernel_body), inputs)
+        source = self.render(kernel_body) + inputs_comment(inputs)
+        return Program(self.seed, source, inputs)
 
     def param_decl(self, a):
         q = " restrict" if a.restrict else ""
@@ -444,6 +445,19 @@ class Generator:
                        f"{a.count_expr()});")
         out.append("  return 0;\n}")
         return "\n".join(out) + "\n"
+
+
+def inputs_comment(inputs):
+    """The line that tells `scripts/fuzz --check` which sizes to run a program at."""
+    return "// inputs (N M): " + ", ".join(" ".join(map(str, i)) for i in inputs) + "\n"
+
+
+def parse_inputs_comment(text):
+    """The inputs of an `inputs_comment` line in text, or None."""
+    for line in text.split("\n"):
+        if line.startswith("// inputs (N M):"):
+            return [tuple(int(x) for x in item.split()) for item in line.split(":", 1)[1].split(",")]
+    return None
 
 
 def generate(seed):

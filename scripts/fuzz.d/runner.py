@@ -10,7 +10,8 @@ each option set.
 
 A check returns `Finding`s and counts the regions polyrust regenerated per option set
 (from -Rpass=polyrust remarks). Findings: a compiler crash, a verifier failure, a polyrust error, a
-compile or run timeout, a run that fails, or an output that differs. The kinds named
+compile timeout or a compile far slower than without the plugin, a run that fails or
+times out, or an output that differs. The kinds named
 `reference-*` mean -O0 itself failed or -O3 disagrees with -O0 without the plugin: a
 generator bug (undefined behaviour) or a clang bug, never polyrust's, but still a
 finding so that the generator gets fixed. `save_finding` writes a folder with the
@@ -26,10 +27,15 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
+from generate import inputs_comment, parse_inputs_comment
 from option_sets import OPTION_SETS
 from reduce import reduce_lines
 
 COMPILE_TIMEOUT = 120
+# A compile with the plugin slower than this many seconds, and this many times slower
+# than -O3 without it, is a finding ("compile-slow"): the isl operation bound is meant
+# to keep polyrust's compile time in proportion.
+SLOW_SECONDS, SLOW_FACTOR = 20, 20
 RUN_TIMEOUT = 10
 COMMON_FLAGS = ["-ffp-contract=off", "-fverify-intermediate-code", "-w"]
 
@@ -47,7 +53,8 @@ class Tools:
 
 @dataclass
 class Finding:
-    kind: str  # crash, verifier, error, compile-timeout, run-failure, run-timeout, differs, reference-*
+    kind: str  # crash, verifier, error, compile-timeout, compile-slow, run-failure, run-timeout,
+    # differs, reference-*
     option_set: str
     detail: str
     source_name: str = ""  # "gen-17", "csmith-40", "stress-12"
@@ -188,7 +195,9 @@ def check_c(tools, source_name, source_text, inputs, extra_flags=(), option_sets
         if non_finite(reference):
             outcome.skipped = "values reach inf or NaN at -O0"
             return outcome
+        started = time.monotonic()
         status, _, err = b.compile("O3", "-O3")
+        o3_seconds = time.monotonic() - started
         if status != 0:
             finding("reference-compile", "O3", last_lines(err))
             return outcome
@@ -203,10 +212,15 @@ def check_c(tools, source_name, source_text, inputs, extra_flags=(), option_sets
             name = "set-" + option_set.name
             cmd = b.compile_cmd(name, "-O3", option_set)
             shown = " ".join(cmd).replace(b.src, "program.c").replace(work + "/", "")
+            started = time.monotonic()
             status, _, err = run(cmd, COMPILE_TIMEOUT)
+            seconds = time.monotonic() - started
             if status != 0:
                 finding(classify_compile_failure(status, err), option_set.name, last_lines(err, 20), shown)
                 continue
+            if seconds > max(SLOW_SECONDS, SLOW_FACTOR * o3_seconds):
+                finding("compile-slow", option_set.name,
+                        f"{seconds:.1f} s with the plugin, {o3_seconds:.1f} s at -O3 without it", shown)
             optimized = re.findall(rb"remark: region optimized \(([^\n]*)", err)
             outcome.regions[option_set.name] = (
                 len(optimized), sum(b"(forced)" not in line for line in optimized))
@@ -283,6 +297,8 @@ def save_finding(tools, finding, out_dir, reduce_seconds, extra_flags=()):
     if reduce_seconds > 0 and finding.suffix == ".c":
         text = reduce_lines(finding.source_text, still_fails_c(tools, finding, extra_flags),
                             time.monotonic() + reduce_seconds)
+        if finding.inputs != [()] and parse_inputs_comment(text) is None:
+            text += "\n" + inputs_comment(finding.inputs)
         with open(os.path.join(folder, "reduced.c"), "w") as f:
             f.write(text)
         reduced = f"reduced.c ({text.count(chr(10)) + 1} lines of {finding.source_text.count(chr(10)) + 1})"
@@ -291,6 +307,9 @@ def save_finding(tools, finding, out_dir, reduce_seconds, extra_flags=()):
     with open(os.path.join(folder, "report.txt"), "w") as f:
         f.write(f"kind: {finding.kind}\noption set: {finding.option_set}\nsource: {finding.source_name}\n"
                 f"inputs (N M): {finding.inputs}\nreduced: {reduced}\n")
+        if finding.suffix == ".c":
+            again = "reduced.c" if reduce_seconds > 0 else "program.c"
+            f.write(f"check again: scripts/fuzz --check {os.path.join(folder, again)}\n")
         if finding.reproduce:
             f.write(f"command: {finding.reproduce}\n")
         f.write(f"\n{finding.detail}\n")
