@@ -39,6 +39,26 @@ impl Map {
         self.tuple_name(DimType::Out)
     }
 
+    /// Whether the relation needs integer divisions: a function whose value is
+    /// quasi-affine (`A[floor((i + j) / 2)]`, which isl can write without a division
+    /// as `i + j - 1 <= 2 o0 <= i + j`), or a relation with existentially quantified
+    /// variables.
+    pub fn involves_divisions(&self) -> Result<bool, IslError> {
+        const OPERATION: &str = "looking for divisions in a map";
+        if self.is_single_valued()? {
+            let function = isl_rs::PwMultiAff::from_map(self.copy()?.inner)
+                .map_err(|e| IslError::from_lib(OPERATION, e))?;
+            if function.ptr == 0 {
+                return Err(IslError::no_result(OPERATION));
+            }
+            return function
+                .involves_locals()
+                .map_err(|e| IslError::from_lib(OPERATION, e));
+        }
+        let plain = Map::wrap(&self.ctx, OPERATION, self.copy()?.inner.remove_divs())?;
+        Ok(!plain.is_equal(self)?)
+    }
+
     /// Number of input (domain) dimensions.
     pub fn n_in(&self) -> Result<usize, IslError> {
         count(

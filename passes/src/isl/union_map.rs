@@ -87,6 +87,17 @@ impl UnionMap {
         )
     }
 
+    /// Whether some relation needs integer divisions to be described (quasi-affine
+    /// subscripts such as `(i + j) / 2`); see `Map::involves_divisions`.
+    pub fn involves_divisions(&self) -> Result<bool, IslError> {
+        for map in self.maps()? {
+            if map.involves_divisions()? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// `next` applied to the domain: `{ c -> b : exists a: a -> b in self, a -> c in next }`.
     pub fn apply_domain(self, next: UnionMap) -> Result<UnionMap, IslError> {
         UnionMap::wrap(
@@ -226,5 +237,23 @@ impl UnionMap {
 
     pub fn coalesce(self) -> Result<UnionMap, IslError> {
         UnionMap::wrap(&self.ctx, "simplifying a union map", self.inner.coalesce())
+    }
+}
+
+#[cfg(test)]
+mod division_tests {
+    use crate::isl::{parse_union_map, IslCtx};
+
+    #[test]
+    fn quasi_affine_relations_involve_divisions() {
+        let ctx = IslCtx::new(None).unwrap();
+        let affine = parse_union_map(&ctx, "[n] -> { S[i, j] -> A[i + 1, j] }", "a").unwrap();
+        assert!(!affine.involves_divisions().unwrap());
+        let quasi =
+            parse_union_map(&ctx, "[n] -> { S[i, j] -> A[floor((i + j) / 2)] }", "q").unwrap();
+        assert!(quasi.involves_divisions().unwrap());
+        // A division isl can do away with is none.
+        let exact = parse_union_map(&ctx, "[n] -> { S[i] -> A[floor((2i) / 2)] }", "e").unwrap();
+        assert!(!exact.involves_divisions().unwrap());
     }
 }
