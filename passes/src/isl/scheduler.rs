@@ -10,7 +10,7 @@ use std::ffi::{c_int, c_long};
 
 use super::error::IslError;
 use super::object::{error_after_raw_call, release};
-use super::raw::RawPtr;
+use super::raw::{take_ctx_error, RawPtr};
 use super::schedule::Schedule;
 use super::set::Set;
 use super::union_map::UnionMap;
@@ -53,6 +53,18 @@ extern "C" {
     fn isl_multi_union_pw_aff_get_union_pw_aff(mupa: RawPtr, pos: c_int) -> RawPtr;
     fn isl_multi_union_pw_aff_set_union_pw_aff(mupa: RawPtr, pos: c_int, upa: RawPtr) -> RawPtr;
 
+    fn isl_schedule_node_get_domain(node: RawPtr) -> RawPtr;
+    fn isl_union_set_free(uset: RawPtr) -> RawPtr;
+    fn isl_union_set_apply(uset: RawPtr, umap: RawPtr) -> RawPtr;
+    fn isl_union_map_from_union_pw_aff(upa: RawPtr) -> RawPtr;
+    fn isl_set_from_union_set(uset: RawPtr) -> RawPtr;
+    fn isl_set_copy(set: RawPtr) -> RawPtr;
+    fn isl_set_dim_min_val(set: RawPtr, pos: c_int) -> RawPtr;
+    fn isl_set_dim_max_val(set: RawPtr, pos: c_int) -> RawPtr;
+    fn isl_val_is_int(val: RawPtr) -> c_int;
+    fn isl_val_get_num_si(val: RawPtr) -> c_long;
+    fn isl_val_free(val: RawPtr) -> RawPtr;
+
     fn isl_multi_val_zero(space: RawPtr) -> RawPtr;
     fn isl_multi_val_set_val(mv: RawPtr, pos: c_int, val: RawPtr) -> RawPtr;
     fn isl_val_int_from_si(ctx: RawPtr, value: c_long) -> RawPtr;
@@ -73,6 +85,9 @@ pub struct BandInfo {
     pub coincident: Vec<bool>,
     /// Whether the members may be interchanged freely (tiling is legal).
     pub permutable: bool,
+    /// Per member, how many values it takes over the band's domain when constants
+    /// bound it whatever the parameters (`None`: it grows with them, or is unknown).
+    pub extents: Vec<Option<i64>>,
 }
 
 /// Computes a new schedule for `domain` that respects `validity`, keeps `proximity`
@@ -203,6 +218,7 @@ unsafe fn visit_node(
                 .map(|i| isl_schedule_node_band_member_get_coincident(node, i) == 1)
                 .collect(),
             permutable: isl_schedule_node_band_get_permutable(node) == 1,
+            extents: (0..members).map(|i| member_extent(node, i)).collect(),
         };
         let edit = visit(&info);
         if let Some(BandEdit::Permute(order)) = edit {
@@ -248,6 +264,41 @@ unsafe fn visit_node(
         }
     }
     visit_children(node, visit, depth)
+}
+
+/// The number of values member `pos` of the band at `node` takes over the band's
+/// domain, when constants bound it; `None` otherwise or on any isl failure (the error
+/// is cleared: an unknown extent only means the member may be tiled).
+unsafe fn member_extent(node: RawPtr, pos: c_int) -> Option<i64> {
+    let ctx = isl_schedule_node_get_ctx(node);
+    let partial = isl_schedule_node_band_get_partial_schedule(node);
+    let domain = isl_schedule_node_get_domain(node);
+    if partial == 0 || domain == 0 {
+        isl_multi_union_pw_aff_free(partial);
+        isl_union_set_free(domain);
+        take_ctx_error(ctx);
+        return None;
+    }
+    let member = isl_multi_union_pw_aff_get_union_pw_aff(partial, pos);
+    isl_multi_union_pw_aff_free(partial);
+    let values = isl_union_set_apply(domain, isl_union_map_from_union_pw_aff(member));
+    let values = isl_set_from_union_set(values);
+    if values == 0 {
+        take_ctx_error(ctx);
+        return None;
+    }
+    let bound = |val: RawPtr| {
+        let value = (val != 0 && isl_val_is_int(val) == 1).then(|| isl_val_get_num_si(val));
+        isl_val_free(val);
+        value
+    };
+    let min = bound(isl_set_dim_min_val(isl_set_copy(values), 0));
+    let max = bound(isl_set_dim_max_val(values, 0));
+    take_ctx_error(ctx);
+    match (min, max) {
+        (Some(lo), Some(hi)) if hi >= lo => hi.checked_sub(lo)?.checked_add(1),
+        _ => None,
+    }
 }
 
 /// Replaces the band at `node` by one with its members in `order`.
@@ -400,6 +451,23 @@ mod tests {
             .is_equal(&expected.intersect_domain(p.domain.copy().unwrap()).unwrap())
             .unwrap());
         assert!(permute_band(&schedule, 0, &[0, 0, 1]).is_err());
+    }
+
+    #[test]
+    fn bands_know_the_extents_constants_bound() {
+        let ctx = IslCtx::new(None).unwrap();
+        let domain = parse_union_set(
+            &ctx,
+            "[n] -> { S[i, j, k] : 0 <= i < 10 and 0 <= j < n and 2 <= k <= 5 }",
+            "d",
+        )
+        .unwrap();
+        let schedule = Schedule::from_domain(domain)
+            .unwrap()
+            .insert_band(parse_union_map(&ctx, "[n] -> { S[i, j, k] -> [i, j, k] }", "s").unwrap())
+            .unwrap();
+        let bands = bands(&schedule).unwrap();
+        assert_eq!(bands[0].extents, [Some(10), None, Some(4)]);
     }
 
     #[test]

@@ -153,7 +153,8 @@ fn worth_tiling(band: &BandInfo, min_loops: usize) -> bool {
 }
 
 /// Tiles the permutable bands worth it as `-polyrust-tiling` says (SICA sizes, fixed
-/// sizes or none); returns the tiled schedule and what was done to each band.
+/// sizes or none); returns the tiled schedule and what was done to each band tiled
+/// (nothing when no band was).
 pub fn tile(
     schedule: &Schedule,
     scop: &Scop,
@@ -162,6 +163,15 @@ pub fn tile(
 ) -> Result<(Schedule, Vec<String>), IslError> {
     let min_loops = min_tiled_loops(options);
     let mut described = Vec::new();
+    // A member that cannot fill two tiles is left whole: splitting it only adds bounds.
+    let keep_short = |band: &BandInfo, mut sizes: Vec<i64>| -> Option<Vec<i64>> {
+        for (size, extent) in sizes.iter_mut().zip(&band.extents) {
+            if extent.is_some_and(|e| e < size.saturating_mul(2)) {
+                *size = UNTILED;
+            }
+        }
+        sizes.iter().any(|s| *s != UNTILED).then_some(sizes)
+    };
     let tiled = match &options.tiling {
         Tiling::None => schedule.copy()?,
         Tiling::Fixed(sizes) => scheduler::tile_bands(schedule, |band| {
@@ -171,7 +181,12 @@ pub fn tile(
             let chosen: Vec<i64> = (0..band.coincident.len())
                 .map(|i| sizes.get(i).map_or(DEFAULT_TILE, |s| i64::from(*s)))
                 .collect();
-            described.push(format!("band tiled by {chosen:?}"));
+            let chosen = keep_short(band, chosen)?;
+            let shown: Vec<String> = chosen
+                .iter()
+                .map(|s| if *s == UNTILED { "whole".into() } else { s.to_string() })
+                .collect();
+            described.push(format!("band tiled by [{}]", shown.join(", ")));
             Some(chosen)
         })?,
         Tiling::Sica => {
@@ -188,30 +203,33 @@ pub fn tile(
                     options.sica_rho,
                     &SicaBand {
                         loops: members,
-                        vector_trip_count: None,
-                        outer_trip_count: None,
+                        vector_trip_count: trip_count(band.extents.last()),
+                        outer_trip_count: trip_count(band.extents.first()),
                     },
                 );
-                described.push(decision.to_string());
-                match decision {
-                    SicaDecision::Tile { .. } => {
-                        let sizes = decision.tile_sizes();
-                        // SICA's sizes are for the outermost and the innermost member.
-                        let mut chosen = vec![UNTILED; members];
-                        if let Some(q_l1) = sizes.last() {
-                            chosen[members - 1] = i64::try_from(*q_l1).unwrap_or(UNTILED);
-                        }
-                        if sizes.len() == 2 {
-                            chosen[0] = i64::try_from(sizes[0]).unwrap_or(UNTILED);
-                        }
-                        Some(chosen)
-                    }
-                    _ => None,
+                let SicaDecision::Tile { .. } = decision else {
+                    return None;
+                };
+                let sizes = decision.tile_sizes();
+                // SICA's sizes are for the outermost and the innermost member.
+                let mut chosen = vec![UNTILED; members];
+                if let Some(q_l1) = sizes.last() {
+                    chosen[members - 1] = i64::try_from(*q_l1).unwrap_or(UNTILED);
                 }
+                if sizes.len() == 2 {
+                    chosen[0] = i64::try_from(sizes[0]).unwrap_or(UNTILED);
+                }
+                let chosen = keep_short(band, chosen)?;
+                described.push(decision.to_string());
+                Some(chosen)
             })?
         }
     };
     Ok((tiled, described))
+}
+
+fn trip_count(extent: Option<&Option<i64>>) -> Option<u64> {
+    extent.copied().flatten().and_then(|e| u64::try_from(e).ok())
 }
 
 /// A problem size below which nothing is worth transforming (see `only_tiny_problems`).
