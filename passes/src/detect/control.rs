@@ -8,6 +8,7 @@
 //! post-dominates it and lies directly in the same loop), takes the dominator's
 //! condition as it is: the disjunction over its predecessors would only restate it, at
 //! twice the size for every `if` in between, so a chain of n `if`s would cost 2^n.
+//! Conditions still larger than `MAX_CONDITION_COMPARISONS` reject the region.
 
 use std::collections::HashMap;
 
@@ -21,6 +22,12 @@ use super::reject::{RejectReason, Rejection};
 use super::translate::{Assumed, Translator};
 use crate::llvm::ir::{as_instruction, basic_value, is_constant_int, operand, successors};
 use crate::llvm::{Loop, ScevKind};
+
+/// Largest condition, in comparisons, a block or a branch may have. Conditions are
+/// written out for isl, which may expand them to disjunctive normal form, so far smaller
+/// conditions already cost more than the region is worth; larger ones reject the region
+/// (`RejectReason::ComplexCondition`). A compile-time constant: raise it here.
+pub const MAX_CONDITION_COMPARISONS: usize = 1000;
 
 /// Iteration bounds of one loop: `0 <= counter <= backedge-taken count`.
 pub struct LoopBounds {
@@ -187,6 +194,19 @@ pub fn block_conditions<'f>(
             }
             c
         };
+        let size = cond.comparisons();
+        if size > MAX_CONDITION_COMPARISONS {
+            return Err(vec![Rejection::new(
+                RejectReason::ComplexCondition,
+                format!(
+                    "{} runs under a condition of {size} comparisons, more than the {} \
+                     detection accepts (the bound is MAX_CONDITION_COMPARISONS in \
+                     passes/src/detect/control.rs; raise it and rebuild to model this nest)",
+                    fa.block_name(*block),
+                    MAX_CONDITION_COMPARISONS
+                ),
+            )]);
+        }
         if fa
             .loop_for_block(*block)
             .is_some_and(|l| l.header() == *block)
@@ -374,7 +394,7 @@ fn condition_of<'f>(
         let v = operand(inst, i).ok_or("missing operand")?;
         condition_of(tr, v, scope, depth + 1)
     };
-    match inst.get_opcode() {
+    let cond = match inst.get_opcode() {
         InstructionOpcode::ICmp => comparison(tr, inst, scope),
         InstructionOpcode::FCmp => Err("data-dependent floating-point comparison".into()),
         InstructionOpcode::And => Ok(sub(0)?.and(sub(1)?)),
@@ -400,7 +420,15 @@ fn condition_of<'f>(
             }
         }
         op => Err(format!("{op:?} is not a comparison")),
+    }?;
+    // Operands shared between boolean operations are translated once per use: the
+    // bound stops a DAG of them from growing exponentially.
+    if cond.comparisons() > MAX_CONDITION_COMPARISONS {
+        return Err(format!(
+            "condition of more than {MAX_CONDITION_COMPARISONS} comparisons (MAX_CONDITION_COMPARISONS in passes/src/detect/control.rs)"
+        ));
     }
+    Ok(cond)
 }
 
 fn comparison<'f>(
