@@ -262,6 +262,16 @@ impl Cond {
         }
     }
 
+    /// Number of comparisons in the condition, counted with repetitions: the size the
+    /// condition has when printed for isl.
+    pub fn comparisons(&self) -> usize {
+        match self {
+            Cond::True | Cond::False => 0,
+            Cond::Cmp(..) => 1,
+            Cond::And(cs) | Cond::Or(cs) => cs.iter().map(Cond::comparisons).sum(),
+        }
+    }
+
     pub fn max_counter(&self) -> Option<usize> {
         match self {
             Cond::True | Cond::False => None,
@@ -372,6 +382,19 @@ mod tests {
         assert_eq!(a.clone().and(Cond::True), a);
         assert_eq!(a.clone().or(Cond::True), Cond::True);
         assert_eq!(a.clone().and(Cond::False), Cond::False);
+    }
+
+    #[test]
+    fn comparisons_count_every_leaf_with_repetitions() {
+        let a = Cond::Cmp(Affine::counter(0), CmpOp::Lt, Affine::param(0));
+        let b = Cond::Cmp(Affine::counter(1), CmpOp::Eq, Affine::constant(0));
+        assert_eq!(Cond::True.comparisons(), 0);
+        // (a and b) or (a and not b): what merging the two sides of a branch gives.
+        let merged = a
+            .clone()
+            .and(b.clone())
+            .or(a.clone().and(b.clone().negate()));
+        assert_eq!(merged.comparisons(), 4);
     }
 
     #[test]

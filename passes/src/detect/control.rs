@@ -3,6 +3,12 @@
 //! order; a block's condition is the disjunction, over its forward predecessors, of
 //! the predecessor's condition and the edge's. Leaving a loop (only possible at its
 //! latch, see `region`) happens exactly when the loop was entered.
+//!
+//! A block that runs whenever its immediate dominator runs, in the same iteration (it
+//! post-dominates it and lies directly in the same loop), takes the dominator's
+//! condition as it is: the disjunction over its predecessors would only restate it, at
+//! twice the size for every `if` in between, so a chain of n `if`s would cost 2^n.
+//! Conditions still larger than `MAX_CONDITION_COMPARISONS` reject the region.
 
 use std::collections::HashMap;
 
@@ -11,10 +17,17 @@ use inkwell::values::{InstructionOpcode, InstructionValue};
 use inkwell::IntPredicate;
 
 use super::affine::{Affine, CmpOp, Cond};
+use super::region::RegionShape;
 use super::reject::{RejectReason, Rejection};
 use super::translate::{Assumed, Translator};
 use crate::llvm::ir::{as_instruction, basic_value, is_constant_int, operand, successors};
 use crate::llvm::{Loop, ScevKind};
+
+/// Largest condition, in comparisons, a block or a branch may have. Conditions are
+/// written out for isl, which may expand them to disjunctive normal form, so far smaller
+/// conditions already cost more than the region is worth; larger ones reject the region
+/// (`RejectReason::ComplexCondition`). A compile-time constant: raise it here.
+pub const MAX_CONDITION_COMPARISONS: usize = 1000;
 
 /// Iteration bounds of one loop: `0 <= counter <= backedge-taken count`.
 pub struct LoopBounds {
@@ -151,13 +164,23 @@ pub fn block_conditions<'f>(
     }
 
     let predecessors = forward_predecessors(tr);
+    let dominators = immediate_dominators(&predecessor_positions(shape, &predecessors));
     let mut entry: HashMap<BasicBlock<'f>, Cond> = HashMap::new();
-    for block in &shape.blocks {
+    for (position, block) in shape.blocks.iter().enumerate() {
+        // The dominator it runs with, if any (see the module comment).
+        let equivalent = dominators
+            .get(position)
+            .copied()
+            .flatten()
+            .and_then(|d| shape.blocks.get(d).copied())
+            .filter(|d| runs_with(tr, *block, *d));
         // A loop header runs, for each iteration, when the loop is entered: that is the
         // condition of its forward (entering) edges. Leaving a loop happens once the
         // loop was entered, so an exit edge carries the loop's entry condition.
         let cond = if *block == shape.entry {
             Cond::True
+        } else if let Some(c) = equivalent.and_then(|d| conds.get(&d)) {
+            c.clone()
         } else {
             let mut c = Cond::False;
             for pred in predecessors.get(block).into_iter().flatten() {
@@ -171,6 +194,19 @@ pub fn block_conditions<'f>(
             }
             c
         };
+        let size = cond.comparisons();
+        if size > MAX_CONDITION_COMPARISONS {
+            return Err(vec![Rejection::new(
+                RejectReason::ComplexCondition,
+                format!(
+                    "{} runs under a condition of {size} comparisons, more than the {} \
+                     detection accepts (the bound is MAX_CONDITION_COMPARISONS in \
+                     passes/src/detect/control.rs; raise it and rebuild to model this nest)",
+                    fa.block_name(*block),
+                    MAX_CONDITION_COMPARISONS
+                ),
+            )]);
+        }
         if fa
             .loop_for_block(*block)
             .is_some_and(|l| l.header() == *block)
@@ -194,6 +230,73 @@ pub fn block_conditions<'f>(
         assumed,
         absorbed,
     })
+}
+
+/// Whether `block` runs exactly when `dominator`, which dominates it, runs, in the same
+/// iteration of the loops around both: `block` post-dominates `dominator` and lies
+/// directly in the same loop (loops are left only from their latch, so a path from
+/// `dominator` that skips `block` could leave the loop, which post-dominance excludes).
+fn runs_with<'f>(
+    tr: &Translator<'_, 'f>,
+    block: BasicBlock<'f>,
+    dominator: BasicBlock<'f>,
+) -> bool {
+    let fa = tr.fa();
+    fa.loop_for_block(block) == fa.loop_for_block(dominator) && fa.post_dominates(block, dominator)
+}
+
+/// The forward predecessors of each block of the region, by position in program order.
+fn predecessor_positions<'f>(
+    shape: &RegionShape<'f>,
+    predecessors: &HashMap<BasicBlock<'f>, Vec<BasicBlock<'f>>>,
+) -> Vec<Vec<usize>> {
+    shape
+        .blocks
+        .iter()
+        .map(|b| {
+            predecessors
+                .get(b)
+                .into_iter()
+                .flatten()
+                .filter_map(|p| shape.position(*p))
+                .collect()
+        })
+        .collect()
+}
+
+/// Immediate dominators of an acyclic graph whose nodes are numbered in a topological
+/// order, node 0 the entry, given each node's predecessors: Cooper, Harvey and
+/// Kennedy's algorithm, which needs a single pass in that order. `None` for the entry
+/// and for nodes not reached from it; predecessors not before their node are ignored.
+pub(crate) fn immediate_dominators(predecessors: &[Vec<usize>]) -> Vec<Option<usize>> {
+    let mut idom: Vec<Option<usize>> = vec![None; predecessors.len()];
+    for node in 1..predecessors.len() {
+        let mut found: Option<usize> = None;
+        for &p in &predecessors[node] {
+            if p >= node || (p != 0 && idom[p].is_none()) {
+                continue;
+            }
+            found = Some(match found {
+                None => p,
+                Some(q) => common_dominator(&idom, p, q),
+            });
+        }
+        idom[node] = found;
+    }
+    idom
+}
+
+/// The nearest node dominating both `a` and `b`: walk the deeper one up the tree.
+fn common_dominator(idom: &[Option<usize>], mut a: usize, mut b: usize) -> usize {
+    while a != b {
+        while a > b {
+            a = idom[a].unwrap_or(0);
+        }
+        while b > a {
+            b = idom[b].unwrap_or(0);
+        }
+    }
+    a
 }
 
 /// The blocks strictly between `branch` and the first later block of the same loop
@@ -291,7 +394,7 @@ fn condition_of<'f>(
         let v = operand(inst, i).ok_or("missing operand")?;
         condition_of(tr, v, scope, depth + 1)
     };
-    match inst.get_opcode() {
+    let cond = match inst.get_opcode() {
         InstructionOpcode::ICmp => comparison(tr, inst, scope),
         InstructionOpcode::FCmp => Err("data-dependent floating-point comparison".into()),
         InstructionOpcode::And => Ok(sub(0)?.and(sub(1)?)),
@@ -317,7 +420,15 @@ fn condition_of<'f>(
             }
         }
         op => Err(format!("{op:?} is not a comparison")),
+    }?;
+    // Operands shared between boolean operations are translated once per use: the
+    // bound stops a DAG of them from growing exponentially.
+    if cond.comparisons() > MAX_CONDITION_COMPARISONS {
+        return Err(format!(
+            "condition of more than {MAX_CONDITION_COMPARISONS} comparisons (MAX_CONDITION_COMPARISONS in passes/src/detect/control.rs)"
+        ));
     }
+    Ok(cond)
 }
 
 fn comparison<'f>(
@@ -363,4 +474,62 @@ fn comparison<'f>(
         IntPredicate::SLE | IntPredicate::ULE => CmpOp::Le,
     };
     Ok(Cond::Cmp(ea, op, eb))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::immediate_dominators;
+
+    #[test]
+    fn diamond_merge_is_dominated_by_its_branch() {
+        // 0 -> 1, 0 -> 2, 1 -> 3, 2 -> 3
+        let preds = vec![vec![], vec![0], vec![0], vec![1, 2]];
+        assert_eq!(
+            immediate_dominators(&preds),
+            vec![None, Some(0), Some(0), Some(0)]
+        );
+    }
+
+    #[test]
+    fn each_merge_of_a_chain_of_ifs_is_dominated_by_the_previous_branch() {
+        // if-then chains: b0 -> t0 -> b1, b0 -> b1, b1 -> t1 -> b2, ...
+        let mut preds = vec![vec![]];
+        for k in 0..30 {
+            let branch = 2 * k;
+            preds.push(vec![branch]);
+            preds.push(vec![branch, branch + 1]);
+        }
+        let idom = immediate_dominators(&preds);
+        for k in 0..30 {
+            assert_eq!(idom[2 * k + 1], Some(2 * k));
+            assert_eq!(idom[2 * k + 2], Some(2 * k));
+        }
+    }
+
+    #[test]
+    fn nested_branches_meet_at_the_outer_one() {
+        // 0 -> 1 -> {2, 3} -> 4; 0 -> 5; {4, 5} -> 6
+        let preds = vec![
+            vec![],
+            vec![0],
+            vec![1],
+            vec![1],
+            vec![2, 3],
+            vec![0],
+            vec![4, 5],
+        ];
+        let idom = immediate_dominators(&preds);
+        assert_eq!(idom[4], Some(1));
+        assert_eq!(idom[6], Some(0));
+    }
+
+    #[test]
+    fn unreached_nodes_and_backward_edges_are_ignored() {
+        // 1 is not reached; 2's edge from 3 goes backwards.
+        let preds = vec![vec![], vec![], vec![0, 1, 3], vec![2]];
+        assert_eq!(
+            immediate_dominators(&preds),
+            vec![None, None, Some(0), Some(2)]
+        );
+    }
 }

@@ -20,6 +20,9 @@ pub enum RejectReason {
     UnsupportedControlFlow,
     /// Control flow that is not structured as nested loops and conditions.
     IrreducibleControlFlow,
+    /// A block runs under a condition too large to model (more comparisons than
+    /// `control::MAX_CONDITION_COMPARISONS`).
+    ComplexCondition,
     /// An array subscript that is not affine, and no delinearization makes it so.
     NonAffineSubscript,
     /// A pointer whose base is computed (or loaded) inside the region.
@@ -40,7 +43,7 @@ pub enum RejectReason {
 
 impl RejectReason {
     /// Every reason, for listings (the profile report, tests).
-    pub const ALL: [RejectReason; 15] = [
+    pub const ALL: [RejectReason; 16] = [
         RejectReason::LoopShape,
         RejectReason::MultipleExits,
         RejectReason::UnknownTripCount,
@@ -48,6 +51,7 @@ impl RejectReason {
         RejectReason::NonAffineCondition,
         RejectReason::UnsupportedControlFlow,
         RejectReason::IrreducibleControlFlow,
+        RejectReason::ComplexCondition,
         RejectReason::NonAffineSubscript,
         RejectReason::VariantBasePointer,
         RejectReason::MixedElementTypes,
@@ -68,6 +72,7 @@ impl RejectReason {
             RejectReason::NonAffineCondition => "non-affine-condition",
             RejectReason::UnsupportedControlFlow => "unsupported-control-flow",
             RejectReason::IrreducibleControlFlow => "irreducible-control-flow",
+            RejectReason::ComplexCondition => "complex-condition",
             RejectReason::NonAffineSubscript => "non-affine-subscript",
             RejectReason::VariantBasePointer => "variant-base-pointer",
             RejectReason::MixedElementTypes => "mixed-element-types",
@@ -103,6 +108,7 @@ impl fmt::Display for RejectReason {
             RejectReason::NonAffineCondition => "non-affine branch condition",
             RejectReason::UnsupportedControlFlow => "unsupported control flow",
             RejectReason::IrreducibleControlFlow => "irreducible control flow",
+            RejectReason::ComplexCondition => "branch conditions too complex to model",
             RejectReason::NonAffineSubscript => "non-affine subscript",
             RejectReason::VariantBasePointer => "base pointer is computed inside the loop nest",
             RejectReason::MixedElementTypes => "memory accessed with elements of different sizes",
