@@ -184,7 +184,13 @@ pub fn tile(
             let chosen = keep_short(band, chosen)?;
             let shown: Vec<String> = chosen
                 .iter()
-                .map(|s| if *s == UNTILED { "whole".into() } else { s.to_string() })
+                .map(|s| {
+                    if *s == UNTILED {
+                        "whole".into()
+                    } else {
+                        s.to_string()
+                    }
+                })
                 .collect();
             described.push(format!("band tiled by [{}]", shown.join(", ")));
             Some(chosen)
@@ -229,7 +235,10 @@ pub fn tile(
 }
 
 fn trip_count(extent: Option<&Option<i64>>) -> Option<u64> {
-    extent.copied().flatten().and_then(|e| u64::try_from(e).ok())
+    extent
+        .copied()
+        .flatten()
+        .and_then(|e| u64::try_from(e).ok())
 }
 
 /// A problem size below which nothing is worth transforming (see `only_tiny_problems`).
