@@ -3,7 +3,11 @@
 //! alias-group ranges; when they hold the new code runs, otherwise the original region
 //! runs unchanged. Input: a detected region, its model and the schedule to generate.
 //! Output: the function with `polyrust.check` in front of the region, or, when
-//! generation cannot be completed, the function exactly as it was.
+//! generation cannot be completed, the function exactly as it was. Generated loops and
+//! the original ones kept as fallback carry `polyrust.handled` in their loop ID (so no
+//! later run rewrites them again); generated loops that carry no dependence also carry
+//! `llvm.loop.parallel_accesses` over an access group holding their statements' memory
+//! accesses (the run-time check guarantees the arrays do not overlap).
 //!
 //! Everything that can fail is computed before the IR changes (AST, run-time check,
 //! shape of the region's entry and exit); a failure after that (a value that cannot

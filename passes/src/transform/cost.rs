@@ -1,6 +1,6 @@
 //! The cost model: whether a new schedule is worth the code it takes to generate.
 //!
-//! Measurements on the kernel corpus (README, "Performance") showed where a schedule
+//! Measurements on the kernel corpus (`scripts/bench`) showed where a schedule
 //! from isl's scheduler loses against -O3's own loop optimizations on one thread:
 //! skewed schedules (wavefronts, time tiling of stencils) add bound computations and
 //! break the vectorizer's stride-1 loops without any parallel execution to pay for

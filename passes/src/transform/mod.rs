@@ -2,6 +2,10 @@
 //! propagation, scheduling, QUOV storage remapping, tile sizes, tiling. Each stage is a
 //! module of its own; so far:
 //!
+//! - `schedule`: the decision per region: isl's scheduler, the cost model's choice of the
+//!   innermost loop of each permutable band, tiling, or keeping the original code;
+//! - `cost`: the cost model (no skewing; no innermost loop with more strided accesses;
+//!   the stride counts that make a loop order better);
 //! - `sica`: SICA's tile sizes (Feld et al., IMPACT 2013): how many iterations of the
 //!   vectorized loop fill a share of L1 (`q_l1`, a multiple of the SIMD width) and how many
 //!   L1 blocks the outermost loop of the band groups into L2 (`q_l2`), from the number of
