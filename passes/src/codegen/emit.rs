@@ -314,11 +314,12 @@ impl<'a, 'f> Emitter<'a, 'f> {
             if let Some(e) = failure.take() {
                 return Err(e);
             }
-            // Statements hold no other memory instructions (detection rejects atomics,
-            // volatile accesses and fences).
+            // Loads and stores only: calls may touch memory the model does not hold
+            // (errno, for libm), and a loop with one access outside its group is not
+            // taken as parallel by the vectorizer, which is the safe outcome.
             if matches!(
                 inst.get_opcode(),
-                InstructionOpcode::Load | InstructionOpcode::Store | InstructionOpcode::Call
+                InstructionOpcode::Load | InstructionOpcode::Store
             ) {
                 if let Some(cloned) = as_instruction(clone) {
                     for group in &self.groups {
