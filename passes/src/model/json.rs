@@ -160,12 +160,7 @@ pub fn export(scop: &Scop) -> String {
 /// Replaces `scop`'s schedule by the one in `json_text` (read from `file`, which is only
 /// used in messages). On error `scop` is unchanged.
 pub fn import_schedule(scop: &mut Scop, json_text: &str, file: &Path) -> Result<(), ImportError> {
-    let root: Value = serde_json::from_str(json_text).map_err(|error| ImportError::Syntax {
-        file: file.to_path_buf(),
-        line: error.line(),
-        column: error.column(),
-        message: error.to_string(),
-    })?;
+    let root = parse(json_text, file)?;
     let reader = Reader { file };
     let (maps, tree) = reader.schedule(scop, &root)?;
     for (statement, map) in scop.statements.iter_mut().zip(maps) {
@@ -400,6 +395,16 @@ impl Reader<'_> {
 }
 
 /// `path.key`, or `key` at the top level.
+/// The JSON document in `json_text`, or where and why it is not one.
+fn parse(json_text: &str, file: &Path) -> Result<Value, ImportError> {
+    serde_json::from_str(json_text).map_err(|error| ImportError::Syntax {
+        file: file.to_path_buf(),
+        line: error.line(),
+        column: error.column(),
+        message: error.to_string(),
+    })
+}
+
 fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_string()

@@ -19,7 +19,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{describe, join, shorten, Reader};
+use super::{describe, join, parse, shorten, Reader};
 use crate::model::error::ImportError;
 use crate::model::spec::{
     AccessKind, AccessSpec, ArraySpec, Assumption, AssumptionKind, ScopSpec, StatementSpec,
@@ -28,12 +28,7 @@ use crate::model::spec::{
 /// The region in `json_text` (as `export` writes it; read from `file`, which is only used
 /// in messages) as the spec `Scop::build` takes.
 pub fn import_spec(json_text: &str, file: &Path) -> Result<ScopSpec, ImportError> {
-    let root: Value = serde_json::from_str(json_text).map_err(|error| ImportError::Syntax {
-        file: file.to_path_buf(),
-        line: error.line(),
-        column: error.column(),
-        message: error.to_string(),
-    })?;
+    let root = parse(json_text, file)?;
     Reader { file }.spec(&root)
 }
 
