@@ -8,6 +8,7 @@
 //! Relies on `isl::scheduler` for the scheduler and tiling and on `sica` for sizes.
 
 use crate::deps::Dependences;
+use crate::isl::ast;
 use crate::isl::scheduler::{self, BandInfo};
 use crate::isl::{parse_set, IslCtx, IslError, Schedule, UnionMap};
 use crate::model::Scop;
@@ -111,6 +112,18 @@ pub fn decide(
             "neither tiling nor a smaller innermost stride applies".into(),
         ));
     }
+    // Last, as it generates two loop ASTs.
+    let guards = |schedule: &Schedule| -> Result<usize, IslError> {
+        Ok(cost::innermost_guards(
+            &ast::generate(&scop.assumed_context, schedule)?.root,
+        ))
+    };
+    if guards(&new)? > guards(&scop.schedule)? {
+        return Ok(Decision::Keep(
+            "the schedule found puts conditions inside innermost loops (it fuses loops of different extents), which keeps them from being vectorized".into(),
+        ));
+    }
+
     let description = described.join("; ");
     Ok(Decision::Transform {
         schedule: tiled,
