@@ -77,8 +77,18 @@ pub fn scop_spec<'f>(
             }
         }
         domain = domain.and(conditions.conds.get(block).cloned().unwrap_or(Cond::True));
-        if let Some(a) = conditions.assumed.get(block) {
-            assumed.extend(a.iter().cloned().map(|a| (AssumptionKind::NoWrap, a)));
+        // Conditions' assumptions involve only parameters (see `block_conditions`):
+        // checked as such, not on the domain the condition itself shapes.
+        for a in conditions.assumed.get(block).into_iter().flatten() {
+            let assumption = Assumption {
+                kind: AssumptionKind::NoWrap,
+                set: format!("{prefix}{{ : {} }}", a.cond.to_isl(&names)),
+                statement: None,
+                reason: a.reason.clone(),
+            };
+            if !assumptions.contains(&assumption) {
+                assumptions.push(assumption);
+            }
         }
 
         let mut access_specs = Vec::new();

@@ -133,14 +133,17 @@ pub fn block_conditions<'f>(
         let Some(condition) = operand(term, 0) else {
             continue;
         };
-        // A condition that is affine only under a no-wrap assumption cannot be used: the
-        // model checks assumptions on the statement's domain, which already leaves out
-        // the iterations where the (mistranslated) condition is false, so a wrapping
-        // value would go unnoticed (fuzz seed 2049: `j % 2 == 0` became the i1
-        // recurrence {true,+,true}, and the guarded statement never ran).
+        // A condition that is affine only if a value of the loops does not wrap cannot
+        // be used: the model checks a statement's assumptions on its domain, which
+        // already leaves out the iterations where the (mistranslated) condition is
+        // false, so the wrap would go unnoticed (fuzz seed 2049: `j % 2 == 0` became
+        // the i1 recurrence {true,+,true}, and the guarded statement never ran).
+        // Assumptions on the parameters alone are kept: they become parameter
+        // assumptions, checked whatever the domain.
         let translated = condition_of(tr, condition, own_loop, 0).and_then(|c| {
-            match tr.take_assumed().first() {
-                None => Ok(c),
+            let taken = tr.take_assumed();
+            match taken.iter().find(|a| a.cond.max_counter().is_some()) {
+                None => Ok((c, taken)),
                 Some(a) => Err(format!(
                     "the condition is affine only if {}, which cannot be checked where the branch is not taken",
                     a.reason
@@ -148,7 +151,8 @@ pub fn block_conditions<'f>(
             }
         });
         match translated {
-            Ok(c) => {
+            Ok((c, taken)) => {
+                assumed.entry(*block).or_default().extend(taken);
                 // LLVM's successor order is (true, false).
                 edges.insert((*block, succs[0]), c.clone());
                 edges.insert((*block, succs[1]), c.negate());
