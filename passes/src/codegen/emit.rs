@@ -190,9 +190,19 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 let header = self.block("polyrust.loop", before);
                 let body_block = self.block("polyrust.body", header);
                 let exit = self.block("polyrust.exit", header);
+                // Until the body is built the counter's back-edge value is a placeholder
+                // nothing is known about: with only its start as incoming value,
+                // ScalarEvolution takes the counter for that constant while the body's
+                // values are recomputed from it (fuzz seed 3019: `smax(2, j)` folded to
+                // 2, so every row read the same elements).
+                // (The placeholder comes in from the header itself: ValueTracking reads
+                // the terminator of each incoming block, and the header has one first.)
+                let unknown = self.b.opaque_i64("polyrust.unknown");
                 self.b.br(header);
                 self.b.position_at_end(header);
                 let iv = self.b.phi_i64(iterator);
+                self.b.add_incoming(iv, start, before);
+                self.b.add_incoming(iv, unknown, header);
                 let previous = self.ids.insert(iterator.clone(), iv);
                 let c = self.condition(cond)?;
                 self.b.cond_br(c, body_block, exit);
@@ -211,8 +221,9 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 if let Some(branch) = as_instruction(back_edge) {
                     self.fa.tag_latch(branch, HANDLED, group);
                 }
-                self.b.add_incoming(iv, start, before);
-                self.b.add_incoming(iv, next, latch);
+                self.b.set_operand(iv, 1, next);
+                self.fa.replace_phi_incoming_block(header, header, latch);
+                self.b.erase(unknown);
                 self.b.position_at_end(exit);
                 self.restore(iterator, previous);
                 Ok(())

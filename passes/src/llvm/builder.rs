@@ -185,6 +185,17 @@ impl<'f> IrBuilder<'f> {
     }
 
     /// Removes an instruction the builder made (a placeholder).
+    /// `freeze i64 poison`: a value nothing is known about, as a placeholder.
+    pub fn opaque_i64(&self, label: &str) -> Value {
+        let n = name(label);
+        unsafe { c::LLVMBuildFreeze(self.builder, c::LLVMGetPoison(self.i64_type()), n.as_ptr()) }
+    }
+
+    /// Replaces operand `index` of `inst` (for a phi: its incoming value `index`).
+    pub fn set_operand(&self, inst: Value, index: u32, value: Value) {
+        unsafe { c::LLVMSetOperand(inst, index, value) }
+    }
+
     pub fn erase(&self, inst: Value) {
         unsafe { c::LLVMInstructionEraseFromParent(inst) }
     }

@@ -1,7 +1,3 @@
-// OPEN FINDING (not run by any test): fuzz seed 3019, a wrong result with -polyrust-force-codegen
-// (the original schedule regenerated), also under tile-fixed and tile-none; the default
-// options do not transform this region. The wrong value is the triangular MIN/MAX reduction s0 (n >= 5).
-// Check with: scripts/fuzz --check test/Robustness/Inputs/findings/gen-3019-force-scalar-phis.c
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
