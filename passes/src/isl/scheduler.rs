@@ -8,6 +8,7 @@
 
 use std::ffi::{c_int, c_long};
 
+use super::ctx::CtxRef;
 use super::error::IslError;
 use super::object::{error_after_raw_call, release};
 use super::raw::{take_ctx_error, RawPtr};
@@ -58,12 +59,6 @@ extern "C" {
     fn isl_union_set_apply(uset: RawPtr, umap: RawPtr) -> RawPtr;
     fn isl_union_map_from_union_pw_aff(upa: RawPtr) -> RawPtr;
     fn isl_set_from_union_set(uset: RawPtr) -> RawPtr;
-    fn isl_set_copy(set: RawPtr) -> RawPtr;
-    fn isl_set_dim_min_val(set: RawPtr, pos: c_int) -> RawPtr;
-    fn isl_set_dim_max_val(set: RawPtr, pos: c_int) -> RawPtr;
-    fn isl_val_is_int(val: RawPtr) -> c_int;
-    fn isl_val_get_num_si(val: RawPtr) -> c_long;
-    fn isl_val_free(val: RawPtr) -> RawPtr;
 
     fn isl_multi_val_zero(space: RawPtr) -> RawPtr;
     fn isl_multi_val_set_val(mv: RawPtr, pos: c_int, val: RawPtr) -> RawPtr;
@@ -178,7 +173,7 @@ fn walk(
         if root == 0 {
             return Err(error_after_raw_call(OPERATION, ctx));
         }
-        let node = visit_node(root, visit, 0).map_err(|e| match e {
+        let node = visit_node(&schedule.ctx, root, visit, 0).map_err(|e| match e {
             Walk::Isl => error_after_raw_call(OPERATION, ctx),
             Walk::Invalid(message) => IslError::Other {
                 context: OPERATION.into(),
@@ -202,6 +197,7 @@ enum Walk {
 
 /// Visits `node` and its subtree; returns the node at the same position.
 unsafe fn visit_node(
+    ctx: &CtxRef,
     mut node: RawPtr,
     visit: &mut dyn FnMut(&BandInfo) -> Option<BandEdit>,
     depth: u32,
@@ -218,12 +214,12 @@ unsafe fn visit_node(
                 .map(|i| isl_schedule_node_band_member_get_coincident(node, i) == 1)
                 .collect(),
             permutable: isl_schedule_node_band_get_permutable(node) == 1,
-            extents: (0..members).map(|i| member_extent(node, i)).collect(),
+            extents: (0..members).map(|i| member_extent(ctx, node, i)).collect(),
         };
         let edit = visit(&info);
         if let Some(BandEdit::Permute(order)) = edit {
             node = permute(node, &info, &order)?;
-            return visit_children(node, visit, depth);
+            return visit_children(ctx, node, visit, depth);
         }
         if let Some(BandEdit::Tile(sizes)) = edit {
             if sizes.len() != members as usize || sizes.iter().any(|s| *s <= 0) {
@@ -233,13 +229,13 @@ unsafe fn visit_node(
                     sizes.len()
                 )));
             }
-            let ctx = isl_schedule_node_get_ctx(node);
+            let raw_ctx = isl_schedule_node_get_ctx(node);
             let mut mv = isl_multi_val_zero(isl_schedule_node_band_get_space(node));
             for (i, size) in sizes.iter().enumerate() {
                 mv = isl_multi_val_set_val(
                     mv,
                     i as c_int,
-                    isl_val_int_from_si(ctx, *size as c_long),
+                    isl_val_int_from_si(raw_ctx, *size as c_long),
                 );
             }
             if mv == 0 {
@@ -257,26 +253,26 @@ unsafe fn visit_node(
             if node == 0 {
                 return Err(Walk::Isl);
             }
-            node = visit_children(node, visit, depth)?;
+            node = visit_children(ctx, node, visit, depth)?;
             node = isl_schedule_node_parent(node);
             node = isl_schedule_node_parent(node);
             return if node == 0 { Err(Walk::Isl) } else { Ok(node) };
         }
     }
-    visit_children(node, visit, depth)
+    visit_children(ctx, node, visit, depth)
 }
 
 /// The number of values member `pos` of the band at `node` takes over the band's
 /// domain, when constants bound it; `None` otherwise or on any isl failure (the error
 /// is cleared: an unknown extent only means the member may be tiled).
-unsafe fn member_extent(node: RawPtr, pos: c_int) -> Option<i64> {
-    let ctx = isl_schedule_node_get_ctx(node);
+unsafe fn member_extent(ctx: &CtxRef, node: RawPtr, pos: c_int) -> Option<i64> {
+    let raw_ctx = isl_schedule_node_get_ctx(node);
     let partial = isl_schedule_node_band_get_partial_schedule(node);
     let domain = isl_schedule_node_get_domain(node);
     if partial == 0 || domain == 0 {
         isl_multi_union_pw_aff_free(partial);
         isl_union_set_free(domain);
-        take_ctx_error(ctx);
+        take_ctx_error(raw_ctx);
         return None;
     }
     let member = isl_multi_union_pw_aff_get_union_pw_aff(partial, pos);
@@ -284,19 +280,11 @@ unsafe fn member_extent(node: RawPtr, pos: c_int) -> Option<i64> {
     let values = isl_union_set_apply(domain, isl_union_map_from_union_pw_aff(member));
     let values = isl_set_from_union_set(values);
     if values == 0 {
-        take_ctx_error(ctx);
+        take_ctx_error(raw_ctx);
         return None;
     }
-    let bound = |val: RawPtr| {
-        let value = (val != 0 && isl_val_is_int(val) == 1).then(|| isl_val_get_num_si(val));
-        isl_val_free(val);
-        value
-    };
-    let min = bound(isl_set_dim_min_val(isl_set_copy(values), 0));
-    let max = bound(isl_set_dim_max_val(values, 0));
-    take_ctx_error(ctx);
-    match (min, max) {
-        (Some(lo), Some(hi)) if hi >= lo => hi.checked_sub(lo)?.checked_add(1),
+    match Set::adopt(ctx, values).dim_value_range(0) {
+        Ok(Some((lo, hi))) if hi >= lo => hi.checked_sub(lo)?.checked_add(1),
         _ => None,
     }
 }
@@ -345,6 +333,7 @@ unsafe fn permute(node: RawPtr, info: &BandInfo, order: &[usize]) -> Result<RawP
 }
 
 unsafe fn visit_children(
+    ctx: &CtxRef,
     mut node: RawPtr,
     visit: &mut dyn FnMut(&BandInfo) -> Option<BandEdit>,
     depth: u32,
@@ -355,7 +344,7 @@ unsafe fn visit_children(
         if node == 0 {
             return Err(Walk::Isl);
         }
-        node = visit_node(node, visit, depth + 1)?;
+        node = visit_node(ctx, node, visit, depth + 1)?;
         node = isl_schedule_node_parent(node);
         if node == 0 {
             return Err(Walk::Isl);

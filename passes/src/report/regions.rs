@@ -27,7 +27,7 @@ fn per_region(
     detection: &detect::Detection<'_>,
     options: &Options,
     printer: &str,
-    render: impl Fn(&str, &Scop) -> String,
+    render: impl Fn(&detect::DetectedRegion<'_>, &Scop) -> String,
 ) -> String {
     let name = analyses
         .function()
@@ -39,11 +39,11 @@ fn per_region(
         return out;
     };
     for modelled in driver::model_regions(analyses, &ctx, detection, options, &|_| false) {
-        let region = &modelled.region.spec.name;
         match &modelled.scop {
-            Some(scop) => out.push_str(&render(region, scop)),
+            Some(scop) => out.push_str(&render(modelled.region, scop)),
             None => out.push_str(&format!(
-                "{region}: no model (see the -Rpass-missed=polyrust remark)\n"
+                "{}: no model (see the -Rpass-missed=polyrust remark)\n",
+                modelled.region.spec.name
             )),
         }
     }
@@ -59,8 +59,8 @@ fn asts(
     detection: &detect::Detection<'_>,
     options: &Options,
 ) -> String {
-    let specs: Vec<_> = detection.regions.iter().map(|r| r.spec.clone()).collect();
-    per_region(analyses, detection, options, "ast", |region, scop| {
+    per_region(analyses, detection, options, "ast", |detected, scop| {
+        let region = &detected.spec.name;
         let ast = |schedule| match crate::isl::ast::generate(&scop.assumed_context, schedule) {
             Ok(ast) => ast.text,
             Err(e) => format!("not generated: {e}\n"),
@@ -69,11 +69,7 @@ fn asts(
         if !options.codegen {
             return out;
         }
-        let deps_options = specs
-            .iter()
-            .find(|s| s.name == region)
-            .map(|s| driver::deps_options(s, options))
-            .unwrap_or_default();
+        let deps_options = driver::deps_options(&detected.spec, options);
         match driver::choose_schedule(analyses, scop, &deps_options, options) {
             Ok(Decision::Transform {
                 schedule,
@@ -96,16 +92,11 @@ fn dependences(
     detection: &detect::Detection<'_>,
     options: &Options,
 ) -> String {
-    let specs: Vec<_> = detection.regions.iter().map(|r| r.spec.clone()).collect();
-    per_region(analyses, detection, options, "deps", |region, scop| {
-        let deps_options = specs
-            .iter()
-            .find(|s| s.name == region)
-            .map(|s| driver::deps_options(s, options))
-            .unwrap_or_default();
+    per_region(analyses, detection, options, "deps", |detected, scop| {
+        let deps_options = driver::deps_options(&detected.spec, options);
         match Dependences::compute(scop, &deps_options) {
             Ok(deps) => deps.print(),
-            Err(e) => format!("Dependences of {region}: not computed: {e}\n"),
+            Err(e) => format!("Dependences of {}: not computed: {e}\n", detected.spec.name),
         }
     })
 }
