@@ -10,7 +10,7 @@ use crate::deps::{Dependences, DepsOptions, ReductionCandidate};
 use crate::detect::{self, DetectedRegion, Detection};
 use crate::isl::IslCtx;
 use crate::llvm::CacheLevel;
-use crate::llvm::{FunctionAnalyses, RemarkAt, RemarkKind, Severity};
+use crate::llvm::{FunctionAnalyses, RemarkAt, RemarkKind, Severity, Stage};
 use crate::model::{json, Scop};
 use crate::options::Options;
 use crate::transform::hardware::{
@@ -20,7 +20,10 @@ use crate::transform::schedule::{self, Decision};
 
 /// Runs the optimizer on one function; returns whether the IR changed.
 pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
-    let detection = detect::detect(analyses);
+    let detection = {
+        let _time = analyses.time(Stage::Detect);
+        detect::detect(analyses)
+    };
     // Later rounds see the same loops again (minus those rewritten): say it once.
     if options.round == 0 {
         detect::emit_remarks(analyses, &detection);
@@ -84,14 +87,18 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                 Err(_) => continue,
             },
         };
-        match codegen::generate(
-            analyses,
-            &ctx,
-            region,
-            scop,
-            &schedule,
-            dependences.as_ref(),
-        ) {
+        let generated = {
+            let _time = analyses.time(Stage::Codegen);
+            codegen::generate(
+                analyses,
+                &ctx,
+                region,
+                scop,
+                &schedule,
+                dependences.as_ref(),
+            )
+        };
+        match generated {
             Ok(()) => {
                 analyses.remark(
                     RemarkKind::Passed,
@@ -134,7 +141,11 @@ pub fn choose_schedule(
     deps_options: &DepsOptions,
     options: &Options,
 ) -> Result<Decision, String> {
-    let deps = Dependences::compute(scop, deps_options).map_err(|e| e.to_string())?;
+    let deps = {
+        let _time = fa.time(Stage::Deps);
+        Dependences::compute(scop, deps_options).map_err(|e| e.to_string())?
+    };
+    let _time = fa.time(Stage::Schedule);
     let target = TargetHardware {
         simd_bits: fa.vector_register_bits(),
         l1_bytes: fa.cache_size(CacheLevel::L1Data).map(u64::from),
@@ -242,7 +253,11 @@ pub fn model_regions<'d, 'f>(
             .top
             .first()
             .map_or_else(RemarkAt::default, |l| RemarkAt::loop_start(*l));
-        let scop = match Scop::build(ctx, &region.spec) {
+        let built = {
+            let _time = fa.time(Stage::Model);
+            Scop::build(ctx, &region.spec)
+        };
+        let scop = match built {
             Ok(scop) => Some(scop),
             Err(e) if e.is_operation_limit() => {
                 fa.remark(

@@ -214,6 +214,12 @@ typedef struct {
   /* An error, warning or note reported through the LLVMContext, prefixed "polyrust: ". */
   void (*diagnose)(PrFunctionCtx *, PrSeverity, const char *message);
   void (*free_string)(char *);
+
+  /* Stage timers: `-ftime-report` (clang) and `-time-passes` (opt) show them in the
+   * group "polyrust". `timer_start` returns NULL when timing is off; `timer_stop`
+   * takes what it returned (NULL included). */
+  void *(*timer_start)(const char *stage);
+  void (*timer_stop)(void *timer);
 } PrHostApi;
 
 /* Implemented in Rust. */

@@ -17,8 +17,10 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Pass.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/SROA.h"
@@ -535,6 +537,13 @@ const PrHostApi HostApi = {
       C->F.getContext().diagnose(DiagnosticInfoGeneric(Twine("polyrust: ") + Message, Level));
     },
     [](char *Text) { std::free(Text); },
+    [](const char *Stage) -> void * {
+      if (!TimePassesIsEnabled)
+        return nullptr;
+      return new NamedRegionTimer(Stage, (Twine("polyrust: ") + Stage).str(), "polyrust",
+                                  "polyrust stages");
+    },
+    [](void *Timer) { delete static_cast<NamedRegionTimer *>(Timer); },
 };
 
 PrOptions currentOptions() {

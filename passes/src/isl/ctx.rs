@@ -13,11 +13,28 @@
 
 use std::rc::Rc;
 
+use std::ffi::c_int;
+
 use super::error::IslError;
 use super::raw::{self, RawPtr};
 
 /// `ISL_ON_ERROR_CONTINUE` from isl's `options.h`.
 const ISL_ON_ERROR_CONTINUE: i32 = 1;
+
+/// Largest coefficient of a loop counter or parameter in a schedule isl's scheduler
+/// may return, and largest constant term. isl's operation count does not bound the
+/// cost of one pivot of its ILP solver: with large constant loop bounds (an FDTD
+/// stencil over 1000 x 1200 arrays) the solver's integers grow without end and a
+/// compile hangs. Bounding the solution space keeps every pivot small; schedules that
+/// need larger values (skews by more than this, shifts beyond it) are of no use to
+/// the cost model anyway, which refuses skewing.
+pub const SCHEDULE_MAX_COEFFICIENT: c_int = 20;
+pub const SCHEDULE_MAX_CONSTANT_TERM: c_int = 20;
+
+extern "C" {
+    fn isl_options_set_schedule_max_coefficient(ctx: RawPtr, val: c_int) -> c_int;
+    fn isl_options_set_schedule_max_constant_term(ctx: RawPtr, val: c_int) -> c_int;
+}
 
 /// The isl context itself, freed (by isl-rs) when the last handle to it goes.
 pub(super) struct CtxOwner {
@@ -47,6 +64,18 @@ impl IslCtx {
         }
         if let Err(error) = isl_rs::Options::set_on_error(&ctx, ISL_ON_ERROR_CONTINUE) {
             return Err(IslError::from_lib("configuring the isl context", error));
+        }
+        // SAFETY: the context was just allocated and is not shared yet.
+        let configured = unsafe {
+            isl_options_set_schedule_max_coefficient(ctx.ptr, SCHEDULE_MAX_COEFFICIENT) == 0
+                && isl_options_set_schedule_max_constant_term(ctx.ptr, SCHEDULE_MAX_CONSTANT_TERM)
+                    == 0
+        };
+        if !configured {
+            return Err(IslError::Other {
+                context: "configuring the isl context".into(),
+                message: "isl refused the scheduler's coefficient bounds".into(),
+            });
         }
         let ctx = IslCtx {
             owner: Rc::new(CtxOwner { ctx }),

@@ -238,6 +238,25 @@ impl UnionMap {
     pub fn coalesce(self) -> Result<UnionMap, IslError> {
         UnionMap::wrap(&self.ctx, "simplifying a union map", self.inner.coalesce())
     }
+
+    /// The relation without the constraints that `domain` implies on its domain: a
+    /// superset that equals `self` on `domain`.
+    pub fn gist_domain(self, domain: UnionSet) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "simplifying a union map against its domain",
+            self.inner.gist_domain(domain.inner),
+        )
+    }
+
+    /// The relation without the constraints that `range` implies on its range.
+    pub fn gist_range(self, range: UnionSet) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "simplifying a union map against its range",
+            self.inner.gist_range(range.inner),
+        )
+    }
 }
 
 #[cfg(test)]

@@ -206,4 +206,7 @@ pub struct PrHostApi {
         unsafe extern "C" fn(Ctx, PrRemarkKind, *const c_char, LLVMValueRef, Lp, Bb, *const c_char),
     pub diagnose: unsafe extern "C" fn(Ctx, PrSeverity, *const c_char),
     pub free_string: unsafe extern "C" fn(*mut c_char),
+
+    pub timer_start: unsafe extern "C" fn(*const c_char) -> *mut std::ffi::c_void,
+    pub timer_stop: unsafe extern "C" fn(*mut std::ffi::c_void),
 }

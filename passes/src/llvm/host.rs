@@ -490,6 +490,54 @@ impl<'f> FunctionAnalyses<'f> {
     }
 }
 
+/// The pipeline stages `-ftime-report` shows, one LLVM timer each (group "polyrust").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Detect,
+    Model,
+    Deps,
+    Schedule,
+    Codegen,
+}
+
+impl Stage {
+    fn name(self) -> &'static CStr {
+        match self {
+            Stage::Detect => c"detect",
+            Stage::Model => c"model",
+            Stage::Deps => c"deps",
+            Stage::Schedule => c"schedule",
+            Stage::Codegen => c"codegen",
+        }
+    }
+}
+
+/// A running stage timer; the time counts until it is dropped. Costs nothing when
+/// timing is off (the host hands back no timer).
+pub struct StageTimer<'a> {
+    api: &'a PrHostApi,
+    timer: *mut std::ffi::c_void,
+}
+
+impl Drop for StageTimer<'_> {
+    fn drop(&mut self) {
+        // SAFETY: `timer` is what `timer_start` returned, stopped once.
+        unsafe { (self.api.timer_stop)(self.timer) }
+    }
+}
+
+impl FunctionAnalyses<'_> {
+    /// Starts timing `stage` until the returned guard is dropped.
+    pub fn time(&self, stage: Stage) -> StageTimer<'_> {
+        // SAFETY: the name is a static C string; the host copies it.
+        let timer = unsafe { (self.api.timer_start)(stage.name().as_ptr()) };
+        StageTimer {
+            api: self.api,
+            timer,
+        }
+    }
+}
+
 fn block_ref(block: BasicBlock<'_>) -> LLVMBasicBlockRef {
     block.as_mut_ptr()
 }

@@ -9,6 +9,6 @@ pub mod scev_text;
 
 pub use host::{
     AliasResult, CacheLevel, Delinearized, FunctionAnalyses, Loop, MemoryEffect, RemarkAt,
-    RemarkKind, Scev, ScevKind, Severity,
+    RemarkKind, Scev, ScevKind, Severity, Stage, StageTimer,
 };
 pub use inkwell::llvm_sys::prelude::LLVMValueRef;

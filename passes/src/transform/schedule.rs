@@ -134,11 +134,34 @@ pub fn decide(
 
 /// isl's scheduler on the region's dependences (validity, proximity and coincidence
 /// alike), under its share of the operation bound.
+///
+/// The dependences handed over are simplified against the statements' domains first:
+/// the domains' bounds (constants like 499 or 1199 once clang has propagated a kernel's
+/// sizes) make every Farkas multiplier elimination in the scheduler work with large
+/// integers, and on a 3-D heat stencil that never finishes. The simplified relation is a
+/// superset of the dependences, so every schedule isl finds for it respects them too
+/// (`decide` checks the result against the exact ones all the same).
 pub fn compute(scop: &Scop, deps: &Dependences) -> Result<Schedule, IslError> {
-    let validity = deps.validity();
+    let validity = scheduling_constraints(scop, deps)?;
     with_scheduler_budget(&scop.context.ctx(), || {
-        scheduler::compute_schedule(&scop.domains, &scop.context, validity, validity, validity)
+        scheduler::compute_schedule(
+            &scop.domains,
+            &scop.context,
+            &validity,
+            &validity,
+            &validity,
+        )
     })
+}
+
+/// The dependences as the scheduler gets them: without the constraints the domains
+/// imply, so they hold only small constants.
+fn scheduling_constraints(scop: &Scop, deps: &Dependences) -> Result<UnionMap, IslError> {
+    deps.validity()
+        .copy()?
+        .gist_domain(scop.domains.copy()?)?
+        .gist_range(scop.domains.copy()?)?
+        .coalesce()
 }
 
 /// Whether a schedule respects the dependences; reaching the operation bound is an
