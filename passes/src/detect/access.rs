@@ -16,12 +16,12 @@ use super::affine::{Affine, CmpOp, Cond};
 use super::control::BlockConditions;
 use super::reject::{RejectReason, Rejection};
 use super::translate::{sanitize, Assumed, Translator};
-use crate::llvm::source_terms::{
-    access_text, describe_access, describe_scev, describe_value, with_ir,
-};
 use crate::llvm::ir::{
     accessed_value, as_instruction, basic_value, gep_array_shape, instruction_text,
     memory_transfer, phi_incoming, pointer_operand, type_of, users,
+};
+use crate::llvm::source_terms::{
+    access_text, describe_access, describe_scev, describe_value, with_ir,
 };
 use crate::llvm::{Scev, ScevKind};
 use crate::model::spec::AccessKind;

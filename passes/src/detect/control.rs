@@ -21,9 +21,7 @@ use super::region::RegionShape;
 use super::reject::{RejectReason, Rejection};
 use super::translate::{Assumed, Translator};
 use crate::llvm::ir::{as_instruction, basic_value, is_constant_int, operand, successors};
-use crate::llvm::source_terms::{
-    describe_block, describe_branch, describe_loop, describe_scev,
-};
+use crate::llvm::source_terms::{describe_block, describe_branch, describe_loop, describe_scev};
 use crate::llvm::{Loop, ScevKind};
 
 /// Largest condition, in comparisons, a block or a branch may have. Conditions are

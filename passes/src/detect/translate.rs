@@ -174,7 +174,10 @@ impl<'a, 'f> Translator<'a, 'f> {
                     if !self.fa.known_non_negative(op) {
                         self.assume(
                             Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(0)),
-                            format!("{} is not negative (unsigned min/max)", describe_scev(self.fa, op)),
+                            format!(
+                                "{} is not negative (unsigned min/max)",
+                                describe_scev(self.fa, op)
+                            ),
                         );
                     }
                     list.push(a);
@@ -193,7 +196,10 @@ impl<'a, 'f> Translator<'a, 'f> {
                 if !self.fa.known_non_negative(ops[0]) {
                     self.assume(
                         Cond::Cmp(numerator.clone(), CmpOp::Ge, Affine::constant(0)),
-                        format!("{} is not negative (unsigned division)", describe_scev(self.fa, ops[0])),
+                        format!(
+                            "{} is not negative (unsigned division)",
+                            describe_scev(self.fa, ops[0])
+                        ),
                     );
                 }
                 Ok(match numerator.divide_exact(d) {
@@ -244,7 +250,10 @@ impl<'a, 'f> Translator<'a, 'f> {
                         CmpOp::Lt,
                         Affine::constant(1i128 << (bits - 1)),
                     )),
-                    format!("{} fits in i{bits} (truncation)", describe_scev(self.fa, ops[0])),
+                    format!(
+                        "{} fits in i{bits} (truncation)",
+                        describe_scev(self.fa, ops[0])
+                    ),
                 );
                 Ok(a)
             }

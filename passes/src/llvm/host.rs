@@ -486,9 +486,10 @@ impl<'f> FunctionAnalyses<'f> {
     /// nested loop nests report the same call, and later rounds the same regions.
     pub fn remark(&self, kind: RemarkKind, name: &str, at: RemarkAt<'f>, message: &str) {
         let place = match (at.instruction, at.loop_, at.block) {
-            (Some(i), _, _) => self
-                .instruction_location(i)
-                .map_or_else(|| Place::Unlocated(i.as_value_ref() as usize), Place::Source),
+            (Some(i), _, _) => self.instruction_location(i).map_or_else(
+                || Place::Unlocated(i.as_value_ref() as usize),
+                Place::Source,
+            ),
             (None, Some(l), _) => self
                 .loop_location(l)
                 .map_or_else(|| Place::Unlocated(l.raw() as usize), Place::Source),

@@ -38,7 +38,9 @@ pub fn describe_scev(fa: &FunctionAnalyses<'_>, scev: Scev<'_>) -> String {
 
 /// A value in source terms.
 pub fn describe_value(fa: &FunctionAnalyses<'_>, value: LLVMValueRef) -> String {
-    with_ir(fa, value_sum(fa, value, 0).text(), || fa.raw_operand_name(value))
+    with_ir(fa, value_sum(fa, value, 0).text(), || {
+        fa.raw_operand_name(value)
+    })
 }
 
 /// What an instruction does to memory, in source terms: `read of A[i][k + 1]`,
@@ -110,16 +112,14 @@ pub fn access_text(fa: &FunctionAnalyses<'_>, inst: InstructionValue<'_>) -> Str
             Some(p) => format!("write of {}", place(p)),
             None => "write".into(),
         },
-        InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => {
-            match operand(inst, 0) {
-                Some(p) => format!("atomic update of {}", place(p)),
-                None => "atomic update".into(),
-            }
-        }
+        InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => match operand(inst, 0) {
+            Some(p) => format!("atomic update of {}", place(p)),
+            None => "atomic update".into(),
+        },
         InstructionOpcode::Fence => "fence".into(),
-        InstructionOpcode::Alloca => match fa.source_name(inst.as_value_ref()) {
-            Some(name) => format!("stack array {name}"),
-            None => "stack allocation".into(),
+        InstructionOpcode::Alloca => match value_name(fa, inst.as_value_ref()) {
+            Some(name) => format!("variable {name}"),
+            None => "an unnamed variable".into(),
         },
         InstructionOpcode::Call | InstructionOpcode::Invoke => {
             match (memory_transfer(inst), called_function_name(inst)) {
@@ -301,9 +301,11 @@ fn value_name(fa: &FunctionAnalyses<'_>, value: LLVMValueRef) -> Option<String> 
         .next()
         .is_some_and(|ch| ch.is_ascii_alphabetic() || ch == '_');
     // `indvars.iv`, `arrayidx5`: LLVM's own names say nothing about the source.
-    let generated = ["indvars", "arrayidx", "idxprom", "add", "mul", "sub", "conv", "tmp"]
-        .iter()
-        .any(|p| name.starts_with(p) && name.len() > p.len());
+    let generated = [
+        "indvars", "arrayidx", "idxprom", "add", "mul", "sub", "conv", "tmp",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p) && name.len() > p.len());
     (word && !generated).then_some(name)
 }
 
@@ -318,13 +320,19 @@ fn scev_sum(fa: &FunctionAnalyses<'_>, scev: Scev<'_>, depth: usize) -> Sum {
         Sum::atom(format!("{name}({})", parts.join(", ")))
     };
     match scev.kind() {
+        ScevKind::Constant if scev.bit_width() == Some(1) => {
+            Sum::atom(if scev.constant() == Some(0) {
+                "false"
+            } else {
+                "true"
+            })
+        }
         ScevKind::Constant => scev
             .constant()
             .map_or_else(|| Sum::atom(scev.llvm_text()), |k| Sum::constant(k.into())),
-        ScevKind::Truncate
-        | ScevKind::ZeroExtend
-        | ScevKind::SignExtend
-        | ScevKind::PtrToInt => ops.first().map_or_else(|| Sum::atom("?"), rendered),
+        ScevKind::Truncate | ScevKind::ZeroExtend | ScevKind::SignExtend | ScevKind::PtrToInt => {
+            ops.first().map_or_else(|| Sum::atom("?"), rendered)
+        }
         ScevKind::Add => ops
             .iter()
             .fold(Sum::constant(0), |acc, op| acc.add(rendered(op))),
@@ -336,6 +344,11 @@ fn scev_sum(fa: &FunctionAnalyses<'_>, scev: Scev<'_>, depth: usize) -> Sum {
         )),
         ScevKind::SMax | ScevKind::UMax => list("max"),
         ScevKind::SMin | ScevKind::UMin | ScevKind::SequentialUMin => list("min"),
+        // `j % 2 == 0` can become the i1 recurrence {true,+,true}: as a sum it would read
+        // `-i - 1`, which is true of the bits but not of what the source says.
+        ScevKind::AddRec if scev.bit_width() == Some(1) => {
+            Sum::atom("a condition that alternates between iterations")
+        }
         ScevKind::AddRec if ops.len() == 2 => add_rec(fa, scev, &ops, depth),
         // `{0,+,1,+,2}` is `i * i`: which product it was is lost, its degree is not.
         ScevKind::AddRec => {
@@ -405,7 +418,8 @@ fn add_rec(fa: &FunctionAnalyses<'_>, scev: Scev<'_>, ops: &[Scev<'_>], depth: u
 fn iteration_name(fa: &FunctionAnalyses<'_>, l: Loop<'_>) -> String {
     match counter(fa, l) {
         Some(c) if c.start == 0 && c.step == 1 => c.name,
-        _ => format!("i{}", l.depth().saturating_sub(1)),
+        // Not `i1`: that reads as LLVM's type in messages about wrapping in `i1`.
+        _ => format!("it{}", l.depth().saturating_sub(1)),
     }
 }
 
@@ -424,11 +438,9 @@ fn value_sum(fa: &FunctionAnalyses<'_>, value: LLVMValueRef, depth: usize) -> Su
     };
     let op = |i: u32| operand(inst, i).map(|v| value_sum(fa, v, depth + 1));
     let binary = |symbol: &str| match (op(0), op(1)) {
-        (Some(a), Some(b)) => Sum::atom(format!(
-            "{} {symbol} {}",
-            a.factor_text(),
-            b.factor_text()
-        )),
+        (Some(a), Some(b)) => {
+            Sum::atom(format!("{} {symbol} {}", a.factor_text(), b.factor_text()))
+        }
         _ => Sum::atom(fa.raw_operand_name(value)),
     };
     match inst.get_opcode() {
@@ -524,7 +536,8 @@ fn place(fa: &FunctionAnalyses<'_>, pointer: LLVMValueRef, depth: usize) -> Plac
     if let Some(name) = value_name(fa, pointer) {
         return named(name);
     }
-    let gep = as_instruction(pointer).filter(|i| i.get_opcode() == InstructionOpcode::GetElementPtr);
+    let gep =
+        as_instruction(pointer).filter(|i| i.get_opcode() == InstructionOpcode::GetElementPtr);
     let Some(gep) = gep.filter(|_| depth <= MAX_DEPTH) else {
         return named(value_sum(fa, pointer, depth + 1).factor_text());
     };
@@ -581,7 +594,8 @@ fn place(fa: &FunctionAnalyses<'_>, pointer: LLVMValueRef, depth: usize) -> Plac
 fn is_byte_type(ty: LLVMTypeRef) -> bool {
     // SAFETY: type queries on a live type.
     unsafe {
-        c::LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind && c::LLVMGetIntTypeWidth(ty) == 8
+        c::LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind
+            && c::LLVMGetIntTypeWidth(ty) == 8
     }
 }
 

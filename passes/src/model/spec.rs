@@ -39,7 +39,9 @@ impl ScopSpec {
             Some(location) => {
                 // `file:line:col` without the column, and without the directories: the
                 // remark itself carries the full path.
-                let file_line = location.rsplit_once(':').map_or(location.as_str(), |(fl, _)| fl);
+                let file_line = location
+                    .rsplit_once(':')
+                    .map_or(location.as_str(), |(fl, _)| fl);
                 let file_line = file_line.rsplit('/').next().unwrap_or(file_line);
                 format!("region in {} at {file_line}", self.function)
             }
