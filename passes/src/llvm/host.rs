@@ -459,8 +459,7 @@ impl<'f> FunctionAnalyses<'f> {
 
     /// The source variable a value holds, from debug info; `None` without it.
     pub fn source_name(&self, value: LLVMValueRef) -> Option<String> {
-        let raw = unsafe { (self.api.source_name)(value) };
-        (!raw.is_null()).then(|| take_host_string(self.api, raw))
+        source_name(self.api, value)
     }
 
     /// `file:line:col` of an instruction's debug location.
@@ -547,6 +546,12 @@ pub fn forget_remarks() {
 
 fn block_ref(block: BasicBlock<'_>) -> LLVMBasicBlockRef {
     block.as_mut_ptr()
+}
+
+fn source_name(api: &PrHostApi, value: LLVMValueRef) -> Option<String> {
+    // SAFETY: values handed to the analyses come from the function being processed.
+    let raw = unsafe { (api.source_name)(value) };
+    (!raw.is_null()).then(|| take_host_string(api, raw))
 }
 
 fn operand_name(api: &PrHostApi, value: LLVMValueRef) -> String {
