@@ -375,9 +375,14 @@ fn product(factors: impl Iterator<Item = Sum>) -> Sum {
     let mut constant: i128 = 1;
     let mut others = Vec::new();
     for f in factors {
-        match f.as_constant() {
-            Some(k) => constant = constant.saturating_mul(k),
-            None => others.push(f),
+        match (f.as_constant(), f.terms.as_slice()) {
+            (Some(k), _) => constant = constant.saturating_mul(k),
+            // `(8 * n) * i` reads `8 * n * i`.
+            (None, [(k, t)]) if f.constant == 0 => {
+                constant = constant.saturating_mul(*k);
+                others.push(Sum::atom(t.clone()));
+            }
+            _ => others.push(f),
         }
     }
     match others.len() {
@@ -462,7 +467,20 @@ fn value_sum(fa: &FunctionAnalyses<'_>, value: LLVMValueRef, depth: usize) -> Su
         },
         InstructionOpcode::SDiv | InstructionOpcode::UDiv => binary("/"),
         InstructionOpcode::SRem | InstructionOpcode::URem => binary("%"),
-        InstructionOpcode::AShr | InstructionOpcode::LShr => binary(">>"),
+        // `(x << 32) >> 32` is how LLVM sign-extends the low half of x: it is x.
+        InstructionOpcode::AShr | InstructionOpcode::LShr => {
+            let shifted = operand(inst, 0)
+                .and_then(as_instruction)
+                .filter(|s| s.get_opcode() == InstructionOpcode::Shl)
+                .filter(|s| {
+                    let amount = |i: InstructionValue<'_>| operand(i, 1).and_then(is_constant_int);
+                    amount(*s).is_some() && amount(*s) == amount(inst)
+                });
+            match shifted.and_then(|s| operand(s, 0)) {
+                Some(x) => value_sum(fa, x, depth + 1),
+                None => binary(">>"),
+            }
+        }
         InstructionOpcode::And => binary("&"),
         InstructionOpcode::Or => binary("|"),
         InstructionOpcode::Xor => binary("^"),
@@ -504,12 +522,18 @@ struct Place {
     base: String,
     subscripts: Vec<Sum>,
     step: Option<u64>,
+    /// `base` already says where (`C at byte 8 * n`): no `*` in front.
+    described: bool,
 }
 
 impl Place {
     fn text(&self) -> String {
         if self.subscripts.is_empty() {
-            return format!("*{}", self.base);
+            return if self.described {
+                self.base.clone()
+            } else {
+                format!("*{}", self.base)
+            };
         }
         let mut out = self.base.clone();
         for s in &self.subscripts {
@@ -532,36 +556,61 @@ fn place(fa: &FunctionAnalyses<'_>, pointer: LLVMValueRef, depth: usize) -> Plac
         base,
         subscripts: Vec::new(),
         step: None,
+        described: false,
+    };
+    let described = |base: String| Place {
+        described: true,
+        ..named(base)
     };
     if let Some(name) = value_name(fa, pointer) {
         return named(name);
     }
-    let gep =
-        as_instruction(pointer).filter(|i| i.get_opcode() == InstructionOpcode::GetElementPtr);
-    let Some(gep) = gep.filter(|_| depth <= MAX_DEPTH) else {
+    if fa.raw_operand_name(pointer).starts_with("@.str") {
+        return described("a string literal".into());
+    }
+    if !is_gep(pointer) || depth > MAX_DEPTH {
         return named(value_sum(fa, pointer, depth + 1).factor_text());
-    };
-    let Some(base) = operand(gep, 0) else {
-        return named(fa.raw_operand_name(pointer));
-    };
-    let mut p = place(fa, base, depth + 1);
-    // SAFETY: a GEP instruction has a source element type and at least one index.
-    let (source, count) = unsafe {
+    }
+    // SAFETY: a GEP (instruction or constant expression) has a source element type,
+    // its base as operand 0 and at least one index.
+    let (base, source, count) = unsafe {
         (
-            c::LLVMGetGEPSourceElementType(gep.as_value_ref()),
-            c::LLVMGetNumOperands(gep.as_value_ref()).max(1) as u32,
+            c::LLVMGetOperand(pointer, 0),
+            c::LLVMGetGEPSourceElementType(pointer),
+            c::LLVMGetNumOperands(pointer).max(1) as u32,
         )
     };
+    let mut p = place(fa, base, depth + 1);
+    if p.subscripts.is_empty() && !p.described {
+        // A global or stack array: subscripts step over its elements.
+        p.step = array_element_type(base).and_then(|t| fa.type_store_size_raw(t));
+        if p.step.is_some() && is_byte_type(source) {
+            p.subscripts.push(Sum::constant(0));
+        }
+    }
     let size = fa.type_store_size_raw(source);
-    let index = |i: u32| operand(gep, i).map(|v| value_sum(fa, v, depth + 1));
+    let index = |i: u32| {
+        // SAFETY: `i` stays below the operand count.
+        let v = unsafe { c::LLVMGetOperand(pointer, i) };
+        (i < count && !v.is_null()).then(|| value_sum(fa, v, depth + 1))
+    };
     let Some(first) = index(1) else {
         return p;
     };
-    if is_byte_type(source) && !p.subscripts.is_empty() {
+    if is_byte_type(source) {
         // `gep i8, p, 8` on a row of doubles: one element further.
         match p.step.and_then(|s| first.divide(i128::from(s))) {
-            Some(elements) => p.add_to_last(elements),
-            None => return named(format!("({} + {} bytes)", p.text(), first.text())),
+            Some(elements) if !p.subscripts.is_empty() => p.add_to_last(elements),
+            _ => {
+                // `A[0]` and `A` are the same address: say the simpler.
+                let at = if p.subscripts == [Sum::constant(0)] {
+                    p.base.clone()
+                } else {
+                    p.text()
+                };
+                let at = at.strip_prefix('*').unwrap_or(&at);
+                return described(format!("{at} at byte {}", first.text()));
+            }
         }
     } else if p.step.is_some() && p.step == size && !p.subscripts.is_empty() {
         p.add_to_last(first);
@@ -589,6 +638,34 @@ fn place(fa: &FunctionAnalyses<'_>, pointer: LLVMValueRef, depth: usize) -> Plac
         }
     }
     p
+}
+
+/// Whether a pointer is computed by a GEP instruction or a constant GEP expression.
+fn is_gep(value: LLVMValueRef) -> bool {
+    if let Some(i) = as_instruction(value) {
+        return i.get_opcode() == InstructionOpcode::GetElementPtr;
+    }
+    // SAFETY: LLVMIsAConstantExpr answers null for other values.
+    unsafe {
+        !c::LLVMIsAConstantExpr(value).is_null()
+            && c::LLVMGetConstOpcode(value) == inkwell::llvm_sys::LLVMOpcode::LLVMGetElementPtr
+    }
+}
+
+/// The element type of a global or stack array (`int g[3]`: `i32`).
+fn array_element_type(base: LLVMValueRef) -> Option<LLVMTypeRef> {
+    // SAFETY: type queries on a live global or alloca.
+    unsafe {
+        let ty = if !c::LLVMIsAGlobalVariable(base).is_null() {
+            c::LLVMGlobalGetValueType(base)
+        } else if !c::LLVMIsAAllocaInst(base).is_null() {
+            c::LLVMGetAllocatedType(base)
+        } else {
+            return None;
+        };
+        (c::LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMArrayTypeKind)
+            .then(|| c::LLVMGetElementType(ty))
+    }
 }
 
 fn is_byte_type(ty: LLVMTypeRef) -> bool {
