@@ -49,3 +49,10 @@ for var in ["HOME", "TMPDIR", "POLYRUST_PLUGIN"]:
         config.environment[var] = os.environ[var]
 if shutil.which("cmake"):
     config.available_features.add("cmake")
+# LLVM's opt-viewer (llvm-22-tools) and the Python modules it imports.
+opt_viewer = os.path.join(llvm_bin, "..", "share", "opt-viewer", "opt-viewer.py")
+if os.path.exists(opt_viewer):
+    import importlib.util
+
+    if all(importlib.util.find_spec(m) for m in ("yaml", "pygments")):
+        config.available_features.add("opt-viewer")

@@ -20,6 +20,9 @@ use crate::transform::schedule::{self, Decision};
 
 /// Runs the optimizer on one function; returns whether the IR changed.
 pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
+    if options.round == 0 {
+        crate::llvm::host::forget_remarks();
+    }
     let detection = {
         let _time = analyses.time(Stage::Detect);
         detect::detect(analyses)
@@ -64,12 +67,13 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                 description,
                 dependences,
             }) => (schedule, description, Some(dependences)),
+            // Both are missed optimizations: -Rpass-missed shows every region left alone.
             Ok(Decision::Keep(reason)) if !options.force_codegen => {
                 analyses.remark(
-                    RemarkKind::Analysis,
+                    RemarkKind::Missed,
                     "Unchanged",
                     at,
-                    &format!("region left unchanged: {reason}"),
+                    &unchanged(region, &reason),
                 );
                 continue;
             }
@@ -78,7 +82,7 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                     RemarkKind::Missed,
                     "NoSchedule",
                     at,
-                    &format!("region left unchanged: {reason}"),
+                    &unchanged(region, &reason),
                 );
                 continue;
             }
@@ -104,7 +108,10 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                     RemarkKind::Passed,
                     "Generated",
                     at,
-                    &format!("region optimized ({description}), behind a run-time check"),
+                    &format!(
+                        "{} optimized ({description}), behind a run-time check",
+                        region.spec.title()
+                    ),
                 );
                 // The analyses now describe a function that is gone: the shim runs the
                 // pass again, with fresh ones, for the other regions.
@@ -114,11 +121,20 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                 RemarkKind::Missed,
                 "CodegenFailed",
                 at,
-                &format!("region left unchanged: {e}"),
+                &unchanged(region, &e.to_string()),
             ),
         }
     }
     false
+}
+
+/// `region in f at file.c:12 left unchanged: <reason>`.
+fn unchanged(region: &DetectedRegion<'_>, reason: &str) -> String {
+    format!(
+        "{} left unchanged: {}",
+        region.spec.title(),
+        region.spec.strip_name(reason)
+    )
 }
 
 thread_local! {
@@ -264,9 +280,12 @@ pub fn model_regions<'d, 'f>(
                     RemarkKind::Missed,
                     "OperationLimit",
                     at,
-                    &format!(
-                        "region left unchanged: the polyhedral model needs more than {} isl operations; raise -polyrust-max-operations (0 means no limit)",
-                        options.max_operations.unwrap_or(0)
+                    &unchanged(
+                        region,
+                        &format!(
+                            "the polyhedral model needs more than {} isl operations; raise -polyrust-max-operations (0 means no limit)",
+                            options.max_operations.unwrap_or(0)
+                        ),
                     ),
                 );
                 None
@@ -276,7 +295,13 @@ pub fn model_regions<'d, 'f>(
                     RemarkKind::Missed,
                     "ModelFailed",
                     at,
-                    &format!("region left unchanged: its model could not be built: {e}"),
+                    &unchanged(
+                        region,
+                        &format!(
+                            "its model could not be built: {}",
+                            region.spec.strip_name(&e.to_string())
+                        ),
+                    ),
                 );
                 None
             }

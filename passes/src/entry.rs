@@ -29,6 +29,7 @@ pub unsafe fn run_function(
     let Some(options) = validated_options(&analyses, options) else {
         return 0;
     };
+    analyses.set_debug_remarks(options.debug_remarks);
     let outcome = catch_unwind(AssertUnwindSafe(|| driver::run(&analyses, &options)));
     match outcome {
         Ok(changed) => i32::from(changed),
@@ -56,6 +57,7 @@ pub unsafe fn print_function(
     let Some(options) = validated_options(&analyses, options) else {
         return std::ptr::null_mut();
     };
+    analyses.set_debug_remarks(options.debug_remarks);
     let outcome = catch_unwind(AssertUnwindSafe(|| match printer {
         PrPrinter::Loops => report::loops::print(&analyses),
         PrPrinter::Detect | PrPrinter::Scops | PrPrinter::Ast | PrPrinter::Deps => {

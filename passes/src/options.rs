@@ -48,6 +48,8 @@ pub struct Options {
     pub codegen: bool,
     pub force_codegen: bool,
     pub allow_reassociation: bool,
+    /// Remarks also quote the IR and SCEVs they speak of (`-polyrust-debug-remarks`).
+    pub debug_remarks: bool,
     /// Which run of the pass on this function this is: 0, then one more after each
     /// region rewritten (the shim reruns the pass with fresh analyses).
     pub round: u32,
@@ -67,6 +69,7 @@ impl Default for Options {
             codegen: true,
             force_codegen: false,
             allow_reassociation: false,
+            debug_remarks: false,
             round: 0,
         }
     }
@@ -192,6 +195,7 @@ pub struct RawOptions {
     pub codegen: bool,
     pub force_codegen: bool,
     pub allow_reassociation: bool,
+    pub debug_remarks: bool,
     pub round: u32,
 }
 
@@ -224,6 +228,7 @@ impl RawOptions {
             codegen: raw.codegen != 0,
             force_codegen: raw.force_codegen != 0,
             allow_reassociation: raw.allow_reassociation != 0,
+            debug_remarks: raw.debug_remarks != 0,
             round: raw.round,
         }
     }
@@ -282,6 +287,7 @@ impl Options {
             codegen: raw.codegen,
             force_codegen: raw.force_codegen,
             allow_reassociation: raw.allow_reassociation,
+            debug_remarks: raw.debug_remarks,
             round: raw.round,
         })
     }
@@ -323,6 +329,7 @@ mod tests {
             codegen: true,
             force_codegen: false,
             allow_reassociation: false,
+            debug_remarks: false,
             round: 0,
         }
     }

@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define PR_HOST_API_VERSION 2
+#define PR_HOST_API_VERSION 3
 
 typedef struct PrFunctionCtx PrFunctionCtx; /* one function and its analyses */
 typedef struct PrLoop PrLoop;               /* llvm::Loop */
@@ -94,6 +94,7 @@ typedef struct {
   int codegen;            /* generate code for the regions (else analyse only) */
   int force_codegen;      /* generate code even where the schedule is unchanged (testing) */
   int allow_reassociation; /* reductions may be reordered (changes floating-point rounding) */
+  int debug_remarks;       /* remarks also quote the IR they speak of */
   uint32_t round;          /* 0 on the first run of the pass on a function, then 1, 2, ...
                               after each region rewritten (detection remarks only on 0) */
 } PrOptions;
@@ -207,6 +208,9 @@ typedef struct {
 
   /* Values and diagnostics. */
   char *(*value_as_operand)(LLVMValueRef); /* "%n", "@g", "42": as LLVM prints operands */
+  /* The source variable a value holds, from debug info (a global's, or a local's whose
+   * #dbg_value/#dbg_declare describes the value itself); NULL when there is none. */
+  char *(*source_name)(LLVMValueRef);
   /* Located at `at` if given, else at the start of `loop`, else at the first located
    * instruction of `region`, else at the function. */
   void (*remark)(PrFunctionCtx *, PrRemarkKind, const char *name, LLVMValueRef at /* instruction or NULL */,

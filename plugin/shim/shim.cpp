@@ -12,6 +12,9 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
@@ -115,6 +118,12 @@ cl::opt<bool> AllowReassociation(
              "results may then differ in their last bits (default: false)"),
     cl::init(false), cl::cat(PolyrustCategory));
 
+cl::opt<bool> DebugRemarks(
+    "polyrust-debug-remarks",
+    cl::desc("Remarks also quote the LLVM IR and ScalarEvolution expressions they speak "
+             "of (for polyrust's developers)"),
+    cl::init(false), cl::Hidden, cl::cat(PolyrustCategory));
+
 } // namespace
 
 struct PrFunctionCtx {
@@ -169,6 +178,40 @@ struct CounterRewriter : SCEVRewriteVisitor<CounterRewriter> {
     return SE.getAddExpr(Start, SE.getMulExpr(Step, Counter));
   }
 };
+
+// Whether a debug expression leaves the value as it is, up to a change of width: only
+// then does the variable it describes name the value itself.
+bool describesValueItself(const DIExpression *E) {
+  for (auto Op : E->expr_ops())
+    switch (Op.getOp()) {
+    case dwarf::DW_OP_LLVM_convert:
+    case dwarf::DW_OP_LLVM_fragment:
+    case dwarf::DW_OP_stack_value:
+      break;
+    default:
+      return false;
+    }
+  return true;
+}
+
+// The source variable `V` holds, from debug info.
+char *sourceName(Value *V) {
+  if (auto *G = dyn_cast<GlobalVariable>(V)) {
+    SmallVector<DIGlobalVariableExpression *, 1> Vars;
+    G->getDebugInfo(Vars);
+    for (DIGlobalVariableExpression *E : Vars)
+      if (DIGlobalVariable *Var = E->getVariable())
+        if (!Var->getName().empty() && describesValueItself(E->getExpression()))
+          return copyString(Var->getName().str());
+    return nullptr;
+  }
+  for (auto Records : {findDVRDeclares(V), findDVRValues(V)})
+    for (DbgVariableRecord *R : Records)
+      if (!R->hasArgList() && R->getVariable() && !R->getVariable()->getName().empty() &&
+          describesValueItself(R->getExpression()))
+        return copyString(R->getVariable()->getName().str());
+  return nullptr;
+}
 
 // Whether a loop ID has a property node whose first operand is the string `Tag`.
 bool hasLoopProperty(MDNode *ID, StringRef Tag) {
@@ -500,6 +543,7 @@ const PrHostApi HostApi = {
       unwrap(V)->printAsOperand(OS, /*PrintType=*/false);
       return copyString(Text);
     },
+    [](LLVMValueRef Ref) -> char * { return sourceName(unwrap(Ref)); },
     [](PrFunctionCtx *C, PrRemarkKind Kind, const char *Name, LLVMValueRef At, PrLoop *Lp,
        LLVMBasicBlockRef Region, const char *Message) {
       BasicBlock *Block = Region ? unwrap(Region)
@@ -562,6 +606,7 @@ PrOptions currentOptions() {
   O.codegen = Codegen;
   O.force_codegen = ForceCodegen;
   O.allow_reassociation = AllowReassociation;
+  O.debug_remarks = DebugRemarks;
   O.round = 0;
   return O;
 }

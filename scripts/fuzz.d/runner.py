@@ -223,7 +223,7 @@ def check_c(tools, source_name, source_text, inputs, extra_flags=(), option_sets
             if seconds > max(SLOW_SECONDS, SLOW_FACTOR * o3_seconds):
                 finding("compile-slow", option_set.name,
                         f"{seconds:.1f} s with the plugin, {o3_seconds:.1f} s at -O3 without it", shown)
-            optimized = re.findall(rb"remark: region optimized \(([^\n]*)", err)
+            optimized = re.findall(rb"remark: region in [^\n]*? optimized \(([^\n]*)", err)
             outcome.regions[option_set.name] = (
                 len(optimized), sum(b"(forced)" not in line for line in optimized))
             outputs, failure = b.run(name, inputs)

@@ -17,9 +17,9 @@ void columns(int n) {
     for (int i = 0; i < n; i++)
       A[i][j] = 2.0 * B[i][j];
 }
-// CHECK: cost-model.c:[[@LINE-4]]:3: remark: region optimized (loops reordered: innermost accesses with a stride 2 -> 0), behind a run-time check
+// CHECK: cost-model.c:[[@LINE-4]]:3: remark: region in columns at cost-model.c:[[@LINE-4]] optimized (loops reordered: 2 strided accesses in innermost loops -> 0), behind a run-time check [-Rpass=polyrust]
 // AST-LABEL: polyrust-ast: function 'columns'
-// AST: New AST of columns{{.*}}(loops reordered: innermost accesses with a stride 2 -> 0):
+// AST: New AST of columns{{.*}}(loops reordered: 2 strided accesses in innermost loops -> 0):
 // AST-NEXT: for (int c0 = 0; c0 < n; c0 += 1)
 // AST-NEXT:   for (int c1 = 0; c1 < n; c1 += 1)
 // AST-NEXT:     S0(c1, c0);
@@ -30,7 +30,7 @@ void rows(int n) {
     for (int j = 0; j < n; j++)
       A[i][j] = 2.0 * B[i][j];
 }
-// CHECK: cost-model.c:[[@LINE-4]]:3: remark: region left unchanged: no permutable band of 3 or more loops to tile, and no innermost loop gets a smaller stride
+// CHECK: cost-model.c:[[@LINE-4]]:3: remark: region in rows at cost-model.c:[[@LINE-4]] left unchanged: no permutable band of 3 or more loops to tile, and no innermost loop gets a smaller stride
 // AST-LABEL: polyrust-ast: function 'rows'
 // AST: rows{{.*}} kept: no permutable band
 
@@ -43,7 +43,7 @@ void smooth(int n, double *a, double *b) {
       a[i] = 0.25 * b[i - 1] + 0.5 * b[i] + 0.25 * b[i + 1];
   }
 }
-// CHECK: cost-model.c:[[@LINE-7]]:3: remark: region left unchanged: the schedule found skews loops, which costs more than it gains without parallel execution
+// CHECK: cost-model.c:[[@LINE-7]]:3: remark: region in smooth at cost-model.c:[[@LINE-7]] left unchanged: the schedule found skews loops, which costs more than it gains without parallel execution [-Rpass-missed=polyrust]
 
 // The diagonal A[i][i] is one linear offset, 1025 * i, that the model does not split
 // into the array's two dimensions: it assumes the offset stays in the first row, which
@@ -52,7 +52,7 @@ void diagonal(int n) {
   for (int i = 0; i < n; i++)
     A[i][i] = 1.0;
 }
-// CHECK: cost-model.c:[[@LINE-3]]:3: remark: region left unchanged: the model's assumptions fail whenever every parameter is 32 or more, so the run-time check would send real problem sizes to the original code
+// CHECK: cost-model.c:[[@LINE-3]]:3: remark: region in diagonal at cost-model.c:[[@LINE-3]] left unchanged: the model's assumptions fail whenever every parameter is 32 or more, so the run-time check would send real problem sizes to the original code
 
 // NOCODEGEN-NOT: New AST
 // NOCODEGEN-NOT: kept:

@@ -25,8 +25,8 @@ void two(int n) {
 // Each region is reported once, decided once.
 // CHECK: remark: {{.*}}regions-per-function.c:17:3: SCoP begins here.
 // CHECK: remark: {{.*}}regions-per-function.c:21:3: SCoP begins here.
-// CHECK: remark: {{.*}}regions-per-function.c:17:3: region optimized (loops reordered: innermost accesses with a stride 2 -> 0), behind a run-time check
-// CHECK-NEXT: remark: {{.*}}regions-per-function.c:21:3: region optimized (loops reordered: innermost accesses with a stride 2 -> 0), behind a run-time check
+// CHECK: remark: {{.*}}regions-per-function.c:17:3: region in two at regions-per-function.c:17 optimized (loops reordered: 2 strided accesses in innermost loops -> 0), behind a run-time check
+// CHECK-NEXT: remark: {{.*}}regions-per-function.c:21:3: region in two at regions-per-function.c:21 optimized (loops reordered: 2 strided accesses in innermost loops -> 0), behind a run-time check
 // CHECK-NOT: remark
 
 // IR-LABEL: define {{.*}}@two(
@@ -34,5 +34,5 @@ void two(int n) {
 // IR: polyrust.check
 // IR-DAG: !{!"polyrust.handled"}
 
-// TWICE-COUNT-2: region optimized
-// TWICE-NOT: region optimized
+// TWICE-COUNT-2: region in two at {{.*}} optimized
+// TWICE-NOT: optimized

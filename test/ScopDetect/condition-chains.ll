@@ -16,8 +16,8 @@
 ; CHECK: region chain_of_ifs:header: 1 loop nest, 1 loop, depth 1, 40 statements
 ; CHECK-LABEL: polyrust-detect: function 'skips_to_latch'
 ; CHECK: rejected loop %header:
-; CHECK-NEXT: complex-condition: branch conditions too complex to model: %if9 runs under a condition of 1533 comparisons, more than the 1000 detection accepts
-; REMARK: remark: <unknown>:0:0: loop not modelled: branch conditions too complex to model: %if9 runs under a condition of 1533 comparisons, more than the 1000 detection accepts (the bound is MAX_CONDITION_COMPARISONS in passes/src/detect/control.rs; raise it and rebuild to model this nest)
+; CHECK-NEXT: complex-condition: branch conditions too complex to model: block %if9 runs under a condition of 1533 comparisons, more than the 1000 detection accepts
+; REMARK: remark: <unknown>:0:0: loop not modelled: branch conditions too complex to model: block %if9 runs under a condition of 1533 comparisons, more than the 1000 detection accepts (the bound is MAX_CONDITION_COMPARISONS in passes/src/detect/control.rs; raise it and rebuild to model this nest)
 
 ; for (i = 0; i < n; i++) { if (m > 0) A[i] = 0; if (m > 1) A[i] = 1; ... if (m > 39) ... }
 define void @chain_of_ifs(ptr noalias %A, i64 %n, i64 %m) {

@@ -1,13 +1,17 @@
 ; Rejections that need hand-written IR: several latches, irreducible control flow,
 ; an alloca and an instruction without a model (va_arg). Each is reported with its
-; reason by print<polyrust-detect> and as a missed remark.
+; reason by print<polyrust-detect> and as a missed remark, in the source's terms (here
+; the IR's names); -polyrust-debug-remarks adds the IR itself.
 ; RUN: %opt %loadpolyrust -passes='print<polyrust-detect>' -disable-output %s 2>&1 | %FileCheck %s
 ; RUN: %opt %loadpolyrust -passes=polyrust -pass-remarks-missed=polyrust -disable-output %s 2>&1 \
 ; RUN:   | %FileCheck %s --check-prefix=REMARK
+; RUN: %opt %loadpolyrust -passes=polyrust -pass-remarks-missed=polyrust -disable-output \
+; RUN:   -polyrust-debug-remarks %s 2>&1 | %FileCheck %s --check-prefix=DEBUG
 
 ; CHECK-LABEL: polyrust-detect: function 'two_latches'
-; CHECK: loop-shape: loop is not in canonical form: loop %header has several latches
-; REMARK: remark: <unknown>:0:0: loop not modelled: loop is not in canonical form: loop %header has several latches
+; CHECK: loop-shape: loop is not in canonical form: loop over i has several latches
+; REMARK: remark: <unknown>:0:0: loop not modelled: loop is not in canonical form: loop over i has several latches{{$}}
+; DEBUG: remark: <unknown>:0:0: loop not modelled: loop is not in canonical form: loop over i [IR: %header] has several latches{{$}}
 define void @two_latches(ptr %A, i64 %n) {
 entry:
   br label %header
@@ -31,7 +35,7 @@ exit:
 
 ; CHECK-LABEL: polyrust-detect: function 'irreducible'
 ; CHECK: irreducible-control-flow: irreducible control flow
-; REMARK: remark: <unknown>:0:0: loop not modelled: irreducible control flow: cycle through %left that is not a loop
+; REMARK: remark: <unknown>:0:0: loop not modelled: irreducible control flow: cycle through block %left that is not a loop
 define void @irreducible(ptr %A, i64 %n, i1 %k) {
 entry:
   br label %header
@@ -56,8 +60,9 @@ exit:
 }
 
 ; CHECK-LABEL: polyrust-detect: function 'with_alloca'
-; CHECK: alloca: stack allocation inside the loop nest: %tmp = alloca double
-; REMARK: remark: <unknown>:0:0: loop not modelled: stack allocation inside the loop nest: %tmp = alloca double
+; CHECK: alloca: stack allocation inside the loop nest: variable tmp{{$}}
+; REMARK: remark: <unknown>:0:0: loop not modelled: stack allocation inside the loop nest: variable tmp{{$}}
+; DEBUG: remark: <unknown>:0:0: loop not modelled: stack allocation inside the loop nest: variable tmp [IR: %tmp = alloca double, align 8]{{$}}
 define void @with_alloca(ptr %A, i64 %n) {
 entry:
   br label %loop
@@ -75,8 +80,9 @@ exit:
 }
 
 ; CHECK-LABEL: polyrust-detect: function 'with_va_arg'
-; CHECK: unsupported-instruction: unsupported instruction: %x = va_arg ptr %ap, double
-; REMARK: remark: <unknown>:0:0: loop not modelled: unsupported instruction: %x = va_arg ptr %ap, double
+; CHECK: unsupported-instruction: unsupported instruction: va_arg{{$}}
+; REMARK: remark: <unknown>:0:0: loop not modelled: unsupported instruction: va_arg{{$}}
+; DEBUG: remark: <unknown>:0:0: loop not modelled: unsupported instruction: va_arg [IR: %x = va_arg ptr %ap, double]{{$}}
 define void @with_va_arg(ptr %A, i64 %n, ptr %ap) {
 entry:
   br label %loop

@@ -20,6 +20,9 @@ use crate::llvm::ir::{
     accessed_value, as_instruction, basic_value, gep_array_shape, instruction_text,
     memory_transfer, phi_incoming, pointer_operand, type_of, users,
 };
+use crate::llvm::source_terms::{
+    access_text, describe_access, describe_scev, describe_value, with_ir,
+};
 use crate::llvm::{Scev, ScevKind};
 use crate::model::spec::AccessKind;
 
@@ -116,7 +119,11 @@ pub fn collect<'f>(
                 else {
                     problems.push(Rejection::new(
                         RejectReason::NonAffineSubscript,
-                        format!("no base pointer in {}", address.llvm_text()),
+                        with_ir(
+                            fa,
+                            format!("no base pointer for the {}", access_text(fa, inst)),
+                            || address.llvm_text(),
+                        ),
                     ));
                     continue;
                 };
@@ -127,9 +134,9 @@ pub fn collect<'f>(
                     problems.push(Rejection::new(
                         RejectReason::VariantBasePointer,
                         format!(
-                            "{} in {}",
-                            fa.raw_operand_name(base_value),
-                            instruction_text(inst)
+                            "{} for the {}",
+                            describe_value(fa, base_value),
+                            describe_access(fa, inst)
                         ),
                     ));
                     continue;
@@ -169,7 +176,7 @@ pub fn collect<'f>(
                 RejectReason::MixedElementTypes,
                 format!(
                     "{} is accessed as {}",
-                    fa.raw_operand_name(*base),
+                    describe_value(fa, *base),
                     raws.iter()
                         .filter_map(|r| r.element_type.as_deref())
                         .collect::<Vec<_>>()
@@ -193,9 +200,9 @@ pub fn collect<'f>(
                                     problems.push(Rejection::new(
                                         RejectReason::NonAffineSubscript,
                                         format!(
-                                            "length {} of {}",
-                                            e.llvm_text(),
-                                            instruction_text(raw.inst)
+                                            "length {} of the {}",
+                                            describe_scev(fa, e),
+                                            describe_access(fa, raw.inst)
                                         ),
                                     ));
                                     None
@@ -307,7 +314,7 @@ fn shape_of<'f>(
             RejectReason::NonAffineSubscript,
             format!(
                 "memory range on an array with non-affine subscripts: {}",
-                instruction_text(raws[0].inst)
+                describe_access(fa, raws[0].inst)
             ),
         ));
     }
@@ -320,11 +327,13 @@ fn shape_of<'f>(
             .find(|r| tr.affine(r.offset).is_err())
             .unwrap_or(&raws[0]);
         tr.take_assumed();
-        return Err(fail(format!(
-            "byte offset {} in {}",
-            bad.offset.llvm_text(),
-            instruction_text(bad.inst)
-        )));
+        return Err(fail(with_ir(fa, access_text(fa, bad.inst), || {
+            format!(
+                "byte offset {} in {}",
+                bad.offset.llvm_text(),
+                instruction_text(bad.inst)
+            )
+        })));
     };
     let mut inner_sizes = Vec::new();
     for s in &d.inner_sizes {
@@ -334,7 +343,7 @@ fn shape_of<'f>(
         if a.max_counter().is_some() {
             return Err(fail(format!(
                 "array size {} varies in the loop nest",
-                s.llvm_text()
+                describe_scev(fa, *s)
             )));
         }
         inner_sizes.push(a);
@@ -347,7 +356,7 @@ fn shape_of<'f>(
         for s in subs {
             translated.push(
                 tr.affine(*s)
-                    .map_err(|e| fail(format!("{e} in {}", instruction_text(raw.inst))))?,
+                    .map_err(|e| fail(format!("{e} in the {}", describe_access(fa, raw.inst))))?,
             );
         }
         let mut a = tr.take_assumed();

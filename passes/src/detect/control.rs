@@ -21,6 +21,7 @@ use super::region::RegionShape;
 use super::reject::{RejectReason, Rejection};
 use super::translate::{Assumed, Translator};
 use crate::llvm::ir::{as_instruction, basic_value, is_constant_int, operand, successors};
+use crate::llvm::source_terms::{describe_block, describe_branch, describe_loop, describe_scev};
 use crate::llvm::{Loop, ScevKind};
 
 /// Largest condition, in comparisons, a block or a branch may have. Conditions are
@@ -48,7 +49,7 @@ pub fn loop_bounds<'f>(
         if taken.kind() == ScevKind::CouldNotCompute {
             problems.push(Rejection::new(
                 RejectReason::UnknownTripCount,
-                format!("loop {}", l.header_name()),
+                describe_loop(fa, *l),
             ));
             continue;
         }
@@ -68,7 +69,7 @@ pub fn loop_bounds<'f>(
                 tr.take_assumed();
                 problems.push(Rejection::new(
                     RejectReason::NonAffineLoopBound,
-                    format!("loop {}: {why}", l.header_name()),
+                    format!("{}: {why}", describe_loop(fa, *l)),
                 ))
             }
         }
@@ -169,7 +170,7 @@ pub fn block_conditions<'f>(
                     }
                     None => problems.push(Rejection::new(
                         RejectReason::NonAffineCondition,
-                        format!("branch in {}: {why}", fa.block_name(*block)),
+                        format!("{}: {why}", describe_branch(fa, *block)),
                     )),
                 }
             }
@@ -218,7 +219,7 @@ pub fn block_conditions<'f>(
                     "{} runs under a condition of {size} comparisons, more than the {} \
                      detection accepts (the bound is MAX_CONDITION_COMPARISONS in \
                      passes/src/detect/control.rs; raise it and rebuild to model this nest)",
-                    fa.block_name(*block),
+                    describe_block(fa, *block),
                     MAX_CONDITION_COMPARISONS
                 ),
             )]);
@@ -435,7 +436,15 @@ fn condition_of<'f>(
                 }
             }
         }
-        op => Err(format!("{op:?} is not a comparison")),
+        InstructionOpcode::Phi => {
+            Err("the condition merges values of several paths (a phi), not a comparison".into())
+        }
+        InstructionOpcode::Load => Err("the condition is read from memory".into()),
+        InstructionOpcode::Call => Err("the condition is the result of a call".into()),
+        op => Err(format!(
+            "the condition is computed by a {} instruction, not a comparison",
+            format!("{op:?}").to_lowercase()
+        )),
     }?;
     // Operands shared between boolean operations are translated once per use: the
     // bound stops a DAG of them from growing exponentially.
@@ -477,8 +486,8 @@ fn comparison<'f>(
     if unsigned && !(fa.known_non_negative(sa) && fa.known_non_negative(sb)) {
         return Err(format!(
             "unsigned comparison of {} and {}, which may be negative",
-            sa.llvm_text(),
-            sb.llvm_text()
+            describe_scev(fa, sa),
+            describe_scev(fa, sb)
         ));
     }
     let op = match pred {

@@ -9,6 +9,7 @@ use super::reject::{RejectReason, Rejection};
 use crate::llvm::ir::{
     called_function_name, instruction_text, is_annotation_intrinsic, memory_transfer,
 };
+use crate::llvm::source_terms::{describe_access, with_ir};
 use crate::llvm::{FunctionAnalyses, MemoryEffect};
 
 /// One problem, located at the instruction that causes it.
@@ -45,7 +46,7 @@ fn accepted_effect(effect: MemoryEffect) -> bool {
 
 fn check_one<'f>(fa: &FunctionAnalyses<'f>, inst: InstructionValue<'f>) -> Option<Rejection> {
     use InstructionOpcode as Op;
-    let text = || instruction_text(inst);
+    let text = || describe_access(fa, inst);
     match inst.get_opcode() {
         Op::Call => {
             if is_annotation_intrinsic(inst)
@@ -81,12 +82,10 @@ fn check_one<'f>(fa: &FunctionAnalyses<'f>, inst: InstructionValue<'f>) -> Optio
         | Op::CatchRet
         | Op::CleanupRet => Some(Rejection::new(
             RejectReason::UnsupportedControlFlow,
-            format!(
-                "{:?} in {}",
-                inst.get_opcode(),
-                inst.get_parent()
-                    .map(|b| fa.block_name(b))
-                    .unwrap_or_default()
+            with_ir(
+                fa,
+                format!("{:?}", inst.get_opcode()).to_lowercase(),
+                || instruction_text(inst),
             ),
         )),
         Op::VAArg | Op::LandingPad | Op::CatchPad | Op::CleanupPad => {

@@ -10,6 +10,7 @@ use inkwell::basic_block::BasicBlock;
 
 use super::reject::{RejectReason, Rejection};
 use crate::llvm::ir::{predecessors, successors};
+use crate::llvm::source_terms::{describe_block, describe_loop};
 use crate::llvm::{FunctionAnalyses, Loop};
 
 pub struct RegionShape<'f> {
@@ -122,7 +123,7 @@ pub fn shape<'f>(
         if l.latch().is_none() {
             problems.push(Rejection::new(
                 RejectReason::LoopShape,
-                format!("loop {} has several latches", l.header_name()),
+                format!("{} has several latches", describe_loop(fa, *l)),
             ));
             continue;
         }
@@ -134,11 +135,18 @@ pub fn shape<'f>(
         if l.exit_blocks().len() != 1 || exiting.len() != 1 || Some(exiting[0]) != l.latch() {
             problems.push(Rejection::new(
                 RejectReason::MultipleExits,
-                format!(
-                    "loop {} is left from {} places",
-                    l.header_name(),
-                    exiting.len()
-                ),
+                if exiting.len() > 1 {
+                    format!(
+                        "{} is left from {} places",
+                        describe_loop(fa, *l),
+                        exiting.len()
+                    )
+                } else {
+                    format!(
+                        "{} is not left at the end of its body (the exit test comes first)",
+                        describe_loop(fa, *l)
+                    )
+                },
             ));
         }
     }
@@ -199,8 +207,8 @@ fn layout<'f>(
                     RejectReason::MultipleExits,
                     format!(
                         "{} leaves the region to {}",
-                        fa.block_name(*block),
-                        fa.block_name(succ)
+                        describe_block(fa, *block),
+                        describe_block(fa, succ)
                     ),
                 )]);
             }
@@ -210,7 +218,7 @@ fn layout<'f>(
                 RejectReason::IrreducibleControlFlow,
                 format!(
                     "{} is entered from outside the region",
-                    fa.block_name(*block)
+                    describe_block(fa, *block)
                 ),
             )]);
         }
@@ -219,7 +227,7 @@ fn layout<'f>(
             if l.depth() >= depth && !loops.contains(&l) {
                 return Err(vec![Rejection::new(
                     RejectReason::IrreducibleControlFlow,
-                    format!("loop {} is only partly in the region", l.header_name()),
+                    format!("{} is only partly in the region", describe_loop(fa, l)),
                 )]);
             }
         }
@@ -264,7 +272,10 @@ fn program_order<'f>(
                 Some(Mark::Open) => {
                     return Err(Rejection::new(
                         RejectReason::IrreducibleControlFlow,
-                        format!("cycle through {} that is not a loop", fa.block_name(succ)),
+                        format!(
+                            "cycle through {} that is not a loop",
+                            describe_block(fa, succ)
+                        ),
                     ))
                 }
                 Some(Mark::Done) => {}

@@ -14,6 +14,7 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 use crate::llvm::ir::{
     accessed_value, as_instruction, basic_value, int_width, memory_transfer, pointer_operand,
 };
+use crate::llvm::source_terms::describe_scev;
 use crate::llvm::{AliasResult, FunctionAnalyses, Loop, Scev, ScevKind};
 
 /// A region-invariant value used as a symbolic constant.
@@ -102,7 +103,7 @@ impl<'a, 'f> Translator<'a, 'f> {
 
     /// Translates a SCEV; the error says which part is not affine.
     pub fn affine(&self, scev: Scev<'f>) -> Result<Affine, String> {
-        let fail = || Err(format!("{} is not affine", scev.llvm_text()));
+        let fail = || Err(format!("{} is not affine", describe_scev(self.fa, scev)));
         let ops = scev.operands();
         match scev.kind() {
             ScevKind::Constant => match scev.constant() {
@@ -173,7 +174,10 @@ impl<'a, 'f> Translator<'a, 'f> {
                     if !self.fa.known_non_negative(op) {
                         self.assume(
                             Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(0)),
-                            format!("{} is not negative (unsigned min/max)", op.llvm_text()),
+                            format!(
+                                "{} is not negative (unsigned min/max)",
+                                describe_scev(self.fa, op)
+                            ),
                         );
                     }
                     list.push(a);
@@ -192,7 +196,10 @@ impl<'a, 'f> Translator<'a, 'f> {
                 if !self.fa.known_non_negative(ops[0]) {
                     self.assume(
                         Cond::Cmp(numerator.clone(), CmpOp::Ge, Affine::constant(0)),
-                        format!("{} is not negative (unsigned division)", ops[0].llvm_text()),
+                        format!(
+                            "{} is not negative (unsigned division)",
+                            describe_scev(self.fa, ops[0])
+                        ),
                     );
                 }
                 Ok(match numerator.divide_exact(d) {
@@ -226,7 +233,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                         }
                         None => Err(format!(
                             "{} is computed inside the loop nest",
-                            scev.llvm_text()
+                            describe_scev(self.fa, scev)
                         )),
                     };
                 }
@@ -243,7 +250,10 @@ impl<'a, 'f> Translator<'a, 'f> {
                         CmpOp::Lt,
                         Affine::constant(1i128 << (bits - 1)),
                     )),
-                    format!("{} fits in i{bits} (truncation)", ops[0].llvm_text()),
+                    format!(
+                        "{} fits in i{bits} (truncation)",
+                        describe_scev(self.fa, ops[0])
+                    ),
                 );
                 Ok(a)
             }
@@ -274,7 +284,7 @@ impl<'a, 'f> Translator<'a, 'f> {
         if !leaf && self.wraps_possibly(inner) && !is_ring(inner) {
             return Err(format!(
                 "{} may wrap before it is {what}-extended",
-                inner.llvm_text()
+                describe_scev(self.fa, inner)
             ));
         }
         let known_low = if signed || self.fa.known_non_negative(inner) {
@@ -294,7 +304,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                 cond,
                 format!(
                     "{} does not wrap in i{bits} ({what} extension)",
-                    inner.llvm_text()
+                    describe_scev(self.fa, inner)
                 ),
             );
         }

@@ -5,7 +5,7 @@ use std::ffi::{c_char, c_int};
 
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMMetadataRef, LLVMTypeRef, LLVMValueRef};
 
-pub const PR_HOST_API_VERSION: u32 = 2;
+pub const PR_HOST_API_VERSION: u32 = 3;
 
 #[repr(C)]
 pub struct PrFunctionCtx {
@@ -108,6 +108,7 @@ pub struct PrOptions {
     pub codegen: i32,
     pub force_codegen: i32,
     pub allow_reassociation: i32,
+    pub debug_remarks: i32,
     pub round: u32,
 }
 
@@ -202,6 +203,7 @@ pub struct PrHostApi {
 
     pub source_location: unsafe extern "C" fn(LLVMValueRef, Lp) -> *mut c_char,
     pub value_as_operand: unsafe extern "C" fn(LLVMValueRef) -> *mut c_char,
+    pub source_name: unsafe extern "C" fn(LLVMValueRef) -> *mut c_char,
     pub remark:
         unsafe extern "C" fn(Ctx, PrRemarkKind, *const c_char, LLVMValueRef, Lp, Bb, *const c_char),
     pub diagnose: unsafe extern "C" fn(Ctx, PrSeverity, *const c_char),

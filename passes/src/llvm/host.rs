@@ -22,6 +22,8 @@ pub struct FunctionAnalyses<'f> {
     api: &'f PrHostApi,
     ctx: NonNull<PrFunctionCtx>,
     function: FunctionValue<'f>,
+    /// `-polyrust-debug-remarks`: messages also quote the IR they speak of.
+    debug_remarks: std::cell::Cell<bool>,
 }
 
 /// Most dimensions a delinearized array may have.
@@ -111,7 +113,17 @@ impl<'f> FunctionAnalyses<'f> {
             api,
             ctx: NonNull::new(ctx)?,
             function: FunctionValue::new(function)?,
+            debug_remarks: std::cell::Cell::new(false),
         })
+    }
+
+    /// Whether messages also quote the IR (`-polyrust-debug-remarks`).
+    pub fn debug_remarks(&self) -> bool {
+        self.debug_remarks.get()
+    }
+
+    pub fn set_debug_remarks(&self, on: bool) {
+        self.debug_remarks.set(on);
     }
 
     pub fn function(&self) -> FunctionValue<'f> {
@@ -445,6 +457,11 @@ impl<'f> FunctionAnalyses<'f> {
         operand_name(self.api, value)
     }
 
+    /// The source variable a value holds, from debug info; `None` without it.
+    pub fn source_name(&self, value: LLVMValueRef) -> Option<String> {
+        source_name(self.api, value)
+    }
+
     /// `file:line:col` of an instruction's debug location.
     pub fn instruction_location(&self, inst: InstructionValue<'f>) -> Option<String> {
         let raw = unsafe { (self.api.source_location)(inst.as_value_ref(), std::ptr::null_mut()) };
@@ -464,8 +481,24 @@ impl<'f> FunctionAnalyses<'f> {
 
     /// A `-Rpass*=polyrust` remark, located at `at.instruction`, else at the start of
     /// `at.loop_`, else at the first located instruction of `at.block`, else at the
-    /// function.
+    /// function. Said once per place and message in a function (see `forget_remarks`):
+    /// nested loop nests report the same call, and later rounds the same regions.
     pub fn remark(&self, kind: RemarkKind, name: &str, at: RemarkAt<'f>, message: &str) {
+        let place = match (at.instruction, at.loop_, at.block) {
+            (Some(i), _, _) => self.instruction_location(i).map_or_else(
+                || Place::Unlocated(i.as_value_ref() as usize),
+                Place::Source,
+            ),
+            (None, Some(l), _) => self
+                .loop_location(l)
+                .map_or_else(|| Place::Unlocated(l.raw() as usize), Place::Source),
+            (None, None, Some(b)) => Place::Unlocated(block_ref(b) as usize),
+            (None, None, None) => Place::Function,
+        };
+        let key = (kind as u32, name.to_string(), place, message.to_string());
+        if !SAID.with(|said| said.borrow_mut().insert(key)) {
+            return;
+        }
         let name = c_string(name);
         let message = c_string(message);
         unsafe {
@@ -538,8 +571,35 @@ impl FunctionAnalyses<'_> {
     }
 }
 
+/// Where a remark was said, to say it once: its source location, else (no debug info)
+/// the IR object, which only serves to tell equal from different.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Place {
+    Source(String),
+    Unlocated(usize),
+    Function,
+}
+
+thread_local! {
+    /// The remarks said in the function at hand: (kind, name, place, message).
+    static SAID: std::cell::RefCell<std::collections::BTreeSet<(u32, String, Place, String)>> =
+        std::cell::RefCell::default();
+}
+
+/// Starts a new function for remark deduplication (the driver calls it on the first
+/// round of each function).
+pub fn forget_remarks() {
+    SAID.with(|said| said.borrow_mut().clear());
+}
+
 fn block_ref(block: BasicBlock<'_>) -> LLVMBasicBlockRef {
     block.as_mut_ptr()
+}
+
+fn source_name(api: &PrHostApi, value: LLVMValueRef) -> Option<String> {
+    // SAFETY: values handed to the analyses come from the function being processed.
+    let raw = unsafe { (api.source_name)(value) };
+    (!raw.is_null()).then(|| take_host_string(api, raw))
 }
 
 fn operand_name(api: &PrHostApi, value: LLVMValueRef) -> String {

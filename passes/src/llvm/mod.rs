@@ -1,11 +1,13 @@
 //! The bridge to LLVM: the C ABI shared with the shim (`abi`), safe wrappers over the
-//! analyses it hands over (`host`), and Rust's own reading of SCEV trees (`scev_text`).
+//! analyses it hands over (`host`), Rust's own reading of SCEV trees (`scev_text`), and
+//! values, accesses and loops in the source's terms for remarks (`source_terms`).
 
 pub mod abi;
 pub mod builder;
 pub mod host;
 pub mod ir;
 pub mod scev_text;
+pub mod source_terms;
 
 pub use host::{
     AliasResult, CacheLevel, Delinearized, FunctionAnalyses, Loop, MemoryEffect, RemarkAt,

@@ -30,6 +30,37 @@ pub struct ScopSpec {
     pub alias_groups: Vec<Vec<String>>,
 }
 
+impl ScopSpec {
+    /// How remarks name the region: `region in main at bt.c:1234` (the first loop's
+    /// line), or the entry block without debug info. `name` looks like a line number
+    /// (`main:5381`) but is a block, so users never see it.
+    pub fn title(&self) -> String {
+        match &self.location {
+            Some(location) => {
+                // `file:line:col` without the column, and without the directories: the
+                // remark itself carries the full path.
+                let file_line = location
+                    .rsplit_once(':')
+                    .map_or(location.as_str(), |(fl, _)| fl);
+                let file_line = file_line.rsplit('/').next().unwrap_or(file_line);
+                format!("region in {} at {file_line}", self.function)
+            }
+            None => {
+                let block = self.name.rsplit_once(':').map_or("", |(_, b)| b);
+                format!("region in {} at block %{block}", self.function)
+            }
+        }
+    }
+
+    /// `message` without the `region <name>: ` its errors start with, for remarks that
+    /// already name the region by its title.
+    pub fn strip_name<'m>(&self, message: &'m str) -> &'m str {
+        message
+            .strip_prefix(&format!("region {}: ", self.name))
+            .unwrap_or(message)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AssumptionKind {
     /// Loop counters and subscripts do not wrap around.

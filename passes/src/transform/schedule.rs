@@ -101,7 +101,7 @@ pub fn decide(
     let mut described = Vec::new();
     if assessment.improves_strides() {
         described.push(format!(
-            "loops reordered: innermost accesses with a stride {} -> {}",
+            "loops reordered: {} strided accesses in innermost loops -> {}",
             assessment.strided_before, assessment.strided_after
         ));
     }
