@@ -55,12 +55,7 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
             .map_or_else(RemarkAt::default, |l| RemarkAt::loop_start(*l));
         DECIDED.with(|d| d.borrow_mut().insert(region_identity(region)));
         ctx.start_region();
-        let deps_options = deps_options(&region.spec, options);
-        let decision = if modelled.imported {
-            imported_schedule(scop, &deps_options)
-        } else {
-            choose_schedule(analyses, scop, &deps_options, options)
-        };
+        let decision = decide(analyses, modelled, options);
         let (schedule, description, dependences) = match decision {
             Ok(Decision::Transform {
                 schedule,
@@ -150,8 +145,34 @@ fn region_identity(region: &DetectedRegion<'_>) -> usize {
     region.ir.entry.as_mut_ptr() as usize
 }
 
+/// The fate of one modelled region, decided here for the pass and for every printer:
+/// cheap refusals first (a shape code generation does not handle, assumptions that
+/// exclude real problem sizes, a problem too large to schedule), then the dependences,
+/// and then the imported schedule or the transformation stage's choice.
+pub fn decide(
+    fa: &FunctionAnalyses<'_>,
+    modelled: &Modelled<'_, '_>,
+    options: &Options,
+) -> Result<Decision, String> {
+    let Some(scop) = &modelled.scop else {
+        return Err("it has no model".into());
+    };
+    let region = modelled.region;
+    if let Err(e) = codegen::supported(fa, region) {
+        return Ok(Decision::Keep(e.to_string()));
+    }
+    let deps_options = deps_options(&region.spec, options);
+    if modelled.imported {
+        return imported_schedule(fa, scop, &deps_options);
+    }
+    if let Some(reason) = schedule::refuse_early(scop).map_err(|e| e.to_string())? {
+        return Ok(Decision::Keep(reason));
+    }
+    choose_schedule(fa, scop, &deps_options, options)
+}
+
 /// The dependences of a region and the schedule the transformation stage picks.
-pub fn choose_schedule(
+fn choose_schedule(
     fa: &FunctionAnalyses<'_>,
     scop: &Scop,
     deps_options: &DepsOptions,
@@ -196,8 +217,15 @@ pub fn deps_options(spec: &crate::model::ScopSpec, options: &Options) -> DepsOpt
 }
 
 /// An imported schedule, used as it is when it respects the dependences.
-fn imported_schedule(scop: &Scop, deps_options: &DepsOptions) -> Result<Decision, String> {
-    let deps = Dependences::compute(scop, deps_options).map_err(|e| e.to_string())?;
+fn imported_schedule(
+    fa: &FunctionAnalyses<'_>,
+    scop: &Scop,
+    deps_options: &DepsOptions,
+) -> Result<Decision, String> {
+    let deps = {
+        let _time = fa.time(Stage::Deps);
+        Dependences::compute(scop, deps_options).map_err(|e| e.to_string())?
+    };
     let map = scop.schedule.get_map().map_err(|e| e.to_string())?;
     if !deps.respects(&map).map_err(|e| e.to_string())? {
         return Ok(Decision::Keep(
@@ -283,7 +311,7 @@ pub fn model_regions<'d, 'f>(
                     &unchanged(
                         region,
                         &format!(
-                            "the polyhedral model needs more than {} isl operations; raise -polyrust-max-operations (0 means no limit)",
+                            "the polyhedral model needs more than {} isl operations; raise -polyrust-max-operations",
                             options.max_operations.unwrap_or(0)
                         ),
                     ),

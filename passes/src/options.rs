@@ -27,9 +27,15 @@ pub enum Tiling {
     None,
 }
 
+/// What `-polyrust-max-operations=0` means: no bound of polyrust's own, only this
+/// ceiling (100 times the default). A compiler must finish: isl without any bound took
+/// more than ten minutes on one loop nest of NPB's LU.
+pub const OPERATION_CEILING: u64 = 200_000_000;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    /// isl operation bound per region; `None` means unbounded.
+    /// isl operation bound per region (`-polyrust-max-operations=0` gives
+    /// `OPERATION_CEILING`); `None`, for tests only, means unbounded.
     pub max_operations: Option<u64>,
     pub tiling: Tiling,
     /// Share of L1 that SICA tiles fill, in (0, 1].
@@ -276,7 +282,10 @@ impl Options {
             bits => Some(bits),
         };
         Ok(Options {
-            max_operations: (raw.max_operations != 0).then_some(raw.max_operations),
+            max_operations: Some(match raw.max_operations {
+                0 => OPERATION_CEILING,
+                bound => bound,
+            }),
             tiling,
             sica_rho: raw.sica_rho,
             export_dir: dir(&raw.export_dir),
@@ -392,13 +401,13 @@ mod tests {
     }
 
     #[test]
-    fn zero_max_operations_means_unbounded() {
+    fn zero_max_operations_means_the_ceiling() {
         let opts = Options::validate(&RawOptions {
             max_operations: 0,
             ..raw()
         })
         .unwrap();
-        assert_eq!(opts.max_operations, None);
+        assert_eq!(opts.max_operations, Some(OPERATION_CEILING));
     }
 
     fn with_hardware(l1: &str, l2: &str, simd_width: u32) -> Result<Options, OptionError> {

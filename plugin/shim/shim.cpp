@@ -48,7 +48,7 @@ cl::opt<bool> Enable("polyrust-enable",
 cl::opt<uint64_t> MaxOperations(
     "polyrust-max-operations",
     cl::desc("Upper bound on isl operations per region; a region that needs more is left "
-             "unchanged with a remark (0 = unbounded, default: 2000000)"),
+             "unchanged with a remark (0 = only the ceiling of 200000000; default: 2000000)"),
     cl::init(2000000), cl::cat(PolyrustCategory));
 
 cl::opt<PrTiling> Tiling(

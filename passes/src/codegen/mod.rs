@@ -66,23 +66,8 @@ pub fn generate<'f>(
 ) -> Result<(), CodegenError> {
     let ir = &region.ir;
     // What can fail, before anything changes.
-    if let Some(st) = ir.statements.iter().find(|s| s.blocks.len() != 1) {
-        return Err(CodegenError::Unsupported(format!(
-            "statement {} has a data-dependent branch inside",
-            st.name
-        )));
-    }
-    let outside: Vec<BasicBlock<'f>> = predecessors(ir.entry)
-        .into_iter()
-        .filter(|p| !ir.blocks.contains(p))
-        .collect();
-    let [entering] = outside.as_slice() else {
-        return Err(CodegenError::Unsupported(format!(
-            "the region is entered from {} blocks",
-            outside.len()
-        )));
-    };
-    let exit_values = exit_phi_values(fa, region)?;
+    let (entering, exit_values) = structure(fa, region)?;
+    let entering = &entering;
     let ast = ast::generate_checking_parallelism(&scop.assumed_context, schedule, dependences)
         .map_err(CodegenError::Isl)?;
     let runtime = check::runtime_check(ctx, &region.spec, scop)?;
@@ -136,6 +121,42 @@ pub fn generate<'f>(
             Err(e)
         }
     }
+}
+
+/// Whether code generation handles the shape of `region` (checked before any isl work,
+/// so a region it cannot generate costs nothing more): every statement one block, one
+/// block entering the region, values leaving it only through the exit's phis.
+pub fn supported(
+    fa: &FunctionAnalyses<'_>,
+    region: &DetectedRegion<'_>,
+) -> Result<(), CodegenError> {
+    structure(fa, region).map(|_| ())
+}
+
+/// The block that enters the region and the values its exit phis take from it.
+#[allow(clippy::type_complexity)]
+fn structure<'f>(
+    fa: &FunctionAnalyses<'f>,
+    region: &DetectedRegion<'f>,
+) -> Result<(BasicBlock<'f>, Vec<(Value, Value)>), CodegenError> {
+    let ir = &region.ir;
+    if let Some(st) = ir.statements.iter().find(|s| s.blocks.len() != 1) {
+        return Err(CodegenError::Unsupported(format!(
+            "statement {} has a data-dependent branch inside, which code generation does not handle yet",
+            st.name
+        )));
+    }
+    let outside: Vec<BasicBlock<'f>> = predecessors(ir.entry)
+        .into_iter()
+        .filter(|p| !ir.blocks.contains(p))
+        .collect();
+    let [entering] = outside.as_slice() else {
+        return Err(CodegenError::Unsupported(format!(
+            "the region is entered from {} blocks, which code generation does not handle yet",
+            outside.len()
+        )));
+    };
+    Ok((*entering, exit_phi_values(fa, region)?))
 }
 
 /// Makes the check jump straight to the original code and cuts the other new blocks

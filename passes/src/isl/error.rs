@@ -95,7 +95,7 @@ impl fmt::Display for IslError {
             IslError::OperationLimit { operation } => write!(
                 f,
                 "isl reached its operation limit while {operation}; the region is left as it \
-                 was (raise the bound with -polyrust-max-operations=N, 0 for no bound)"
+                 was (raise the bound with -polyrust-max-operations=N)"
             ),
             IslError::Parse {
                 what,

@@ -239,6 +239,40 @@ impl UnionMap {
         UnionMap::wrap(&self.ctx, "simplifying a union map", self.inner.coalesce())
     }
 
+    /// The largest number of constraints (equalities and inequalities) of one basic map
+    /// of `self`. Reading the constraints is bounded by the size of `self`: like
+    /// printing, it runs outside the operation bound.
+    pub fn most_constraints(&self) -> Result<usize, IslError> {
+        let operation = "counting the constraints of a union map";
+        let lib = |error| IslError::from_lib(operation, error);
+        let maps = self.maps()?;
+        unbounded(&self.ctx.ctx, || {
+            let mut most = 0;
+            for map in &maps {
+                let pieces = map.inner.get_basic_map_list().map_err(lib)?;
+                for piece in 0..pieces.size().map_err(lib)? {
+                    let constraints = pieces
+                        .get_at(piece)
+                        .map_err(lib)?
+                        .get_constraint_list()
+                        .map_err(lib)?;
+                    let n = count(operation, constraints.size())?;
+                    most = most.max(n);
+                }
+            }
+            Ok(most)
+        })
+    }
+
+    /// The relation without the constraints that `params` implies on the parameters.
+    pub fn gist_params(self, params: Set) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "simplifying a union map against its parameters' context",
+            self.inner.gist_params(params.inner),
+        )
+    }
+
     /// The relation without the constraints that `domain` implies on its domain: a
     /// superset that equals `self` on `domain`.
     pub fn gist_domain(self, domain: UnionSet) -> Result<UnionMap, IslError> {

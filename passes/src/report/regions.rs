@@ -27,7 +27,7 @@ fn per_region(
     detection: &detect::Detection<'_>,
     options: &Options,
     printer: &str,
-    render: impl Fn(&detect::DetectedRegion<'_>, &Scop) -> String,
+    render: impl Fn(&driver::Modelled<'_, '_>, &Scop) -> String,
 ) -> String {
     let name = analyses
         .function()
@@ -39,8 +39,10 @@ fn per_region(
         return out;
     };
     for modelled in driver::model_regions(analyses, &ctx, detection, options, &|_| false) {
+        // Each region's decision gets the whole operation bound, as in the pass.
+        ctx.start_region();
         match &modelled.scop {
-            Some(scop) => out.push_str(&render(modelled.region, scop)),
+            Some(scop) => out.push_str(&render(&modelled, scop)),
             None => out.push_str(&format!(
                 "{}: no model (see the -Rpass-missed=polyrust remark)\n",
                 modelled.region.spec.name
@@ -59,8 +61,8 @@ fn asts(
     detection: &detect::Detection<'_>,
     options: &Options,
 ) -> String {
-    per_region(analyses, detection, options, "ast", |detected, scop| {
-        let region = &detected.spec.name;
+    per_region(analyses, detection, options, "ast", |modelled, scop| {
+        let region = &modelled.region.spec.name;
         let ast = |schedule| match crate::isl::ast::generate(&scop.assumed_context, schedule) {
             Ok(ast) => ast.text,
             Err(e) => format!("not generated: {e}\n"),
@@ -69,8 +71,7 @@ fn asts(
         if !options.codegen {
             return out;
         }
-        let deps_options = driver::deps_options(&detected.spec, options);
-        match driver::choose_schedule(analyses, scop, &deps_options, options) {
+        match driver::decide(analyses, modelled, options) {
             Ok(Decision::Transform {
                 schedule,
                 description,
@@ -92,7 +93,8 @@ fn dependences(
     detection: &detect::Detection<'_>,
     options: &Options,
 ) -> String {
-    per_region(analyses, detection, options, "deps", |detected, scop| {
+    per_region(analyses, detection, options, "deps", |modelled, scop| {
+        let detected = modelled.region;
         let deps_options = driver::deps_options(&detected.spec, options);
         match Dependences::compute(scop, &deps_options) {
             Ok(deps) => deps.print(),

@@ -47,11 +47,6 @@ pub fn decide(
     options: &Options,
     hardware: &Hardware,
 ) -> Result<Decision, IslError> {
-    if only_tiny_problems(scop)? {
-        return Ok(Decision::Keep(format!(
-            "the model's assumptions fail whenever every parameter is {LARGE_PROBLEM} or more, so the run-time check would send real problem sizes to the original code"
-        )));
-    }
     let new = compute(scop, deps)?;
     // Checked before tiling: tiling a permutable band keeps every dependence forward,
     // and the tiled map (with its floor divisions) is much costlier to check.
@@ -135,12 +130,15 @@ pub fn decide(
 /// isl's scheduler on the region's dependences (validity, proximity and coincidence
 /// alike), under its share of the operation bound.
 ///
-/// The dependences handed over are simplified against the statements' domains first:
-/// the domains' bounds (constants like 499 or 1199 once clang has propagated a kernel's
-/// sizes) make every Farkas multiplier elimination in the scheduler work with large
-/// integers, and on a 3-D heat stencil that never finishes. The simplified relation is a
-/// superset of the dependences, so every schedule isl finds for it respects them too
-/// (`decide` checks the result against the exact ones all the same).
+/// Dependences whose pieces have many constraints are simplified against the statements'
+/// domains first: the Farkas multiplier elimination in the scheduler then works with
+/// ever larger integers (the domains' bounds, constants like 117 or 499 once clang has
+/// propagated a kernel's sizes), and on a 3-D heat stencil it never finishes (isl's
+/// operation count grows by one per pivot however long the pivot takes). The simplified relation
+/// is a superset of the dependences, so every schedule isl finds for it respects them
+/// too (`decide` checks the result against the exact ones all the same); it can also
+/// rule out schedules (the one-row shift that fuses stencil2d_5pt's copy-back), so
+/// dependences with small constants only (parametric sizes) go to isl as they are.
 pub fn compute(scop: &Scop, deps: &Dependences) -> Result<Schedule, IslError> {
     let validity = scheduling_constraints(scop, deps)?;
     with_scheduler_budget(&scop.context.ctx(), || {
@@ -154,11 +152,23 @@ pub fn compute(scop: &Scop, deps: &Dependences) -> Result<Schedule, IslError> {
     })
 }
 
+/// Most constraints of one piece of the dependences the scheduler gets as they are. Each
+/// constraint is a Farkas multiplier the scheduler eliminates, at a cost exponential in
+/// their number: the 3-D heat stencil that hung has pieces of 28 constraints (coalesced
+/// 7-point neighbourhoods), while FDTD-2D has at most 7 and stencil2d_5pt (whose fused
+/// copy-back only the exact dependences allow) 12.
+const EXACT_CONSTRAINTS: usize = 16;
+
 /// The dependences as the scheduler gets them: without the constraints the domains
-/// imply, so they hold only small constants.
+/// imply when a piece has too many constraints.
 fn scheduling_constraints(scop: &Scop, deps: &Dependences) -> Result<UnionMap, IslError> {
-    deps.validity()
-        .copy()?
+    // The bounds of the parameters' types (2^31 - 1) are the context's, which the
+    // scheduler gets anyway.
+    let validity = deps.validity().copy()?.gist_params(scop.context.copy()?)?;
+    if validity.most_constraints()? <= EXACT_CONSTRAINTS {
+        return Ok(validity);
+    }
+    validity
         .gist_domain(scop.domains.copy()?)?
         .gist_range(scop.domains.copy()?)?
         .coalesce()
@@ -275,6 +285,46 @@ fn trip_count(extent: Option<&Option<i64>>) -> Option<u64> {
         .copied()
         .flatten()
         .and_then(|e| u64::try_from(e).ok())
+}
+
+/// Most statements, parameters and loops around one statement a region may have for the
+/// scheduler to be asked: the scheduler's problem has a variable per coefficient of
+/// every statement's schedule, and its cost grows faster than that; regions beyond
+/// these sizes (whole inlined solver steps of NPB's BT) are left to -O3 before any
+/// dependence is computed. Measured: the largest regions the corpus transforms have 12
+/// statements, 2 parameters and 4 loops.
+const MAX_STATEMENTS: usize = 40;
+const MAX_PARAMETERS: usize = 12;
+const MAX_DEPTH: usize = 8;
+
+/// Why a region is not worth the scheduler, decided from its model alone (before its
+/// dependences are computed), or `None` when it is.
+pub fn refuse_early(scop: &Scop) -> Result<Option<String>, IslError> {
+    if scop.statements.len() > MAX_STATEMENTS {
+        return Ok(Some(format!(
+            "it has {} statements; polyrust schedules regions of at most {MAX_STATEMENTS}",
+            scop.statements.len()
+        )));
+    }
+    if scop.params.len() > MAX_PARAMETERS {
+        return Ok(Some(format!(
+            "it has {} parameters; polyrust schedules regions of at most {MAX_PARAMETERS}",
+            scop.params.len()
+        )));
+    }
+    if let Some(deep) = scop.statements.iter().find(|s| s.depth() > MAX_DEPTH) {
+        return Ok(Some(format!(
+            "statement {} is {} loops deep; polyrust schedules nests of at most {MAX_DEPTH}",
+            deep.name,
+            deep.depth()
+        )));
+    }
+    if only_tiny_problems(scop)? {
+        return Ok(Some(format!(
+            "the model's assumptions fail whenever every parameter is {LARGE_PROBLEM} or more, so the run-time check would send real problem sizes to the original code"
+        )));
+    }
+    Ok(None)
 }
 
 /// A problem size below which nothing is worth transforming (see `only_tiny_problems`).

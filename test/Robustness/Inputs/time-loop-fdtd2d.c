@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static void fdtd(int steps, int nx, int ny, double ex[nx][ny], double ey[nx][ny],
+static __attribute__((noinline)) void fdtd(int steps, int nx, int ny, double ex[nx][ny], double ey[nx][ny],
                  double hz[nx][ny], const double *pulse) {
   for (int t = 0; t < steps; t++) {
     for (int j = 0; j < ny; j++)

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static void heat(int steps, int n, double a[n][n][n], double b[n][n][n]) {
+static __attribute__((noinline)) void heat(int steps, int n, double a[n][n][n], double b[n][n][n]) {
   for (int t = 0; t < steps; t++) {
     for (int i = 1; i < n - 1; i++)
       for (int j = 1; j < n - 1; j++)
@@ -22,7 +22,11 @@ static void heat(int steps, int n, double a[n][n][n], double b[n][n][n]) {
 
 int main(int argc, char **argv) {
   int steps = argc > 1 ? atoi(argv[1]) : 500;
+#ifdef PARAMETRIC
+  int N = argc > 2 ? atoi(argv[2]) : 120;
+#else
   enum { N = 120 };
+#endif
   double (*a)[N][N] = malloc(sizeof(double[N][N][N]));
   double (*b)[N][N] = malloc(sizeof(double[N][N][N]));
   if (!a || !b)
