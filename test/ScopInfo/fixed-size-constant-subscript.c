@@ -20,12 +20,16 @@ void stencil(int nk, int nj, int ni) {
 // CHECK-LABEL: polyrust-scops: function 'stencil'
 // The rows of 65 bound nj and ni; i + 1 needs ni <= 64.
 // CHECK: Assumed context: {{.*}}(nk >= 2 and 0 < nj <= 65 and ni <= 64)
+// The constant last subscripts lie in their dimension of 5: nothing to assume.
 // CHECK: Assumptions:
 // CHECK-NOT: false
-// CHECK: in-bounds: [nk, nj, ni] -> { S0[i0, i1, i2] : 0 <= i1 <= 64 } (subscript of u within its dimension)
+// CHECK-NOT: < 5 in
+// CHECK: in-bounds: [nk, nj, ni] -> { S0[i0, i1, i2] : 0 <= i1 <= 64 } (subscript of u within its dimension: 0 <= i1 < 65 in u[i0 + 1, i1, i2, 3])
 // CHECK-NOT: false
-// CHECK: in-bounds: [nk, nj, ni] -> { S0[i0, i1, i2] : -1 <= i2 <= 63 } (subscript of u within its dimension)
+// CHECK-NOT: < 5 in
+// CHECK: in-bounds: [nk, nj, ni] -> { S0[i0, i1, i2] : -1 <= i2 <= 63 } (subscript of u within its dimension: 0 <= i2 + 1 < 65 in u[i0 + 1, i1, i2 + 1, 4])
 // CHECK-NOT: false
+// CHECK-NOT: < 5 in
 // CHECK: Arrays:
 // CHECK-NEXT: double u[*][65][65][5] (8 bytes)
 // CHECK-NEXT: double r[*][65][65][5] (8 bytes)

@@ -15,8 +15,8 @@ void diagonal(int n) {
 
 // CHECK-LABEL: polyrust-scops: function 'diagonal'
 // CHECK: Assumed context: [n] -> {  : -2147483648 <= n <= 1023 }
-// CHECK: in-bounds: [n] -> { S0[i0] : -1 <= i0 <= 1022 } (subscript of B within its dimension)
-// CHECK-NEXT: in-bounds: [n] -> { S0[i0] : 0 <= i0 <= 1023 } (subscript of A within its dimension)
+// CHECK: in-bounds: [n] -> { S0[i0] : -1 <= i0 <= 1022 } (subscript of B within its dimension: 0 <= i0 + 1 < 1024 in B[i0, i0 + 1])
+// CHECK-NEXT: in-bounds: [n] -> { S0[i0] : 0 <= i0 <= 1023 } (subscript of A within its dimension: 0 <= i0 < 1024 in A[i0, i0])
 // CHECK: Read: [n] -> { S0[i0] -> B[i0, 1 + i0] }
 // CHECK-NEXT: MustWrite: [n] -> { S0[i0] -> A[i0, i0] }
 
@@ -28,7 +28,7 @@ void anti_diagonal(int n) {
 // 1023*i + 1023 is one row down and one column back per step.
 // CHECK-LABEL: polyrust-scops: function 'anti_diagonal'
 // CHECK: Assumed context: [n] -> {  : -2147483648 <= n <= 1024 }
-// CHECK: in-bounds: [n] -> { S0[i0] : 0 <= i0 <= 1023 } (subscript of C within its dimension)
+// CHECK: in-bounds: [n] -> { S0[i0] : 0 <= i0 <= 1023 } (subscript of C within its dimension: 0 <= -i0 + 1023 < 1024 in C[i0, -i0 + 1023])
 // CHECK: Read: [n] -> { S0[i0] -> C[i0, 1023 - i0] }
 
 void shifted_under_condition(int n) {

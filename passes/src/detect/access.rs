@@ -44,12 +44,22 @@ pub struct Access<'f> {
     pub subscripts: Vec<Affine>,
     /// For memcpy/memset: the number of elements from the subscript on.
     pub extent: Option<Affine>,
-    /// Conditions the subscripts rely on (no wrap, in bounds).
+    /// Conditions the subscripts rely on (no wrap).
     pub assumed: Vec<Assumed>,
-    pub in_bounds: Vec<Cond>,
+    /// Subscripts assumed to lie in their dimensions.
+    pub in_bounds: Vec<InBounds>,
     pub text: String,
     /// The load, store or call behind a memory access.
     pub inst: Option<InstructionValue<'f>>,
+}
+
+/// One subscript of an access assumed to lie in its dimension.
+pub struct InBounds {
+    /// Which subscript (0 = outermost; never 0 itself, the first dimension is unbounded).
+    pub dimension: usize,
+    /// For a memcpy/memset range, the condition is on its end rather than its start.
+    pub range_end: bool,
+    pub cond: Cond,
 }
 
 #[derive(Default)]
@@ -217,7 +227,11 @@ pub fn collect<'f>(
                         (&extent, inner_sizes.last(), subs.last())
                     {
                         if let Some(end) = start.add(e) {
-                            in_bounds.push(Cond::Cmp(end, CmpOp::Le, n.clone()));
+                            in_bounds.push(InBounds {
+                                dimension: subs.len() - 1,
+                                range_end: true,
+                                cond: Cond::Cmp(end, CmpOp::Le, n.clone()),
+                            });
                         }
                     }
                     let mut assumed = assumed;
@@ -542,18 +556,26 @@ fn fixed_shape<'f>(tr: &Translator<'_, 'f>, raws: &[RawAccess<'f>], size: u64) -
     ))
 }
 
-/// `0 <= s_k < size_k` for every dimension after the first.
-fn bounds_conditions(subscripts: &[Affine], inner_sizes: &[Affine]) -> Vec<Cond> {
+/// `0 <= s_k < size_k` for every dimension after the first, except where both are
+/// constants and it holds (`u[k][j][i][3]` in `[*][5]`): nothing to check at run time.
+fn bounds_conditions(subscripts: &[Affine], inner_sizes: &[Affine]) -> Vec<InBounds> {
     subscripts
         .iter()
+        .enumerate()
         .skip(1)
         .zip(inner_sizes)
-        .map(|(s, n)| {
-            Cond::Cmp(s.clone(), CmpOp::Ge, Affine::constant(0)).and(Cond::Cmp(
+        .filter(|((_, s), n)| match (s.as_constant(), n.as_constant()) {
+            (Some(s), Some(n)) => !(0 <= s && s < n),
+            _ => true,
+        })
+        .map(|((dimension, s), n)| InBounds {
+            dimension,
+            range_end: false,
+            cond: Cond::Cmp(s.clone(), CmpOp::Ge, Affine::constant(0)).and(Cond::Cmp(
                 s.clone(),
                 CmpOp::Lt,
                 n.clone(),
-            ))
+            )),
         })
         .collect()
 }
