@@ -45,14 +45,23 @@ void smooth(int n, double *a, double *b) {
 }
 // CHECK: cost-model.c:[[@LINE-7]]:3: remark: region in smooth at cost-model.c:[[@LINE-7]] left unchanged: the schedule found skews loops, which costs more than it gains without parallel execution [-Rpass-missed=polyrust]
 
-// The diagonal A[i][i] is one linear offset, 1025 * i, that the model does not split
-// into the array's two dimensions: it assumes the offset stays in the first row, which
-// holds only for n <= 1. Not worth generating code the run-time check would skip.
+// The diagonal A[i][i], one linear offset 1025 * i, is split into both dimensions
+// (assuming n <= 1024); one loop, nothing to reorder.
 void diagonal(int n) {
   for (int i = 0; i < n; i++)
     A[i][i] = 1.0;
 }
-// CHECK: cost-model.c:[[@LINE-3]]:3: remark: region in diagonal at cost-model.c:[[@LINE-3]] left unchanged: the model's assumptions fail whenever every parameter is 32 or more, so the run-time check would send real problem sizes to the original code
+// CHECK: cost-model.c:[[@LINE-3]]:3: remark: region in diagonal at cost-model.c:[[@LINE-3]] left unchanged: no permutable band
+
+// Rows of 16 hold the inner loop only while m <= 16: the run-time check would send
+// every real problem size to the original code. The remark names the assumption.
+double T[N][16];
+void narrow_rows(int n, int m) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      T[i][j] = 1.0;
+}
+// CHECK: cost-model.c:[[@LINE-4]]:3: remark: region in narrow_rows at cost-model.c:[[@LINE-4]] left unchanged: the model's assumptions fail whenever every parameter is 32 or more, so the run-time check would send real problem sizes to the original code: in-bounds of S0: subscript of T within its dimension: 0 <= i1 < 16 in T[i0, i1] at {{.*}}cost-model.c:[[@LINE-2]]:15
 
 // NOCODEGEN-NOT: New AST
 // NOCODEGEN-NOT: kept:

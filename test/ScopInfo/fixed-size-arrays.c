@@ -23,7 +23,7 @@ void jacobi(int n, int steps) {
 // CHECK: Context: [steps, n] -> {  : -2147483648 <= steps <= 2147483647 and -2147483648 <= n <= 2147483647 }
 // Keeping the stencil's subscripts inside a row of 512 needs n <= 512: checked at run time.
 // CHECK: Assumed context: {{.*}}((steps > 0 and n <= 512) or steps <= 0)
-// CHECK: in-bounds: [steps, n] -> { S0[i0, i1, i2] : -2 <= i2 <= 509 } (subscript of U within its dimension)
+// CHECK: in-bounds: [steps, n] -> { S0[i0, i1, i2] : -2 <= i2 <= 509 } (subscript of U within its dimension: 0 <= i2 + 2 < 512 in U[i1 + 1, i2 + 2])
 // CHECK: Arrays:
 // CHECK-NEXT: double U[*][512] (8 bytes)
 // CHECK-NEXT: double W[*][512] (8 bytes)

@@ -13,7 +13,7 @@ void scale_rows(long n, long m, double *A, const double *B) {
 // CHECK-LABEL: polyrust-scops: function 'scale_rows'
 // CHECK: Parameters: [{{.*}}]
 // CHECK: Assumptions:
-// CHECK: in-bounds: {{.*}}(subscript of {{A|B}} within its dimension)
+// CHECK: in-bounds: {{.*}}(subscript of {{A|B}} within its dimension: {{.*}})
 // CHECK: Arrays:
 // CHECK-DAG: double A[*][m] (8 bytes)
 // CHECK-DAG: double B[*][m] (8 bytes)

@@ -12,8 +12,8 @@ use inkwell::basic_block::BasicBlock;
 use inkwell::llvm_sys::prelude::LLVMValueRef;
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
-use super::affine::{Affine, CmpOp, Cond};
-use super::control::BlockConditions;
+use super::affine::{Affine, Atom, CmpOp, Cond};
+use super::control::{BlockConditions, LoopBounds};
 use super::reject::{RejectReason, Rejection};
 use super::translate::{sanitize, Assumed, Translator};
 use crate::llvm::ir::{
@@ -23,7 +23,7 @@ use crate::llvm::ir::{
 use crate::llvm::source_terms::{
     access_text, describe_access, describe_scev, describe_value, with_ir,
 };
-use crate::llvm::{Scev, ScevKind};
+use crate::llvm::{Loop, Scev, ScevKind};
 use crate::model::spec::AccessKind;
 
 pub struct Array {
@@ -47,12 +47,22 @@ pub struct Access<'f> {
     pub subscripts: Vec<Affine>,
     /// For memcpy/memset: the number of elements from the subscript on.
     pub extent: Option<Affine>,
-    /// Conditions the subscripts rely on (no wrap, in bounds).
+    /// Conditions the subscripts rely on (no wrap).
     pub assumed: Vec<Assumed>,
-    pub in_bounds: Vec<Cond>,
+    /// Subscripts assumed to lie in their dimensions.
+    pub in_bounds: Vec<InBounds>,
     pub text: String,
     /// The load, store or call behind a memory access.
     pub inst: Option<InstructionValue<'f>>,
+}
+
+/// One subscript of an access assumed to lie in its dimension.
+pub struct InBounds {
+    /// Which subscript (0 = outermost; never 0 itself, the first dimension is unbounded).
+    pub dimension: usize,
+    /// For a memcpy/memset range, the condition is on its end rather than its start.
+    pub range_end: bool,
+    pub cond: Cond,
 }
 
 #[derive(Default)]
@@ -76,11 +86,15 @@ struct RawAccess<'f> {
     write: bool,
     /// Under a data-dependent branch inside its statement.
     conditional: bool,
+    /// Known to run at the first iteration of its loops (all counters 0) whenever it
+    /// runs at all (see `runs_from_origin`).
+    from_origin: bool,
 }
 
 pub fn collect<'f>(
     tr: &Translator<'_, 'f>,
     conditions: &BlockConditions<'f>,
+    bounds: Option<&[(Loop<'f>, LoopBounds)]>,
 ) -> Result<Accesses<'f>, Vec<Rejection>> {
     let fa = tr.fa();
     let shape = tr.shape();
@@ -141,11 +155,15 @@ pub fn collect<'f>(
                     ));
                     continue;
                 }
+                let statement = conditions.statement_block(*block);
+                let conditional = statement != *block;
                 let raw = RawAccess {
                     inst,
                     pointer: ptr,
-                    block: conditions.statement_block(*block),
-                    conditional: conditions.statement_block(*block) != *block,
+                    block: statement,
+                    conditional,
+                    from_origin: !conditional
+                        && runs_from_origin(tr, conditions, bounds, statement),
                     offset: fa.minus(address, base),
                     element_size: value.map(|v| fa.value_store_size(v).unwrap_or(0)),
                     element_type: value.map(|v| type_name(type_of(v))),
@@ -216,7 +234,11 @@ pub fn collect<'f>(
                         (&extent, inner_sizes.last(), subs.last())
                     {
                         if let Some(end) = start.add(e) {
-                            in_bounds.push(Cond::Cmp(end, CmpOp::Le, n.clone()));
+                            in_bounds.push(InBounds {
+                                dimension: subs.len() - 1,
+                                range_end: true,
+                                cond: Cond::Cmp(end, CmpOp::Le, n.clone()),
+                            });
                         }
                     }
                     let mut assumed = assumed;
@@ -402,12 +424,12 @@ fn split_all<'f>(
 ) -> Option<Vec<Vec<Affine>>> {
     let mut out = Vec::new();
     for (raw, index) in raws.iter().zip(linear) {
-        let subs = split_index(index, dims)?;
+        let subs = split_index(index, dims, raw.from_origin)?;
         if let Some(extent) = raw.extent {
             let elements = tr.affine(extent).ok()?.divide_exact(size as i128)?;
             tr.take_assumed();
             let last = index.add(&elements)?.sub(&Affine::constant(1))?;
-            let end = split_index(&last, dims)?;
+            let end = split_index(&last, dims, raw.from_origin)?;
             if end[..end.len() - 1] != subs[..subs.len() - 1] {
                 return None;
             }
@@ -418,28 +440,50 @@ fn split_all<'f>(
 }
 
 /// Splits a linear element index into subscripts of an array with these inner
-/// dimension sizes, innermost first: terms whose coefficient the dimension divides go
-/// outward, the rest stays, and the constant is split so that what stays is closest to
-/// zero. Whether each subscript then lies in its dimension is an assumption of the
-/// model (see `bounds_conditions`), so a wrong split costs a failed run-time check,
-/// never a wrong result.
-pub(crate) fn split_index(index: &Affine, dims: &[u64]) -> Option<Vec<Affine>> {
+/// dimension sizes, innermost first, so that each subscript lies in its dimension
+/// wherever the source's did:
+/// - a coefficient `c` is matched against the dimension's size `m` as `c = q*m + r`
+///   with the remainder closest to zero: `q` goes outward, `r` stays (`A[i][i]` in
+///   `[*][1024]` is `1025*i`: `i` in both dimensions; `A[i][1023 - i]` is
+///   `1023*i + 1023`: `-i` stays, `i` goes outward);
+/// - the constant is split by floor division when what stays is a constant alone (the
+///   only split in bounds: `u[k][j][i][3]` in `[*][5]` is 3, not -2 with 1 carried
+///   out), or a sum of loop counters in an access that runs at the first iteration of
+///   its loops (`from_origin`): counters count from 0, so there the subscript is that
+///   constant alone, and an in-bounds access needs it in `[0, m)`;
+/// - otherwise (parameters or other unknown atoms in what stays, or an access under a
+///   condition that may skip the first iteration) the constant is split so that it is
+///   closest to zero (`A[p][q - 1]`: `q - 1`, not `q + m - 1` in row `p - 1`).
+///
+/// Whether each subscript then lies in its dimension is an assumption of the model (see
+/// `bounds_conditions`), so a wrong split costs a failed run-time check, never a wrong
+/// result: the split always gives back the same linear index.
+pub(crate) fn split_index(index: &Affine, dims: &[u64], from_origin: bool) -> Option<Vec<Affine>> {
     let mut rest = index.clone();
     let mut subs = Vec::new();
     for &m in dims.iter().rev() {
-        let m = m as i128;
+        let m = i128::from(m);
+        if m <= 0 {
+            return None;
+        }
         let mut inner = Affine::constant(0);
         let mut outer = Affine::constant(0);
         for (atom, c) in &rest.terms {
-            let term = Affine::atom(atom.clone()).scale(*c)?;
-            if c % m == 0 {
-                outer = outer.add(&term.divide_exact(m)?)?;
-            } else {
-                inner = inner.add(&term)?;
-            }
+            let (q, r) = nearest_division(*c, m)?;
+            let term = Affine::atom(atom.clone());
+            outer = outer.add(&term.scale(q)?)?;
+            inner = inner.add(&term.scale(r)?)?;
         }
-        let q = (2 * rest.constant + m).div_euclid(2 * m);
-        inner = inner.add(&Affine::constant(rest.constant - q * m))?;
+        let exact = inner.terms.is_empty()
+            || (from_origin && inner.terms.keys().all(|a| matches!(a, Atom::Counter(_))));
+        let q = if exact {
+            rest.constant.div_euclid(m)
+        } else {
+            nearest_division(rest.constant, m)?.0
+        };
+        inner = inner.add(&Affine::constant(
+            rest.constant.checked_sub(q.checked_mul(m)?)?,
+        ))?;
         outer = outer.add(&Affine::constant(q))?;
         subs.push(inner);
         rest = outer;
@@ -447,6 +491,44 @@ pub(crate) fn split_index(index: &Affine, dims: &[u64]) -> Option<Vec<Affine>> {
     subs.push(rest);
     subs.reverse();
     Some(subs)
+}
+
+/// `(q, r)` with `c = q*m + r` and `-m/2 < r <= m/2`, for `m > 0`; `None` on overflow.
+fn nearest_division(c: i128, m: i128) -> Option<(i128, i128)> {
+    let mut r = c.rem_euclid(m);
+    if r > m - r {
+        r -= m;
+    }
+    Some((c.checked_sub(r)? / m, r))
+}
+
+/// Whether a statement, whenever it runs, runs at the point where all its loop
+/// counters are 0: it has no condition of its own, and each loop around it has an upper
+/// bound that does not depend on outer counters (so it runs its iteration 0 whenever it
+/// runs at all) or one that is a constant `>= 0` when they are 0. A triangular inner
+/// loop (`j < i`) that is empty for `i = 0` starts elsewhere.
+fn runs_from_origin<'f>(
+    tr: &Translator<'_, 'f>,
+    conditions: &BlockConditions<'f>,
+    bounds: Option<&[(Loop<'f>, LoopBounds)]>,
+    statement: BasicBlock<'f>,
+) -> bool {
+    let Some(bounds) = bounds else {
+        return false;
+    };
+    if !matches!(conditions.conds.get(&statement), None | Some(Cond::True)) {
+        return false;
+    }
+    tr.shape().loops_around(tr.fa(), statement).iter().all(|l| {
+        match bounds.iter().find(|(b, _)| b == l) {
+            Some((_, b)) => {
+                b.upper.max_counter().is_none()
+                    || (b.upper.constant >= 0
+                        && b.upper.terms.keys().all(|a| matches!(a, Atom::Counter(_))))
+            }
+            None => false,
+        }
+    })
 }
 
 /// Constant-size dimensions, if LLVM finds the same ones for every access.
@@ -483,18 +565,26 @@ fn fixed_shape<'f>(tr: &Translator<'_, 'f>, raws: &[RawAccess<'f>], size: u64) -
     ))
 }
 
-/// `0 <= s_k < size_k` for every dimension after the first.
-fn bounds_conditions(subscripts: &[Affine], inner_sizes: &[Affine]) -> Vec<Cond> {
+/// `0 <= s_k < size_k` for every dimension after the first, except where both are
+/// constants and it holds (`u[k][j][i][3]` in `[*][5]`): nothing to check at run time.
+fn bounds_conditions(subscripts: &[Affine], inner_sizes: &[Affine]) -> Vec<InBounds> {
     subscripts
         .iter()
+        .enumerate()
         .skip(1)
         .zip(inner_sizes)
-        .map(|(s, n)| {
-            Cond::Cmp(s.clone(), CmpOp::Ge, Affine::constant(0)).and(Cond::Cmp(
+        .filter(|((_, s), n)| match (s.as_constant(), n.as_constant()) {
+            (Some(s), Some(n)) => !(0 <= s && s < n),
+            _ => true,
+        })
+        .map(|((dimension, s), n)| InBounds {
+            dimension,
+            range_end: false,
+            cond: Cond::Cmp(s.clone(), CmpOp::Ge, Affine::constant(0)).and(Cond::Cmp(
                 s.clone(),
                 CmpOp::Lt,
                 n.clone(),
-            ))
+            )),
         })
         .collect()
 }
@@ -699,18 +789,19 @@ mod tests {
 
     #[test]
     fn split_of_row_major_index_recovers_both_subscripts() {
-        // U[i+1][j-1] in a [*][512] array: 512*i + j + 511.
+        // U[i+1][j-1] in a [*][512] array: 512*i + j + 511, in an access that may not
+        // run at j = 0 (else j - 1 would leave the row there).
         let index = counter_plus(0, 512, 511).add(&Affine::counter(1)).unwrap();
-        let subs = split_index(&index, &[512]).unwrap();
+        let subs = split_index(&index, &[512], false).unwrap();
         assert_eq!(subs[0], counter_plus(0, 1, 1));
         assert_eq!(subs[1], counter_plus(1, 1, -1));
     }
 
     #[test]
     fn split_keeps_small_negative_offsets_in_the_inner_dimension() {
-        // A[i][j-1]: 512*i + j - 1.
+        // A[i][j-1]: 512*i + j - 1, in an access that may not run at j = 0.
         let index = counter_plus(0, 512, -1).add(&Affine::counter(1)).unwrap();
-        let subs = split_index(&index, &[512]).unwrap();
+        let subs = split_index(&index, &[512], false).unwrap();
         assert_eq!(subs[0], Affine::counter(0));
         assert_eq!(subs[1], counter_plus(1, 1, -1));
     }
@@ -725,10 +816,177 @@ mod tests {
             .unwrap()
             .add(&Affine::counter(2))
             .unwrap();
-        let subs = split_index(&index, &[10, 20]).unwrap();
+        let subs = split_index(&index, &[10, 20], true).unwrap();
         assert_eq!(
             subs,
             vec![Affine::counter(0), Affine::counter(1), Affine::counter(2)]
         );
+    }
+
+    /// `sum(coefficient * counter) + constant` over counters 0, 1, ...
+    fn linear(coefficients: &[i128], constant: i128) -> Affine {
+        let mut a = Affine::constant(constant);
+        for (depth, c) in coefficients.iter().enumerate() {
+            a = a.add(&Affine::counter(depth).scale(*c).unwrap()).unwrap();
+        }
+        a
+    }
+
+    /// `double u[25][25][25][5]` indexed `u[k][j][i][m]`: strides 3125, 125, 5, 1.
+    const U_DIMS: [u64; 3] = [25, 25, 5];
+
+    #[test]
+    fn split_keeps_a_constant_last_subscript_in_its_dimension() {
+        // u[k][j][i][3]: 3 stays in the last dimension, not -2 with 1 carried to i.
+        let subs = split_index(&linear(&[3125, 125, 5], 3), &U_DIMS, true).unwrap();
+        assert_eq!(
+            subs,
+            vec![
+                Affine::counter(0),
+                Affine::counter(1),
+                Affine::counter(2),
+                Affine::constant(3)
+            ]
+        );
+    }
+
+    #[test]
+    fn split_carries_an_offset_to_the_dimension_it_belongs_to() {
+        // u[k][j][i+1][4]: 5 + 4 = 9 is one step of i and 4.
+        let subs = split_index(&linear(&[3125, 125, 5], 9), &U_DIMS, true).unwrap();
+        assert_eq!(subs[2], counter_plus(2, 1, 1));
+        assert_eq!(subs[3], Affine::constant(4));
+        // u[k-1][j][i][2]: -3125 + 2 is one step back in k and 2.
+        let subs = split_index(&linear(&[3125, 125, 5], -3123), &U_DIMS, true).unwrap();
+        assert_eq!(
+            subs,
+            vec![
+                counter_plus(0, 1, -1),
+                Affine::counter(1),
+                Affine::counter(2),
+                Affine::constant(2)
+            ]
+        );
+        // u[k][j+1][i+2][1]: 125 + 10 + 1.
+        let subs = split_index(&linear(&[3125, 125, 5], 136), &U_DIMS, true).unwrap();
+        assert_eq!(subs[1], counter_plus(1, 1, 1));
+        assert_eq!(subs[2], counter_plus(2, 1, 2));
+        assert_eq!(subs[3], Affine::constant(1));
+    }
+
+    #[test]
+    fn split_of_counters_from_their_first_iteration_keeps_large_offsets_inside() {
+        // A[i][j+300] in [*][512], run from i = j = 0: j + 300 is the subscript there.
+        let index = linear(&[512, 1], 300);
+        let subs = split_index(&index, &[512], true).unwrap();
+        assert_eq!(subs, vec![Affine::counter(0), counter_plus(1, 1, 300)]);
+        // Without that knowledge the offset closest to zero wins.
+        let subs = split_index(&index, &[512], false).unwrap();
+        assert_eq!(subs, vec![counter_plus(0, 1, 1), counter_plus(1, 1, -212)]);
+    }
+
+    #[test]
+    fn split_of_a_constant_subscript_does_not_depend_on_the_first_iteration() {
+        // u[k][j][i][3] with k, j, i parameters: only 3 lies in [0, 5).
+        let index = Affine::param(0)
+            .scale(3125)
+            .unwrap()
+            .add(&Affine::param(1).scale(125).unwrap())
+            .unwrap()
+            .add(&Affine::param(2).scale(5).unwrap())
+            .unwrap()
+            .add(&Affine::constant(3))
+            .unwrap();
+        let subs = split_index(&index, &U_DIMS, false).unwrap();
+        assert_eq!(subs[2], Affine::param(2));
+        assert_eq!(subs[3], Affine::constant(3));
+    }
+
+    #[test]
+    fn split_of_parameter_subscripts_with_a_constant_last_one() {
+        // u[k][j][i][3] with k and j parameters of the region (loops outside it).
+        let index = Affine::param(0)
+            .scale(3125)
+            .unwrap()
+            .add(&Affine::param(1).scale(125).unwrap())
+            .unwrap()
+            .add(&counter_plus(0, 5, 3))
+            .unwrap();
+        let subs = split_index(&index, &U_DIMS, true).unwrap();
+        assert_eq!(
+            subs,
+            vec![
+                Affine::param(0),
+                Affine::param(1),
+                Affine::counter(0),
+                Affine::constant(3)
+            ]
+        );
+    }
+
+    #[test]
+    fn split_of_parameter_subscript_keeps_small_negative_offsets() {
+        // A[p][q-1] in [*][512], p and q parameters: q - 1, not q + 511 in row p - 1.
+        let index = Affine::param(0)
+            .scale(512)
+            .unwrap()
+            .add(&Affine::param(1))
+            .unwrap()
+            .add(&Affine::constant(-1))
+            .unwrap();
+        let subs = split_index(&index, &[512], false).unwrap();
+        assert_eq!(subs[0], Affine::param(0));
+        assert_eq!(
+            subs[1],
+            Affine::param(1).add(&Affine::constant(-1)).unwrap()
+        );
+    }
+
+    #[test]
+    fn split_of_diagonal_puts_the_counter_in_both_dimensions() {
+        // A[i][i] in [*][1024]: 1025*i.
+        let subs = split_index(&linear(&[1025], 0), &[1024], true).unwrap();
+        assert_eq!(subs, vec![Affine::counter(0), Affine::counter(0)]);
+        // A[i][i+1]: 1025*i + 1.
+        let subs = split_index(&linear(&[1025], 1), &[1024], true).unwrap();
+        assert_eq!(subs, vec![Affine::counter(0), counter_plus(0, 1, 1)]);
+        // A[i+1][i]: 1025*i + 1024.
+        let subs = split_index(&linear(&[1025], 1024), &[1024], true).unwrap();
+        assert_eq!(subs, vec![counter_plus(0, 1, 1), Affine::counter(0)]);
+    }
+
+    #[test]
+    fn split_of_anti_diagonal_runs_the_inner_subscript_backwards() {
+        // A[i][1023 - i] in [*][1024]: 1023*i + 1023.
+        let subs = split_index(&linear(&[1023], 1023), &[1024], true).unwrap();
+        assert_eq!(subs, vec![Affine::counter(0), counter_plus(0, -1, 1023)]);
+    }
+
+    #[test]
+    fn split_of_diagonal_in_three_dimensions() {
+        // B[i][i][j] in [*][10][20]: 200*i + 20*i + j = 220*i + j.
+        let subs = split_index(&linear(&[220, 1], 0), &[10, 20], true).unwrap();
+        assert_eq!(
+            subs,
+            vec![Affine::counter(0), Affine::counter(0), Affine::counter(1)]
+        );
+    }
+
+    #[test]
+    fn split_gives_back_the_linear_index() {
+        // Whatever the split, sum(subscript * stride) is the index it came from.
+        let dims = [7u64, 3, 5];
+        let strides = [105i128, 15, 5, 1];
+        for constant in -400..400 {
+            for c in [1i128, 4, 6, 16, 22, 104, 106, -3] {
+                let index = linear(&[c, 1], constant);
+                let subs = split_index(&index, &dims, true).unwrap();
+                let mut back = Affine::constant(0);
+                for (s, stride) in subs.iter().zip(strides) {
+                    back = back.add(&s.scale(stride).unwrap()).unwrap();
+                }
+                assert_eq!(back, index, "constant {constant}, coefficient {c}");
+            }
+        }
     }
 }

@@ -128,12 +128,35 @@ pub fn scop_spec<'f>(
                     .cloned()
                     .map(|a| (AssumptionKind::NoWrap, a)),
             );
-            for c in &access.in_bounds {
+            // Named down to the subscript and the source line, so that an assumption
+            // that fails (or makes a region useless) points at the access behind it.
+            let location = access
+                .inst
+                .and_then(|i| fa.instruction_location(i))
+                .map(|l| format!(" at {l}"))
+                .unwrap_or_default();
+            for b in &access.in_bounds {
+                let subscript = subs.get(b.dimension).map(String::as_str).unwrap_or("?");
+                let size = array
+                    .inner_sizes
+                    .get(b.dimension.wrapping_sub(1))
+                    .map(|n| n.to_isl(&names))
+                    .unwrap_or_else(|| "?".into());
+                let what = if b.range_end {
+                    format!("range from {subscript} ends by {size}")
+                } else {
+                    format!("0 <= {subscript} < {size}")
+                };
                 assumed.push((
                     AssumptionKind::InBounds,
                     Assumed {
-                        cond: c.clone(),
-                        reason: format!("subscript of {} within its dimension", array.name),
+                        cond: b.cond.clone(),
+                        reason: format!(
+                            "subscript of {} within its dimension: {what} in {}[{}]{location}",
+                            array.name,
+                            array.name,
+                            subs.join(", ")
+                        ),
                     },
                 ));
             }

@@ -191,7 +191,7 @@ fn analyse<'f>(
     let bounds = control::loop_bounds(&tr);
     let conditions = control::block_conditions(&tr);
     let accesses = match &conditions {
-        Ok(c) => access::collect(&tr, c),
+        Ok(c) => access::collect(&tr, c, bounds.as_deref().ok()),
         Err(_) => Ok(access::Accesses::default()),
     };
     let none = |v: Vec<Rejection>| v.into_iter().map(|r| (r, None));

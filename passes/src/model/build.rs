@@ -26,7 +26,9 @@ impl Scop {
     /// checked.
     pub fn build(ctx: &IslCtx, spec: &ScopSpec) -> Result<Scop, ModelError> {
         let builder = Builder::new(ctx, spec)?;
-        builder.build()
+        let scop = builder.build()?;
+        scop.report_never_holding();
+        Ok(scop)
     }
 }
 

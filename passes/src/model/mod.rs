@@ -8,6 +8,7 @@
 //! names the region, the field and the offending text. Relies on the `isl` layer only; no
 //! LLVM type appears here.
 
+pub mod assumptions;
 mod build;
 mod error;
 pub mod json;

@@ -11,6 +11,7 @@ use crate::deps::Dependences;
 use crate::isl::ast;
 use crate::isl::scheduler::{self, BandInfo};
 use crate::isl::{parse_set, IslCtx, IslError, Schedule, UnionMap};
+use crate::model::assumptions::describe;
 use crate::model::Scop;
 use crate::options::{Options, Tiling};
 
@@ -319,24 +320,23 @@ pub fn refuse_early(scop: &Scop) -> Result<Option<String>, IslError> {
             deep.depth()
         )));
     }
-    if only_tiny_problems(scop)? {
-        return Ok(Some(format!(
-            "the model's assumptions fail whenever every parameter is {LARGE_PROBLEM} or more, so the run-time check would send real problem sizes to the original code"
-        )));
-    }
-    Ok(None)
+    only_tiny_problems(scop)
 }
 
 /// A problem size below which nothing is worth transforming (see `only_tiny_problems`).
 const LARGE_PROBLEM: u32 = 32;
 
-/// Whether the assumptions exclude every problem whose parameters are all large while
-/// the context allows some: the generated code would never run where it matters (an
-/// access the model cannot split into its array's dimensions, for example, is assumed
-/// to stay within the first row).
-fn only_tiny_problems(scop: &Scop) -> Result<bool, IslError> {
+/// Assumptions quoted by name in the refusal of `only_tiny_problems`; the rest are
+/// counted.
+const NAMED_ASSUMPTIONS: usize = 3;
+
+/// Why the region is kept, if the assumptions exclude every problem whose parameters
+/// are all large while the context allows some: the generated code would never run
+/// where it matters (a subscript of a fixed-size array whose dimension is smaller than
+/// the loop, for example). The reason names the assumptions that alone exclude them.
+fn only_tiny_problems(scop: &Scop) -> Result<Option<String>, IslError> {
     if scop.params.is_empty() {
-        return Ok(false);
+        return Ok(None);
     }
     let large = format!(
         "[{}] -> {{ : {} }}",
@@ -349,8 +349,39 @@ fn only_tiny_problems(scop: &Scop) -> Result<bool, IslError> {
     );
     let large = parse_set(&scop.context.ctx(), &large, "large problem sizes")?;
     let possible = !scop.context.copy()?.intersect(large.copy()?)?.is_empty()?;
-    let assumed = !scop.assumed_context.copy()?.intersect(large)?.is_empty()?;
-    Ok(possible && !assumed)
+    let assumed = !scop
+        .assumed_context
+        .copy()?
+        .intersect(large.copy()?)?
+        .is_empty()?;
+    if !possible || assumed {
+        return Ok(None);
+    }
+    let failing = scop.assumptions_failing_within(&large)?;
+    let never = scop.assumptions_never_holding()?;
+    let mut named: Vec<String> = failing
+        .iter()
+        .take(NAMED_ASSUMPTIONS)
+        .map(|a| {
+            let never_note = if never.iter().any(|n| std::ptr::eq(*n, *a)) {
+                " (never holds where its statement runs)"
+            } else {
+                ""
+            };
+            format!("{}{never_note}", describe(a))
+        })
+        .collect();
+    if failing.len() > NAMED_ASSUMPTIONS {
+        named.push(format!("{} more", failing.len() - NAMED_ASSUMPTIONS));
+    }
+    let which = if named.is_empty() {
+        "no single assumption does, their conjunction does".to_string()
+    } else {
+        named.join("; ")
+    };
+    Ok(Some(format!(
+        "the model's assumptions fail whenever every parameter is {LARGE_PROBLEM} or more, so the run-time check would send real problem sizes to the original code: {which}"
+    )))
 }
 
 /// isl's scheduler gets this share of the region's operation bound, counted afresh, so
@@ -412,6 +443,69 @@ fn new_elements(scop: &Scop) -> Result<NewElements, IslError> {
 mod tests {
     use super::*;
     use crate::isl::{parse_set, parse_union_map, parse_union_set};
+    use crate::model::spec_builders::{array, read, statement};
+    use crate::model::{Assumption, AssumptionKind, ScopSpec};
+
+    /// `for i < n: ... A[i][i]` in rows of 25, with the in-bounds assumption on `i`.
+    fn diagonal_in_rows_of_25() -> ScopSpec {
+        ScopSpec {
+            name: "f:for.cond".into(),
+            function: "f".into(),
+            location: None,
+            params: vec!["n".into()],
+            context: "[n] -> { : -2147483648 <= n <= 2147483647 }".into(),
+            assumptions: vec![Assumption {
+                kind: AssumptionKind::InBounds,
+                set: "[n] -> { S0[i0] : 0 <= i0 < 25 }".into(),
+                statement: Some("S0".into()),
+                reason: "subscript of A within its dimension: 0 <= i0 < 25 in A[i0, i0]".into(),
+            }],
+            arrays: vec![array("A", &["25"])],
+            statements: vec![statement(
+                "S0",
+                "[n] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![read("A", "{ S0[i0] -> A[i0, i0] }")],
+            )],
+            alias_groups: vec![],
+        }
+    }
+
+    #[test]
+    fn refusal_for_tiny_problems_names_the_assumption_responsible() {
+        let ctx = IslCtx::new(None).unwrap();
+        let scop = Scop::build(&ctx, &diagonal_in_rows_of_25()).unwrap();
+        let reason = only_tiny_problems(&scop).unwrap().expect("refused");
+        assert!(
+            reason.ends_with(
+                "original code: in-bounds of S0: subscript of A within its dimension: \
+                 0 <= i0 < 25 in A[i0, i0]"
+            ),
+            "{reason}"
+        );
+    }
+
+    #[test]
+    fn refusal_for_tiny_problems_says_when_an_assumption_never_holds() {
+        let ctx = IslCtx::new(None).unwrap();
+        let mut spec = diagonal_in_rows_of_25();
+        spec.assumptions[0].set = "[n] -> { S0[i0] : false }".into();
+        let scop = Scop::build(&ctx, &spec).unwrap();
+        let reason = only_tiny_problems(&scop).unwrap().expect("refused");
+        assert!(
+            reason.ends_with("(never holds where its statement runs)"),
+            "{reason}"
+        );
+    }
+
+    #[test]
+    fn large_problems_that_pass_the_assumptions_are_not_refused() {
+        let ctx = IslCtx::new(None).unwrap();
+        let mut spec = diagonal_in_rows_of_25();
+        spec.assumptions[0].set = "[n] -> { S0[i0] : 0 <= i0 < 4096 }".into();
+        let scop = Scop::build(&ctx, &spec).unwrap();
+        assert_eq!(only_tiny_problems(&scop).unwrap(), None);
+    }
 
     #[test]
     fn the_scheduler_runs_under_its_share_and_the_bound_comes_back() {

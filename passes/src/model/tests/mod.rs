@@ -1,6 +1,7 @@
 //! Tests of the model, each starting from isl strings: the fixtures and checks they
 //! share, then one file per concern.
 
+mod assumptions;
 mod build;
 mod json;
 mod json_spec;

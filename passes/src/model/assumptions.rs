@@ -1,0 +1,86 @@
+//! Questions about a region's assumptions whose answer names the assumptions
+//! responsible: which never hold where their statement runs, and which fail for every
+//! parameter value of a given set (the refusal of regions that would only run tiny
+//! problems quotes them). An in-bounds access always gives a true in-bounds assumption,
+//! so one that never holds points at detection (a wrong split of an offset across the
+//! dimensions), or at a program that indexes out of a dimension wherever it runs.
+
+use crate::isl::{IslError, Set};
+
+use super::scop::{assumption_kind_name, Scop, ScopAssumption};
+
+impl Scop {
+    /// The assumptions that fail for every parameter value for which their statement
+    /// runs (within the context); a parameter assumption, for every value of the
+    /// context. An assumption whose statement never runs is not counted: it costs
+    /// nothing.
+    pub fn assumptions_never_holding(&self) -> Result<Vec<&ScopAssumption>, IslError> {
+        let mut out = Vec::new();
+        for assumption in &self.assumptions {
+            let runs = match &assumption.statement {
+                Some(name) => match self.statements.iter().find(|s| &s.name == name) {
+                    Some(s) => s.domain.copy()?.params()?.intersect(self.context.copy()?)?,
+                    None => continue,
+                },
+                None => self.context.copy()?,
+            };
+            if runs.is_empty()? {
+                continue;
+            }
+            if assumption.condition.copy()?.intersect(runs)?.is_empty()? {
+                out.push(assumption);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The assumptions that fail for every parameter value of `params` the context
+    /// allows.
+    pub fn assumptions_failing_within(
+        &self,
+        params: &Set,
+    ) -> Result<Vec<&ScopAssumption>, IslError> {
+        let within = self.context.copy()?.intersect(params.copy()?)?;
+        let mut out = Vec::new();
+        for assumption in &self.assumptions {
+            let holds = assumption.condition.copy()?.intersect(within.copy()?)?;
+            if holds.is_empty()? {
+                out.push(assumption);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Reports, in builds with debug assertions, every assumption that never holds
+    /// where its statement runs: such a region can never run its optimized code, and
+    /// detection should not have produced the assumption for in-bounds code.
+    pub(super) fn report_never_holding(&self) {
+        if !cfg!(debug_assertions) {
+            return;
+        }
+        match self.assumptions_never_holding() {
+            Ok(never) => {
+                for a in never {
+                    eprintln!(
+                        "polyrust: debug: region {}: assumption never holds where it is needed: {}",
+                        self.name,
+                        describe(a)
+                    );
+                }
+            }
+            Err(e) => eprintln!(
+                "polyrust: debug: region {}: could not check the assumptions: {e}",
+                self.name
+            ),
+        }
+    }
+}
+
+/// `in-bounds of S0: <reason>` (the statement, if any, and why the assumption is made).
+pub fn describe(assumption: &ScopAssumption) -> String {
+    let kind = assumption_kind_name(assumption.kind);
+    match &assumption.statement {
+        Some(s) => format!("{kind} of {s}: {}", assumption.reason),
+        None => format!("{kind}: {}", assumption.reason),
+    }
+}

@@ -1,0 +1,78 @@
+//! Which assumptions never hold where they are needed, and which exclude a set of
+//! parameter values.
+
+use super::*;
+
+fn in_bounds(set: &str, reason: &str) -> Assumption {
+    Assumption {
+        kind: AssumptionKind::InBounds,
+        set: set.into(),
+        statement: Some("S0".into()),
+        reason: reason.into(),
+    }
+}
+
+/// `perfect_nest` with rows of 25 (`A[*][25]`) and these in-bounds assumptions.
+fn with_assumptions(assumptions: Vec<Assumption>) -> ScopSpec {
+    let mut spec = perfect_nest();
+    spec.assumptions = assumptions;
+    spec
+}
+
+#[test]
+fn a_false_assumption_never_holds_where_its_statement_runs() {
+    let spec = with_assumptions(vec![
+        in_bounds("[n, m] -> { S0[i0, i1] : false }", "u[i0, i1 + 1, -2]"),
+        in_bounds("[n, m] -> { S0[i0, i1] : 0 <= i1 < 25 }", "A[i0, i1]"),
+    ]);
+    let (_ctx, scop) = build(&spec);
+    let never = scop.assumptions_never_holding().unwrap();
+    let reasons: Vec<_> = never.iter().map(|a| a.reason.as_str()).collect();
+    assert_eq!(reasons, vec!["u[i0, i1 + 1, -2]"]);
+}
+
+#[test]
+fn an_assumption_that_only_fails_for_large_parameters_can_hold() {
+    // i1 < 25 holds whenever m <= 25: not a bug, whatever it costs.
+    let spec = with_assumptions(vec![in_bounds(
+        "[n, m] -> { S0[i0, i1] : i1 < 25 }",
+        "A[i0, i1]",
+    )]);
+    let (_ctx, scop) = build(&spec);
+    assert!(scop.assumptions_never_holding().unwrap().is_empty());
+}
+
+#[test]
+fn an_assumption_of_a_statement_that_never_runs_costs_nothing() {
+    let mut spec = with_assumptions(vec![in_bounds(
+        "[n, m] -> { S0[i0, i1] : false }",
+        "A[i0, -1]",
+    )]);
+    spec.statements[0].domain =
+        "[n, m] -> { S0[i0, i1] : 0 <= i0 < n and 0 <= i1 < m and n < 0 }".into();
+    let (_ctx, scop) = build(&spec);
+    assert!(scop.assumptions_never_holding().unwrap().is_empty());
+}
+
+#[test]
+fn the_assumptions_failing_for_large_parameters_are_named() {
+    let spec = with_assumptions(vec![
+        in_bounds(
+            "[n, m] -> { S0[i0, i1] : i1 < 25 }",
+            "A[i0, i1] in rows of 25",
+        ),
+        in_bounds(
+            "[n, m] -> { S0[i0, i1] : i1 < 1000 }",
+            "A[i0, i1] in rows of 1000",
+        ),
+    ]);
+    let (ctx, scop) = build(&spec);
+    let large = parse_set(&ctx, "[n, m] -> { : n >= 32 and m >= 32 }", "large").unwrap();
+    let failing = scop.assumptions_failing_within(&large).unwrap();
+    let reasons: Vec<_> = failing.iter().map(|a| a.reason.as_str()).collect();
+    assert_eq!(reasons, vec!["A[i0, i1] in rows of 25"]);
+    assert_eq!(
+        super::super::assumptions::describe(failing[0]),
+        "in-bounds of S0: A[i0, i1] in rows of 25"
+    );
+}
