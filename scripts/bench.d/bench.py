@@ -27,6 +27,8 @@ DEFAULT_PLUGIN = REPO / "target" / "release" / "libpolyrust.so"
 PROG = os.environ.get("BENCH_PROG") or "scripts/bench"
 BASE = "O3"
 CONFIG_ORDER = ["O3", "polly", "polyrust", "gcc-graphite"]
+CT_TOTAL = 1.5  # polyrust's compile-time target: total at most 1.5x of O3's ...
+CT_FILE = 3.0  # ... and no single file above 3x
 SLOW = 0.95  # a configuration is "slow" on a kernel below this speedup over O3
 TINY = 0.01  # O3 medians below this many seconds are flagged as unreliable
 
@@ -58,6 +60,7 @@ examples:
   scripts/bench --kernels matmul_ptr,cov_matrix --runs 3 --size-scale 0.3
   scripts/bench --category stencil --configs polly,polyrust
   scripts/bench --dry-run
+  scripts/bench --compile-only a.c b.c --cflags "-I inc -DN=64" --runs 3
 
 environment: CLANG (default clang-22), GCC (default gcc).
 exit status: 0 all good; 1 a WRONG output or a failed build or run (after the
@@ -149,6 +152,85 @@ def read_file(path):
         return Path(path).read_text(errors="replace")
     except OSError:
         return ""
+
+
+# --------------------------------------------------------------------------- #
+# polyrust's stage times (-ftime-report)                                       #
+# --------------------------------------------------------------------------- #
+
+STAGES = ["detect", "model", "deps", "schedule", "codegen"]
+TR_ROW = re.compile(r"^\s*((?:[0-9.]+\s*\(\s*[0-9.]+%\)\s*)+)(\S.*?)\s*$")
+
+
+def parse_stage_times(text):
+    """Seconds per stage of the "polyrust stages" timer group that clang's -ftime-report
+    prints on stderr: the User+System column when there is one, else the first number of
+    the row. A stage that never ran is absent; {} when there is no such group."""
+    times, lines, i = {}, text.splitlines(), 0
+    while i < len(lines):
+        if lines[i].strip() != "polyrust stages":
+            i += 1
+            continue
+        col, i = 0, i + 1
+        if i < len(lines) and lines[i].lstrip().startswith("==="):
+            i += 1  # the rule under the title; the next one ends the group
+        while i < len(lines) and not lines[i].lstrip().startswith("==="):
+            line = lines[i]
+            i += 1
+            if "Name" in line and "---" in line:
+                heads = [h.strip() for h in re.findall(r"-+\s*([^-]+?)\s*-+", line)]
+                col = heads.index("User+System") if "User+System" in heads else 0
+                continue
+            m = TR_ROW.match(line)
+            if not m or not m.group(2).startswith("polyrust: "):
+                continue
+            nums = re.findall(r"([0-9.]+)\s*\(", m.group(1))
+            stage = m.group(2)[len("polyrust: "):].strip()
+            try:
+                times[stage] = times.get(stage, 0.0) + float(nums[min(col, len(nums) - 1)])
+            except (ValueError, IndexError):
+                pass
+    return times
+
+
+def stage_names(stage_dicts):
+    """The known stages in pipeline order, then any other stage seen, sorted."""
+    seen = set()
+    for d in stage_dicts:
+        seen.update(d or {})
+    return [st for st in STAGES if st in seen] + sorted(seen - set(STAGES))
+
+
+def stage_report(cmd, timeout):
+    """Runs one extra (untimed) compile with -ftime-report; (stage times, error or None)."""
+    try:
+        r = subprocess.run([*cmd, "-ftime-report"], capture_output=True, text=True,
+                           timeout=timeout, errors="replace")
+    except subprocess.TimeoutExpired:
+        return {}, f"the -ftime-report compile timed out after {timeout:g} s"
+    except OSError as e:
+        return {}, str(e)
+    if r.returncode != 0:
+        return {}, " | ".join(first_lines(r.stderr, 2)) or f"exit status {r.returncode}"
+    return parse_stage_times(r.stderr), None
+
+
+def stage_table(names, stage_dicts, total_label="total"):
+    """(headers, rows, footer) of the seconds per polyrust stage; stage_dicts[i] is None
+    when there is nothing for names[i]."""
+    stages = stage_names(stage_dicts)
+    head = ["", *[f"{st} s" for st in stages], "stages s"]
+    rows, sums = [], {st: 0.0 for st in stages}
+    for name, d in zip(names, stage_dicts):
+        if d is None:
+            rows.append([name] + ["-"] * (len(stages) + 1))
+            continue
+        for st in stages:
+            sums[st] += d.get(st, 0.0)
+        rows.append([name, *[fmt_time(d.get(st)) for st in stages],
+                     fmt_time(sum(d.values()))])
+    foot = [[total_label, *[fmt_time(sums[st]) for st in stages], fmt_time(sum(sums.values()))]]
+    return head, rows, foot, sums
 
 
 # --------------------------------------------------------------------------- #
@@ -447,6 +529,15 @@ def bench_kernel(kernel, k, nk, configs, args, work, progress):
             cres[cn]["compile_times"].append(dt)
     for cn, c in cres.items():
         c["compile_median"] = median(c["compile_times"]) if c["status"] == "ok" else None
+    # polyrust's seconds per stage: one more compile, with -ftime-report, not in the times
+    for cfg in active:
+        if cfg["name"] == "polyrust" and cres["polyrust"]["status"] == "ok":
+            progress.step(f"{tag}: compile -ftime-report polyrust")
+            st, err = stage_report(compile_cmd(cfg, kernel["src"], work / f"{name}.tr"),
+                                   args.compile_timeout)
+            cres["polyrust"]["stage_times"] = None if err else st
+            if err:
+                progress.line(f"{tag}: polyrust: no stage times: {err}")
     if cres[BASE]["status"] != "ok":
         rec["error"] = f"clang -O3 cannot build it: {cres[BASE]['detail']}"
         return rec
@@ -708,7 +799,8 @@ def machine_info(clang, gcc, plugin_desc):
     }
 
 
-def write_results(outdir, meta, results, configs, summary, run_t, comp_t, probs):
+def write_results(outdir, meta, results, configs, summary, run_t, comp_t, probs,
+                  stage_t=None):
     outdir.mkdir(parents=True, exist_ok=True)
     active = [c for c in configs if c["status"] == "ok"]
     others = [c["name"] for c in active if c["name"] != BASE]
@@ -739,6 +831,11 @@ def write_results(outdir, meta, results, configs, summary, run_t, comp_t, probs)
     md += ["## Compile time", "",
            f"Median wall time of {meta['compile_runs']} compiles (seconds).", "",
            render_md(comp_t), ""]
+    if stage_t:
+        md += ["## polyrust stages", "",
+               "Seconds per stage (User+System) from `-ftime-report` (the \"polyrust "
+               "stages\" timer group) of one extra compile per kernel, not counted in the "
+               "compile times above; `-` = no report.", "", render_md(stage_t), ""]
     md += ["## Configurations", ""]
     for cfg in configs:
         cmd = shlex.join(cfg["flags"] + ["KERNEL.c", "-o", "KERNEL", "-lm"])
@@ -779,6 +876,258 @@ def write_results(outdir, meta, results, configs, summary, run_t, comp_t, probs)
                 f"sizes x {meta['size_scale']:g}" + (", -march=native" if meta["native"] else ""))
     (outdir / "speedups.svg").write_text(chart.speedup_svg(bars, others, geo, subtitle,
                                                            meta["command"]))
+
+
+# --------------------------------------------------------------------------- #
+# --compile-only: compile times of any C files                                 #
+# --------------------------------------------------------------------------- #
+
+def compile_only_main(args, argv):
+    started = datetime.datetime.now()
+    t_start = time.time()
+    try:
+        cflags = shlex.split(args.cflags)
+    except ValueError as e:
+        raise UsageError(f"--cflags {args.cflags!r}: {e}")
+    files = []
+    for f in args.compile_only:
+        path = Path(f).expanduser()
+        if not path.is_file():
+            raise UsageError(f"--compile-only {f}: no such file")
+        files.append({"name": f, "src": path.resolve()})
+    configs, clang, gcc, plugin = make_configs(args)
+    outdir = results_dir(args, started)
+    progress = Progress()
+
+    def cmd_of(cfg, src, obj, shown=False):
+        return [*cfg["flags" if shown else "cmd"], *cflags, "-c", str(src), "-o", str(obj)]
+
+    with tempfile.TemporaryDirectory(prefix="polyrust-bench.") as tmp:
+        work = Path(tmp)
+        plugin_desc = snapshot_plugin(configs, plugin, work)
+        probe_configs(configs, work)
+        for cfg in configs:
+            if cfg["status"] != "ok":
+                progress.line(f"{PROG}: {cfg['name']}: SKIPPED: {cfg['reason']}")
+        active = [c for c in configs if c["status"] == "ok"]
+        if args.dry_run:
+            print("dry run: nothing is compiled (the compilers were probed)")
+            for cfg in configs:
+                if cfg["status"] == "ok":
+                    print(f"  {cfg['name']:<13} "
+                          + shlex.join(cmd_of(cfg, "FILE.c", "FILE.o", shown=True)))
+                else:
+                    print(f"  {cfg['name']:<13} SKIPPED: {cfg['reason']}")
+            print(f"{args.runs} compiles per configuration of: "
+                  + ", ".join(f["name"] for f in files))
+            return 0
+        progress.line(f"{PROG}: compile only: {len(files)} files, configurations "
+                      f"{', '.join(c['name'] for c in active)}, {args.runs} compiles each")
+        loadavg_start = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        interrupted = False
+        for i, f in enumerate(files, 1):
+            f["configs"] = {c["name"]: {"status": "ok", "detail": "", "compile_times": [],
+                                        "compile_median": None, "ratio_to_O3": None}
+                            for c in active}
+        try:
+            for i, f in enumerate(files, 1):
+                tag = f"[{i}/{len(files)}] {f['name']}"
+                cres = f["configs"]
+                for rep in range(1, args.runs + 1):
+                    for cfg in active:
+                        cn = cfg["name"]
+                        if cres[cn]["status"] != "ok":
+                            continue
+                        progress.step(f"{tag}: compile {rep}/{args.runs} {cn}")
+                        cmd = cmd_of(cfg, f["src"], work / f"{i}.{cn}.o")
+                        t0 = time.perf_counter()
+                        try:
+                            r = subprocess.run(cmd, capture_output=True, text=True,
+                                               timeout=args.compile_timeout, errors="replace")
+                            ok, err = r.returncode == 0, r.stderr
+                        except subprocess.TimeoutExpired:
+                            ok, err = False, f"compile timed out after {args.compile_timeout:g} s"
+                        except OSError as e:
+                            ok, err = False, str(e)
+                        dt = time.perf_counter() - t0
+                        if not ok:
+                            cres[cn]["status"] = "BUILD-FAIL"
+                            cres[cn]["detail"] = " | ".join(first_lines(err, 4)) or "failed"
+                            progress.line(f"{tag}: {cn}: BUILD FAILED: {cres[cn]['detail']}")
+                            continue
+                        cres[cn]["compile_times"].append(dt)
+                for cn, c in cres.items():
+                    if c["status"] == "ok":
+                        c["compile_median"] = median(c["compile_times"])
+                for cfg in active:
+                    if cfg["name"] == "polyrust" and cres["polyrust"]["status"] == "ok":
+                        progress.step(f"{tag}: compile -ftime-report polyrust")
+                        st, err = stage_report(cmd_of(cfg, f["src"], work / f"{i}.tr.o"),
+                                               args.compile_timeout)
+                        cres["polyrust"]["stage_times"] = None if err else st
+                        if err:
+                            progress.line(f"{tag}: polyrust: no stage times: {err}")
+                base = cres[BASE]["compile_median"]
+                for cn, c in cres.items():
+                    if base and c["compile_median"] is not None:
+                        c["ratio_to_O3"] = c["compile_median"] / base
+                f["done"] = True
+                progress.line(f"{tag}: " + "  ".join(
+                    f"{cn} {fmt_time(c['compile_median'])}s"
+                    + (f" ({c['ratio_to_O3']:.2f}x)" if cn != BASE and c["ratio_to_O3"]
+                       else "") if c["status"] == "ok" else f"{cn} {c['status']}"
+                    for cn, c in cres.items()))
+        except KeyboardInterrupt:
+            interrupted = True
+            progress.line(f"{PROG}: interrupted; reporting the files done")
+    done = [f for f in files if f.get("done")]
+    failed = [f for f in done if any(c["status"] != "ok" for c in f["configs"].values())]
+
+    # the table: per file the median per configuration and its ratio to O3
+    names = [c["name"] for c in active]
+    others = [cn for cn in names if cn != BASE]
+    head = ["file", f"{BASE} s"]
+    for cn in others:
+        head += [f"{cn} s", f"{cn} x"]
+    rows = []
+    for f in done:
+        cs = f["configs"]
+        row = [f["name"], fmt_time(cs[BASE]["compile_median"]) if cs[BASE]["status"] == "ok"
+               else cs[BASE]["status"]]
+        for cn in others:
+            c = cs[cn]
+            row += [fmt_time(c["compile_median"]) if c["status"] == "ok" else c["status"],
+                    "-" if c["ratio_to_O3"] is None else f"{c['ratio_to_O3']:.2f}x"]
+        rows.append(row)
+    # totals over the files every configuration compiled
+    complete = [f for f in done if all(c["compile_median"] is not None
+                                       for c in f["configs"].values())]
+    totals = {cn: sum(f["configs"][cn]["compile_median"] for f in complete) for cn in names}
+    trow = [f"total ({len(complete)} file{'' if len(complete) == 1 else 's'})", fmt_time(totals[BASE] if complete else None)]
+    for cn in others:
+        ratio = totals[cn] / totals[BASE] if complete and totals[BASE] else None
+        trow += [fmt_time(totals[cn] if complete else None),
+                 "-" if ratio is None else f"{ratio:.2f}x"]
+    comp_t = (head, rows, [trow])
+
+    stage_t, stage_sums = None, None
+    if "polyrust" in names:
+        sh, srows, sfoot, stage_sums = stage_table(
+            [f["name"] for f in done],
+            [f["configs"]["polyrust"].get("stage_times") for f in done], "total")
+        stage_t = (["file"] + sh[1:], srows, sfoot)
+
+    # polyrust's compile-time target
+    target = None
+    if "polyrust" in names and complete and totals[BASE]:
+        total_ratio = totals["polyrust"] / totals[BASE]
+        worst = max(complete, key=lambda f: f["configs"]["polyrust"]["ratio_to_O3"] or 0)
+        worst_ratio = worst["configs"]["polyrust"]["ratio_to_O3"] or 0
+        above = [f["name"] for f in complete
+                 if (f["configs"]["polyrust"]["ratio_to_O3"] or 0) > CT_FILE]
+        target = {
+            "total_ratio": total_ratio, "total_limit": CT_TOTAL,
+            "total_ok": total_ratio <= CT_TOTAL,
+            "worst_file": worst["name"], "worst_ratio": worst_ratio,
+            "file_limit": CT_FILE, "files_above_limit": above, "files_ok": not above,
+        }
+    target_lines = []
+    if target:
+        target_lines = [
+            f"polyrust total compile time {target['total_ratio']:.2f}x of O3 "
+            f"(target at most {CT_TOTAL}x): "
+            + ("MET" if target["total_ok"] else "NOT MET"),
+            f"polyrust worst file {target['worst_ratio']:.2f}x of O3 ({target['worst_file']}; "
+            f"target no file above {CT_FILE}x): "
+            + ("MET" if target["files_ok"] else
+               f"NOT MET ({len(target['files_above_limit'])} above: "
+               + ", ".join(target["files_above_limit"]) + ")")]
+    probs = [f"{cfg['name']}: configuration skipped: {cfg['reason']}"
+             for cfg in configs if cfg["status"] != "ok"]
+    for f in failed:
+        for cn, c in f["configs"].items():
+            if c["status"] != "ok":
+                probs.append(f"{f['name']}: {cn}: {c['status']}: {c['detail']}")
+
+    print(f"Compile time (-c, median of {args.runs} compiles, seconds) and ratio to O3"
+          + (f"; extra flags: {shlex.join(cflags)}" if cflags else ""))
+    print(render_text(comp_t))
+    if stage_t:
+        print()
+        print("polyrust seconds per stage (-ftime-report of one extra compile, User+System)")
+        print(render_text(stage_t))
+    if target_lines:
+        print()
+        for ln in target_lines:
+            print(ln)
+    if probs:
+        print()
+        print("Problems:")
+        for pr in probs:
+            print(f"  {pr}")
+
+    finished = datetime.datetime.now()
+    meta = {
+        "mode": "compile-only",
+        "command": shlex.join([PROG] + argv), "argv": argv, "cwd": os.getcwd(),
+        "started": started.strftime("%Y-%m-%d %H:%M:%S"),
+        "finished": finished.strftime("%Y-%m-%d %H:%M:%S"),
+        "elapsed_s": time.time() - t_start, "interrupted": interrupted,
+        "runs": args.runs, "cflags": cflags, "native": args.native,
+        "compile_timeout_s": args.compile_timeout, "loadavg_start": loadavg_start,
+        "loadavg_end": " ".join(f"{x:.2f}" for x in os.getloadavg()),
+        "machine": machine_info(clang, gcc, plugin_desc),
+    }
+    try:
+        outdir.mkdir(parents=True, exist_ok=True)
+        mi = meta["machine"]
+        md = [f"# polyrust compile-time benchmark, {meta['started']}", "",
+              "Command (run in `" + meta["cwd"] + "`):", "", "```sh", meta["command"], "```",
+              "", "## Compile time", "",
+              f"Median wall time of {args.runs} compiles (`-c`, seconds) and its ratio to "
+              "O3's; the total is over the files every configuration compiled.", "",
+              render_md(comp_t), ""]
+        if stage_t:
+            md += ["## polyrust stages", "",
+                   "Seconds per stage (User+System) from `-ftime-report` of one extra "
+                   "compile per file, not counted in the compile times above.", "",
+                   render_md(stage_t), ""]
+        if target_lines:
+            md += ["## Target", ""] + [f"- {ln}" for ln in target_lines] + [""]
+        md += ["## Configurations", ""]
+        for cfg in configs:
+            cmd = shlex.join(cmd_of(cfg, "FILE.c", "FILE.o", shown=True))
+            md.append(f"- `{cfg['name']}`: `{cmd}`" if cfg["status"] == "ok"
+                      else f"- `{cfg['name']}`: skipped: {cfg['reason']}")
+        md.append("")
+        if probs:
+            md += ["## Problems", ""] + [f"- {p}" for p in probs] + [""]
+        md += ["## Machine", "",
+               f"- CPU: {mi['cpu']} ({mi['cpus']} logical CPUs), memory {mi['memory']}",
+               f"- clang: {mi['clang']}", f"- gcc: {mi['gcc']}",
+               f"- polyrust: commit {mi['polyrust_commit']}", f"- plugin: {mi['plugin']}",
+               f"- load average at start {meta['loadavg_start']}, at end "
+               f"{meta['loadavg_end']}", ""]
+        (outdir / "results.md").write_text("\n".join(md))
+        doc = dict(meta)
+        doc["configurations"] = [{"name": c["name"],
+                                  "command": cmd_of(c, "FILE.c", "FILE.o", shown=True),
+                                  "status": c["status"], "reason": c["reason"]}
+                                 for c in configs]
+        doc["files"] = [{"name": f["name"], "path": str(f["src"]),
+                         "configs": f["configs"]} for f in done]
+        doc["totals_s"] = totals if complete else None
+        doc["polyrust_stage_totals_s"] = stage_sums
+        doc["target"] = target
+        doc["problems"] = probs
+        (outdir / "results.json").write_text(json.dumps(doc, indent=2) + "\n")
+        print(f"\nresults: {outdir}/results.md, results.json")
+    except OSError as e:
+        print(f"{PROG}: cannot write the results to {outdir}: {e}", file=sys.stderr)
+        return 1
+    if interrupted:
+        return 130
+    return 1 if failed else 0
 
 
 # --------------------------------------------------------------------------- #
@@ -847,8 +1196,22 @@ def parse_args(argv):
                    help="keep the compiled programs in <results>/bin")
     p.add_argument("--dry-run", action="store_true",
                    help="print what would run (compilers are probed), run nothing")
+    p.add_argument("--compile-timeout", type=positive_float, default=600, metavar="SEC",
+                   help="limit per compile (default 600 s)")
+    p.add_argument("--compile-only", nargs="+", metavar="FILE.c",
+                   help="compile-time mode for any C files (not corpus kernels): compiles "
+                        "each with every configuration (-c, to an object) --runs times and "
+                        "reports the median compile time, its ratio to O3 and polyrust's "
+                        "seconds per stage, then the totals against polyrust's target "
+                        f"(total at most {CT_TOTAL}x of O3, no file above {CT_FILE}x)")
+    p.add_argument("--cflags", metavar="FLAGS", default="",
+                   help="extra compiler flags for --compile-only, one quoted string, e.g. "
+                        "--cflags \"-I dir -DX\" (a single flag: --cflags=-DX)")
     args = p.parse_args(argv)
-    args.compile_timeout = 600
+    if args.compile_only is None and args.cflags:
+        p.error("--cflags goes with --compile-only")
+    if args.compile_only is not None and (args.kernels or args.category):
+        p.error("--compile-only takes files, not --kernels or --category")
     args.check_timeout = 120
     return args
 
@@ -891,6 +1254,8 @@ def dry_run(args, kernels, configs, outdir):
 
 def main(argv):
     args = parse_args(argv)
+    if args.compile_only is not None:
+        return compile_only_main(args, argv)
     started = datetime.datetime.now()
     t_start = time.time()
     kernels = select_kernels(load_kernels(), args)
@@ -932,6 +1297,14 @@ def main(argv):
     summary = summarize(results, configs)
     run_t, comp_t = tables(results, configs, summary)
     probs = problems(results, configs)
+    stage_t, stage_sums = None, None
+    if any(c["name"] == "polyrust" and c["status"] == "ok" for c in configs):
+        recs = [rec for rec in results if "polyrust" in rec["configs"]]
+        head, rows, foot, stage_sums = stage_table(
+            [rec["name"] for rec in recs],
+            [rec["configs"]["polyrust"].get("stage_times") for rec in recs],
+            "sum over the kernels")
+        stage_t = (["kernel"] + head[1:], rows, foot)
     meta = {
         "command": shlex.join([PROG] + argv), "argv": argv, "cwd": os.getcwd(),
         "started": started.strftime("%Y-%m-%d %H:%M:%S"),
@@ -942,6 +1315,7 @@ def main(argv):
         "timeout_s": args.timeout, "loadavg_start": loadavg_start,
         "loadavg_end": " ".join(f"{x:.2f}" for x in os.getloadavg()),
         "machine": machine_info(clang, gcc, plugin_desc),
+        "polyrust_stage_totals_s": stage_sums,
     }
 
     print(f"Kernel time (median of {args.runs} runs, seconds) and speedup over O3 "
@@ -952,13 +1326,18 @@ def main(argv):
     print()
     print(f"Compile time (median of {args.compile_runs} compiles, seconds)")
     print(render_text(comp_t))
+    if stage_t:
+        print()
+        print("polyrust seconds per stage (-ftime-report of one extra compile, User+System)")
+        print(render_text(stage_t))
     if probs:
         print()
         print("Problems:")
         for pr in probs:
             print(f"  {pr}")
     try:
-        write_results(outdir, meta, results, configs, summary, run_t, comp_t, probs)
+        write_results(outdir, meta, results, configs, summary, run_t, comp_t, probs,
+                      stage_t)
         print(f"\nresults: {outdir}/results.md, results.json, speedups.svg")
     except OSError as e:
         print(f"{PROG}: cannot write the results to {outdir}: {e}", file=sys.stderr)

@@ -151,10 +151,14 @@ fn structure<'f>(
         .filter(|p| !ir.blocks.contains(p))
         .collect();
     let [entering] = outside.as_slice() else {
-        return Err(CodegenError::Unsupported(format!(
-            "the region is entered from {} blocks, which code generation does not handle yet",
-            outside.len()
-        )));
+        return Err(CodegenError::Unsupported(if outside.is_empty() {
+            "the region starts at the function's entry block, which code generation does not handle yet".into()
+        } else {
+            format!(
+                "the region is entered from {} blocks, which code generation does not handle yet",
+                outside.len()
+            )
+        }));
     };
     Ok((*entering, exit_phi_values(fa, region)?))
 }

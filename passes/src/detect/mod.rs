@@ -96,9 +96,16 @@ pub fn detect<'f>(fa: &FunctionAnalyses<'f>) -> Detection<'f> {
     out
 }
 
+/// Most statements a region grows to by taking in following sibling nests. Each step of
+/// the growth analyses the whole run again, so without a bound a function of a hundred
+/// sibling nests (NPB's BT after inlining) costs seconds of detection alone; and the
+/// scheduler is not asked about larger regions anyway.
+pub const MAX_REGION_STATEMENTS: usize = 40;
+
 /// Sibling loop nests, in program order: each valid nest is grown into the longest run
-/// of following siblings that still forms a valid region; a nest that is not valid is
-/// reported and its inner loops are tried instead.
+/// of following siblings that still forms a valid region (of at most
+/// `MAX_REGION_STATEMENTS` statements); a nest that is not valid is reported and its
+/// inner loops are tried instead.
 fn detect_level<'f>(fa: &FunctionAnalyses<'f>, siblings: &[Loop<'f>], out: &mut Detection<'f>) {
     let mut i = 0;
     while i < siblings.len() {
@@ -110,13 +117,16 @@ fn detect_level<'f>(fa: &FunctionAnalyses<'f>, siblings: &[Loop<'f>], out: &mut 
         match analyse(fa, &siblings[i..=i]) {
             Ok(mut region) => {
                 let mut end = i + 1;
-                while end < siblings.len() && !siblings[end].has_tag(HANDLED) {
+                while end < siblings.len()
+                    && !siblings[end].has_tag(HANDLED)
+                    && region.spec.statements.len() < MAX_REGION_STATEMENTS
+                {
                     match analyse(fa, &siblings[i..=end]) {
-                        Ok(bigger) => {
+                        Ok(bigger) if bigger.spec.statements.len() <= MAX_REGION_STATEMENTS => {
                             region = bigger;
                             end += 1;
                         }
-                        Err(_) => break,
+                        _ => break,
                     }
                 }
                 out.regions.push(region);

@@ -294,7 +294,7 @@ fn trip_count(extent: Option<&Option<i64>>) -> Option<u64> {
 /// these sizes (whole inlined solver steps of NPB's BT) are left to -O3 before any
 /// dependence is computed. Measured: the largest regions the corpus transforms have 12
 /// statements, 2 parameters and 4 loops.
-const MAX_STATEMENTS: usize = 40;
+const MAX_STATEMENTS: usize = crate::detect::MAX_REGION_STATEMENTS;
 const MAX_PARAMETERS: usize = 12;
 const MAX_DEPTH: usize = 8;
 
