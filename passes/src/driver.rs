@@ -165,7 +165,7 @@ pub fn decide(
     if modelled.imported {
         return imported_schedule(fa, scop, &deps_options);
     }
-    if let Some(reason) = schedule::refuse_early(scop).map_err(|e| e.to_string())? {
+    if let Some(reason) = schedule::refuse_early(scop, options).map_err(|e| e.to_string())? {
         return Ok(Decision::Keep(reason));
     }
     choose_schedule(fa, scop, &deps_options, options)

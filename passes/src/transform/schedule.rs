@@ -300,7 +300,7 @@ const MAX_DEPTH: usize = 8;
 
 /// Why a region is not worth the scheduler, decided from its model alone (before its
 /// dependences are computed), or `None` when it is.
-pub fn refuse_early(scop: &Scop) -> Result<Option<String>, IslError> {
+pub fn refuse_early(scop: &Scop, options: &Options) -> Result<Option<String>, IslError> {
     if scop.statements.len() > MAX_STATEMENTS {
         return Ok(Some(format!(
             "it has {} statements; polyrust schedules regions of at most {MAX_STATEMENTS}",
@@ -320,7 +320,28 @@ pub fn refuse_early(scop: &Scop) -> Result<Option<String>, IslError> {
             deep.depth()
         )));
     }
-    only_tiny_problems(scop)
+    if let Some(reason) = only_tiny_problems(scop)? {
+        return Ok(Some(reason));
+    }
+    nothing_to_gain(scop, options)
+}
+
+/// A region the cost model would refuse whatever the dependences: it accepts a schedule
+/// only for a band of `min_tiled_loops` loops to tile (so some statement must be that
+/// deep) or for fewer strided accesses in innermost loops (so some must have one now).
+/// Checked before the dependences, the costliest stage on real programs.
+fn nothing_to_gain(scop: &Scop, options: &Options) -> Result<Option<String>, IslError> {
+    let min_loops = min_tiled_loops(options);
+    if scop.statements.iter().any(|s| s.depth() >= min_loops) {
+        return Ok(None);
+    }
+    let original = scop.schedule.get_map()?;
+    let now = cost::assess(&StatementView::all(scop), &original, &original)?;
+    Ok((now.strided_before == 0).then(|| {
+        format!(
+            "no statement is {min_loops} or more loops deep (nothing to tile) and no innermost loop has strided accesses (nothing to reorder)"
+        )
+    }))
 }
 
 /// A problem size below which nothing is worth transforming (see `only_tiny_problems`).
