@@ -208,6 +208,7 @@ typedef struct {
 
   /* Values and diagnostics. */
   char *(*value_as_operand)(LLVMValueRef); /* "%n", "@g", "42": as LLVM prints operands */
+  char *(*value_text)(LLVMValueRef);       /* as LLVM prints the value itself (an instruction) */
   /* The source variable a value holds, from debug info (a global's, or a local's whose
    * #dbg_value/#dbg_declare describes the value itself); NULL when there is none. */
   char *(*source_name)(LLVMValueRef);

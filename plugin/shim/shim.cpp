@@ -20,6 +20,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ModuleSlotTracker.h"
 #include "llvm/Pass.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -32,6 +33,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 
 using namespace llvm;
 
@@ -238,6 +240,40 @@ MDNode *withLoopProperties(LLVMContext &Ctx, MDNode *Old, StringRef Tag, MDNode 
   MDNode *ID = MDNode::getDistinct(Ctx, Ops);
   ID->replaceOperandWith(0, ID);
   return ID;
+}
+
+// Slot numbers (`%12`) of the function Rust is working on, computed once per call into
+// Rust: printing a value without them numbers the whole function again, which made
+// detection quadratic in the function's size (NPB BT: a third of the pass's time).
+struct SlotCache {
+  const Function *F = nullptr;
+  std::unique_ptr<ModuleSlotTracker> Slots;
+};
+thread_local SlotCache Slots;
+
+ModuleSlotTracker &slotsOf(const Function &F) {
+  if (Slots.F != &F || !Slots.Slots) {
+    Slots.Slots = std::make_unique<ModuleSlotTracker>(F.getParent(), /*ShouldInitializeAllMetadata=*/false);
+    Slots.Slots->incorporateFunction(F);
+    Slots.F = &F;
+  }
+  return *Slots.Slots;
+}
+
+// Called around every call into Rust: the IR may change in between.
+void forgetSlots() {
+  Slots.Slots.reset();
+  Slots.F = nullptr;
+}
+
+const Function *functionOf(const Value *V) {
+  if (auto *I = dyn_cast<Instruction>(V))
+    return I->getFunction();
+  if (auto *A = dyn_cast<Argument>(V))
+    return A->getParent();
+  if (auto *B = dyn_cast<BasicBlock>(V))
+    return B->getParent();
+  return nullptr;
 }
 
 const PrHostApi HostApi = {
@@ -540,7 +576,19 @@ const PrHostApi HostApi = {
     [](LLVMValueRef V) {
       std::string Text;
       raw_string_ostream OS(Text);
-      unwrap(V)->printAsOperand(OS, /*PrintType=*/false);
+      if (const Function *F = functionOf(unwrap(V)))
+        unwrap(V)->printAsOperand(OS, /*PrintType=*/false, slotsOf(*F));
+      else
+        unwrap(V)->printAsOperand(OS, /*PrintType=*/false);
+      return copyString(Text);
+    },
+    [](LLVMValueRef V) {
+      std::string Text;
+      raw_string_ostream OS(Text);
+      if (const Function *F = functionOf(unwrap(V)))
+        unwrap(V)->print(OS, slotsOf(*F));
+      else
+        unwrap(V)->print(OS);
       return copyString(Text);
     },
     [](LLVMValueRef Ref) -> char * { return sourceName(unwrap(Ref)); },
@@ -639,7 +687,10 @@ bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
   bool Changed = false;
   for (Options.round = 0; Options.round < MaxRounds; ++Options.round) {
     bool Rewritten = withFunctionCtx(F, FAM, [&](PrFunctionCtx &Ctx) {
-      return polyrust_run_function(&HostApi, &Ctx, wrap(&F), &Options) != 0;
+      forgetSlots();
+      bool Rewritten = polyrust_run_function(&HostApi, &Ctx, wrap(&F), &Options) != 0;
+      forgetSlots();
+      return Rewritten;
     });
     if (!Rewritten)
       break;
@@ -685,7 +736,10 @@ struct PolyrustPrinterPass : PassInfoMixin<PolyrustPrinterPass> {
     }
     PrOptions Options = currentOptions();
     withFunctionCtx(F, FAM, [&](PrFunctionCtx &Ctx) {
-      if (char *Text = polyrust_print_function(&HostApi, &Ctx, wrap(&F), &Options, Which)) {
+      forgetSlots();
+      char *Text = polyrust_print_function(&HostApi, &Ctx, wrap(&F), &Options, Which);
+      forgetSlots();
+      if (Text) {
         errs() << Text;
         polyrust_free_string(Text);
       }

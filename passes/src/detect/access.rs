@@ -255,7 +255,7 @@ pub fn collect<'f>(
                         extent,
                         assumed,
                         in_bounds,
-                        text: instruction_text(raw.inst),
+                        text: fa.instruction_text(raw.inst),
                         inst: Some(raw.inst),
                     });
                 }

@@ -203,6 +203,7 @@ pub struct PrHostApi {
 
     pub source_location: unsafe extern "C" fn(LLVMValueRef, Lp) -> *mut c_char,
     pub value_as_operand: unsafe extern "C" fn(LLVMValueRef) -> *mut c_char,
+    pub value_text: unsafe extern "C" fn(LLVMValueRef) -> *mut c_char,
     pub source_name: unsafe extern "C" fn(LLVMValueRef) -> *mut c_char,
     pub remark:
         unsafe extern "C" fn(Ctx, PrRemarkKind, *const c_char, LLVMValueRef, Lp, Bb, *const c_char),

@@ -452,6 +452,14 @@ impl<'f> FunctionAnalyses<'f> {
         operand_name(self.api, value.as_value_ref())
     }
 
+    /// How LLVM prints an instruction (`%v = load double, ptr %p`), trimmed; with the
+    /// function's slot numbers computed once per call, unlike `ir::instruction_text`.
+    pub fn instruction_text(&self, inst: InstructionValue<'_>) -> String {
+        // SAFETY: instructions handed to the analyses come from the function processed.
+        let raw = unsafe { (self.api.value_text)(inst.as_value_ref()) };
+        take_host_string(self.api, raw).trim().to_string()
+    }
+
     /// `operand_name` for a raw value handle (as `Scev::unknown_value` returns).
     pub fn raw_operand_name(&self, value: LLVMValueRef) -> String {
         operand_name(self.api, value)
