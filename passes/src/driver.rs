@@ -161,27 +161,29 @@ pub fn decide(
     if let Err(e) = codegen::supported(fa, region) {
         return Ok(Decision::Keep(e.to_string()));
     }
-    let deps_options = deps_options(&region.spec, options);
+    if !modelled.imported {
+        if let Some(reason) = schedule::refuse_early(scop, options).map_err(|e| e.to_string())? {
+            return Ok(Decision::Keep(reason));
+        }
+    }
+    let deps = {
+        let _time = fa.time(Stage::Deps);
+        Dependences::compute(scop, &deps_options(&region.spec, options))
+            .map_err(|e| e.to_string())?
+    };
     if modelled.imported {
-        return imported_schedule(fa, scop, &deps_options);
+        return imported_schedule(scop, &deps);
     }
-    if let Some(reason) = schedule::refuse_early(scop, options).map_err(|e| e.to_string())? {
-        return Ok(Decision::Keep(reason));
-    }
-    choose_schedule(fa, scop, &deps_options, options)
+    choose_schedule(fa, scop, &deps, options)
 }
 
-/// The dependences of a region and the schedule the transformation stage picks.
+/// The schedule the transformation stage picks for a region with these dependences.
 fn choose_schedule(
     fa: &FunctionAnalyses<'_>,
     scop: &Scop,
-    deps_options: &DepsOptions,
+    deps: &Dependences,
     options: &Options,
 ) -> Result<Decision, String> {
-    let deps = {
-        let _time = fa.time(Stage::Deps);
-        Dependences::compute(scop, deps_options).map_err(|e| e.to_string())?
-    };
     let _time = fa.time(Stage::Schedule);
     let target = TargetHardware {
         simd_bits: fa.vector_register_bits(),
@@ -196,7 +198,7 @@ fn choose_schedule(
         host.as_ref(),
         &target,
     );
-    schedule::decide(scop, &deps, options, &hardware).map_err(|e| e.to_string())
+    schedule::decide(scop, deps, options, &hardware).map_err(|e| e.to_string())
 }
 
 /// The reductions detection found, relaxed only under -polyrust-allow-reassociation.
@@ -217,15 +219,7 @@ pub fn deps_options(spec: &crate::model::ScopSpec, options: &Options) -> DepsOpt
 }
 
 /// An imported schedule, used as it is when it respects the dependences.
-fn imported_schedule(
-    fa: &FunctionAnalyses<'_>,
-    scop: &Scop,
-    deps_options: &DepsOptions,
-) -> Result<Decision, String> {
-    let deps = {
-        let _time = fa.time(Stage::Deps);
-        Dependences::compute(scop, deps_options).map_err(|e| e.to_string())?
-    };
+fn imported_schedule(scop: &Scop, deps: &Dependences) -> Result<Decision, String> {
     let map = scop.schedule.get_map().map_err(|e| e.to_string())?;
     if !deps.respects(&map).map_err(|e| e.to_string())? {
         return Ok(Decision::Keep(

@@ -462,6 +462,20 @@ def probe_configs(configs, work):
 KTIME = re.compile(r"^kernel-time:\s*([0-9.eE+-]+)\s*$", re.M)
 
 
+def timed_compile(cmd, timeout):
+    """Runs one compile: (ok, stderr or why it failed, seconds)."""
+    t0 = time.perf_counter()
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True,
+                           timeout=timeout, errors="replace")
+        ok, err = r.returncode == 0, r.stderr
+    except subprocess.TimeoutExpired:
+        ok, err = False, f"compile timed out after {timeout:g} s"
+    except OSError as e:
+        ok, err = False, str(e)
+    return ok, err, time.perf_counter() - t0
+
+
 def run_binary(exe, size, timeout):
     """Runs exe with argv[1] = size. Returns (stdout, kernel time or None, error or None)."""
     try:
@@ -511,16 +525,7 @@ def bench_kernel(kernel, k, nk, configs, args, work, progress):
                 continue
             progress.step(f"{tag}: compile {rep}/{args.compile_runs} {cn}")
             cmd = compile_cmd(cfg, kernel["src"], exe[cn])
-            t0 = time.perf_counter()
-            try:
-                r = subprocess.run(cmd, capture_output=True, text=True,
-                                   timeout=args.compile_timeout, errors="replace")
-                ok, err = r.returncode == 0, r.stderr
-            except subprocess.TimeoutExpired:
-                ok, err = False, f"compile timed out after {args.compile_timeout:g} s"
-            except OSError as e:
-                ok, err = False, str(e)
-            dt = time.perf_counter() - t0
+            ok, err, dt = timed_compile(cmd, args.compile_timeout)
             if not ok:
                 cres[cn]["status"] = "BUILD-FAIL"
                 cres[cn]["detail"] = " | ".join(first_lines(err, 4)) or "compiler failed"
@@ -940,16 +945,7 @@ def compile_only_main(args, argv):
                             continue
                         progress.step(f"{tag}: compile {rep}/{args.runs} {cn}")
                         cmd = cmd_of(cfg, f["src"], work / f"{i}.{cn}.o")
-                        t0 = time.perf_counter()
-                        try:
-                            r = subprocess.run(cmd, capture_output=True, text=True,
-                                               timeout=args.compile_timeout, errors="replace")
-                            ok, err = r.returncode == 0, r.stderr
-                        except subprocess.TimeoutExpired:
-                            ok, err = False, f"compile timed out after {args.compile_timeout:g} s"
-                        except OSError as e:
-                            ok, err = False, str(e)
-                        dt = time.perf_counter() - t0
+                        ok, err, dt = timed_compile(cmd, args.compile_timeout)
                         if not ok:
                             cres[cn]["status"] = "BUILD-FAIL"
                             cres[cn]["detail"] = " | ".join(first_lines(err, 4)) or "failed"
