@@ -37,6 +37,9 @@ pub struct Emitter<'a, 'f> {
     pub ids: HashMap<String, Value>,
     /// Stack slots of the scalars, by the IR value they stand for.
     pub slots: HashMap<Value, Slot>,
+    /// Promoted scalars (see `detect::promoted`): the address of the element each
+    /// lives in, as the original code computes it.
+    pub homes: HashMap<Value, Value>,
     /// Loads hoisted in front of the region (invariant loads used as parameters).
     pub hoisted: HashMap<Value, Value>,
     /// Every block made, for clean-up if generation gives up.
@@ -341,7 +344,9 @@ impl<'a, 'f> Emitter<'a, 'f> {
             local.insert(v, clone);
         }
         // Scalar writes: the statement's own values, and the values it hands to phis
-        // of the blocks it branches to.
+        // of the blocks it branches to; to a stack slot, or for a promoted scalar to
+        // its element.
+        let mut writes: Vec<(Value, Value)> = Vec::new();
         for access in spec.accesses.iter().filter(|a| a.kind != AccessKind::Read) {
             let Some(ArrayIr::Scalar { value }) = region
                 .ir
@@ -352,32 +357,43 @@ impl<'a, 'f> Emitter<'a, 'f> {
             else {
                 continue;
             };
-            let Some(slot) = self.slots.get(&value).copied() else {
-                continue;
-            };
-            // A phi is written by the blocks it comes in from (its own block too, for a
-            // loop-carried value): the value on that edge.
-            let written = match as_instruction(value) {
-                Some(phi) if phi.get_opcode() == InstructionOpcode::Phi => {
-                    let incoming = phi_incoming(phi)
-                        .into_iter()
-                        .find(|(_, from)| from == block)
-                        .map(|(v, _)| v)
-                        .ok_or_else(|| {
-                            CodegenError::Unsupported(format!(
-                                "{name} writes a phi it does not reach"
-                            ))
-                        })?;
-                    self.value(incoming, st, &counters, placeholder_inst, &mut local)?
-                }
-                _ => self.value(value, st, &counters, placeholder_inst, &mut local)?,
-            };
-            self.b.store(written, slot.pointer);
+            if let Some(slot) = self.slots.get(&value) {
+                writes.push((value, slot.pointer));
+            }
+        }
+        for write in &st.promoted_writes {
+            let pointer = self.value(write.pointer, st, &counters, placeholder_inst, &mut local)?;
+            writes.push((write.value, pointer));
+        }
+        for (value, pointer) in writes {
+            let written = self.written(value, *block, name)?;
+            let written = self.value(written, st, &counters, placeholder_inst, &mut local)?;
+            self.b.store(written, pointer);
         }
         self.b.erase(placeholder);
         let current = self.current()?;
         self.b.position_at_end(current);
         Ok(())
+    }
+
+    /// The value a statement hands to a scalar: for a phi, its incoming value from
+    /// the statement's block (its own block too, for a loop-carried value).
+    fn written(
+        &self,
+        value: Value,
+        block: BasicBlock<'f>,
+        name: &str,
+    ) -> Result<Value, CodegenError> {
+        match as_instruction(value) {
+            Some(phi) if phi.get_opcode() == InstructionOpcode::Phi => phi_incoming(phi)
+                .into_iter()
+                .find(|(_, from)| *from == block)
+                .map(|(v, _)| v)
+                .ok_or_else(|| {
+                    CodegenError::Unsupported(format!("{name} writes a phi it does not reach"))
+                }),
+            _ => Ok(value),
+        }
     }
 
     /// The value an operand of a statement's instruction has in the new code.
@@ -404,7 +420,12 @@ impl<'a, 'f> Emitter<'a, 'f> {
         if let Some(v) = self.hoisted.get(&op) {
             return Ok(*v);
         }
-        let mapped = if let Some(slot) = self.slots.get(&op) {
+        let mapped = if let Some(pointer) = self.homes.get(&op).copied() {
+            // A promoted scalar holds the element's contents: read it where the
+            // statement first needs it.
+            let address = self.value(pointer, st, counters, before, local)?;
+            self.b.load(type_of(op), address, "polyrust.promoted")
+        } else if let Some(slot) = self.slots.get(&op) {
             self.b.load(slot.ty, slot.pointer, "polyrust.scalar")
         } else {
             let scope = self.fa.loop_for_block(def_block);

@@ -79,6 +79,11 @@ pub fn generate<'f>(
         region,
         ids: HashMap::new(),
         slots: HashMap::new(),
+        homes: ir
+            .promotions
+            .iter()
+            .flat_map(|p| p.values.iter().map(|v| (*v, p.pointer)))
+            .collect(),
         hoisted: HashMap::new(),
         created: Vec::new(),
         parent_loop: fa

@@ -14,6 +14,7 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
 use super::affine::{Affine, Atom, CmpOp, Cond};
 use super::control::{BlockConditions, LoopBounds};
+use super::promoted::{PromotedWrite, Promotion};
 use super::reject::{RejectReason, Rejection};
 use super::translate::{sanitize, Assumed, Translator};
 use crate::llvm::ir::{
@@ -40,6 +41,7 @@ pub struct Array {
     pub written: bool,
 }
 
+#[derive(Clone)]
 pub struct Access<'f> {
     pub block: BasicBlock<'f>,
     pub kind: AccessKind,
@@ -57,6 +59,7 @@ pub struct Access<'f> {
 }
 
 /// One subscript of an access assumed to lie in its dimension.
+#[derive(Clone)]
 pub struct InBounds {
     /// Which subscript (0 = outermost; never 0 itself, the first dimension is unbounded).
     pub dimension: usize,
@@ -71,6 +74,9 @@ pub struct Accesses<'f> {
     /// In statement order: by block, then reads of scalars, memory in instruction
     /// order, writes of scalars.
     pub accesses: Vec<Access<'f>>,
+    /// Promoted scalars now modelled in their array element, with the statements
+    /// (by block) that write them.
+    pub promotions: Vec<(Promotion, Vec<(BasicBlock<'f>, PromotedWrite)>)>,
 }
 
 struct RawAccess<'f> {
@@ -280,7 +286,13 @@ pub fn collect<'f>(
         return Err(vec![Rejection::new(RejectReason::NoMemoryAccess, "")]);
     }
     let accesses = order_with_scalars(tr, conditions, &mut arrays, memory, &mut used_names);
-    Ok(Accesses { arrays, accesses })
+    let mut out = Accesses {
+        arrays,
+        accesses,
+        promotions: Vec::new(),
+    };
+    out.promotions = super::promoted::to_memory(tr, conditions, &mut out);
+    Ok(out)
 }
 
 type Shape = (Vec<Affine>, Vec<Vec<Affine>>, Vec<Vec<Assumed>>);

@@ -13,6 +13,7 @@ pub mod affine;
 pub mod build;
 pub mod control;
 pub mod instructions;
+pub mod promoted;
 pub mod reduction;
 pub mod region;
 pub mod reject;
@@ -51,6 +52,8 @@ pub struct RegionIr<'f> {
     pub params: Vec<translate::Param<'f>>,
     /// By the spec's array names.
     pub arrays: Vec<(String, ArrayIr)>,
+    /// Scalars the model keeps in an array element (see `promoted`).
+    pub promotions: Vec<promoted::Promotion>,
 }
 
 pub struct StatementIr<'f> {
@@ -59,6 +62,8 @@ pub struct StatementIr<'f> {
     pub blocks: Vec<BasicBlock<'f>>,
     /// The region's loops around it, outermost first (its iterators i0, i1, ...).
     pub loops: Vec<Loop<'f>>,
+    /// Values of promoted scalars the statement writes to their element.
+    pub promoted_writes: Vec<promoted::PromotedWrite>,
 }
 
 #[derive(Clone, Copy)]
@@ -231,6 +236,13 @@ fn analyse<'f>(
                         .filter(|b| conditions.statement_block(*b) == *rep)
                         .collect(),
                     loops: shape.loops_around(fa, *rep),
+                    promoted_writes: accesses
+                        .promotions
+                        .iter()
+                        .flat_map(|(_, writes)| writes)
+                        .filter(|(block, _)| block == rep)
+                        .map(|(_, write)| *write)
+                        .collect(),
                 })
                 .collect();
             let arrays = accesses
@@ -253,6 +265,7 @@ fn analyse<'f>(
                 statements,
                 params,
                 arrays,
+                promotions: accesses.promotions.iter().map(|(p, _)| p.clone()).collect(),
             };
             Ok(DetectedRegion {
                 top: top.to_vec(),
