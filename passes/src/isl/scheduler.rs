@@ -11,7 +11,7 @@ use std::ffi::{c_int, c_long};
 use super::ctx::CtxRef;
 use super::error::IslError;
 use super::object::{error_after_raw_call, release};
-use super::raw::{take_ctx_error, RawPtr};
+use super::raw::{isl_union_map_to_str, take_ctx_error, take_string, RawPtr};
 use super::schedule::Schedule;
 use super::set::Set;
 use super::union_map::UnionMap;
@@ -58,6 +58,9 @@ extern "C" {
     fn isl_union_set_free(uset: RawPtr) -> RawPtr;
     fn isl_union_set_apply(uset: RawPtr, umap: RawPtr) -> RawPtr;
     fn isl_union_map_from_union_pw_aff(upa: RawPtr) -> RawPtr;
+    fn isl_union_map_from_multi_union_pw_aff(mupa: RawPtr) -> RawPtr;
+    fn isl_union_map_intersect_domain(umap: RawPtr, uset: RawPtr) -> RawPtr;
+    fn isl_union_map_free(umap: RawPtr) -> RawPtr;
     fn isl_set_from_union_set(uset: RawPtr) -> RawPtr;
 
     fn isl_multi_val_zero(space: RawPtr) -> RawPtr;
@@ -83,6 +86,10 @@ pub struct BandInfo {
     /// Per member, how many values it takes over the band's domain when constants
     /// bound it whatever the parameters (`None`: it grows with them, or is unknown).
     pub extents: Vec<Option<i64>>,
+    /// The band's schedule on its domain, `{ S[i, j, k] -> [i, k, j] }`, as isl prints
+    /// it (`None` when isl could not give it): the space the members' tile sizes are
+    /// counted in.
+    pub partial: Option<String>,
 }
 
 /// Computes a new schedule for `domain` that respects `validity`, keeps `proximity`
@@ -215,6 +222,7 @@ unsafe fn visit_node(
                 .collect(),
             permutable: isl_schedule_node_band_get_permutable(node) == 1,
             extents: (0..members).map(|i| member_extent(ctx, node, i)).collect(),
+            partial: partial_schedule_text(node),
         };
         let edit = visit(&info);
         if let Some(BandEdit::Permute(order)) = edit {
@@ -287,6 +295,29 @@ unsafe fn member_extent(ctx: &CtxRef, node: RawPtr, pos: c_int) -> Option<i64> {
         Ok(Some((lo, hi))) if hi >= lo => hi.checked_sub(lo)?.checked_add(1),
         _ => None,
     }
+}
+
+/// The band's partial schedule on the band's domain, as text; `None` on any isl
+/// failure (the error is cleared).
+unsafe fn partial_schedule_text(node: RawPtr) -> Option<String> {
+    let raw_ctx = isl_schedule_node_get_ctx(node);
+    let partial = isl_schedule_node_band_get_partial_schedule(node);
+    let domain = isl_schedule_node_get_domain(node);
+    if partial == 0 || domain == 0 {
+        isl_multi_union_pw_aff_free(partial);
+        isl_union_set_free(domain);
+        take_ctx_error(raw_ctx);
+        return None;
+    }
+    let map =
+        isl_union_map_intersect_domain(isl_union_map_from_multi_union_pw_aff(partial), domain);
+    if map == 0 {
+        take_ctx_error(raw_ctx);
+        return None;
+    }
+    let text = take_string(isl_union_map_to_str(map));
+    isl_union_map_free(map);
+    text
 }
 
 /// Replaces the band at `node` by one with its members in `order`.

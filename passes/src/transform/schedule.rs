@@ -10,7 +10,7 @@
 use crate::deps::Dependences;
 use crate::isl::ast;
 use crate::isl::scheduler::{self, BandInfo};
-use crate::isl::{parse_set, IslCtx, IslError, Schedule, UnionMap};
+use crate::isl::{parse_set, parse_union_map, IslCtx, IslError, Schedule, UnionMap};
 use crate::model::assumptions::describe;
 use crate::model::Scop;
 use crate::options::{Options, Tiling};
@@ -272,13 +272,79 @@ pub fn tile(
                 if sizes.len() == 2 {
                     chosen[0] = i64::try_from(sizes[0]).unwrap_or(UNTILED);
                 }
+                let mut text = decision.to_string();
+                if let Some((member, size)) = l2_tile(scop, band, &chosen, &machine) {
+                    chosen[member] = size;
+                    text.push_str(&format!(
+                        ", loop {} by {size} so that its tiles stay in L2",
+                        member + 1
+                    ));
+                }
                 let chosen = keep_short(band, chosen)?;
-                described.push(decision.to_string());
+                described.push(text);
                 Some(chosen)
             })?
         }
     };
     Ok((tiled, described))
+}
+
+/// The L2 tile of the member outside the vectorized one (see `sica::l2_tile_size`), from
+/// the statements' accesses in the band's space; `None` when it does not apply or isl
+/// cannot say (the band is then tiled as SICA's paper does).
+fn l2_tile(
+    scop: &Scop,
+    band: &BandInfo,
+    chosen: &[i64],
+    machine: &sica::SicaMachine,
+) -> Option<(usize, i64)> {
+    let members = chosen.len();
+    if members < 3 {
+        return None;
+    }
+    let partial = parse_union_map(&scop.context.ctx(), band.partial.as_deref()?, "band").ok()?;
+    let inner_tile = match chosen[members - 1] {
+        UNTILED => trip_count(band.extents.last())?,
+        size => u64::try_from(size).ok()?,
+    };
+    let mut relations = Vec::new();
+    for band_map in partial.maps().ok()? {
+        let statement = scop
+            .statements
+            .iter()
+            .find(|s| Some(s.name.as_str()) == band_map.domain_name().as_deref())?;
+        for access in &statement.accesses {
+            let array = scop.arrays.iter().find(|x| x.name == access.array)?;
+            if array.is_scalar {
+                continue;
+            }
+            let in_band = band_map
+                .copy()
+                .ok()?
+                .reverse()
+                .ok()?
+                .apply_range(access.relation.copy().ok()?)
+                .ok()?;
+            relations.push((in_band, array.element_size));
+        }
+    }
+    let accesses: Vec<BlockAccess<'_>> = relations
+        .iter()
+        .map(|(relation, element_bytes)| BlockAccess {
+            relation,
+            element_bytes: *element_bytes,
+        })
+        .collect();
+    let middle = members - 2;
+    let size = sica::l2_tile_size(
+        machine,
+        &accesses,
+        members,
+        inner_tile,
+        trip_count(band.extents.get(middle)),
+    )
+    .ok()??;
+    Some((middle, i64::try_from(size).ok()?))
 }
 
 fn trip_count(extent: Option<&Option<i64>>) -> Option<u64> {
