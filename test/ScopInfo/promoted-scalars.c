@@ -64,6 +64,31 @@ double used_after(int n, double (*restrict C)[n], double (*restrict A)[n]) {
   return s;
 }
 
+// The element is overwritten after the loop with a value computed from the
+// accumulator: its old contents are dead, so the accumulator lives there.
+void gram_scaled(int n, int m, double d, double (*restrict G)[m], double (*restrict X)[m]) {
+  for (int a = 0; a < m; a++)
+    for (int b = a; b < m; b++) {
+      double s = 0.0;
+      for (int i = 0; i < n; i++)
+        s += X[i][a] * X[i][b];
+      G[a][b] = s / d;
+      G[b][a] = G[a][b];
+    }
+}
+
+// The element's old contents are read after the loop: the accumulator cannot live
+// there.
+void rank_k_update(int n, int m, double (*restrict C)[n], double (*restrict A)[m]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= i; j++) {
+      double s = 0.0;
+      for (int k = 0; k < m; k++)
+        s += A[i][k] * A[j][k];
+      C[i][j] = 0.5 * C[i][j] + s;
+    }
+}
+
 // CHECK-LABEL: polyrust-scops: function 'mm_stored_in_loop'
 // CHECK: Arrays:
 // CHECK-NEXT: double C[*][n]
@@ -119,3 +144,15 @@ double used_after(int n, double (*restrict C)[n], double (*restrict A)[n]) {
 // CHECK: double s_{{.*}}__phi (scalar)
 // CHECK: S3 (
 // CHECK: Read: [n] -> { S3[i0] -> add_us_us__s[] }
+
+// CHECK-LABEL: polyrust-scops: function 'gram_scaled'
+// CHECK-NOT: (scalar)
+// CHECK: MustWrite: [m, n] -> { S0[i0, i1] -> G[i0, i0 + i1] }   ; %s.{{.*}} = phi double
+// CHECK: S2 (
+// CHECK: Read: [m, n] -> { S2[i0, i1] -> G[i0, i0 + i1] }   ; %{{.*}} = tail call double @llvm.fmuladd.f64({{.*}} (promoted scalar, kept in memory)
+// CHECK-NEXT: MustWrite: [m, n] -> { S2[i0, i1] -> G[i0, i0 + i1] }   ; store double %div
+// CHECK-NEXT: MustWrite: [m, n] -> { S2[i0, i1] -> G[i0 + i1, i0] }   ; store double %div
+
+// CHECK-LABEL: polyrust-scops: function 'rank_k_update'
+// CHECK: double s_{{.*}}__phi (scalar)
+// CHECK: Read: [n, m] -> { S2[i0, i1] -> C[i0, i1] }

@@ -284,6 +284,30 @@ impl<'f> Chain<'f> {
                 _ => Some((*st, i)),
             }
         });
+        // Or the element S2 overwrites with a value computed from the chain
+        // (`cov[a][b] = s / d`): its old contents are dead from S0 on, so the chain may
+        // live there until it is read.
+        let first_use_in_s2 = s2.and_then(|s| first_use(s, &values));
+        let mut overwritten = false;
+        let after_home = match (after_home, s2, first_use_in_s2) {
+            (Some(h), _, _) => Some(h),
+            (None, Some(s2), Some(first)) => s2
+                .get_instructions()
+                .filter(|i| i.get_opcode() == InstructionOpcode::Store)
+                .filter(|st| comes_before(first, *st))
+                .find_map(|st| {
+                    let i = access_of(st)?;
+                    let x = &accesses.accesses[i];
+                    let fits = x.kind == AccessKind::MustWrite
+                        && accessed_value(st).map(type_of) == Some(ty)
+                        && homes
+                            .first()
+                            .is_none_or(|(_, h)| same(&accesses.accesses[*h], x));
+                    fits.then_some((st, i))
+                })
+                .inspect(|_| overwritten = true),
+            _ => None,
+        };
         if let Some(h) = after_home {
             homes.push(h);
         }
@@ -337,7 +361,7 @@ impl<'f> Chain<'f> {
         let position = |b: BasicBlock<'f>| shape.position(b).unwrap_or(usize::MAX);
         let last = s2.unwrap_or(s1);
         let ours: HashSet<InstructionValue<'f>> = homes.iter().map(|(i, _)| *i).collect();
-        let first_use_in_s2 = s2.and_then(|s| first_use(s, &values));
+        let home_in_s2 = after_home.map(|(st, _)| st);
         for x in &accesses.accesses {
             if x.array != home_access.array || x.inst.is_some_and(|inst| ours.contains(&inst)) {
                 continue;
@@ -353,12 +377,21 @@ impl<'f> Chain<'f> {
                 return None;
             }
             if Some(x.block) == s2 && x.block != s1 {
-                // After the first use of the chain in S2, the value is in hand.
-                let after_read = match (x.inst, first_use_in_s2) {
-                    (Some(inst), Some(first)) => comes_before(first, inst),
-                    _ => false,
+                // Without a store in S2, the original kept the element up to date in
+                // the loop: memory is the same in both forms. With one, an access after
+                // it sees the same; a write after the chain's first use (once the value
+                // is in hand) changes nothing the chain needs; a read before the store
+                // would see the chain where the original saw the old contents.
+                let allowed = match (home_in_s2, x.inst) {
+                    (None, _) => true,
+                    (Some(home), Some(inst)) => {
+                        comes_before(home, inst)
+                            || (x.kind != AccessKind::Read
+                                && first_use_in_s2.is_some_and(|f| comes_before(f, inst)))
+                    }
+                    (Some(_), None) => false,
                 };
-                if after_read {
+                if allowed {
                     continue;
                 }
             }
@@ -392,7 +425,7 @@ impl<'f> Chain<'f> {
                 },
             )),
         }
-        if let (Some(s2), Some((store, _))) = (s2, after_home) {
+        if let (Some(s2), Some((store, _)), false) = (s2, after_home, overwritten) {
             identities.instructions.push(store);
             let only_stored_back = values.iter().all(|v| {
                 users(&basic(*v)).iter().all(|u| {
