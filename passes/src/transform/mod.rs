@@ -19,5 +19,6 @@
 
 pub mod cost;
 pub mod hardware;
+pub mod interchange;
 pub mod schedule;
 pub mod sica;

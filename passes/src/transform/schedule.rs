@@ -17,6 +17,7 @@ use crate::options::{Options, Tiling};
 
 use super::cost::{self, StatementView};
 use super::hardware::Hardware;
+use super::interchange;
 use super::sica::{self, BlockAccess, NewElements, SicaBand, SicaDecision};
 
 /// What to do with a region.
@@ -60,9 +61,6 @@ pub fn decide(
     let original = scop.schedule.get_map()?;
     let statements = StatementView::all(scop);
     let mut assessment = cost::assess(&statements, &original, &map)?;
-    if let Some(reason) = assessment.rejection() {
-        return Ok(Decision::Keep(reason));
-    }
     let bands = scheduler::bands(&new)?;
     // isl's scheduler has no notion of strides; within a permutable band any loop may
     // go innermost, so pick the one whose accesses are the most contiguous.
@@ -88,11 +86,18 @@ pub fn decide(
             }
         }
     }
+    // Judged after the permutations: a band isl ordered with a strided loop innermost
+    // (covariance's centring loop, fused with the loop over the means) may be fixed by
+    // them.
+    if let Some(reason) = assessment.rejection() {
+        return interchanged(scop, deps).map(|d| d.unwrap_or(Decision::Keep(reason)));
+    }
     let min_loops = min_tiled_loops(options);
     if !bands.iter().any(|band| worth_tiling(band, min_loops)) && !assessment.improves_strides() {
-        return Ok(Decision::Keep(format!(
+        let reason = format!(
             "no permutable band of {min_loops} or more loops to tile, and no innermost loop gets a smaller stride"
-        )));
+        );
+        return interchanged(scop, deps).map(|d| d.unwrap_or(Decision::Keep(reason)));
     }
     let mut described = Vec::new();
     if assessment.improves_strides() {
@@ -126,6 +131,36 @@ pub fn decide(
         description,
         dependences: deps.all()?,
     })
+}
+
+/// The original order with statements' loops interchanged (and distributed from their
+/// neighbours) so that innermost loops become contiguous, where isl's schedule does not
+/// gain: `None` when no interchange does either, or when it would put conditions
+/// inside innermost loops.
+fn interchanged(scop: &Scop, deps: &Dependences) -> Result<Option<Decision>, IslError> {
+    let Some((schedule, assessment, moves)) =
+        interchange::candidate(scop, &mut |map| respects(deps, map))?
+    else {
+        return Ok(None);
+    };
+    let guards = |schedule: &Schedule| -> Result<usize, IslError> {
+        Ok(cost::innermost_guards(
+            &ast::generate(&scop.assumed_context, schedule)?.root,
+        ))
+    };
+    if guards(&schedule)? > guards(&scop.schedule)? {
+        return Ok(None);
+    }
+    Ok(Some(Decision::Transform {
+        schedule,
+        description: format!(
+            "loops interchanged ({}): {} strided accesses in innermost loops -> {}",
+            moves.join(", "),
+            assessment.strided_before,
+            assessment.strided_after
+        ),
+        dependences: deps.all()?,
+    }))
 }
 
 /// isl's scheduler on the region's dependences (validity, proximity and coincidence

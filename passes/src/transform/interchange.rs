@@ -1,0 +1,138 @@
+//! Interchange with distribution: the candidate schedule "the original program order,
+//! with one statement's loops reordered so that its innermost loop is contiguous",
+//! where isl's scheduler gives nothing better. To reorder a statement's loops from
+//! some depth on, the statements sharing those loops with it are distributed into
+//! loops of their own before and after it: covariance's `for a, b: { s = 0; for i:
+//! s += X[i][a] * X[i][b]; cov[a][b] = s }` (with `s` kept in `cov[a][b]`, see
+//! `detect::promoted`) becomes `for a: { for b: init; for i: for b: update; for b:
+//! store }`, whose innermost loop walks rows of X and cov.
+//!
+//! Works on the 2d+1 time stamps `[b0, i0, b1, i1, ..., bd]` of the original schedule:
+//! at the depth where the statement's loops start to differ, its textual position and
+//! those of the statements sharing that loop are split three ways (before it, it,
+//! after it). Each candidate is checked against the dependences and the cost model's
+//! strides; the first statement order that gains is kept, and the search goes on from
+//! there.
+//!
+//! Relies on the statements' textual positions and domains from the model, and on
+//! `cost` for strides.
+
+use crate::isl::{parse_union_map, IslError, Schedule, UnionMap};
+use crate::model::Scop;
+
+use super::cost::{self, Assessment, StatementView};
+
+/// One statement's place in a candidate: its textual positions and the order of its
+/// loops (`order[k]` is the original loop at depth `k`).
+#[derive(Clone)]
+struct Place {
+    positions: Vec<i64>,
+    order: Vec<usize>,
+}
+
+/// The best interchange found, as a schedule with what changed, or `None` when no
+/// statement's innermost loop gets fewer strided accesses. `valid` checks a candidate
+/// map against the dependences.
+pub fn candidate(
+    scop: &Scop,
+    valid: &mut dyn FnMut(&UnionMap) -> Result<bool, IslError>,
+) -> Result<Option<(Schedule, Assessment, Vec<String>)>, IslError> {
+    let statements = StatementView::all(scop);
+    let original = scop.schedule.get_map()?;
+    let mut places: Vec<Place> = scop
+        .statements
+        .iter()
+        .map(|s| Place {
+            positions: s.textual_positions.iter().map(|p| i64::from(*p)).collect(),
+            order: (0..s.textual_positions.len().saturating_sub(1)).collect(),
+        })
+        .collect();
+    let mut best: Option<(UnionMap, Assessment)> = None;
+    let mut described = Vec::new();
+    for s in 0..places.len() {
+        let depth = places[s].order.len();
+        for loop_ in 0..depth.saturating_sub(1) {
+            let trial = move_innermost(&places, s, loop_);
+            let map = parse_union_map(&scop.context.ctx(), &flat_map(scop, &trial), "candidate")?;
+            let assessment = cost::assess(&statements, &original, &map)?;
+            let gain = match &best {
+                Some((_, b)) => assessment.strided_after < b.strided_after,
+                None => assessment.strided_after < assessment.strided_before,
+            };
+            if gain && assessment.rejection().is_none() && valid(&map)? {
+                described.push(format!(
+                    "loop {} of {} moved innermost",
+                    loop_ + 1,
+                    scop.statements[s].name
+                ));
+                places = trial;
+                best = Some((map, assessment));
+                break;
+            }
+        }
+    }
+    let Some((map, assessment)) = best else {
+        return Ok(None);
+    };
+    let schedule = Schedule::from_domain(scop.domains.copy()?)?.insert_band(map)?;
+    Ok(Some((schedule, assessment, described)))
+}
+
+/// `places` with loop `loop_` of statement `s` moved innermost and `s` distributed from
+/// the statements sharing that loop.
+fn move_innermost(places: &[Place], s: usize, loop_: usize) -> Vec<Place> {
+    let mut out = places.to_vec();
+    // Split position `loop_` (the position of the loop at that depth) three ways for
+    // the statements that share loops 0..=loop_ with `s`; every other statement with a
+    // position there keeps its order by taking the middle slot.
+    let prefix = places[s].positions[..=loop_].to_vec();
+    for (k, place) in out.iter_mut().enumerate() {
+        if place.positions.len() <= loop_ {
+            continue;
+        }
+        let shares = place.positions.len() > loop_ + 1 && place.positions[..=loop_] == prefix[..];
+        let slot = match (shares, k.cmp(&s)) {
+            (true, std::cmp::Ordering::Less) => 0,
+            (true, std::cmp::Ordering::Greater) => 2,
+            _ => 1,
+        };
+        place.positions[loop_] = place.positions[loop_] * 3 + slot;
+    }
+    let order = &mut out[s].order;
+    let moved = order.remove(loop_);
+    order.push(moved);
+    out
+}
+
+/// The flattened schedule of `places`: `{ S[i0, i1] -> [b0, i0, b1, i1, b2, 0, 0] }`
+/// padded to the deepest statement.
+fn flat_map(scop: &Scop, places: &[Place]) -> String {
+    let dims = places.iter().map(|p| p.order.len()).max().unwrap_or(0) * 2 + 1;
+    let pieces: Vec<String> = scop
+        .statements
+        .iter()
+        .zip(places)
+        .map(|(statement, place)| {
+            let iterators: Vec<String> = (0..place.order.len()).map(|k| format!("i{k}")).collect();
+            let mut time = Vec::with_capacity(dims);
+            for (k, position) in place.positions.iter().enumerate() {
+                time.push(position.to_string());
+                if let Some(original) = place.order.get(k) {
+                    time.push(format!("i{original}"));
+                }
+            }
+            time.resize(dims, "0".into());
+            format!(
+                "{}[{}] -> [{}]",
+                statement.name,
+                iterators.join(", "),
+                time.join(", ")
+            )
+        })
+        .collect();
+    format!(
+        "[{}] -> {{ {} }}",
+        scop.params.join(", "),
+        pieces.join("; ")
+    )
+}
