@@ -49,6 +49,19 @@ pub fn decide(
     options: &Options,
     hardware: &Hardware,
 ) -> Result<Decision, IslError> {
+    match from_isl(scop, deps, options, hardware)? {
+        Decision::Keep(reason) => Ok(interchanged(scop, deps)?.unwrap_or(Decision::Keep(reason))),
+        transform => Ok(transform),
+    }
+}
+
+/// isl's schedule, permuted within its bands and tiled, if the cost model takes it.
+fn from_isl(
+    scop: &Scop,
+    deps: &Dependences,
+    options: &Options,
+    hardware: &Hardware,
+) -> Result<Decision, IslError> {
     let new = compute(scop, deps)?;
     // Checked before tiling: tiling a permutable band keeps every dependence forward,
     // and the tiled map (with its floor divisions) is much costlier to check.
@@ -90,14 +103,14 @@ pub fn decide(
     // (covariance's centring loop, fused with the loop over the means) may be fixed by
     // them.
     if let Some(reason) = assessment.rejection() {
-        return interchanged(scop, deps).map(|d| d.unwrap_or(Decision::Keep(reason)));
+        return Ok(Decision::Keep(reason));
     }
     let min_loops = min_tiled_loops(options);
     if !bands.iter().any(|band| worth_tiling(band, min_loops)) && !assessment.improves_strides() {
         let reason = format!(
             "no permutable band of {min_loops} or more loops to tile, and no innermost loop gets a smaller stride"
         );
-        return interchanged(scop, deps).map(|d| d.unwrap_or(Decision::Keep(reason)));
+        return Ok(Decision::Keep(reason));
     }
     let mut described = Vec::new();
     if assessment.improves_strides() {
