@@ -89,6 +89,20 @@ void rank_k_update(int n, int m, double (*restrict C)[n], double (*restrict A)[m
     }
 }
 
+// The accumulator is stored, then read by a later loop (Gram-Schmidt's projection):
+// the later loop reads the element, which holds the value from the store on.
+void project_out(int m, int n, double (*restrict A)[n], double (*restrict Q)[n],
+                 double (*restrict R)[n]) {
+  for (int j = 1; j < n; j++) {
+    double d = 0.0;
+    for (int i = 0; i < m; i++)
+      d += Q[i][0] * A[i][j];
+    R[0][j] = d;
+    for (int i = 0; i < m; i++)
+      A[i][j] -= Q[i][0] * d;
+  }
+}
+
 // CHECK-LABEL: polyrust-scops: function 'mm_stored_in_loop'
 // CHECK: Arrays:
 // CHECK-NEXT: double C[*][n]
@@ -156,3 +170,17 @@ void rank_k_update(int n, int m, double (*restrict C)[n], double (*restrict A)[m
 // CHECK-LABEL: polyrust-scops: function 'rank_k_update'
 // CHECK: double s_{{.*}}__phi (scalar)
 // CHECK: Read: [n, m] -> { S2[i0, i1] -> C[i0, i1] }
+
+// CHECK-LABEL: polyrust-scops: function 'project_out'
+// CHECK-NOT: (scalar)
+// CHECK: MustWrite: [n, m] -> { S0[i0] -> R[1 + i0] }   ; %d.{{.*}} = phi double
+// CHECK: S1 (
+// CHECK: Read: [n, m] -> { S1[i0, i1] -> R[1 + i0] }
+// CHECK: MustWrite: [n, m] -> { S1[i0, i1] -> R[1 + i0] }
+// CHECK: S2 (
+// CHECK-NEXT: Domain:
+// CHECK-NEXT: Schedule:
+// CHECK-NEXT: Read: [n, m] -> { S2[i0, i1] -> R[1 + i0] }   ; {{.*}} (promoted scalar, kept in memory)
+// CHECK-NEXT: Read: [n, m] -> { S2[i0, i1] -> Q[i1, 0] }
+// CHECK-NEXT: Read: [n, m] -> { S2[i0, i1] -> A[i1, 1 + i0] }
+// CHECK-NEXT: MustWrite: [n, m] -> { S2[i0, i1] -> A[i1, 1 + i0] }

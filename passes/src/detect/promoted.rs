@@ -215,6 +215,7 @@ impl<'f> Chain<'f> {
         let mut after: Vec<InstructionValue<'f>> = Vec::new();
         let mut s2: Option<BasicBlock<'f>> = None;
         let mut in_loop_store: Option<InstructionValue<'f>> = None;
+        let mut readers: Vec<BasicBlock<'f>> = Vec::new();
         let mut pending = vec![next];
         while let Some(v) = pending.pop() {
             for user in users(&basic(v)) {
@@ -231,8 +232,19 @@ impl<'f> Chain<'f> {
                     }
                     continue;
                 }
-                if fa.loop_for_block(block) != parent || l.contains_block(block) {
+                if l.contains_block(block) || !shape.contains_block(block) {
                     return None;
+                }
+                if fa.loop_for_block(block) != parent {
+                    // A statement in a later loop inside J reads the value (NPB's and
+                    // Gram-Schmidt's `for i: A[i][j] -= Q[i][k] * d`).
+                    if user.get_opcode() == InstructionOpcode::Phi
+                        || !parent.is_some_and(|j| j.contains_block(block))
+                    {
+                        return None;
+                    }
+                    readers.push(stmt(block));
+                    continue;
                 }
                 match s2 {
                     Some(s) if s != stmt(block) => return None,
@@ -359,7 +371,21 @@ impl<'f> Chain<'f> {
         // Nothing else touches the array between S0 and the chain's last statement,
         // except after the chain's value has been read in S2.
         let position = |b: BasicBlock<'f>| shape.position(b).unwrap_or(usize::MAX);
-        let last = s2.unwrap_or(s1);
+        // Readers in later loops load the element: it must hold the chain's value there,
+        // which an overwriting S2 ends.
+        if readers.iter().any(|r| {
+            position(*r) <= position(s1)
+                || (overwritten && s2.is_some_and(|s| position(*r) >= position(s)))
+        }) {
+            return None;
+        }
+        let last = readers
+            .iter()
+            .copied()
+            .chain(s2)
+            .chain([s1])
+            .max_by_key(|b| position(*b))
+            .unwrap_or(s1);
         let ours: HashSet<InstructionValue<'f>> = homes.iter().map(|(i, _)| *i).collect();
         let home_in_s2 = after_home.map(|(st, _)| st);
         for x in &accesses.accesses {
