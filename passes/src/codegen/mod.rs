@@ -31,6 +31,7 @@ use crate::llvm::ir::{
     as_instruction, basic_value, phi_incoming, pointer_operand, predecessors, successors, type_of,
     users,
 };
+use crate::llvm::source_terms::describe_value;
 use crate::llvm::FunctionAnalyses;
 use crate::model::Scop;
 
@@ -367,8 +368,8 @@ fn exit_phi_values<'f>(
             .any(|(_, a)| matches!(a, ArrayIr::Scalar { value } if *value == first));
         if defined_inside && !is_scalar {
             return Err(CodegenError::Unsupported(format!(
-                "{} leaves the region without a scalar slot",
-                fa.raw_operand_name(first)
+                "{} is computed in the region and used after it, which code generation does not handle yet",
+                describe_value(fa, first)
             )));
         }
         out.push((phi.as_value_ref(), first));
@@ -382,8 +383,8 @@ fn exit_phi_values<'f>(
                     && user.get_parent() == Some(ir.exit);
                 if outside && !exit_phi {
                     return Err(CodegenError::Unsupported(format!(
-                        "{} is used after the region",
-                        fa.operand_name(&inst)
+                        "{} is computed in the region and used after it, which code generation does not handle yet",
+                        describe_value(fa, inst.as_value_ref())
                     )));
                 }
             }
