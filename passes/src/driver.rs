@@ -98,7 +98,13 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
             )
         };
         match generated {
-            Ok(()) => {
+            // Not generated yet: the region is decided again in the next round, with
+            // analyses of the function as it now is.
+            Ok(codegen::Generated::EntrySplit) => {
+                DECIDED.with(|d| d.borrow_mut().remove(&region_identity(region)));
+                return true;
+            }
+            Ok(codegen::Generated::Region) => {
                 analyses.remark(
                     RemarkKind::Passed,
                     "Generated",

@@ -56,6 +56,17 @@ impl fmt::Display for CodegenError {
 
 impl std::error::Error for CodegenError {}
 
+/// What `generate` did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Generated {
+    /// The region is replaced by the new code behind its check.
+    Region,
+    /// The region started at the function's entry block, which can have no check in
+    /// front of it: the function got a new entry block, and the region is to be
+    /// generated again with fresh analyses.
+    EntrySplit,
+}
+
 /// Generates `schedule` for `region`; the original code stays behind the check.
 pub fn generate<'f>(
     fa: &FunctionAnalyses<'f>,
@@ -64,10 +75,18 @@ pub fn generate<'f>(
     scop: &Scop,
     schedule: &Schedule,
     dependences: Option<&UnionMap>,
-) -> Result<(), CodegenError> {
+) -> Result<Generated, CodegenError> {
     let ir = &region.ir;
     // What can fail, before anything changes.
     let (entering, exit_values) = structure(fa, region)?;
+    let Some(entering) = entering else {
+        // The region starts the function: give it an entry block to put the check in.
+        // The analyses no longer describe the function; the pass runs again.
+        IrBuilder::new(fa.function())
+            .split_function_entry()
+            .ok_or_else(|| CodegenError::Unsupported("a function without blocks".into()))?;
+        return Ok(Generated::EntrySplit);
+    };
     let entering = &entering;
     let ast = ast::generate_checking_parallelism(&scop.assumed_context, schedule, dependences)
         .map_err(CodegenError::Isl)?;
@@ -114,7 +133,7 @@ pub fn generate<'f>(
                 for l in &ir.loops {
                     l.tag(HANDLED);
                 }
-                Ok(())
+                Ok(Generated::Region)
             } else {
                 undo(&em, check_block, ir.entry);
                 Err(CodegenError::Unsupported(
@@ -144,7 +163,7 @@ pub fn supported(
 fn structure<'f>(
     fa: &FunctionAnalyses<'f>,
     region: &DetectedRegion<'f>,
-) -> Result<(BasicBlock<'f>, Vec<(Value, Value)>), CodegenError> {
+) -> Result<(Option<BasicBlock<'f>>, Vec<(Value, Value)>), CodegenError> {
     let ir = &region.ir;
     if let Some(st) = ir.statements.iter().find(|s| s.blocks.len() != 1) {
         return Err(CodegenError::Unsupported(format!(
@@ -156,17 +175,18 @@ fn structure<'f>(
         .into_iter()
         .filter(|p| !ir.blocks.contains(p))
         .collect();
-    let [entering] = outside.as_slice() else {
-        return Err(CodegenError::Unsupported(if outside.is_empty() {
-            "the region starts at the function's entry block, which code generation does not handle yet".into()
-        } else {
-            format!(
+    let entering = match outside.as_slice() {
+        [entering] => Some(*entering),
+        // At the function's entry: `generate` gives the function a new entry first.
+        [] if fa.function().get_first_basic_block() == Some(ir.entry) => None,
+        _ => {
+            return Err(CodegenError::Unsupported(format!(
                 "the region is entered from {} blocks, which code generation does not handle yet",
                 outside.len()
-            )
-        }));
+            )))
+        }
     };
-    Ok((*entering, exit_phi_values(fa, region)?))
+    Ok((entering, exit_phi_values(fa, region)?))
 }
 
 /// Makes the check jump straight to the original code and cuts the other new blocks

@@ -66,6 +66,33 @@ impl<'f> IrBuilder<'f> {
         }
     }
 
+    /// Gives the function a new, empty entry block that branches to the old one, with
+    /// the old entry's leading allocas moved into it (they stay static allocas): the
+    /// old entry gets a predecessor, so code can be put in front of what starts there.
+    pub fn split_function_entry(&self) -> Option<BasicBlock<'f>> {
+        let old = self.function.get_first_basic_block()?;
+        let label = name("polyrust.entry");
+        // SAFETY: inserting into a live function; the allocas moved belong to it.
+        unsafe {
+            let raw =
+                c::LLVMInsertBasicBlockInContext(self.context, old.as_mut_ptr(), label.as_ptr());
+            let new = BasicBlock::new(raw)?;
+            self.position_at_end(new);
+            let branch = self.br(old);
+            let mut next = old.get_first_instruction();
+            while let Some(inst) = next {
+                next = inst.get_next_instruction();
+                if inst.get_opcode() != inkwell::values::InstructionOpcode::Alloca {
+                    break;
+                }
+                c::LLVMInstructionRemoveFromParent(inst.as_value_ref());
+                c::LLVMPositionBuilderBefore(self.builder, branch);
+                c::LLVMInsertIntoBuilder(self.builder, inst.as_value_ref());
+            }
+            Some(new)
+        }
+    }
+
     pub fn position_at_end(&self, block: BasicBlock<'f>) {
         unsafe { c::LLVMPositionBuilderAtEnd(self.builder, block.as_mut_ptr()) }
     }
