@@ -37,25 +37,35 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
     if options.round == 0 {
         DECIDED.with(|d| d.borrow_mut().clear());
     }
-    let decided = |region: &DetectedRegion<'_>| {
-        DECIDED.with(|d| d.borrow().contains(&region_identity(region)))
-    };
-    let models = model_regions(analyses, &ctx, &detection, options, &decided);
-    if !options.codegen && !options.force_codegen {
-        return false;
-    }
-    for modelled in &models {
-        let Some(scop) = &modelled.scop else {
+    // Each region is modelled when its turn comes, not all up front: a rewrite ends the
+    // round, and the next round (fresh analyses) would model the remaining ones again.
+    for region in &detection.regions {
+        let identity = region_identity(region);
+        if DECIDED.with(|d| !d.borrow_mut().insert(identity)) {
             continue;
-        };
-        let region = modelled.region;
+        }
         let at = region
             .top
             .first()
             .map_or_else(RemarkAt::default, |l| RemarkAt::loop_start(*l));
-        DECIDED.with(|d| d.borrow_mut().insert(region_identity(region)));
+        // What `decide` would refuse before looking at the model is refused before the
+        // model is built, unless the model itself is asked for.
+        let model_wanted = options.export_dir.is_some() || options.import_dir.is_some();
+        if options.codegen && !options.force_codegen && !model_wanted {
+            if let Some(reason) = refuse_unmodelled(analyses, region) {
+                left_unchanged(analyses, region, at, "Unchanged", &reason);
+                continue;
+            }
+        }
+        let modelled = model_region(analyses, &ctx, region, options);
+        if !options.codegen && !options.force_codegen {
+            continue;
+        }
+        let Some(scop) = &modelled.scop else {
+            continue;
+        };
         ctx.start_region();
-        let decision = decide(analyses, modelled, options);
+        let decision = decide(analyses, &modelled, options);
         let (schedule, description, dependences) = match decision {
             Ok(Decision::Transform {
                 schedule,
@@ -64,21 +74,11 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
             }) => (schedule, description, Some(dependences)),
             // Both are missed optimizations: -Rpass-missed shows every region left alone.
             Ok(Decision::Keep(reason)) if !options.force_codegen => {
-                analyses.remark(
-                    RemarkKind::Missed,
-                    "Unchanged",
-                    at,
-                    &unchanged(region, &reason),
-                );
+                left_unchanged(analyses, region, at, "Unchanged", &reason);
                 continue;
             }
             Err(reason) if !options.force_codegen => {
-                analyses.remark(
-                    RemarkKind::Missed,
-                    "NoSchedule",
-                    at,
-                    &unchanged(region, &reason),
-                );
+                left_unchanged(analyses, region, at, "NoSchedule", &reason);
                 continue;
             }
             _ => match scop.schedule.copy() {
@@ -127,6 +127,17 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         }
     }
     false
+}
+
+/// The missed-optimization remark `name` for a region left as it was.
+fn left_unchanged(
+    fa: &FunctionAnalyses<'_>,
+    region: &DetectedRegion<'_>,
+    at: RemarkAt,
+    name: &str,
+    reason: &str,
+) {
+    fa.remark(RemarkKind::Missed, name, at, &unchanged(region, reason));
 }
 
 /// `region in f at file.c:12 left unchanged: <reason>`.
@@ -181,6 +192,16 @@ pub fn decide(
         return imported_schedule(scop, &deps);
     }
     choose_schedule(fa, scop, &deps, options)
+}
+
+/// The first refusals `decide` makes of a region without an imported schedule, which
+/// need the region but not its model: a shape code generation does not handle, a region
+/// too large to schedule.
+fn refuse_unmodelled(fa: &FunctionAnalyses<'_>, region: &DetectedRegion<'_>) -> Option<String> {
+    if let Err(e) = codegen::supported(fa, region) {
+        return Some(e.to_string());
+    }
+    schedule::refuse_by_size(&region.spec)
 }
 
 /// The schedule the transformation stage picks for a region with these dependences.
@@ -288,69 +309,78 @@ pub fn model_regions<'d, 'f>(
     ctx: &IslCtx,
     detection: &'d Detection<'f>,
     options: &Options,
-    skip: &dyn Fn(&DetectedRegion<'f>) -> bool,
 ) -> Vec<Modelled<'d, 'f>> {
-    let mut out = Vec::new();
-    for region in detection.regions.iter().filter(|r| !skip(r)) {
-        ctx.start_region();
-        let at = region
-            .top
-            .first()
-            .map_or_else(RemarkAt::default, |l| RemarkAt::loop_start(*l));
-        let built = {
-            let _time = fa.time(Stage::Model);
-            Scop::build(ctx, &region.spec)
-        };
-        let scop = match built {
-            Ok(scop) => Some(scop),
-            Err(e) if e.is_operation_limit() => {
-                fa.remark(
-                    RemarkKind::Missed,
-                    "OperationLimit",
-                    at,
-                    &unchanged(
-                        region,
-                        &format!(
-                            "the polyhedral model needs more than {} isl operations; raise -polyrust-max-operations",
-                            options.max_operations.unwrap_or(0)
-                        ),
+    detection
+        .regions
+        .iter()
+        .map(|region| model_region(fa, ctx, region, options))
+        .collect()
+}
+
+/// The isl model of one detected region (see `model_regions`).
+pub fn model_region<'d, 'f>(
+    fa: &FunctionAnalyses<'f>,
+    ctx: &IslCtx,
+    region: &'d DetectedRegion<'f>,
+    options: &Options,
+) -> Modelled<'d, 'f> {
+    ctx.start_region();
+    let at = region
+        .top
+        .first()
+        .map_or_else(RemarkAt::default, |l| RemarkAt::loop_start(*l));
+    let built = {
+        let _time = fa.time(Stage::Model);
+        Scop::build(ctx, &region.spec)
+    };
+    let scop = match built {
+        Ok(scop) => Some(scop),
+        Err(e) if e.is_operation_limit() => {
+            fa.remark(
+                RemarkKind::Missed,
+                "OperationLimit",
+                at,
+                &unchanged(
+                    region,
+                    &format!(
+                        "the polyhedral model needs more than {} isl operations; raise -polyrust-max-operations",
+                        options.max_operations.unwrap_or(0)
                     ),
-                );
-                None
-            }
-            Err(e) => {
-                fa.remark(
-                    RemarkKind::Missed,
-                    "ModelFailed",
-                    at,
-                    &unchanged(
-                        region,
-                        &format!(
-                            "its model could not be built: {}",
-                            region.spec.strip_name(&e.to_string())
-                        ),
+                ),
+            );
+            None
+        }
+        Err(e) => {
+            fa.remark(
+                RemarkKind::Missed,
+                "ModelFailed",
+                at,
+                &unchanged(
+                    region,
+                    &format!(
+                        "its model could not be built: {}",
+                        region.spec.strip_name(&e.to_string())
                     ),
-                );
-                None
-            }
-        };
-        let mut imported = false;
-        let scop = scop.map(|mut scop| {
-            if let Some(dir) = &options.import_dir {
-                imported = import(fa, &mut scop, &region.spec.name, dir);
-            }
-            if let Some(dir) = &options.export_dir {
-                export(fa, &scop, &region.spec.name, dir);
-            }
-            scop
-        });
-        out.push(Modelled {
-            region,
-            scop,
-            imported,
-        });
+                ),
+            );
+            None
+        }
+    };
+    let mut imported = false;
+    let scop = scop.map(|mut scop| {
+        if let Some(dir) = &options.import_dir {
+            imported = import(fa, &mut scop, &region.spec.name, dir);
+        }
+        if let Some(dir) = &options.export_dir {
+            export(fa, &scop, &region.spec.name, dir);
+        }
+        scop
+    });
+    Modelled {
+        region,
+        scop,
+        imported,
     }
-    out
 }
 
 /// `dir/<function>___<block>.json`: one file per region, named so it is stable across

@@ -574,6 +574,12 @@ const PrHostApi HostApi = {
     },
     // Values and diagnostics.
     [](LLVMValueRef V) {
+      // An unnamed value of type void (a store, a branch) has no slot: LLVM prints it
+      // as <badref>, after numbering the whole function again to look for it (a store
+      // asked for its name cost a numbering of NPB SP's main; detection asks every
+      // instruction).
+      if (const auto *I = dyn_cast<Instruction>(unwrap(V)); I && I->getType()->isVoidTy() && !I->hasName())
+        return copyString("<badref>");
       std::string Text;
       raw_string_ostream OS(Text);
       if (const Function *F = functionOf(unwrap(V)))

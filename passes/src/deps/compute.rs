@@ -12,7 +12,7 @@ use crate::isl::{IslError, UnionMap, UnionSet};
 use crate::model::{Scop, Statement};
 
 use super::carried::{distances, loop_carries};
-use super::dataflow::{analyse, Accesses, KindDeps};
+use super::dataflow::{analyse, Accesses, KindDeps, Order};
 use super::error::DepsError;
 use super::program_order::original_schedule;
 use super::reduction::{array_elements, chain, check_candidate, relaxed_validity, Rejection};
@@ -90,8 +90,17 @@ impl Computation<'_> {
         let scop = self.scop;
         let order =
             original_schedule(scop).map_err(self.isl_error("rebuilding the original order"))?;
+        let tree = scop
+            .original_schedule_tree()
+            .map_err(self.isl_error("rebuilding the original order"))?;
         let reductions = self.checked_reductions()?;
-        let split = self.analyse_by_array(&reductions, &order)?;
+        let split = self.analyse_by_array(
+            &reductions,
+            &Order {
+                map: &order,
+                tree: &tree,
+            },
+        )?;
 
         let step = "finding the loops that carry dependences";
         let ctx = scop.context.ctx();
@@ -146,7 +155,7 @@ impl Computation<'_> {
     fn analyse_by_array(
         &self,
         reductions: &[CheckedReduction<'_>],
-        order: &UnionMap,
+        order: &Order<'_>,
     ) -> Result<SplitDeps, DepsError> {
         let scop = self.scop;
         let ctx = scop.context.ctx();
@@ -183,7 +192,7 @@ impl Computation<'_> {
                 let self_deps = self_dependences(&deps, reduction).map_err(&err)?;
                 own = own.union(self_deps.copy().map_err(&err)?).map_err(&err)?;
                 if self.options.allow_reassociation {
-                    let links = chain(reduction.statement, &reduction.write, order)
+                    let links = chain(reduction.statement, &reduction.write, order.map)
                         .and_then(|c| c.intersect_params(scop.context.copy()?))
                         .map_err(&err)?;
                     split.chains = split.chains.union(links).map_err(&err)?;
@@ -246,7 +255,7 @@ impl Computation<'_> {
         })
     }
 
-    fn analyse(&self, accesses: &Accesses, order: &UnionMap) -> Result<KindDeps, DepsError> {
+    fn analyse(&self, accesses: &Accesses, order: &Order<'_>) -> Result<KindDeps, DepsError> {
         analyse(accesses, order, &self.scop.context)
             .map_err(|(analysis, error)| self.isl_error(analysis.step())(error))
     }

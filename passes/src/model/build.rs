@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use crate::isl::{parse_map, parse_set, IslCtx, IslError, Map, Schedule, Set, UnionMap, UnionSet};
 
 use super::error::ModelError;
-use super::original_schedule::{self, Placement};
+use super::original_schedule;
 use super::scop::{
     assumption_kind_name, is_isl_identifier, iterator_list, Access, AliasGroup, Array, Scop,
     ScopAssumption, Statement,
@@ -184,9 +184,27 @@ impl<'a> Builder<'a> {
     ) -> Result<(Vec<ScopAssumption>, Set), ModelError> {
         let field = "assumed context";
         let mut assumed = context.copy().map_err(self.isl_error(field))?;
-        let mut assumptions = Vec::with_capacity(self.spec.assumptions.len());
+        let mut assumptions: Vec<ScopAssumption> = Vec::with_capacity(self.spec.assumptions.len());
+        // Detection states the same assumption once per access (a subscript of `u` in
+        // bounds, for each of 20 reads): each distinct one is computed and intersected
+        // into the assumed context once.
+        let mut seen: HashMap<(Option<&str>, &str), usize> = HashMap::new();
         for (k, assumption) in self.spec.assumptions.iter().enumerate() {
             let name = format!("assumption {k} ({})", assumption_kind_name(assumption.kind));
+            let key = (assumption.statement.as_deref(), assumption.set.as_str());
+            if let Some(&earlier) = seen.get(&key) {
+                let same = &assumptions[earlier];
+                let err = self.isl_error(&name);
+                assumptions.push(ScopAssumption {
+                    kind: assumption.kind,
+                    statement: assumption.statement.clone(),
+                    set: same.set.copy().map_err(&err)?,
+                    condition: same.condition.copy().map_err(&err)?,
+                    reason: assumption.reason.clone(),
+                });
+                continue;
+            }
+            seen.insert(key, assumptions.len());
             let (set, condition) = match &assumption.statement {
                 None => {
                     let set = self.params_set(&assumption.set, &name)?;
@@ -478,14 +496,7 @@ impl<'a> Builder<'a> {
     /// Checks that the textual positions form a loop tree in program order and builds
     /// the schedule tree from them.
     fn original_schedule(&self, statements: &[Statement]) -> Result<Schedule, ModelError> {
-        let placements: Vec<Placement<'_>> = statements
-            .iter()
-            .map(|s| Placement {
-                name: &s.name,
-                positions: &s.textual_positions,
-                domain: &s.domain,
-            })
-            .collect();
+        let placements = original_schedule::placements(statements);
         if let Err(conflict) = original_schedule::check_positions(&placements) {
             let first = &placements[conflict.first];
             let second = &placements[conflict.second];

@@ -123,6 +123,28 @@ pub(super) fn flat_schedule(
     parse_map(ctx, &text, &what)?.align_params(params)
 }
 
+impl super::Scop {
+    /// The schedule tree of the program as written, whatever schedule the model holds
+    /// now (an imported one replaces `schedule`): what the dependence analysis orders
+    /// accesses by.
+    pub fn original_schedule_tree(&self) -> Result<Schedule, IslError> {
+        // Only the context's parameter space is used, to align the bands' parameters.
+        schedule_tree(&placements(&self.statements), &self.context)
+    }
+}
+
+/// The statements as the schedule sees them.
+pub(super) fn placements(statements: &[super::Statement]) -> Vec<Placement<'_>> {
+    statements
+        .iter()
+        .map(|s| Placement {
+            name: &s.name,
+            positions: &s.textual_positions,
+            domain: &s.domain,
+        })
+        .collect()
+}
+
 /// The schedule tree of `placements` (checked by `check_positions`).
 pub(super) fn schedule_tree(
     placements: &[Placement<'_>],

@@ -38,7 +38,7 @@ fn per_region(
     let Some(ctx) = driver::isl_context(analyses, detection, options) else {
         return out;
     };
-    for modelled in driver::model_regions(analyses, &ctx, detection, options, &|_| false) {
+    for modelled in driver::model_regions(analyses, &ctx, detection, options) {
         // Each region's decision gets the whole operation bound, as in the pass.
         ctx.start_region();
         match &modelled.scop {

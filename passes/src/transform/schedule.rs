@@ -12,7 +12,7 @@ use crate::isl::ast;
 use crate::isl::scheduler::{self, BandInfo};
 use crate::isl::{parse_set, parse_union_map, IslCtx, IslError, Schedule, UnionMap};
 use crate::model::assumptions::describe;
-use crate::model::Scop;
+use crate::model::{Scop, ScopSpec};
 use crate::options::{Options, Tiling};
 
 use super::cost::{self, StatementView};
@@ -415,29 +415,47 @@ const MAX_DEPTH: usize = 8;
 /// Why a region is not worth the scheduler, decided from its model alone (before its
 /// dependences are computed), or `None` when it is.
 pub fn refuse_early(scop: &Scop, options: &Options) -> Result<Option<String>, IslError> {
-    if scop.statements.len() > MAX_STATEMENTS {
-        return Ok(Some(format!(
-            "it has {} statements; polyrust schedules regions of at most {MAX_STATEMENTS}",
-            scop.statements.len()
-        )));
-    }
-    if scop.params.len() > MAX_PARAMETERS {
-        return Ok(Some(format!(
-            "it has {} parameters; polyrust schedules regions of at most {MAX_PARAMETERS}",
-            scop.params.len()
-        )));
-    }
-    if let Some(deep) = scop.statements.iter().find(|s| s.depth() > MAX_DEPTH) {
-        return Ok(Some(format!(
-            "statement {} is {} loops deep; polyrust schedules nests of at most {MAX_DEPTH}",
-            deep.name,
-            deep.depth()
-        )));
+    let depths = scop.statements.iter().map(|s| (s.name.as_str(), s.depth()));
+    if let Some(reason) = too_large(scop.statements.len(), scop.params.len(), depths) {
+        return Ok(Some(reason));
     }
     if let Some(reason) = only_tiny_problems(scop)? {
         return Ok(Some(reason));
     }
     nothing_to_gain(scop, options)
+}
+
+/// The first of `refuse_early`'s reasons, which needs no model: the driver asks it of
+/// the region's spec before building the model, which on such regions (26 statements
+/// and 14 parameters in NPB's LU) takes a second of its own.
+pub fn refuse_by_size(spec: &ScopSpec) -> Option<String> {
+    let depths = spec
+        .statements
+        .iter()
+        .map(|s| (s.name.as_str(), s.textual_positions.len().saturating_sub(1)));
+    too_large(spec.statements.len(), spec.params.len(), depths)
+}
+
+/// Why a region of `statements` statements, `params` parameters and statements
+/// `(name, loops around it)` is too large to schedule, if it is.
+fn too_large<'s>(
+    statements: usize,
+    params: usize,
+    mut depths: impl Iterator<Item = (&'s str, usize)>,
+) -> Option<String> {
+    if statements > MAX_STATEMENTS {
+        return Some(format!(
+            "it has {statements} statements; polyrust schedules regions of at most {MAX_STATEMENTS}"
+        ));
+    }
+    if params > MAX_PARAMETERS {
+        return Some(format!(
+            "it has {params} parameters; polyrust schedules regions of at most {MAX_PARAMETERS}"
+        ));
+    }
+    depths.find(|(_, depth)| *depth > MAX_DEPTH).map(|(name, depth)| {
+        format!("statement {name} is {depth} loops deep; polyrust schedules nests of at most {MAX_DEPTH}")
+    })
 }
 
 /// A region the cost model would refuse whatever the dependences: it accepts a schedule
@@ -666,5 +684,27 @@ mod tests {
             scheduler::compute_schedule(&domain, &context, &deps, &deps, &deps)
         })
         .is_ok());
+    }
+
+    #[test]
+    fn a_region_too_large_to_schedule_is_refused_from_its_spec_as_from_its_model() {
+        let mut spec = diagonal_in_rows_of_25();
+        assert_eq!(refuse_by_size(&spec), None);
+        spec.params = std::iter::once("n".to_string())
+            .chain((1..=MAX_PARAMETERS).map(|k| format!("p{k}")))
+            .collect();
+        spec.context = format!("[{}] -> {{ : }}", spec.params.join(", "));
+        let from_spec = refuse_by_size(&spec).expect("too many parameters");
+        assert_eq!(
+            from_spec,
+            format!(
+                "it has {} parameters; polyrust schedules regions of at most {MAX_PARAMETERS}",
+                MAX_PARAMETERS + 1
+            )
+        );
+        let ctx = IslCtx::new(None).unwrap();
+        let scop = Scop::build(&ctx, &spec).unwrap();
+        let options = Options::default();
+        assert_eq!(refuse_early(&scop, &options).unwrap(), Some(from_spec));
     }
 }

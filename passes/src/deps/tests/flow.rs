@@ -146,3 +146,47 @@ fn flow_within_one_iteration_is_carried_by_no_loop() {
     let distances = deps.distances(DependenceKind::Flow).unwrap();
     assert_eq!(distances.to_str().unwrap(), "[n] -> { [0, 0, 1] : n > 0 }");
 }
+
+#[test]
+fn ordering_by_the_schedule_tree_gives_the_dependences_of_the_time_stamps() {
+    // The analyses order accesses by the original schedule tree; isl's analysis under the
+    // flattened 2d+1 time stamps must find the same pairs, kind by kind.
+    use crate::deps::program_order::original_schedule;
+    use crate::isl::UnionAccessInfo;
+    for spec in every_region() {
+        let (scop, deps) = deps_of(&spec);
+        let stamps = original_schedule(&scop).unwrap();
+        let writes = || {
+            scop.must_writes
+                .copy()
+                .and_then(|w| w.union(scop.may_writes.copy()?))
+                .unwrap()
+        };
+        let flow = UnionAccessInfo::from_sink(scop.reads.copy().unwrap())
+            .and_then(|q| q.set_must_source(scop.must_writes.copy()?))
+            .and_then(|q| q.set_may_source(scop.may_writes.copy()?));
+        let anti = UnionAccessInfo::from_sink(writes())
+            .and_then(|q| q.set_may_source(scop.reads.copy()?))
+            .and_then(|q| q.set_kill(scop.must_writes.copy()?));
+        let output = UnionAccessInfo::from_sink(writes())
+            .and_then(|q| q.set_must_source(scop.must_writes.copy()?))
+            .and_then(|q| q.set_may_source(scop.may_writes.copy()?));
+        for (question, found) in [
+            (flow, &deps.flow),
+            (anti, &deps.anti),
+            (output, &deps.output),
+        ] {
+            let expected = question
+                .and_then(|q| q.set_schedule_map(stamps.copy()?))
+                .and_then(|q| q.compute_flow())
+                .and_then(|f| f.may_dependence())
+                .and_then(|d| d.intersect_params(scop.context.copy()?))
+                .unwrap();
+            assert!(
+                expected.is_equal(found).unwrap(),
+                "{}: {expected:?}\nvs\n{found:?}",
+                scop.name
+            );
+        }
+    }
+}

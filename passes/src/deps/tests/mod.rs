@@ -169,6 +169,17 @@ fn matmul() -> ScopSpec {
     )
 }
 
+/// Every region above, for properties that hold of all of them.
+fn every_region() -> [ScopSpec; 5] {
+    [
+        producer_consumer(),
+        in_place_stencil(),
+        jacobi(),
+        scalar_sum(),
+        matmul(),
+    ]
+}
+
 fn reduction(statement: &str, array: &str) -> ReductionCandidate {
     ReductionCandidate {
         statement: statement.into(),

@@ -4,13 +4,7 @@ use super::*;
 
 #[test]
 fn original_schedule_respects_its_dependences() {
-    for spec in [
-        producer_consumer(),
-        in_place_stencil(),
-        jacobi(),
-        scalar_sum(),
-        matmul(),
-    ] {
+    for spec in every_region() {
         let (scop, deps) = deps_of(&spec);
         let mut original = UnionMap::empty(&scop.context.ctx()).unwrap();
         for statement in &scop.statements {

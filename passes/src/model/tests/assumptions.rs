@@ -76,3 +76,25 @@ fn the_assumptions_failing_for_large_parameters_are_named() {
         "in-bounds of S0: A[i0, i1] in rows of 25"
     );
 }
+
+#[test]
+fn an_assumption_stated_for_every_access_is_kept_per_access_and_computed_once() {
+    // Detection states the in-bounds assumption of `u` once per read of it.
+    let repeated = |k: usize| in_bounds("[n, m] -> { S0[i0, i1] : i1 < 25 }", &format!("read {k}"));
+    let spec = with_assumptions((0..4).map(repeated).collect());
+    let (_ctx, scop) = build(&spec);
+    let reasons: Vec<_> = scop.assumptions.iter().map(|a| a.reason.as_str()).collect();
+    assert_eq!(reasons, vec!["read 0", "read 1", "read 2", "read 3"]);
+    for assumption in &scop.assumptions {
+        assert!(assumption
+            .condition
+            .is_equal(&scop.assumptions[0].condition)
+            .unwrap());
+    }
+    // The same assumed context as with one of them (printed: two contexts).
+    let (_other, once) = build(&with_assumptions(vec![repeated(0)]));
+    assert_eq!(
+        format!("{:?}", scop.assumed_context),
+        format!("{:?}", once.assumed_context)
+    );
+}

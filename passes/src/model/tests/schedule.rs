@@ -167,3 +167,26 @@ fn mixed_depths_and_statements_outside_loops_keep_program_order() {
         "[n] -> { S0[] -> [0, 0, 0, 0, 0, 0, 0] }"
     );
 }
+
+#[test]
+fn the_original_tree_orders_like_the_written_program_after_an_import() {
+    let (_ctx, mut scop) = build(&sibling_nests());
+    let original = runs_before(&scop, scop.schedule.get_map().unwrap());
+    // Any other schedule in the model (as -polyrust-import puts there): S1 first.
+    let reversed = parse_union_map(
+        &scop.context.ctx(),
+        "[n] -> { S0[i0, i1] -> [1, i0, i1]; S1[i0] -> [0, i0, 0] }",
+        "reversed",
+    )
+    .unwrap();
+    scop.schedule = crate::isl::Schedule::from_domain(scop.domains.copy().unwrap())
+        .unwrap()
+        .insert_band(reversed)
+        .unwrap();
+    let tree = scop.original_schedule_tree().unwrap();
+    let rebuilt = runs_before(&scop, tree.get_map().unwrap());
+    assert!(
+        original.is_equal(&rebuilt).unwrap(),
+        "{original:?}\nvs\n{rebuilt:?}"
+    );
+}
