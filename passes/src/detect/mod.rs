@@ -333,6 +333,23 @@ pub fn emit_remarks<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) {
             None => RemarkAt::loop_start(first),
         };
         fa.remark(RemarkKind::Analysis, "ScopEnd", end, "SCoP ends here.");
+        for promotion in &region.ir.promotions {
+            let Some(phi) = promotion.values.first().copied() else {
+                continue;
+            };
+            let at = crate::llvm::ir::as_instruction(phi)
+                .map_or(RemarkAt::loop_start(first), RemarkAt::instruction);
+            fa.remark(
+                RemarkKind::Analysis,
+                "PromotedScalar",
+                at,
+                &format!(
+                    "{} is modelled as the element of {} it is loaded from or stored to, so the loops around it can be reordered",
+                    crate::llvm::source_terms::describe_value(fa, phi),
+                    promotion.array
+                ),
+            );
+        }
     }
     for nest in &detection.rejected {
         for (reason, at) in &nest.reasons {

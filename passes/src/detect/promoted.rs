@@ -30,7 +30,7 @@ use super::access::{Access, Accesses};
 use super::control::BlockConditions;
 use super::translate::Translator;
 use crate::llvm::ir::{
-    accessed_value, as_instruction, phi_incoming, pointer_operand, type_of, users,
+    accessed_value, as_instruction, basic_value, phi_incoming, pointer_operand, type_of, users,
 };
 use crate::model::spec::AccessKind;
 
@@ -42,7 +42,7 @@ pub struct Promotion {
     pub values: Vec<LLVMValueRef>,
     /// The element's address, as the loads and stores of the chain compute it.
     pub pointer: LLVMValueRef,
-    /// The array the element belongs to, by name in the model.
+    /// The array the element belongs to, in source terms (for remarks).
     pub array: String,
 }
 
@@ -123,7 +123,10 @@ pub fn to_memory<'f>(
             Promotion {
                 values: chain.values,
                 pointer: chain.pointer,
-                array: accesses.arrays[array].name.clone(),
+                array: match accesses.arrays[array].base {
+                    Some(base) => crate::llvm::source_terms::describe_value(tr.fa(), base),
+                    None => accesses.arrays[array].name.clone(),
+                },
             },
             chain.writes,
         ));
@@ -218,7 +221,7 @@ impl<'f> Chain<'f> {
         let mut readers: Vec<BasicBlock<'f>> = Vec::new();
         let mut pending = vec![next];
         while let Some(v) = pending.pop() {
-            for user in users(&basic(v)) {
+            for user in users(&basic_value(v)) {
                 let block = user.get_parent()?;
                 if stmt(block) == s1 {
                     if user.get_opcode() == InstructionOpcode::Store
@@ -454,7 +457,7 @@ impl<'f> Chain<'f> {
         if let (Some(s2), Some((store, _)), false) = (s2, after_home, overwritten) {
             identities.instructions.push(store);
             let only_stored_back = values.iter().all(|v| {
-                users(&basic(*v)).iter().all(|u| {
+                users(&basic_value(*v)).iter().all(|u| {
                     u.get_parent().map(stmt) != Some(s2)
                         || u.get_opcode() == InstructionOpcode::Phi
                         || (u.get_opcode() == InstructionOpcode::Store
@@ -510,10 +513,6 @@ fn comes_before(a: InstructionValue<'_>, b: InstructionValue<'_>) -> bool {
         current = inst.get_next_instruction();
     }
     false
-}
-
-fn basic<'f>(value: LLVMValueRef) -> inkwell::values::BasicValueEnum<'f> {
-    crate::llvm::ir::basic_value(value)
 }
 
 /// Removes repeated accesses of a statement (a promoted scalar written twice, or read
