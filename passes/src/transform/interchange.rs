@@ -50,6 +50,12 @@ pub fn candidate(
     let mut best: Option<(UnionMap, Assessment)> = None;
     let mut described = Vec::new();
     for s in 0..places.len() {
+        // Only a statement with a strided access in its innermost loop can gain.
+        let strided = cost::innermost_strides(&statements[s], &scop.statements[s].schedule)?
+            .contains(&cost::Stride::Strided);
+        if !strided {
+            continue;
+        }
         let depth = places[s].order.len();
         for loop_ in 0..depth.saturating_sub(1) {
             let trial = move_innermost(&places, s, loop_);
