@@ -270,10 +270,9 @@ unsafe fn visit_node(
     visit_children(ctx, node, visit, depth)
 }
 
-/// The number of values member `pos` of the band at `node` takes over the band's
-/// domain, when constants bound it; `None` otherwise or on any isl failure (the error
-/// is cleared: an unknown extent only means the member may be tiled).
-unsafe fn member_extent(ctx: &CtxRef, node: RawPtr, pos: c_int) -> Option<i64> {
+/// The band's partial schedule and its domain, both owned by the caller; `None` on any
+/// isl failure (the error is cleared).
+unsafe fn partial_and_domain(node: RawPtr) -> Option<(RawPtr, RawPtr)> {
     let raw_ctx = isl_schedule_node_get_ctx(node);
     let partial = isl_schedule_node_band_get_partial_schedule(node);
     let domain = isl_schedule_node_get_domain(node);
@@ -283,6 +282,15 @@ unsafe fn member_extent(ctx: &CtxRef, node: RawPtr, pos: c_int) -> Option<i64> {
         take_ctx_error(raw_ctx);
         return None;
     }
+    Some((partial, domain))
+}
+
+/// The number of values member `pos` of the band at `node` takes over the band's
+/// domain, when constants bound it; `None` otherwise or on any isl failure (the error
+/// is cleared: an unknown extent only means the member may be tiled).
+unsafe fn member_extent(ctx: &CtxRef, node: RawPtr, pos: c_int) -> Option<i64> {
+    let raw_ctx = isl_schedule_node_get_ctx(node);
+    let (partial, domain) = partial_and_domain(node)?;
     let member = isl_multi_union_pw_aff_get_union_pw_aff(partial, pos);
     isl_multi_union_pw_aff_free(partial);
     let values = isl_union_set_apply(domain, isl_union_map_from_union_pw_aff(member));
@@ -301,14 +309,7 @@ unsafe fn member_extent(ctx: &CtxRef, node: RawPtr, pos: c_int) -> Option<i64> {
 /// failure (the error is cleared).
 unsafe fn partial_schedule_text(node: RawPtr) -> Option<String> {
     let raw_ctx = isl_schedule_node_get_ctx(node);
-    let partial = isl_schedule_node_band_get_partial_schedule(node);
-    let domain = isl_schedule_node_get_domain(node);
-    if partial == 0 || domain == 0 {
-        isl_multi_union_pw_aff_free(partial);
-        isl_union_set_free(domain);
-        take_ctx_error(raw_ctx);
-        return None;
-    }
+    let (partial, domain) = partial_and_domain(node)?;
     let map =
         isl_union_map_intersect_domain(isl_union_map_from_multi_union_pw_aff(partial), domain);
     if map == 0 {

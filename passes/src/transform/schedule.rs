@@ -127,12 +127,7 @@ fn from_isl(
         ));
     }
     // Last, as it generates two loop ASTs.
-    let guards = |schedule: &Schedule| -> Result<usize, IslError> {
-        Ok(cost::innermost_guards(
-            &ast::generate(&scop.assumed_context, schedule)?.root,
-        ))
-    };
-    if guards(&new)? > guards(&scop.schedule)? {
+    if innermost_guards(scop, &new)? > innermost_guards(scop, &scop.schedule)? {
         return Ok(Decision::Keep(
             "the schedule found puts conditions inside innermost loops (it fuses loops of different extents), which keeps them from being vectorized".into(),
         ));
@@ -146,6 +141,13 @@ fn from_isl(
     })
 }
 
+/// Conditions inside innermost loops of the AST `schedule` generates for `scop`.
+fn innermost_guards(scop: &Scop, schedule: &Schedule) -> Result<usize, IslError> {
+    Ok(cost::innermost_guards(
+        &ast::generate(&scop.assumed_context, schedule)?.root,
+    ))
+}
+
 /// The original order with statements' loops interchanged (and distributed from their
 /// neighbours) so that innermost loops become contiguous, where isl's schedule does not
 /// gain: `None` when no interchange does either, or when it would put conditions
@@ -156,12 +158,7 @@ fn interchanged(scop: &Scop, deps: &Dependences) -> Result<Option<Decision>, Isl
     else {
         return Ok(None);
     };
-    let guards = |schedule: &Schedule| -> Result<usize, IslError> {
-        Ok(cost::innermost_guards(
-            &ast::generate(&scop.assumed_context, schedule)?.root,
-        ))
-    };
-    if guards(&schedule)? > guards(&scop.schedule)? {
+    if innermost_guards(scop, &schedule)? > innermost_guards(scop, &scop.schedule)? {
         return Ok(None);
     }
     Ok(Some(Decision::Transform {
@@ -376,13 +373,7 @@ fn l2_tile(
             relations.push((in_band, array.element_size));
         }
     }
-    let accesses: Vec<BlockAccess<'_>> = relations
-        .iter()
-        .map(|(relation, element_bytes)| BlockAccess {
-            relation,
-            element_bytes: *element_bytes,
-        })
-        .collect();
+    let accesses = BlockAccess::all(&relations);
     let middle = members - 2;
     let size = sica::l2_tile_size(
         machine,

@@ -282,6 +282,19 @@ pub struct BlockAccess<'a> {
     pub element_bytes: u32,
 }
 
+impl<'a> BlockAccess<'a> {
+    /// One access per `(relation, element bytes)`.
+    pub fn all(relations: &'a [(Map, u32)]) -> Vec<BlockAccess<'a>> {
+        relations
+            .iter()
+            .map(|(relation, element_bytes)| BlockAccess {
+                relation,
+                element_bytes: *element_bytes,
+            })
+            .collect()
+    }
+}
+
 /// Accesses that reach the same element this many iterations of the vectorized loop apart
 /// or closer count once: the group's footprint over a tile of `q` iterations is
 /// `q + distance` elements, and `q_l1` is thousands. Stencil offsets are within it.
@@ -1102,13 +1115,7 @@ mod tests {
             .iter()
             .map(|(text, bytes)| (parse_map(&ctx, text, "access").expect("a map"), *bytes))
             .collect();
-        let accesses: Vec<BlockAccess<'_>> = maps
-            .iter()
-            .map(|(relation, element_bytes)| BlockAccess {
-                relation,
-                element_bytes: *element_bytes,
-            })
-            .collect();
+        let accesses = BlockAccess::all(&maps);
         let machine = SicaMachine {
             simd_bits: 512,
             l1_bytes: 64 * KIB,
