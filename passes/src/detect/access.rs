@@ -337,6 +337,14 @@ fn shape_of<'f>(
                 return Ok(fixed);
             }
         }
+        if let Some(dims) = strides_shape(&linear) {
+            if let Some(subscripts) = split_all(tr, raws, &linear, &dims, size) {
+                if constants_in_bounds(&subscripts, &dims) {
+                    let sizes = dims.iter().map(|d| Affine::constant(*d as i128)).collect();
+                    return Ok((sizes, subscripts, assumed));
+                }
+            }
+        }
         return Ok((
             Vec::new(),
             linear.into_iter().map(|a| vec![a]).collect(),
@@ -423,6 +431,57 @@ fn declared_shape<'f>(
         }
     }
     shape
+}
+
+/// Most inner dimensions `strides_shape` infers: NPB's `lhs[5][3][37][37][37]` flattened.
+const MAX_INFERRED_DIMS: usize = 4;
+
+/// Inner dimension sizes read off the strides of flat accesses, when neither the
+/// declaration nor LLVM gives a shape (`lhs[102713 + 37*j + k]` next to
+/// `lhs[4145 + 1369*i + 37*j + k]`, from a global `lhs[..][37][37]` whose GEPs LLVM
+/// flattened): the distinct coefficients of all indices, `1369 > 37 > 1`, must each
+/// divide the next larger one, and their ratios are the sizes, `[37, 37]` (a smallest
+/// coefficient above 1 is a dimension of its own: `5*i` with constant offsets 0..4 is
+/// `[*][5]`). `None` when there is no such chain or a single stride (nothing to split).
+///
+/// Like every split, whether each subscript stays in its dimension is an assumption
+/// checked at run time: a flat array walked across its rows on purpose runs the
+/// original code. In exchange, loops bounded by loaded values get bounds from the
+/// assumptions, and dependences between rows need no division by the row length
+/// (which made isl spend seconds per region on NPB's SP).
+fn strides_shape(linear: &[Affine]) -> Option<Vec<u64>> {
+    let mut strides: Vec<i128> = linear
+        .iter()
+        .flat_map(|index| index.terms.values().map(|c| c.abs()))
+        .filter(|c| *c > 0)
+        .collect();
+    strides.sort_unstable();
+    strides.dedup();
+    if strides.first() != Some(&1) {
+        strides.insert(0, 1);
+    }
+    if strides.len() < 2 || strides.len() > MAX_INFERRED_DIMS + 1 {
+        return None;
+    }
+    let mut dims = Vec::new();
+    for pair in strides.windows(2).rev() {
+        if pair[1] % pair[0] != 0 {
+            return None;
+        }
+        dims.push(u64::try_from(pair[1] / pair[0]).ok()?);
+    }
+    Some(dims)
+}
+
+/// Whether every constant subscript of an inner dimension lies in it: a split that puts
+/// one outside gives an assumption that never holds, worse than no split.
+fn constants_in_bounds(subscripts: &[Vec<Affine>], dims: &[u64]) -> bool {
+    subscripts.iter().all(|subs| {
+        subs.iter()
+            .skip(1)
+            .zip(dims)
+            .all(|(s, m)| s.as_constant().is_none_or(|c| 0 <= c && c < i128::from(*m)))
+    })
 }
 
 /// Subscripts of every access in the declared shape; a memcpy/memset range must stay
@@ -789,7 +848,7 @@ fn order_with_scalars<'f>(
 
 #[cfg(test)]
 mod tests {
-    use super::split_index;
+    use super::{constants_in_bounds, split_index, strides_shape};
     use crate::detect::affine::Affine;
 
     fn counter_plus(depth: usize, coefficient: i128, constant: i128) -> Affine {
@@ -797,6 +856,31 @@ mod tests {
             .scale(coefficient)
             .and_then(|a| a.add(&Affine::constant(constant)))
             .expect("small numbers")
+    }
+
+    #[test]
+    fn strides_of_flat_accesses_give_the_inner_dimensions() {
+        // lhs[102713 + 37*i0 + i1] and lhs[4145 + 1369*i0 + 37*i1 + i2].
+        let two = linear(&[37, 1], 102713);
+        let three = linear(&[1369, 37, 1], 4145);
+        assert_eq!(strides_shape(&[two.clone(), three]), Some(vec![37, 37]));
+        assert_eq!(strides_shape(&[two]), Some(vec![37]));
+        // u[i][m] in [*][5] with the loop over m unrolled: stride 5, constants 0..4.
+        assert_eq!(strides_shape(&[linear(&[5], 3)]), Some(vec![5]));
+        // A single unit stride: nothing to split; strides that do not divide: no shape.
+        assert_eq!(strides_shape(&[linear(&[1], 7)]), None);
+        assert_eq!(
+            strides_shape(&[linear(&[37, 1], 0), linear(&[50, 1], 0)]),
+            None
+        );
+    }
+
+    #[test]
+    fn a_split_with_a_constant_outside_its_dimension_is_not_used() {
+        let subs = vec![vec![Affine::constant(0), Affine::constant(4)]];
+        assert!(constants_in_bounds(&subs, &[5]));
+        let subs = vec![vec![Affine::constant(0), Affine::constant(5)]];
+        assert!(!constants_in_bounds(&subs, &[5]));
     }
 
     #[test]

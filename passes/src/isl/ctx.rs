@@ -99,6 +99,20 @@ impl IslCtx {
         }
     }
 
+    /// Runs `work` under its own bound, the current one divided by `divisor`, counted
+    /// afresh; then gives the rest of the region's work a fresh count under the whole
+    /// bound again. For the stages whose cost can explode on a region that pays little
+    /// (the dependences, the scheduler), so that the region is left to -O3 early.
+    pub fn within_share<T>(&self, divisor: u64, work: impl FnOnce() -> T) -> T {
+        let bound = self.max_operations();
+        self.start_region();
+        self.set_max_operations(bound.map(|b| (b / divisor.max(1)).max(1)));
+        let result = work();
+        self.set_max_operations(bound);
+        self.start_region();
+        result
+    }
+
     /// Starts the work on a new region: the operation count goes back to zero and any
     /// error left from the previous region is cleared.
     pub fn start_region(&self) {

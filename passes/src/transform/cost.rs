@@ -171,7 +171,7 @@ fn step_map(name: Option<&str>, n: usize, dim: usize, model: &Set) -> Result<Map
 }
 
 /// The constant value of each dimension of `set`, or `None` when one is not constant.
-fn constant_vector(set: &Set) -> Result<Option<Vec<i64>>, IslError> {
+pub(super) fn constant_vector(set: &Set) -> Result<Option<Vec<i64>>, IslError> {
     let mut out = Vec::new();
     for k in 0..set.n_dims()? {
         match set.dim_value_range(k)? {

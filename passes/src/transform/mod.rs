@@ -20,5 +20,6 @@
 pub mod cost;
 pub mod hardware;
 pub mod interchange;
+pub mod reuse;
 pub mod schedule;
 pub mod sica;

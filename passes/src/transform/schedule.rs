@@ -10,7 +10,7 @@
 use crate::deps::Dependences;
 use crate::isl::ast;
 use crate::isl::scheduler::{self, BandInfo};
-use crate::isl::{parse_set, parse_union_map, IslCtx, IslError, Schedule, UnionMap};
+use crate::isl::{parse_set, parse_union_map, IslError, Map, Schedule, UnionMap};
 use crate::model::assumptions::describe;
 use crate::model::{Scop, ScopSpec};
 use crate::options::{Options, Tiling};
@@ -18,6 +18,7 @@ use crate::options::{Options, Tiling};
 use super::cost::{self, StatementView};
 use super::hardware::Hardware;
 use super::interchange;
+use super::reuse;
 use super::sica::{self, BlockAccess, NewElements, SicaBand, SicaDecision};
 
 /// What to do with a region.
@@ -187,7 +188,7 @@ fn interchanged(scop: &Scop, deps: &Dependences) -> Result<Option<Decision>, Isl
 /// dependences with small constants only (parametric sizes) go to isl as they are.
 pub fn compute(scop: &Scop, deps: &Dependences) -> Result<Schedule, IslError> {
     let validity = scheduling_constraints(scop, deps)?;
-    with_scheduler_budget(&scop.context.ctx(), || {
+    scop.context.ctx().within_share(SCHEDULER_SHARE, || {
         scheduler::compute_schedule(
             &scop.domains,
             &scop.context,
@@ -290,8 +291,13 @@ pub fn tile(
         Tiling::Sica => {
             let new_elements = new_elements(scop)?;
             let machine = hardware.sica_machine();
+            let reuse = reuse::analyse(scop, min_loops, hardware.l2_bytes.value)?.temporal;
             scheduler::tile_bands(schedule, |band| {
-                if !worth_tiling(band, min_loops) {
+                // Tiles shorten reuse distances: a band whose statements keep all their
+                // reuse in cache gains nothing from them.
+                if !worth_tiling(band, min_loops)
+                    || !band_statements(scop, band).any(|s| reuse.lost_by(s))
+                {
                     return None;
                 }
                 let members = band.coincident.len();
@@ -386,6 +392,18 @@ fn l2_tile(
     Some((middle, i64::try_from(size).ok()?))
 }
 
+/// The statements a band schedules (all of them when isl cannot say).
+fn band_statements<'s>(scop: &'s Scop, band: &BandInfo) -> impl Iterator<Item = &'s str> {
+    let names: Option<Vec<String>> = band.partial.as_deref().and_then(|text| {
+        let partial = parse_union_map(&scop.context.ctx(), text, "band").ok()?;
+        partial.maps().ok()?.iter().map(Map::domain_name).collect()
+    });
+    scop.statements
+        .iter()
+        .map(|s| s.name.as_str())
+        .filter(move |name| names.as_ref().is_none_or(|n| n.iter().any(|x| x == name)))
+}
+
 fn trip_count(extent: Option<&Option<i64>>) -> Option<u64> {
     extent
         .copied()
@@ -405,7 +423,11 @@ const MAX_DEPTH: usize = 8;
 
 /// Why a region is not worth the scheduler, decided from its model alone (before its
 /// dependences are computed), or `None` when it is.
-pub fn refuse_early(scop: &Scop, options: &Options) -> Result<Option<String>, IslError> {
+pub fn refuse_early(
+    scop: &Scop,
+    options: &Options,
+    hardware: &Hardware,
+) -> Result<Option<String>, IslError> {
     let depths = scop.statements.iter().map(|s| (s.name.as_str(), s.depth()));
     if let Some(reason) = too_large(scop.statements.len(), scop.params.len(), depths) {
         return Ok(Some(reason));
@@ -413,7 +435,7 @@ pub fn refuse_early(scop: &Scop, options: &Options) -> Result<Option<String>, Is
     if let Some(reason) = only_tiny_problems(scop)? {
         return Ok(Some(reason));
     }
-    nothing_to_gain(scop, options)
+    nothing_to_gain(scop, options, hardware)
 }
 
 /// The first of `refuse_early`'s reasons, which needs no model: the driver asks it of
@@ -450,21 +472,34 @@ fn too_large<'s>(
 }
 
 /// A region the cost model would refuse whatever the dependences: it accepts a schedule
-/// only for a band of `min_tiled_loops` loops to tile (so some statement must be that
-/// deep) or for fewer strided accesses in innermost loops (so some must have one now).
+/// only for a band of `min_tiled_loops` loops to tile where the band loses reuse (so
+/// some statement that deep must lose some, see `reuse`) or for fewer strided accesses
+/// in innermost loops (so some must have one now that another loop order walks better).
 /// Checked before the dependences, the costliest stage on real programs.
-fn nothing_to_gain(scop: &Scop, options: &Options) -> Result<Option<String>, IslError> {
+fn nothing_to_gain(
+    scop: &Scop,
+    options: &Options,
+    hardware: &Hardware,
+) -> Result<Option<String>, IslError> {
     let min_loops = min_tiled_loops(options);
-    if scop.statements.iter().any(|s| s.depth() >= min_loops) {
+    let deep = scop.statements.iter().any(|s| s.depth() >= min_loops);
+    let locality = reuse::analyse(scop, min_loops, hardware.l2_bytes.value)?;
+    if locality.reorderable.is_some() {
         return Ok(None);
     }
-    let original = scop.schedule.get_map()?;
-    let now = cost::assess(&StatementView::all(scop), &original, &original)?;
-    Ok((now.strided_before == 0).then(|| {
-        format!(
-            "no statement is {min_loops} or more loops deep (nothing to tile) and no innermost loop has strided accesses (nothing to reorder)"
-        )
-    }))
+    let no_tiling = match &options.tiling {
+        Tiling::None => "tiling is off".to_string(),
+        // Sizes the user gave are used wherever a band is deep enough.
+        Tiling::Fixed(_) if deep => return Ok(None),
+        _ if !deep => format!("no statement is {min_loops} or more loops deep (nothing to tile)"),
+        _ => match locality.temporal.why_not() {
+            None => return Ok(None),
+            Some(why) => format!("{why} (nothing to gain from tiling)"),
+        },
+    };
+    Ok(Some(format!(
+        "{no_tiling}, and no loop order would make a strided innermost access contiguous (nothing to reorder)"
+    )))
 }
 
 /// A problem size below which nothing is worth transforming (see `only_tiny_problems`).
@@ -532,22 +567,7 @@ fn only_tiny_problems(scop: &Scop) -> Result<Option<String>, IslError> {
 /// that a region whose scheduling problem is huge is left to -O3 rather than compiled
 /// slowly. isl counts few operations inside the scheduler's ILP solver, though: a small
 /// problem with hard ILPs (heat7pt_vla: 2 statements, 5 s) stays within the share.
-const SCHEDULER_SHARE: u64 = 8;
-
-/// Runs `schedule` under its own bound (the region's divided by `SCHEDULER_SHARE`),
-/// then gives the rest of the region's work a fresh count under the region's bound.
-fn with_scheduler_budget<T>(
-    ctx: &IslCtx,
-    schedule: impl FnOnce() -> Result<T, IslError>,
-) -> Result<T, IslError> {
-    let bound = ctx.max_operations();
-    ctx.start_region();
-    ctx.set_max_operations(bound.map(|b| (b / SCHEDULER_SHARE).max(1)));
-    let result = schedule();
-    ctx.set_max_operations(bound);
-    ctx.start_region();
-    result
-}
+pub const SCHEDULER_SHARE: u64 = 8;
 
 /// New elements per iteration of the innermost loop, over all statements (the largest
 /// count, with the smallest element size).
@@ -586,7 +606,7 @@ fn new_elements(scop: &Scop) -> Result<NewElements, IslError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isl::{parse_set, parse_union_map, parse_union_set};
+    use crate::isl::{parse_set, parse_union_map, parse_union_set, IslCtx};
     use crate::model::spec_builders::{array, read, statement};
     use crate::model::{Assumption, AssumptionKind, ScopSpec};
 
@@ -663,18 +683,21 @@ mod tests {
             "deps",
         )
         .unwrap();
-        let result = with_scheduler_budget(&ctx, || {
+        let result = ctx.within_share(SCHEDULER_SHARE, || {
             scheduler::compute_schedule(&domain, &context, &deps, &deps, &deps)
         });
         assert!(matches!(result, Err(e) if e.is_operation_limit()));
         assert_eq!(ctx.max_operations(), Some(8000));
         // The rest of the region's work has its whole bound again.
-        assert!(with_scheduler_budget(&ctx, || Ok(())).is_ok());
+        assert!(ctx
+            .within_share(SCHEDULER_SHARE, || Ok::<(), IslError>(()))
+            .is_ok());
         ctx.set_max_operations(None);
-        assert!(with_scheduler_budget(&ctx, || {
-            scheduler::compute_schedule(&domain, &context, &deps, &deps, &deps)
-        })
-        .is_ok());
+        assert!(ctx
+            .within_share(SCHEDULER_SHARE, || {
+                scheduler::compute_schedule(&domain, &context, &deps, &deps, &deps)
+            })
+            .is_ok());
     }
 
     #[test]
@@ -696,6 +719,10 @@ mod tests {
         let ctx = IslCtx::new(None).unwrap();
         let scop = Scop::build(&ctx, &spec).unwrap();
         let options = Options::default();
-        assert_eq!(refuse_early(&scop, &options).unwrap(), Some(from_spec));
+        let hardware = Hardware::resolve(&Default::default(), None, &Default::default());
+        assert_eq!(
+            refuse_early(&scop, &options, &hardware).unwrap(),
+            Some(from_spec)
+        );
     }
 }
