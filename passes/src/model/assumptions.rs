@@ -5,11 +5,64 @@
 //! so one that never holds points at detection (a wrong split of an offset across the
 //! dimensions), or at a program that indexes out of a dimension wherever it runs.
 
-use crate::isl::{IslError, Set};
+use crate::isl::{parse_set, IslError, Set};
 
+use super::build::holds_on_domain;
 use super::scop::{assumption_kind_name, Scop, ScopAssumption};
 
 impl Scop {
+    /// The parameter values for which `assumption` (one of this region's) holds: its
+    /// set itself for a parameter set; for a statement's set, the values where no point
+    /// of the statement's domain lies outside it. The assumed context is computed per
+    /// statement, from all its assumptions at once; these are for saying which ones
+    /// fail, and are computed for all assumptions when first asked.
+    pub fn assumption_condition(&self, assumption: &ScopAssumption) -> Result<Set, IslError> {
+        let index = self
+            .assumptions
+            .iter()
+            .position(|a| std::ptr::eq(a, assumption))
+            .ok_or_else(|| IslError::Other {
+                context: "the condition of an assumption".into(),
+                message: "the assumption is not one of this region's".into(),
+            })?;
+        let conditions = match self.conditions.get() {
+            Some(conditions) => conditions,
+            None => {
+                let computed = self.compute_conditions()?;
+                self.conditions.get_or_init(|| computed)
+            }
+        };
+        // One condition per assumption, in order.
+        conditions[index].copy()
+    }
+
+    fn compute_conditions(&self) -> Result<Vec<Set>, IslError> {
+        let universe = parse_set(
+            &self.context.ctx(),
+            &format!("[{}] -> {{ : }}", self.params.join(", ")),
+            "the parameter space",
+        )?;
+        let mut out: Vec<Set> = Vec::with_capacity(self.assumptions.len());
+        for assumption in &self.assumptions {
+            if let Some(earlier) = assumption.repeats.and_then(|k| out.get(k)) {
+                let copy = earlier.copy()?;
+                out.push(copy);
+                continue;
+            }
+            let statement = assumption
+                .statement
+                .as_ref()
+                .and_then(|name| self.statements.iter().find(|s| &s.name == name));
+            out.push(match statement {
+                None => assumption.set.copy()?,
+                Some(statement) => {
+                    holds_on_domain(&universe, &statement.domain, assumption.set.copy()?)?
+                }
+            });
+        }
+        Ok(out)
+    }
+
     /// The assumptions that fail for every parameter value for which their statement
     /// runs (within the context); a parameter assumption, for every value of the
     /// context. An assumption whose statement never runs is not counted: it costs
@@ -27,7 +80,11 @@ impl Scop {
             if runs.is_empty()? {
                 continue;
             }
-            if assumption.condition.copy()?.intersect(runs)?.is_empty()? {
+            if self
+                .assumption_condition(assumption)?
+                .intersect(runs)?
+                .is_empty()?
+            {
                 out.push(assumption);
             }
         }
@@ -43,7 +100,9 @@ impl Scop {
         let within = self.context.copy()?.intersect(params.copy()?)?;
         let mut out = Vec::new();
         for assumption in &self.assumptions {
-            let holds = assumption.condition.copy()?.intersect(within.copy()?)?;
+            let holds = self
+                .assumption_condition(assumption)?
+                .intersect(within.copy()?)?;
             if holds.is_empty()? {
                 out.push(assumption);
             }

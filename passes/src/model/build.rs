@@ -32,6 +32,13 @@ impl Scop {
     }
 }
 
+/// The parameter values (within `universe`, the parameter space) for which `set` holds
+/// on the whole of `domain`: those where `domain - set` is empty.
+pub(super) fn holds_on_domain(universe: &Set, domain: &Set, set: Set) -> Result<Set, IslError> {
+    let violated = domain.copy()?.subtract(set)?.params()?;
+    universe.copy()?.subtract(violated)?.coalesce()
+}
+
 /// The state shared while building one region: the spec, the context and the parameter
 /// set every object is aligned to.
 struct Builder<'a> {
@@ -174,6 +181,7 @@ impl<'a> Builder<'a> {
             reads,
             must_writes,
             may_writes,
+            conditions: Default::default(),
         })
     }
 
@@ -186,59 +194,84 @@ impl<'a> Builder<'a> {
         let mut assumed = context.copy().map_err(self.isl_error(field))?;
         let mut assumptions: Vec<ScopAssumption> = Vec::with_capacity(self.spec.assumptions.len());
         // Detection states the same assumption once per access (a subscript of `u` in
-        // bounds, for each of 20 reads): each distinct one is computed and intersected
-        // into the assumed context once.
+        // bounds, for each of 20 reads): each distinct one is read once.
         let mut seen: HashMap<(Option<&str>, &str), usize> = HashMap::new();
+        // Per statement, the conjunction of its distinct assumptions: the parameter
+        // values for which all hold on its whole domain are computed once per statement
+        // (what each one alone requires is asked only to explain a refusal).
+        let mut per_statement: Vec<(&str, Vec<Set>)> = Vec::new();
         for (k, assumption) in self.spec.assumptions.iter().enumerate() {
             let name = format!("assumption {k} ({})", assumption_kind_name(assumption.kind));
             let key = (assumption.statement.as_deref(), assumption.set.as_str());
             if let Some(&earlier) = seen.get(&key) {
-                let same = &assumptions[earlier];
-                let err = self.isl_error(&name);
+                let set = assumptions[earlier]
+                    .set
+                    .copy()
+                    .map_err(self.isl_error(&name))?;
                 assumptions.push(ScopAssumption {
                     kind: assumption.kind,
                     statement: assumption.statement.clone(),
-                    set: same.set.copy().map_err(&err)?,
-                    condition: same.condition.copy().map_err(&err)?,
+                    set,
                     reason: assumption.reason.clone(),
+                    repeats: Some(earlier),
                 });
                 continue;
             }
             seen.insert(key, assumptions.len());
-            let (set, condition) = match &assumption.statement {
+            let set = match &assumption.statement {
                 None => {
                     let set = self.params_set(&assumption.set, &name)?;
-                    let condition = set.copy().map_err(self.isl_error(&name))?;
-                    (set, condition)
+                    let copy = set.copy().map_err(self.isl_error(&name))?;
+                    assumed = assumed.intersect(copy).map_err(self.isl_error(field))?;
+                    set
                 }
                 Some(statement) => {
-                    self.statement_assumption(assumption, statement, statements, &name)?
+                    let set =
+                        self.statement_assumption(assumption, statement, statements, &name)?;
+                    let copy = set.copy().map_err(self.isl_error(&name))?;
+                    match per_statement.iter_mut().find(|(s, _)| s == statement) {
+                        Some((_, sets)) => sets.push(copy),
+                        None => per_statement.push((statement, vec![copy])),
+                    }
+                    set
                 }
             };
-            let copy = condition.copy().map_err(self.isl_error(&name))?;
-            assumed = assumed.intersect(copy).map_err(self.isl_error(field))?;
             assumptions.push(ScopAssumption {
                 kind: assumption.kind,
                 statement: assumption.statement.clone(),
                 set,
-                condition,
                 reason: assumption.reason.clone(),
+                repeats: None,
             });
+        }
+        for (statement, sets) in per_statement {
+            let Some(owner) = statements.iter().find(|s| s.name == statement) else {
+                continue;
+            };
+            let mut sets = sets.into_iter();
+            let Some(first) = sets.next() else {
+                continue;
+            };
+            let condition = sets
+                .try_fold(first, Set::intersect)
+                .and_then(|all| holds_on_domain(&self.params, &owner.domain, all))
+                .map_err(self.isl_error(field))?;
+            assumed = assumed
+                .intersect(condition)
+                .map_err(self.isl_error(field))?;
         }
         let assumed = assumed.coalesce().map_err(self.isl_error(field))?;
         Ok((assumptions, assumed))
     }
 
-    /// An assumption over a statement's iteration space and the parameter values for
-    /// which it holds on the statement's whole domain: those where `domain - set` is
-    /// empty.
+    /// An assumption's set over a statement's iteration space, checked to be one.
     fn statement_assumption(
         &self,
         assumption: &Assumption,
         statement: &str,
         statements: &[Statement],
         field: &str,
-    ) -> Result<(Set, Set), ModelError> {
+    ) -> Result<Set, ModelError> {
         let Some(owner) = statements.iter().find(|s| s.name == statement) else {
             return Err(self.invalid(
                 field,
@@ -259,20 +292,7 @@ impl<'a> Builder<'a> {
                 ),
             ));
         }
-        let err = self.isl_error(field);
-        let violated = owner
-            .domain
-            .copy()
-            .and_then(|d| d.subtract(set.copy()?))
-            .and_then(Set::params)
-            .map_err(&err)?;
-        let condition = self
-            .params
-            .copy()
-            .and_then(|p| p.subtract(violated))
-            .and_then(Set::coalesce)
-            .map_err(&err)?;
-        Ok((set, condition))
+        Ok(set)
     }
 
     fn arrays(&self) -> Result<Vec<Array>, ModelError> {

@@ -44,6 +44,9 @@ pub struct Scop {
     pub must_writes: UnionMap,
     /// Every write that may happen, restricted likewise (must-writes are not included).
     pub may_writes: UnionMap,
+    /// Per assumption, the parameter values for which it holds, computed when first
+    /// asked (see `Scop::assumption_condition`).
+    pub(super) conditions: std::cell::OnceCell<Vec<Set>>,
 }
 
 /// An assumption the model relies on.
@@ -55,11 +58,10 @@ pub struct ScopAssumption {
     /// The assumption as given (aligned to the region's parameters): a parameter set, or
     /// a set over `statement`'s iteration space that must hold on its whole domain.
     pub set: Set,
-    /// The parameter values for which the assumption holds: `set` itself for a parameter
-    /// set; for a statement's set, the values where no point of the domain lies outside
-    /// it.
-    pub condition: Set,
     pub reason: String,
+    /// The index of an earlier assumption with the same statement and set, if any
+    /// (detection states one per access that needs it).
+    pub repeats: Option<usize>,
 }
 
 /// An array (or a scalar modelled as a zero-dimensional array) the region accesses.

@@ -86,9 +86,11 @@ fn an_assumption_stated_for_every_access_is_kept_per_access_and_computed_once() 
     let reasons: Vec<_> = scop.assumptions.iter().map(|a| a.reason.as_str()).collect();
     assert_eq!(reasons, vec!["read 0", "read 1", "read 2", "read 3"]);
     for assumption in &scop.assumptions {
-        assert!(assumption
-            .condition
-            .is_equal(&scop.assumptions[0].condition)
+        let first = scop.assumption_condition(&scop.assumptions[0]).unwrap();
+        assert!(scop
+            .assumption_condition(assumption)
+            .unwrap()
+            .is_equal(&first)
             .unwrap());
     }
     // The same assumed context as with one of them (printed: two contexts).

@@ -174,7 +174,11 @@ fn statement_assumption_holds_where_the_domain_stays_inside_it() {
     let (ctx, scop) = build(&spec);
     // The domain is empty for n <= 0; otherwise i1 reaches n - 1, which must be below m.
     let condition = parse_set(&ctx, "[n, m] -> { : n <= 0 or n <= m }", "expected").unwrap();
-    assert!(scop.assumptions[0].condition.is_equal(&condition).unwrap());
+    assert!(scop
+        .assumption_condition(&scop.assumptions[0])
+        .unwrap()
+        .is_equal(&condition)
+        .unwrap());
     let assumed = scop.context.copy().unwrap().intersect(condition).unwrap();
     assert!(scop.assumed_context.is_equal(&assumed).unwrap());
     assert!(scop.print().contains(
