@@ -18,8 +18,8 @@ use super::promoted::{PromotedWrite, Promotion};
 use super::reject::{RejectReason, Rejection};
 use super::translate::{sanitize, Assumed, Translator};
 use crate::llvm::ir::{
-    accessed_value, as_instruction, basic_value, gep_array_shape, instruction_text,
-    memory_transfer, phi_incoming, pointer_operand, type_of, users,
+    accessed_value, as_instruction, basic_value, gep_array_shape, global_object_bytes,
+    instruction_text, memory_transfer, phi_incoming, pointer_operand, type_of, users,
 };
 use crate::llvm::source_terms::{
     access_text, describe_access, describe_scev, describe_value, with_ir,
@@ -61,8 +61,10 @@ pub struct Access<'f> {
 /// One subscript of an access assumed to lie in its dimension.
 #[derive(Clone)]
 pub struct InBounds {
-    /// Which subscript (0 = outermost; never 0 itself, the first dimension is unbounded).
+    /// Which subscript (0 = outermost, bounded only in a global of known size).
     pub dimension: usize,
+    /// The size of that dimension.
+    pub size: Affine,
     /// For a memcpy/memset range, the condition is on its end rather than its start.
     pub range_end: bool,
     pub cond: Cond,
@@ -211,11 +213,15 @@ pub fn collect<'f>(
         }
         match shape_of(tr, raws, size) {
             Ok((inner_sizes, subscripts, assumed)) => {
+                let rows = global_rows(fa, *base, size, &inner_sizes);
                 let index = arrays.len();
                 let name = unique(&mut used_names, sanitize(&fa.raw_operand_name(*base)));
                 let written = raws.iter().any(|r| r.write);
                 for ((raw, subs), assumed) in raws.iter().zip(subscripts).zip(assumed) {
                     let mut in_bounds = bounds_conditions(&subs, &inner_sizes);
+                    if let Some(rows) = rows {
+                        in_bounds.extend(outermost_condition(&subs, rows));
+                    }
                     let extent = match raw.extent {
                         Some(e) => {
                             match tr.affine(e).ok().and_then(|a| a.divide_exact(size as i128)) {
@@ -242,6 +248,7 @@ pub fn collect<'f>(
                         if let Some(end) = start.add(e) {
                             in_bounds.push(InBounds {
                                 dimension: subs.len() - 1,
+                                size: n.clone(),
                                 range_end: true,
                                 cond: Cond::Cmp(end, CmpOp::Le, n.clone()),
                             });
@@ -326,24 +333,36 @@ fn shape_of<'f>(
     }
     let has_ranges = raws.iter().any(|r| r.extent.is_some());
     if linear.len() == raws.len() {
-        if let Some(dims) = declared_shape(tr, raws, size) {
-            if let Some(subscripts) = split_all(tr, raws, &linear, &dims, size) {
-                let sizes = dims.iter().map(|d| Affine::constant(*d as i128)).collect();
-                return Ok((sizes, subscripts, assumed));
+        let constant_sizes = |dims: &[u64]| -> Vec<Affine> {
+            dims.iter().map(|d| Affine::constant(*d as i128)).collect()
+        };
+        let declared = declared_shape(tr, raws, size).and_then(|dims| {
+            let subscripts = split_all(tr, raws, &linear, &dims, size)?;
+            Some((constant_sizes(&dims), subscripts, assumed.clone()))
+        });
+        let fixed = if has_ranges || declared.is_some() {
+            None
+        } else {
+            fixed_shape(tr, raws, size)
+        };
+        let inferred = strides_shape(&linear).and_then(|dims| {
+            let subscripts = split_all(tr, raws, &linear, &dims, size)?;
+            constants_in_bounds(&subscripts, &dims)
+                .then(|| (constant_sizes(&dims), subscripts, assumed.clone()))
+        });
+        // The declaration (GEP types) and LLVM's fixed-size delinearization may show
+        // fewer dimensions than the strides (`[*][37]` for NPB's `rhs[5][37][37][37]`,
+        // with a row subscript `37*i - j + p`): a finer shape that agrees with them on
+        // the inner dimensions bounds more subscripts.
+        let known = declared.or(fixed);
+        let finer = match (&known, &inferred) {
+            (Some(known), Some(inferred)) => {
+                inferred.0.len() > known.0.len() && inferred.0.ends_with(&known.0)
             }
-        }
-        if !has_ranges {
-            if let Some(fixed) = fixed_shape(tr, raws, size) {
-                return Ok(fixed);
-            }
-        }
-        if let Some(dims) = strides_shape(&linear) {
-            if let Some(subscripts) = split_all(tr, raws, &linear, &dims, size) {
-                if constants_in_bounds(&subscripts, &dims) {
-                    let sizes = dims.iter().map(|d| Affine::constant(*d as i128)).collect();
-                    return Ok((sizes, subscripts, assumed));
-                }
-            }
+            _ => false,
+        };
+        if let Some(shape) = if finer { inferred } else { known.or(inferred) } {
+            return Ok(shape);
         }
         return Ok((
             Vec::new(),
@@ -650,6 +669,7 @@ fn bounds_conditions(subscripts: &[Affine], inner_sizes: &[Affine]) -> Vec<InBou
         })
         .map(|((dimension, s), n)| InBounds {
             dimension,
+            size: n.clone(),
             range_end: false,
             cond: Cond::Cmp(s.clone(), CmpOp::Ge, Affine::constant(0)).and(Cond::Cmp(
                 s.clone(),
@@ -658,6 +678,45 @@ fn bounds_conditions(subscripts: &[Affine], inner_sizes: &[Affine]) -> Vec<InBou
             )),
         })
         .collect()
+}
+
+/// Rows of the outermost dimension when the array is a global variable of known size
+/// and its inner sizes are constants: an access outside the object is undefined, so its
+/// outermost subscript too is assumed in bounds (checked at run time like the others).
+/// Loops over NPB's `rhs[m][i][j][k]`, up to bounds loaded from memory, then get trip
+/// counts, and the locality estimate numbers instead of "unbounded".
+fn global_rows(
+    fa: &crate::llvm::FunctionAnalyses<'_>,
+    base: LLVMValueRef,
+    element: u64,
+    inner_sizes: &[Affine],
+) -> Option<i128> {
+    let bytes = i128::from(global_object_bytes(fa, base)?);
+    let mut row = i128::from(element);
+    for size in inner_sizes {
+        row = row.checked_mul(size.as_constant()?)?;
+    }
+    (row > 0 && bytes % row == 0).then_some(bytes / row)
+}
+
+/// `0 <= s_0 < rows` for an access into a global of `rows` rows, unless `s_0` is a
+/// constant that holds it.
+fn outermost_condition(subscripts: &[Affine], rows: i128) -> Option<InBounds> {
+    let first = subscripts.first()?;
+    if first.as_constant().is_some_and(|c| 0 <= c && c < rows) {
+        return None;
+    }
+    let size = Affine::constant(rows);
+    Some(InBounds {
+        dimension: 0,
+        cond: Cond::Cmp(first.clone(), CmpOp::Ge, Affine::constant(0)).and(Cond::Cmp(
+            first.clone(),
+            CmpOp::Lt,
+            size.clone(),
+        )),
+        size,
+        range_end: false,
+    })
 }
 
 fn unique(used: &mut HashSet<String>, base: String) -> String {

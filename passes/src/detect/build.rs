@@ -137,11 +137,7 @@ pub fn scop_spec<'f>(
                 .unwrap_or_default();
             for b in &access.in_bounds {
                 let subscript = subs.get(b.dimension).map(String::as_str).unwrap_or("?");
-                let size = array
-                    .inner_sizes
-                    .get(b.dimension.wrapping_sub(1))
-                    .map(|n| n.to_isl(&names))
-                    .unwrap_or_else(|| "?".into());
+                let size = b.size.to_isl(&names);
                 let what = if b.range_end {
                     format!("range from {subscript} ends by {size}")
                 } else {

@@ -223,6 +223,16 @@ impl Set {
         }
     }
 
+    /// The value dimension `pos` is fixed to by the set's constraints as they stand (an
+    /// equality with a constant), without solving anything; `None` when it is not
+    /// plainly fixed. Cheap: for points computed by applying a map to a point.
+    pub fn plain_fixed_value(&self, pos: usize) -> Result<Option<i64>, IslError> {
+        let operation = "reading a fixed set dimension";
+        let pos = u32::try_from(pos).map_err(|_| IslError::no_result(operation))?;
+        let value = self.inner.plain_get_val_if_fixed(DimType::Set, pos);
+        integer_value(operation, self.ctx_ptr(), value)
+    }
+
     /// True when every parameter value gives at most one element.
     pub fn is_singleton(&self) -> Result<bool, IslError> {
         flag(

@@ -241,6 +241,23 @@ pub fn gep_array_shape(
     }
 }
 
+/// The size in bytes of the global variable `value` is, when it is one with a sized,
+/// non-empty type (`double rhs[5][37][37][37]`, defined here or declared with its
+/// type); `None` for anything else.
+pub fn global_object_bytes(
+    fa: &crate::llvm::FunctionAnalyses<'_>,
+    value: LLVMValueRef,
+) -> Option<u64> {
+    // SAFETY: type queries on a live value.
+    let ty = unsafe {
+        if c::LLVMIsAGlobalVariable(value).is_null() {
+            return None;
+        }
+        c::LLVMGlobalGetValueType(value)
+    };
+    sized_type_bytes(fa, ty).filter(|bytes| *bytes > 0)
+}
+
 fn sized_type_bytes(
     fa: &crate::llvm::FunctionAnalyses<'_>,
     ty: inkwell::llvm_sys::prelude::LLVMTypeRef,

@@ -15,7 +15,7 @@ impl Scop {
     /// set itself for a parameter set; for a statement's set, the values where no point
     /// of the statement's domain lies outside it. The assumed context is computed per
     /// statement, from all its assumptions at once; these are for saying which ones
-    /// fail, and are computed for all assumptions when first asked.
+    /// fail, each computed when first asked (an assumption stated again, once).
     pub fn assumption_condition(&self, assumption: &ScopAssumption) -> Result<Set, IslError> {
         let index = self
             .assumptions
@@ -25,66 +25,71 @@ impl Scop {
                 context: "the condition of an assumption".into(),
                 message: "the assumption is not one of this region's".into(),
             })?;
-        let conditions = match self.conditions.get() {
-            Some(conditions) => conditions,
-            None => {
-                let computed = self.compute_conditions()?;
-                self.conditions.get_or_init(|| computed)
-            }
-        };
-        // One condition per assumption, in order.
-        conditions[index].copy()
-    }
-
-    fn compute_conditions(&self) -> Result<Vec<Set>, IslError> {
-        let universe = parse_set(
-            &self.context.ctx(),
-            &format!("[{}] -> {{ : }}", self.params.join(", ")),
-            "the parameter space",
-        )?;
-        let mut out: Vec<Set> = Vec::with_capacity(self.assumptions.len());
-        for assumption in &self.assumptions {
-            if let Some(earlier) = assumption.repeats.and_then(|k| out.get(k)) {
-                let copy = earlier.copy()?;
-                out.push(copy);
-                continue;
-            }
-            let statement = assumption
-                .statement
-                .as_ref()
-                .and_then(|name| self.statements.iter().find(|s| &s.name == name));
-            out.push(match statement {
-                None => assumption.set.copy()?,
-                Some(statement) => {
-                    holds_on_domain(&universe, &statement.domain, assumption.set.copy()?)?
-                }
-            });
+        let index = assumption.repeats.unwrap_or(index);
+        let cell = self.conditions.get(index).ok_or_else(|| IslError::Other {
+            context: "the condition of an assumption".into(),
+            message: "the region's conditions were not set up".into(),
+        })?;
+        if let Some(condition) = cell.get() {
+            return condition.copy();
         }
-        Ok(out)
+        let computed = self.compute_condition(&self.assumptions[index])?;
+        cell.get_or_init(|| computed).copy()
     }
 
-    /// The assumptions that fail for every parameter value for which their statement
-    /// runs (within the context); a parameter assumption, for every value of the
-    /// context. An assumption whose statement never runs is not counted: it costs
-    /// nothing.
+    fn compute_condition(&self, assumption: &ScopAssumption) -> Result<Set, IslError> {
+        let statement = assumption
+            .statement
+            .as_ref()
+            .and_then(|name| self.statements.iter().find(|s| &s.name == name));
+        match statement {
+            None => assumption.set.copy(),
+            Some(statement) => {
+                let universe = parse_set(
+                    &self.context.ctx(),
+                    &format!("[{}] -> {{ : }}", self.params.join(", ")),
+                    "the parameter space",
+                )?;
+                holds_on_domain(&universe, &statement.domain, assumption.set.copy()?)
+            }
+        }
+    }
+
+    /// Whether `assumption` fails for every parameter value for which its statement runs
+    /// (within the context); a parameter assumption, for every value of the context. An
+    /// assumption whose statement never runs does not count: it costs nothing.
+    pub fn never_holds(&self, assumption: &ScopAssumption) -> Result<bool, IslError> {
+        let runs = match &assumption.statement {
+            Some(name) => match self.statements.iter().find(|s| &s.name == name) {
+                Some(s) => s.domain.copy()?.params()?.intersect(self.context.copy()?)?,
+                None => return Ok(false),
+            },
+            None => self.context.copy()?,
+        };
+        if runs.is_empty()? {
+            return Ok(false);
+        }
+        self.assumption_condition(assumption)?
+            .intersect(runs)?
+            .is_empty()
+    }
+
+    /// Whether `assumption` fails for every parameter value of `within`.
+    pub fn fails_within(
+        &self,
+        assumption: &ScopAssumption,
+        within: &Set,
+    ) -> Result<bool, IslError> {
+        self.assumption_condition(assumption)?
+            .intersect(within.copy()?)?
+            .is_empty()
+    }
+
+    /// The assumptions that never hold where their statement runs (see `never_holds`).
     pub fn assumptions_never_holding(&self) -> Result<Vec<&ScopAssumption>, IslError> {
         let mut out = Vec::new();
         for assumption in &self.assumptions {
-            let runs = match &assumption.statement {
-                Some(name) => match self.statements.iter().find(|s| &s.name == name) {
-                    Some(s) => s.domain.copy()?.params()?.intersect(self.context.copy()?)?,
-                    None => continue,
-                },
-                None => self.context.copy()?,
-            };
-            if runs.is_empty()? {
-                continue;
-            }
-            if self
-                .assumption_condition(assumption)?
-                .intersect(runs)?
-                .is_empty()?
-            {
+            if self.never_holds(assumption)? {
                 out.push(assumption);
             }
         }
@@ -100,10 +105,7 @@ impl Scop {
         let within = self.context.copy()?.intersect(params.copy()?)?;
         let mut out = Vec::new();
         for assumption in &self.assumptions {
-            let holds = self
-                .assumption_condition(assumption)?
-                .intersect(within.copy()?)?;
-            if holds.is_empty()? {
+            if self.fails_within(assumption, &within)? {
                 out.push(assumption);
             }
         }

@@ -181,7 +181,9 @@ impl<'a> Builder<'a> {
             reads,
             must_writes,
             may_writes,
-            conditions: Default::default(),
+            conditions: std::iter::repeat_with(Default::default)
+                .take(spec.assumptions.len())
+                .collect(),
         })
     }
 

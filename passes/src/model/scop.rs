@@ -46,7 +46,7 @@ pub struct Scop {
     pub may_writes: UnionMap,
     /// Per assumption, the parameter values for which it holds, computed when first
     /// asked (see `Scop::assumption_condition`).
-    pub(super) conditions: std::cell::OnceCell<Vec<Set>>,
+    pub(super) conditions: Vec<std::cell::OnceCell<Set>>,
 }
 
 /// An assumption the model relies on.

@@ -88,10 +88,13 @@ impl Reuse {
 struct Shape {
     array: String,
     bytes: u32,
+    /// Subscripts per access.
+    rank: usize,
     /// Per loop of the statement: how the element moves when that loop advances by one
     /// (`None`: not by a constant, the access is not affine in it).
     steps: Vec<Option<Vec<i64>>>,
-    /// The element at the origin of the iteration space, if it is one point.
+    /// The element at the origin of the iteration space with every parameter 0, if it
+    /// is one point: offsets of one group differ by constants whatever the parameters.
     offset: Option<Vec<i64>>,
 }
 
@@ -292,12 +295,14 @@ fn nest<'a>(scop: &Scop, statement: &'a Statement) -> Result<Nest<'a>, IslError>
                 .and_then(|(lo, hi)| u64::try_from(hi - lo + 1).ok()),
         );
     }
-    // The element at the origin and at each unit point: for an affine access these give
-    // its offset and the column of each loop (cheaper than composing maps, which made
-    // this check a tenth of a second on NPB's largest regions).
+    // The element at the origin and at each unit point, with the parameters set to 0
+    // (`A[i][k]` with `k` fixed outside the region): for an affine access these give
+    // its offset and the column of each loop. Single points with fixed parameters are
+    // cheap for isl; composing the relations made this check a tenth of a second on
+    // NPB's largest regions.
     let points = std::iter::once(None)
         .chain((0..depth).map(Some))
-        .map(|unit| point(statement, unit))
+        .map(|unit| point(scop, statement, unit))
         .collect::<Result<Vec<_>, _>>()?;
     let mut shapes = Vec::new();
     for access in &statement.accesses {
@@ -310,8 +315,8 @@ fn nest<'a>(scop: &Scop, statement: &'a Statement) -> Result<Nest<'a>, IslError>
         };
         let mut elements = Vec::with_capacity(points.len());
         for point in &points {
-            elements.push(constant_vector(
-                &point.copy()?.apply(access.relation.copy()?)?,
+            elements.push(single_element(
+                point.copy()?.apply(access.relation.copy()?)?,
             )?);
         }
         let offset = elements[0].clone();
@@ -327,6 +332,7 @@ fn nest<'a>(scop: &Scop, statement: &'a Statement) -> Result<Nest<'a>, IslError>
         shapes.push(Shape {
             array: array.name.clone(),
             bytes: array.element_size,
+            rank: array.rank(),
             steps,
             offset,
         });
@@ -348,30 +354,60 @@ fn nest<'a>(scop: &Scop, statement: &'a Statement) -> Result<Nest<'a>, IslError>
 fn group(shapes: Vec<Shape>) -> Vec<Group> {
     let mut groups: Vec<(Shape, Group)> = Vec::new();
     for shape in shapes {
-        if let Some((_, group)) = groups
+        if let Some((first, group)) = groups
             .iter_mut()
             .find(|(first, _)| first.same_group(&shape))
         {
-            group.offsets.extend(shape.offset);
+            // Offsets relative to the group's first access.
+            if let (Some(base), Some(offset)) = (&first.offset, &shape.offset) {
+                group
+                    .offsets
+                    .push(offset.iter().zip(base).map(|(o, b)| o - b).collect());
+            }
             continue;
         }
         let group = Group {
             bytes: shape.bytes,
             moves: (0..shape.steps.len()).map(|l| !shape.still_in(l)).collect(),
             steps: shape.steps.clone(),
-            offsets: shape.offset.iter().cloned().collect(),
+            offsets: vec![vec![0; shape.rank]],
         };
         groups.push((shape, group));
     }
     groups.into_iter().map(|(_, g)| g).collect()
 }
 
-/// `{ S[0, .., 0] }`, or with a 1 at `unit`, in the statement's space.
-fn point(statement: &Statement, unit: Option<usize>) -> Result<Set, IslError> {
+/// The one element of `set` (an access applied to a point), `None` when it has none or
+/// several. Plainly fixed dimensions are read as they are; the rest are solved for.
+fn single_element(set: Set) -> Result<Option<Vec<i64>>, IslError> {
+    let mut out = Vec::new();
+    for k in 0..set.n_dims()? {
+        match set.plain_fixed_value(k)? {
+            Some(v) => out.push(v),
+            None => return constant_vector(&set),
+        }
+    }
+    Ok(Some(out))
+}
+
+/// `{ S[0, .., 0] }`, or with a 1 at `unit`, in the statement's space, with every
+/// parameter 0.
+fn point(scop: &Scop, statement: &Statement, unit: Option<usize>) -> Result<Set, IslError> {
     let coordinates: Vec<&str> = (0..statement.depth())
         .map(|k| if Some(k) == unit { "1" } else { "0" })
         .collect();
-    let text = format!("{{ {}[{}] }}", statement.name, coordinates.join(", "));
+    let fixed: Vec<String> = scop.params.iter().map(|p| format!("{p} = 0")).collect();
+    let text = format!(
+        "[{}] -> {{ {}[{}] : {} }}",
+        scop.params.join(", "),
+        statement.name,
+        coordinates.join(", "),
+        if fixed.is_empty() {
+            "true".to_string()
+        } else {
+            fixed.join(" and ")
+        }
+    );
     parse_set(&statement.domain.ctx(), &text, "a point")?.align_params(&statement.domain)
 }
 

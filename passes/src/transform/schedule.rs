@@ -536,22 +536,28 @@ fn only_tiny_problems(scop: &Scop) -> Result<Option<String>, IslError> {
     if !possible || assumed {
         return Ok(None);
     }
-    let failing = scop.assumptions_failing_within(&large)?;
-    let never = scop.assumptions_never_holding()?;
-    let mut named: Vec<String> = failing
-        .iter()
-        .take(NAMED_ASSUMPTIONS)
-        .map(|a| {
-            let never_note = if never.iter().any(|n| std::ptr::eq(*n, *a)) {
-                " (never holds where its statement runs)"
-            } else {
-                ""
-            };
-            format!("{}{never_note}", describe(a))
-        })
-        .collect();
-    if failing.len() > NAMED_ASSUMPTIONS {
-        named.push(format!("{} more", failing.len() - NAMED_ASSUMPTIONS));
+    // Scanned until one more than is named fails: each condition costs a projection of
+    // the statement's domain, and NPB's regions state hundreds of assumptions.
+    let within = scop.context.copy()?.intersect(large)?;
+    let mut named = Vec::new();
+    let mut more = false;
+    for assumption in &scop.assumptions {
+        if !scop.fails_within(assumption, &within)? {
+            continue;
+        }
+        if named.len() == NAMED_ASSUMPTIONS {
+            more = true;
+            break;
+        }
+        let never_note = if scop.never_holds(assumption)? {
+            " (never holds where its statement runs)"
+        } else {
+            ""
+        };
+        named.push(format!("{}{never_note}", describe(assumption)));
+    }
+    if more {
+        named.push("more".into());
     }
     let which = if named.is_empty() {
         "no single assumption does, their conjunction does".to_string()

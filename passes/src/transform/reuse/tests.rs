@@ -259,3 +259,54 @@ fn an_unrolled_last_dimension_is_not_reorderable() {
         }
     );
 }
+
+#[test]
+fn a_parameter_in_an_offset_does_not_hide_a_better_loop_order() {
+    // mgs_qr: d += Q[i][k] * A[i][j] in loops j, i, with k fixed outside the region:
+    // Q's element at the origin depends on k, its steps do not.
+    let spec = region(
+        &["k", "n", "m"],
+        &[("Q", &["n"]), ("A", &["n"])],
+        vec![statement(
+            "S0",
+            "[k, n, m] -> { S0[j, i] : k < j < n and 0 <= i < m }",
+            &[0, 0, 0],
+            vec![
+                read("Q", "[k] -> { S0[j, i] -> Q[i, k] }"),
+                read("A", "{ S0[j, i] -> A[i, j] }"),
+            ],
+        )],
+    );
+    assert_eq!(
+        locality(&spec).reorderable,
+        Some(("S0".to_string(), "Q".to_string()))
+    );
+}
+
+#[test]
+fn offsets_with_a_parameter_still_form_group_reuse() {
+    // u[j + 1][i + c] and u[j - 1][i + c]: one group, two steps of j apart, whatever c.
+    let spec = region(
+        &["c"],
+        &[("u", &["512"])],
+        vec![statement(
+            "S0",
+            "{ S0[j, i] : 1 <= j < 511 and 0 <= i < 512 }",
+            &[0, 0, 0],
+            vec![
+                read("u", "[c] -> { S0[j, i] -> u[j + 1, i + c] }"),
+                read("u", "[c] -> { S0[j, i] -> u[j - 1, i + c] }"),
+            ],
+        )],
+    );
+    let ctx = IslCtx::new(None).unwrap();
+    let scop = Scop::build(&ctx, &spec).unwrap();
+    // Reuse across j spans one row of u: 4 KiB.
+    assert_eq!(
+        analyse(&scop, 2, L2).unwrap().temporal,
+        Reuse::Kept {
+            largest: Some(512 * 8),
+            budget: L2 / 2
+        }
+    );
+}
