@@ -18,8 +18,9 @@ void stencil(int nk, int nj, int ni) {
 }
 
 // CHECK-LABEL: polyrust-scops: function 'stencil'
-// The rows of 65 bound nj and ni; i + 1 needs ni <= 64.
-// CHECK: Assumed context: {{.*}}(nk >= 2 and 0 < nj <= 65 and ni <= 64)
+// The rows of 65 bound nj and ni; i + 1 needs ni <= 64; the 64 planes of the globals
+// bound nk.
+// CHECK: Assumed context: {{.*}}(2 <= nk <= 64 and 0 < nj <= 65 and ni <= 64)
 // The constant last subscripts lie in their dimension of 5: nothing to assume.
 // CHECK: Assumptions:
 // CHECK-NOT: false

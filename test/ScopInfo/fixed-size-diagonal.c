@@ -16,6 +16,8 @@ void diagonal(int n) {
 // CHECK-LABEL: polyrust-scops: function 'diagonal'
 // CHECK: Assumed context: [n] -> {  : -2147483648 <= n <= 1023 }
 // CHECK: in-bounds: [n] -> { S0[i0] : -1 <= i0 <= 1022 } (subscript of B within its dimension: 0 <= i0 + 1 < 1024 in B[i0, i0 + 1])
+// The rows of a global are bounded by its size too.
+// CHECK-NEXT: in-bounds: [n] -> { S0[i0] : 0 <= i0 <= 1023 } (subscript of B within its dimension: 0 <= i0 < 1024 in B[i0, i0 + 1])
 // CHECK-NEXT: in-bounds: [n] -> { S0[i0] : 0 <= i0 <= 1023 } (subscript of A within its dimension: 0 <= i0 < 1024 in A[i0, i0])
 // CHECK: Read: [n] -> { S0[i0] -> B[i0, 1 + i0] }
 // CHECK-NEXT: MustWrite: [n] -> { S0[i0] -> A[i0, i0] }
