@@ -448,10 +448,19 @@ impl<'a> Builder<'a> {
                     ),
                 ));
             }
-            let mut accesses = Vec::with_capacity(spec.accesses.len());
+            let mut accesses: Vec<Access> = Vec::with_capacity(spec.accesses.len());
             for (k, access) in spec.accesses.iter().enumerate() {
                 let field = format!("access {k} of statement {}", spec.name);
-                let relation = self.map(&access.relation, &field)?;
+                // A read and a write of one element (and a promoted scalar's accesses)
+                // repeat a relation: it is parsed once (`accesses[j]` is access `j`).
+                let earlier = spec.accesses[..k]
+                    .iter()
+                    .position(|a| a.relation == access.relation)
+                    .and_then(|j| accesses.get(j));
+                let relation = match earlier {
+                    Some(a) => a.relation.copy().map_err(self.isl_error(&field))?,
+                    None => self.map(&access.relation, &field)?,
+                };
                 if relation.domain_name().as_deref() != Some(spec.name.as_str())
                     || relation.n_in().map_err(self.isl_error(&field))? != dims
                 {
