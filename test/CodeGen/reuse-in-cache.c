@@ -13,7 +13,7 @@ void small(void) {
       for (int k = 0; k < 40; k++)
         C40[i][j] += A40[i][k] * B40[j][k];
 }
-// CHECK: reuse-in-cache.c:[[@LINE-5]]:3: remark: region in small at reuse-in-cache.c:[[@LINE-5]] left unchanged: every reuse of an element spans at most 13440 bytes of data, which stays in cache (budget 256 KiB) (nothing to gain from tiling), and no loop order would make a strided innermost access contiguous (nothing to reorder)
+// CHECK: reuse-in-cache.c:[[@LINE-5]]:3: remark: region in small at reuse-in-cache.c:[[@LINE-5]] left unchanged: every reuse of an element spans at most 13440 bytes of data, which stays in cache (half of L2: 256 KiB) (nothing to gain from tiling), and no loop order would make a strided innermost access contiguous (nothing to reorder)
 
 double A[1024][1024], B[1024][1024], C[1024][1024];
 void large(void) {

@@ -76,7 +76,7 @@ impl Reuse {
                 largest: Some(bytes),
                 budget,
             } => Some(format!(
-                "every reuse of an element spans at most {} of data, which stays in cache (budget {})",
+                "every reuse of an element spans at most {} of data, which stays in cache (half of L2: {})",
                 format_bytes(*bytes),
                 format_bytes(*budget)
             )),
