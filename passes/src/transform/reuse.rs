@@ -16,9 +16,9 @@
 //!   are one group), the element size times the trip counts of the loops deeper than
 //!   `l` the group moves in. A trip count not known at compile time (a parameter)
 //!   counts as unbounded, unless the model's assumptions bound it (a loop over a
-//!   fixed-size array's rows, up to a loaded bound). Elements are counted, not cache lines, and groups of different
-//!   statements are counted separately: both err towards a larger footprint, so towards
-//!   letting a region through.
+//!   fixed-size array's rows, up to a loaded bound). Elements are counted, not cache
+//!   lines, and groups of different statements are counted separately: both err
+//!   towards a larger footprint, so towards letting a region through.
 //!
 //! Reuse at `l` is *lost* when the footprint exceeds `CACHE_SHARE` of L2. A region
 //! where no reuse is lost cannot gain from tiling; the scheduling stage asks this before
