@@ -219,8 +219,8 @@ pub fn collect<'f>(
                 let written = raws.iter().any(|r| r.write);
                 for ((raw, subs), assumed) in raws.iter().zip(subscripts).zip(assumed) {
                     let mut in_bounds = bounds_conditions(&subs, &inner_sizes);
-                    if let Some(rows) = rows {
-                        in_bounds.extend(outermost_condition(&subs, rows));
+                    if let (Some(rows), Some(first)) = (&rows, subs.first()) {
+                        in_bounds.extend(within(0, first, rows));
                     }
                     let extent = match raw.extent {
                         Some(e) => {
@@ -333,23 +333,20 @@ fn shape_of<'f>(
     }
     let has_ranges = raws.iter().any(|r| r.extent.is_some());
     if linear.len() == raws.len() {
-        let constant_sizes = |dims: &[u64]| -> Vec<Affine> {
-            dims.iter().map(|d| Affine::constant(*d as i128)).collect()
+        // The subscripts of every access in constant dimensions `dims`.
+        let split = |dims: &[u64]| -> Option<Shape> {
+            let subscripts = split_all(tr, raws, &linear, dims, size)?;
+            let sizes = dims.iter().map(|d| Affine::constant(*d as i128)).collect();
+            Some((sizes, subscripts, assumed.clone()))
         };
-        let declared = declared_shape(tr, raws, size).and_then(|dims| {
-            let subscripts = split_all(tr, raws, &linear, &dims, size)?;
-            Some((constant_sizes(&dims), subscripts, assumed.clone()))
-        });
+        let declared = declared_shape(tr, raws, size).and_then(|dims| split(&dims));
         let fixed = if has_ranges || declared.is_some() {
             None
         } else {
             fixed_shape(tr, raws, size)
         };
-        let inferred = strides_shape(&linear).and_then(|dims| {
-            let subscripts = split_all(tr, raws, &linear, &dims, size)?;
-            constants_in_bounds(&subscripts, &dims)
-                .then(|| (constant_sizes(&dims), subscripts, assumed.clone()))
-        });
+        let inferred = strides_shape(&linear)
+            .and_then(|dims| split(&dims).filter(|shape| constants_in_bounds(&shape.1, &dims)));
         // The declaration (GEP types) and LLVM's fixed-size delinearization may show
         // fewer dimensions than the strides (`[*][37]` for NPB's `rhs[5][37][37][37]`,
         // with a row subscript `37*i - j + p`): a finer shape that agrees with them on
@@ -456,7 +453,7 @@ fn declared_shape<'f>(
 const MAX_INFERRED_DIMS: usize = 4;
 
 /// Inner dimension sizes read off the strides of flat accesses, when neither the
-/// declaration nor LLVM gives a shape (`lhs[102713 + 37*j + k]` next to
+/// declaration nor LLVM gives a shape, or a coarser one (`lhs[102713 + 37*j + k]` next to
 /// `lhs[4145 + 1369*i + 37*j + k]`, from a global `lhs[..][37][37]` whose GEPs LLVM
 /// flattened): the distinct coefficients of all indices, `1369 > 37 > 1`, must each
 /// divide the next larger one, and their ratios are the sizes, `[37, 37]` (a smallest
@@ -663,21 +660,27 @@ fn bounds_conditions(subscripts: &[Affine], inner_sizes: &[Affine]) -> Vec<InBou
         .enumerate()
         .skip(1)
         .zip(inner_sizes)
-        .filter(|((_, s), n)| match (s.as_constant(), n.as_constant()) {
-            (Some(s), Some(n)) => !(0 <= s && s < n),
-            _ => true,
-        })
-        .map(|((dimension, s), n)| InBounds {
-            dimension,
-            size: n.clone(),
-            range_end: false,
-            cond: Cond::Cmp(s.clone(), CmpOp::Ge, Affine::constant(0)).and(Cond::Cmp(
-                s.clone(),
-                CmpOp::Lt,
-                n.clone(),
-            )),
-        })
+        .filter_map(|((dimension, s), n)| within(dimension, s, n))
         .collect()
+}
+
+/// `0 <= s < n` for subscript `dimension`, unless both are constants and it holds.
+fn within(dimension: usize, s: &Affine, n: &Affine) -> Option<InBounds> {
+    if let (Some(s), Some(n)) = (s.as_constant(), n.as_constant()) {
+        if 0 <= s && s < n {
+            return None;
+        }
+    }
+    Some(InBounds {
+        dimension,
+        size: n.clone(),
+        range_end: false,
+        cond: Cond::Cmp(s.clone(), CmpOp::Ge, Affine::constant(0)).and(Cond::Cmp(
+            s.clone(),
+            CmpOp::Lt,
+            n.clone(),
+        )),
+    })
 }
 
 /// Rows of the outermost dimension when the array is a global variable of known size
@@ -690,33 +693,13 @@ fn global_rows(
     base: LLVMValueRef,
     element: u64,
     inner_sizes: &[Affine],
-) -> Option<i128> {
+) -> Option<Affine> {
     let bytes = i128::from(global_object_bytes(fa, base)?);
     let mut row = i128::from(element);
     for size in inner_sizes {
         row = row.checked_mul(size.as_constant()?)?;
     }
-    (row > 0 && bytes % row == 0).then_some(bytes / row)
-}
-
-/// `0 <= s_0 < rows` for an access into a global of `rows` rows, unless `s_0` is a
-/// constant that holds it.
-fn outermost_condition(subscripts: &[Affine], rows: i128) -> Option<InBounds> {
-    let first = subscripts.first()?;
-    if first.as_constant().is_some_and(|c| 0 <= c && c < rows) {
-        return None;
-    }
-    let size = Affine::constant(rows);
-    Some(InBounds {
-        dimension: 0,
-        cond: Cond::Cmp(first.clone(), CmpOp::Ge, Affine::constant(0)).and(Cond::Cmp(
-            first.clone(),
-            CmpOp::Lt,
-            size.clone(),
-        )),
-        size,
-        range_end: false,
-    })
+    (row > 0 && bytes % row == 0).then(|| Affine::constant(bytes / row))
 }
 
 fn unique(used: &mut HashSet<String>, base: String) -> String {
