@@ -16,7 +16,7 @@ use crate::options::Options;
 use crate::transform::hardware::{
     read_host_caches, ExplicitHardware, Hardware, TargetHardware, HOST_CACHE_DIR,
 };
-use crate::transform::schedule::{self, Decision};
+use crate::transform::schedule::{self, Decision, Prospect};
 
 /// Runs the optimizer on one function; returns whether the IR changed.
 pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
@@ -179,15 +179,16 @@ pub fn decide(
         return Ok(Decision::Keep(e.to_string()));
     }
     let hardware = hardware(fa, options);
-    if !modelled.imported {
+    let locality = if modelled.imported {
+        None
+    } else {
         // The cheap refusals belong to the scheduling stage's decision.
         let _time = fa.time(Stage::Schedule);
-        if let Some(reason) =
-            schedule::refuse_early(scop, options, &hardware).map_err(|e| e.to_string())?
-        {
-            return Ok(Decision::Keep(reason));
+        match schedule::refuse_early(scop, options, &hardware).map_err(|e| e.to_string())? {
+            Prospect::Refused(reason) => return Ok(Decision::Keep(reason)),
+            Prospect::Worth(locality) => Some(locality),
         }
-    }
+    };
     let deps = {
         let _time = fa.time(Stage::Deps);
         scop.context
@@ -197,11 +198,11 @@ pub fn decide(
             })
             .map_err(|e| e.to_string())?
     };
-    if modelled.imported {
+    let Some(locality) = locality else {
         return imported_schedule(scop, &deps);
-    }
+    };
     let _time = fa.time(Stage::Schedule);
-    schedule::decide(scop, &deps, options, &hardware).map_err(|e| e.to_string())
+    schedule::decide(scop, &deps, options, &hardware, &locality).map_err(|e| e.to_string())
 }
 
 /// The dependences get this share of the region's operation bound, counted afresh.

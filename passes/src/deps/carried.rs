@@ -9,10 +9,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::isl::{parse_union_map, IslCtx, IslError, UnionMap, UnionSet};
+use crate::isl::{parse_map, parse_union_map, IslCtx, IslError, UnionMap, UnionSet};
 use crate::model::Scop;
 
-use super::program_order::{carried_by_loop_text, width};
+use super::program_order::{carried_by_loop_text, width, within_loop_text};
 use super::{DependenceKind, LoopCarry};
 
 /// `{ time(a) -> time(b) : a -> b in deps }` under `original_schedule`.
@@ -88,4 +88,67 @@ fn carries(ctx: &IslCtx, pairs: &UnionMap, prefix: &[u32], width: usize) -> Resu
     let text = carried_by_loop_text(prefix, width);
     let carried = parse_union_map(ctx, &text, "the pairs a loop carries")?;
     Ok(!pairs.copy()?.intersect(carried)?.is_empty()?)
+}
+
+/// How far apart, at least, the two ends of the dependences from one statement to
+/// another lie in each loop, for the dependences inside one loop (see
+/// `Dependences::distances_within_loop`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairDistances {
+    pub source: String,
+    pub sink: String,
+    /// Per loop depth of the time stamp (time dimension 2k+1), the smallest distance
+    /// `sink - source`; `None` when it is unbounded below (or does not fit an `i64`).
+    pub lower: Vec<Option<i64>>,
+}
+
+/// The lower bounds of `deps` between each pair of statements, for the pairs of instances
+/// inside the loop at `prefix` in one iteration of the loops around it, under
+/// `original_schedule` (one map per statement, all of one width).
+pub(super) fn distances_within_loop(
+    deps: &UnionMap,
+    original_schedule: &UnionMap,
+    prefix: &[u32],
+) -> Result<Vec<PairDistances>, IslError> {
+    let schedules = original_schedule.maps()?;
+    let Some(width) = schedules.first().map(|m| m.n_out()).transpose()? else {
+        return Ok(Vec::new());
+    };
+    let schedule_of = |name: &Option<String>| {
+        schedules
+            .iter()
+            .find(|s| s.domain_name() == *name)
+            .map(|s| s.copy())
+            .transpose()
+    };
+    let within = parse_map(
+        &deps.ctx(),
+        &within_loop_text(prefix, width),
+        "a loop's pairs",
+    )?;
+    let mut out = Vec::new();
+    for dep in deps.maps()? {
+        let (source, sink) = (dep.domain_name(), dep.range_name());
+        let (Some(from), Some(to)) = (schedule_of(&source)?, schedule_of(&sink)?) else {
+            continue;
+        };
+        let distances = from
+            .reverse()?
+            .apply_range(dep)?
+            .apply_range(to)?
+            .intersect(within.copy()?)?
+            .deltas()?;
+        if distances.is_empty()? {
+            continue;
+        }
+        let lower = (0..width / 2)
+            .map(|depth| distances.dim_lower_bound(2 * depth + 1))
+            .collect::<Result<_, _>>()?;
+        out.push(PairDistances {
+            source: source.unwrap_or_default(),
+            sink: sink.unwrap_or_default(),
+            lower,
+        });
+    }
+    Ok(out)
 }

@@ -28,6 +28,7 @@ mod program_order;
 mod reduction;
 mod validity;
 
+pub use carried::PairDistances;
 pub use error::DepsError;
 
 use crate::isl::UnionMap;
@@ -153,6 +154,18 @@ impl Dependences {
             .copy()?
             .union(self.anti.copy()?)?
             .union(self.output.copy()?)
+    }
+
+    /// For each pair of statements with dependences (validity) between their instances
+    /// inside the loop at `prefix` (the positions `b0..bℓ` of the statements in it) in
+    /// one iteration of the loops around it, the smallest distance in each loop: what a
+    /// band starting at that loop has to keep non-negative, after shifts, to be
+    /// permutable.
+    pub fn distances_within_loop(
+        &self,
+        prefix: &[u32],
+    ) -> Result<Vec<PairDistances>, crate::isl::IslError> {
+        carried::distances_within_loop(&self.validity, &self.original_schedule, prefix)
     }
 
     /// The loop at `level` (1 = outermost) around `statement`, if there is one.

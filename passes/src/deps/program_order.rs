@@ -38,6 +38,20 @@ pub(super) fn original_schedule(scop: &Scop) -> Result<UnionMap, IslError> {
 /// iterator is time dimension 2ℓ+1.
 pub(super) fn carried_by_loop_text(prefix: &[u32], width: usize) -> String {
     let level = prefix.len().saturating_sub(1);
+    pairs_in_loop_text(prefix, width, &format!("t{0} < u{0}", 2 * level + 1))
+}
+
+/// `{ [t] -> [u] : t and u lie in one iteration of every loop around the loop at
+/// `prefix`, and in that loop }`: the pairs a band starting at that loop must keep in
+/// order itself (the loops around it keep the others).
+pub fn within_loop_text(prefix: &[u32], width: usize) -> String {
+    pairs_in_loop_text(prefix, width, "")
+}
+
+/// Time stamp pairs inside the loop at `prefix`, in one iteration of the loops around
+/// it, and under `extra` (isl constraint text, may be empty).
+fn pairs_in_loop_text(prefix: &[u32], width: usize, extra: &str) -> String {
+    let level = prefix.len().saturating_sub(1);
     let t: Vec<String> = (0..width).map(|k| format!("t{k}")).collect();
     let u: Vec<String> = (0..width).map(|k| format!("u{k}")).collect();
     let mut constraints = Vec::new();
@@ -47,7 +61,9 @@ pub(super) fn carried_by_loop_text(prefix: &[u32], width: usize) -> String {
             constraints.push(format!("t{0} = u{0}", 2 * k + 1));
         }
     }
-    constraints.push(format!("t{0} < u{0}", 2 * level + 1));
+    if !extra.is_empty() {
+        constraints.push(extra.to_string());
+    }
     format!(
         "{{ [{}] -> [{}] : {} }}",
         t.join(", "),

@@ -201,6 +201,20 @@ impl Set {
     /// parameter values; `None` when the set is empty, the dimension is unbounded either
     /// way, or a bound does not fit in an `i64`.
     pub fn dim_value_range(&self, pos: usize) -> Result<Option<(i64, i64)>, IslError> {
+        let Some(min) = self.dim_bound(pos, Bound::Lower)? else {
+            return Ok(None);
+        };
+        Ok(self.dim_bound(pos, Bound::Upper)?.map(|max| (min, max)))
+    }
+
+    /// The smallest value dimension `pos` takes over all elements and all parameter
+    /// values; `None` when the set is empty, the dimension is unbounded below, or the
+    /// bound does not fit in an `i64`.
+    pub fn dim_lower_bound(&self, pos: usize) -> Result<Option<i64>, IslError> {
+        self.dim_bound(pos, Bound::Lower)
+    }
+
+    fn dim_bound(&self, pos: usize, bound: Bound) -> Result<Option<i64>, IslError> {
         let operation = "bounding a set dimension";
         if pos >= self.n_dims()? {
             return Err(IslError::Other {
@@ -212,15 +226,11 @@ impl Set {
             return Ok(None);
         }
         let pos = i32::try_from(pos).map_err(|_| IslError::no_result(operation))?;
-        let min = self.copy()?.inner.dim_min_val(pos);
-        let max = self.copy()?.inner.dim_max_val(pos);
-        match (
-            integer_value(operation, self.ctx_ptr(), min)?,
-            integer_value(operation, self.ctx_ptr(), max)?,
-        ) {
-            (Some(min), Some(max)) => Ok(Some((min, max))),
-            _ => Ok(None),
-        }
+        let value = match bound {
+            Bound::Lower => self.copy()?.inner.dim_min_val(pos),
+            Bound::Upper => self.copy()?.inner.dim_max_val(pos),
+        };
+        integer_value(operation, self.ctx_ptr(), value)
     }
 
     /// The value dimension `pos` is fixed to by the set's constraints as they stand (an
@@ -245,6 +255,13 @@ impl Set {
 
 /// An isl value that is a finite integer fitting in an `i64`; `None` for infinities, NaN,
 /// fractions and integers too large.
+/// Which bound of a dimension `Set::dim_bound` computes.
+#[derive(Clone, Copy)]
+enum Bound {
+    Lower,
+    Upper,
+}
+
 fn integer_value(
     operation: &str,
     ctx: super::raw::RawPtr,

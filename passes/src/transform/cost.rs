@@ -122,13 +122,10 @@ pub fn assess(
         if assessment.not_a_permutation.is_none() {
             assessment.not_a_permutation = not_a_permutation(statement, &after)?;
         }
-        let count = |schedule: &Map| -> Result<usize, IslError> {
-            Ok(innermost_strides(statement, schedule)?
-                .iter()
-                .filter(|s| **s == Stride::Strided)
-                .count())
-        };
-        let (b, a) = (count(&before)?, count(&after)?);
+        let (b, a) = (
+            strided_count(statement, &before)?,
+            strided_count(statement, &after)?,
+        );
         assessment.strided_before += b;
         assessment.strided_after += a;
         if a > b && assessment.worse_stride.is_none() {
@@ -136,6 +133,18 @@ pub fn assess(
         }
     }
     Ok(assessment)
+}
+
+/// Strided accesses in the innermost loop of `statement` under `schedule` (its part of
+/// a schedule), within its domain.
+pub fn strided_count(statement: &StatementView<'_>, schedule: &Map) -> Result<usize, IslError> {
+    let schedule = schedule
+        .copy()?
+        .intersect_domain(statement.domain.copy()?)?;
+    Ok(innermost_strides(statement, &schedule)?
+        .iter()
+        .filter(|s| **s == Stride::Strided)
+        .count())
 }
 
 /// The statement's part of a schedule, restricted to its domain.

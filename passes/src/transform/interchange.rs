@@ -17,7 +17,7 @@
 //! Relies on the statements' textual positions and domains from the model, and on
 //! `cost` for strides.
 
-use crate::isl::{parse_union_map, IslError, Schedule, UnionMap};
+use crate::isl::{parse_map, parse_union_map, IslError, Schedule, UnionMap};
 use crate::model::Scop;
 
 use super::cost::{self, Assessment, StatementView};
@@ -33,12 +33,15 @@ struct Place {
 /// The best interchange found, as a schedule with what changed, or `None` when no
 /// statement's innermost loop gets fewer strided accesses. `valid` checks a candidate
 /// map against the dependences.
+///
+/// An interchange changes the loop order of one statement only (the others' positions
+/// move, their loops and strides do not), so each candidate is assessed on that
+/// statement alone, and a permutation of loops needs no check that it is one.
 pub fn candidate(
     scop: &Scop,
     valid: &mut dyn FnMut(&UnionMap) -> Result<bool, IslError>,
 ) -> Result<Option<(Schedule, Assessment, Vec<String>)>, IslError> {
     let statements = StatementView::all(scop);
-    let original = scop.schedule.get_map()?;
     let mut places: Vec<Place> = scop
         .statements
         .iter()
@@ -47,38 +50,56 @@ pub fn candidate(
             order: (0..s.textual_positions.len().saturating_sub(1)).collect(),
         })
         .collect();
-    let mut best: Option<(UnionMap, Assessment)> = None;
+    let width = places.iter().map(|p| p.order.len()).max().unwrap_or(0) * 2 + 1;
+    let original = scop
+        .statements
+        .iter()
+        .zip(&statements)
+        .map(|(s, view)| cost::strided_count(view, &s.schedule))
+        .collect::<Result<Vec<usize>, _>>()?;
+    let mut current = original.clone();
+    let mut best: Option<UnionMap> = None;
     let mut described = Vec::new();
     for s in 0..places.len() {
         // Only a statement with a strided access in its innermost loop can gain.
-        let strided = cost::innermost_strides(&statements[s], &scop.statements[s].schedule)?
-            .contains(&cost::Stride::Strided);
-        if !strided {
+        if original[s] == 0 {
             continue;
         }
         let depth = places[s].order.len();
         for loop_ in 0..depth.saturating_sub(1) {
             let trial = move_innermost(&places, s, loop_);
+            let own = format!(
+                "[{}] -> {{ {} }}",
+                scop.params.join(", "),
+                time_stamps(&scop.statements[s].name, &trial[s], width)
+            );
+            let own = parse_map(&scop.context.ctx(), &own, "candidate")?;
+            let strided = cost::strided_count(&statements[s], &own)?;
+            if strided >= current[s] {
+                continue;
+            }
             let map = parse_union_map(&scop.context.ctx(), &flat_map(scop, &trial), "candidate")?;
-            let assessment = cost::assess(&statements, &original, &map)?;
-            let gain = match &best {
-                Some((_, b)) => assessment.strided_after < b.strided_after,
-                None => assessment.strided_after < assessment.strided_before,
-            };
-            if gain && assessment.rejection().is_none() && valid(&map)? {
+            if valid(&map)? {
                 described.push(format!(
                     "loop {} of {} moved innermost",
                     loop_ + 1,
                     scop.statements[s].name
                 ));
                 places = trial;
-                best = Some((map, assessment));
+                current[s] = strided;
+                best = Some(map);
                 break;
             }
         }
     }
-    let Some((map, assessment)) = best else {
+    let Some(map) = best else {
         return Ok(None);
+    };
+    let assessment = Assessment {
+        not_a_permutation: None,
+        worse_stride: None,
+        strided_before: original.iter().sum(),
+        strided_after: current.iter().sum(),
     };
     let schedule = Schedule::from_domain(scop.domains.copy()?)?.insert_band(map)?;
     Ok(Some((schedule, assessment, described)))
@@ -113,32 +134,30 @@ fn move_innermost(places: &[Place], s: usize, loop_: usize) -> Vec<Place> {
 /// The flattened schedule of `places`: `{ S[i0, i1] -> [b0, i0, b1, i1, b2, 0, 0] }`
 /// padded to the deepest statement.
 fn flat_map(scop: &Scop, places: &[Place]) -> String {
-    let dims = places.iter().map(|p| p.order.len()).max().unwrap_or(0) * 2 + 1;
+    let width = places.iter().map(|p| p.order.len()).max().unwrap_or(0) * 2 + 1;
     let pieces: Vec<String> = scop
         .statements
         .iter()
         .zip(places)
-        .map(|(statement, place)| {
-            let iterators: Vec<String> = (0..place.order.len()).map(|k| format!("i{k}")).collect();
-            let mut time = Vec::with_capacity(dims);
-            for (k, position) in place.positions.iter().enumerate() {
-                time.push(position.to_string());
-                if let Some(original) = place.order.get(k) {
-                    time.push(format!("i{original}"));
-                }
-            }
-            time.resize(dims, "0".into());
-            format!(
-                "{}[{}] -> [{}]",
-                statement.name,
-                iterators.join(", "),
-                time.join(", ")
-            )
-        })
+        .map(|(statement, place)| time_stamps(&statement.name, place, width))
         .collect();
     format!(
         "[{}] -> {{ {} }}",
         scop.params.join(", "),
         pieces.join("; ")
     )
+}
+
+/// One statement's part of the flattened schedule, `width` time dimensions wide.
+fn time_stamps(name: &str, place: &Place, width: usize) -> String {
+    let iterators: Vec<String> = (0..place.order.len()).map(|k| format!("i{k}")).collect();
+    let mut time = Vec::with_capacity(width);
+    for (k, position) in place.positions.iter().enumerate() {
+        time.push(position.to_string());
+        if let Some(original) = place.order.get(k) {
+            time.push(format!("i{original}"));
+        }
+    }
+    time.resize(width, "0".into());
+    format!("{name}[{}] -> [{}]", iterators.join(", "), time.join(", "))
 }

@@ -11,6 +11,12 @@
 //!   L1 blocks the outermost loop of the band groups into L2 (`q_l2`), from the number of
 //!   new elements one iteration of the vectorized loop loads (counted from the access
 //!   relations).
+//! - `reuse`: where reuse is lost (footprints against L2) and which innermost accesses
+//!   another loop order would make contiguous: whether tiling or reordering can gain;
+//! - `permutable`: whether the loops that lose reuse can form a permutable band with
+//!   permutations and shifts alone (no skewing), before isl's scheduler is asked;
+//! - `interchange`: the original order with loops interchanged, when isl's schedule
+//!   does not gain;
 //! - `hardware`: the machine description SICA needs (L1 and L2 data cache sizes, SIMD
 //!   register width), taken from the options, the host's sysfs, the target or documented
 //!   defaults, remembering where each value came from for remarks.
@@ -20,6 +26,7 @@
 pub mod cost;
 pub mod hardware;
 pub mod interchange;
+pub mod permutable;
 pub mod reuse;
 pub mod schedule;
 pub mod sica;

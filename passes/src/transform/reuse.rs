@@ -41,10 +41,13 @@ pub const CACHE_SHARE: f64 = super::sica::L2_SHARE;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LostReuse {
     pub statement: String,
-    /// The loop carrying it (0 = the statement's outermost).
+    /// The outermost loop carrying it (0 = the statement's outermost).
     pub level: usize,
     /// Bytes one iteration of that loop touches; `None` when unbounded (parametric).
     pub footprint: Option<u64>,
+    /// Every loop that carries lost reuse, outermost first (`level` among them): a tile
+    /// band gains only if it holds one of them.
+    pub levels: Vec<usize>,
 }
 
 /// What the analysis found for a region.
@@ -243,6 +246,8 @@ fn temporal(nests: &[Nest<'_>], min_depth: usize, cache_bytes: u64) -> Reuse {
     let mut largest: Option<u64> = None;
     let mut lost = Vec::new();
     for nest in nests.iter().filter(|n| n.statement.depth() >= min_depth) {
+        let mut levels = Vec::new();
+        let mut outermost = None;
         for level in 0..nest.statement.depth() {
             let inside: Vec<&Nest<'_>> = nests
                 .iter()
@@ -262,14 +267,18 @@ fn temporal(nests: &[Nest<'_>], min_depth: usize, cache_bytes: u64) -> Reuse {
                     largest = Some(largest.map_or(bytes, |l| l.max(bytes)));
                 }
                 footprint => {
-                    lost.push(LostReuse {
-                        statement: nest.statement.name.clone(),
-                        level,
-                        footprint,
-                    });
-                    break;
+                    outermost.get_or_insert((level, footprint));
+                    levels.push(level);
                 }
             }
+        }
+        if let Some((level, footprint)) = outermost {
+            lost.push(LostReuse {
+                statement: nest.statement.name.clone(),
+                level,
+                footprint,
+                levels,
+            });
         }
     }
     if lost.is_empty() {

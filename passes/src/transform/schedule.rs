@@ -7,6 +7,8 @@
 //! schedule checked against the dependences, or `Decision::Keep` with the reason.
 //! Relies on `isl::scheduler` for the scheduler and tiling and on `sica` for sizes.
 
+use std::cell::OnceCell;
+
 use crate::deps::Dependences;
 use crate::isl::ast;
 use crate::isl::scheduler::{self, BandInfo};
@@ -18,7 +20,8 @@ use crate::options::{Options, Tiling};
 use super::cost::{self, StatementView};
 use super::hardware::Hardware;
 use super::interchange;
-use super::reuse;
+use super::permutable;
+use super::reuse::{self, Locality, Reuse};
 use super::sica::{self, BlockAccess, NewElements, SicaBand, SicaDecision};
 
 /// What to do with a region.
@@ -44,25 +47,88 @@ const MIN_TILED_LOOPS: usize = 3;
 /// Fixed tile size for members `-polyrust-tile-sizes` does not cover.
 const DEFAULT_TILE: i64 = 32;
 
+/// The decision on a region worth scheduling (see `refuse_early`), whose model is
+/// `scop`, with `locality` from `refuse_early`.
 pub fn decide(
     scop: &Scop,
     deps: &Dependences,
     options: &Options,
     hardware: &Hardware,
+    locality: &Locality,
 ) -> Result<Decision, IslError> {
-    match from_isl(scop, deps, options, hardware)? {
-        Decision::Keep(reason) => Ok(interchanged(scop, deps)?.unwrap_or(Decision::Keep(reason))),
+    let original = Original::new(scop);
+    if let Some(reason) = beyond_permutations(scop, deps, options, locality)? {
+        // Only a loop order can gain, which the interchanges find at a fraction of the
+        // scheduler's cost; isl's scheduler is still asked when they find none and
+        // some access could become contiguous (it also fuses and distributes).
+        if let Some(interchange) = interchanged(&original, deps)? {
+            return Ok(interchange);
+        }
+        if locality.reorderable.is_none() {
+            return Ok(Decision::Keep(reason));
+        }
+        return from_isl(&original, deps, options, hardware, locality);
+    }
+    match from_isl(&original, deps, options, hardware, locality)? {
+        Decision::Keep(reason) => {
+            Ok(interchanged(&original, deps)?.unwrap_or(Decision::Keep(reason)))
+        }
         transform => Ok(transform),
     }
 }
 
-/// isl's schedule, permuted within its bands and tiled, if the cost model takes it.
-fn from_isl(
+/// The region as written, with what the candidates are compared against computed once.
+struct Original<'s> {
+    scop: &'s Scop,
+    guards: OnceCell<usize>,
+}
+
+impl<'s> Original<'s> {
+    fn new(scop: &'s Scop) -> Self {
+        Original {
+            scop,
+            guards: OnceCell::new(),
+        }
+    }
+
+    /// Whether `schedule` puts more conditions inside innermost loops than the original.
+    fn adds_guards(&self, schedule: &Schedule) -> Result<bool, IslError> {
+        let original = match self.guards.get() {
+            Some(guards) => *guards,
+            None => {
+                let guards = innermost_guards(self.scop, &self.scop.schedule)?;
+                *self.guards.get_or_init(|| guards)
+            }
+        };
+        Ok(innermost_guards(self.scop, schedule)? > original)
+    }
+}
+
+/// Why no tiling the cost model would take can come of isl's scheduler, if that is sure
+/// before running it: SICA tiles only where reuse is lost, and that reuse cannot be
+/// reached by a permutable band without skewing (time-iterated stencils). Fixed tile
+/// sizes are the user's wish and go through.
+fn beyond_permutations(
     scop: &Scop,
     deps: &Dependences,
     options: &Options,
+    locality: &Locality,
+) -> Result<Option<String>, IslError> {
+    let (Tiling::Sica, Reuse::Lost(lost)) = (&options.tiling, &locality.temporal) else {
+        return Ok(None);
+    };
+    permutable::tiling_needs_skewing(scop, deps, lost, min_tiled_loops(options))
+}
+
+/// isl's schedule, permuted within its bands and tiled, if the cost model takes it.
+fn from_isl(
+    original: &Original<'_>,
+    deps: &Dependences,
+    options: &Options,
     hardware: &Hardware,
+    locality: &Locality,
 ) -> Result<Decision, IslError> {
+    let scop = original.scop;
     let new = compute(scop, deps)?;
     // Checked before tiling: tiling a permutable band keeps every dependence forward,
     // and the tiled map (with its floor divisions) is much costlier to check.
@@ -72,9 +138,9 @@ fn from_isl(
             "the computed schedule does not respect the dependences".into(),
         ));
     }
-    let original = scop.schedule.get_map()?;
+    let original_map = scop.schedule.get_map()?;
     let statements = StatementView::all(scop);
-    let mut assessment = cost::assess(&statements, &original, &map)?;
+    let mut assessment = cost::assess(&statements, &original_map, &map)?;
     let bands = scheduler::bands(&new)?;
     // isl's scheduler has no notion of strides; within a permutable band any loop may
     // go innermost, so pick the one whose accesses are the most contiguous.
@@ -91,7 +157,7 @@ fn from_isl(
                 .collect();
             let candidate = scheduler::permute_band(&new, index, &order)?;
             let candidate_map = candidate.get_map()?;
-            let verdict = cost::assess(&statements, &original, &candidate_map)?;
+            let verdict = cost::assess(&statements, &original_map, &candidate_map)?;
             if verdict.rejection().is_none()
                 && verdict.strided_after < assessment.strided_after
                 && respects(deps, &candidate_map)?
@@ -120,7 +186,7 @@ fn from_isl(
             assessment.strided_before, assessment.strided_after
         ));
     }
-    let (tiled, tiles) = tile(&new, scop, options, hardware)?;
+    let (tiled, tiles) = tile(&new, scop, options, hardware, &locality.temporal)?;
     described.extend(tiles);
     if described.is_empty() {
         return Ok(Decision::Keep(
@@ -128,7 +194,7 @@ fn from_isl(
         ));
     }
     // Last, as it generates two loop ASTs.
-    if innermost_guards(scop, &new)? > innermost_guards(scop, &scop.schedule)? {
+    if original.adds_guards(&new)? {
         return Ok(Decision::Keep(
             "the schedule found puts conditions inside innermost loops (it fuses loops of different extents), which keeps them from being vectorized".into(),
         ));
@@ -153,13 +219,14 @@ fn innermost_guards(scop: &Scop, schedule: &Schedule) -> Result<usize, IslError>
 /// neighbours) so that innermost loops become contiguous, where isl's schedule does not
 /// gain: `None` when no interchange does either, or when it would put conditions
 /// inside innermost loops.
-fn interchanged(scop: &Scop, deps: &Dependences) -> Result<Option<Decision>, IslError> {
+fn interchanged(original: &Original<'_>, deps: &Dependences) -> Result<Option<Decision>, IslError> {
+    let scop = original.scop;
     let Some((schedule, assessment, moves)) =
         interchange::candidate(scop, &mut |map| respects(deps, map))?
     else {
         return Ok(None);
     };
-    if innermost_guards(scop, &schedule)? > innermost_guards(scop, &scop.schedule)? {
+    if original.adds_guards(&schedule)? {
         return Ok(None);
     }
     Ok(Some(Decision::Transform {
@@ -253,6 +320,7 @@ pub fn tile(
     scop: &Scop,
     options: &Options,
     hardware: &Hardware,
+    reuse: &Reuse,
 ) -> Result<(Schedule, Vec<String>), IslError> {
     let min_loops = min_tiled_loops(options);
     let mut described = Vec::new();
@@ -291,7 +359,6 @@ pub fn tile(
         Tiling::Sica => {
             let new_elements = new_elements(scop)?;
             let machine = hardware.sica_machine();
-            let reuse = reuse::analyse(scop, min_loops, hardware.l2_bytes.value)?.temporal;
             scheduler::tile_bands(schedule, |band| {
                 // Tiles shorten reuse distances: a band whose statements keep all their
                 // reuse in cache gains nothing from them.
@@ -421,19 +488,26 @@ const MAX_STATEMENTS: usize = crate::detect::MAX_REGION_STATEMENTS;
 const MAX_PARAMETERS: usize = 12;
 const MAX_DEPTH: usize = 8;
 
-/// Why a region is not worth the scheduler, decided from its model alone (before its
-/// dependences are computed), or `None` when it is.
+/// What a look at a region's model alone (before its dependences are computed) says.
+pub enum Prospect {
+    /// Not worth the scheduler, and why.
+    Refused(String),
+    /// Worth it, with where tiling or a new loop order could gain (for `decide`).
+    Worth(Locality),
+}
+
+/// Whether a region is worth the scheduler, decided from its model alone.
 pub fn refuse_early(
     scop: &Scop,
     options: &Options,
     hardware: &Hardware,
-) -> Result<Option<String>, IslError> {
+) -> Result<Prospect, IslError> {
     let depths = scop.statements.iter().map(|s| (s.name.as_str(), s.depth()));
     if let Some(reason) = too_large(scop.statements.len(), scop.params.len(), depths) {
-        return Ok(Some(reason));
+        return Ok(Prospect::Refused(reason));
     }
     if let Some(reason) = only_tiny_problems(scop)? {
-        return Ok(Some(reason));
+        return Ok(Prospect::Refused(reason));
     }
     nothing_to_gain(scop, options, hardware)
 }
@@ -480,24 +554,24 @@ fn nothing_to_gain(
     scop: &Scop,
     options: &Options,
     hardware: &Hardware,
-) -> Result<Option<String>, IslError> {
+) -> Result<Prospect, IslError> {
     let min_loops = min_tiled_loops(options);
     let deep = scop.statements.iter().any(|s| s.depth() >= min_loops);
     let locality = reuse::analyse(scop, min_loops, hardware.l2_bytes.value)?;
     if locality.reorderable.is_some() {
-        return Ok(None);
+        return Ok(Prospect::Worth(locality));
     }
     let no_tiling = match &options.tiling {
         Tiling::None => "tiling is off".to_string(),
         // Sizes the user gave are used wherever a band is deep enough.
-        Tiling::Fixed(_) if deep => return Ok(None),
+        Tiling::Fixed(_) if deep => return Ok(Prospect::Worth(locality)),
         _ if !deep => format!("no statement is {min_loops} or more loops deep (nothing to tile)"),
         _ => match locality.temporal.why_not() {
-            None => return Ok(None),
+            None => return Ok(Prospect::Worth(locality)),
             Some(why) => format!("{why} (nothing to gain from tiling)"),
         },
     };
-    Ok(Some(format!(
+    Ok(Prospect::Refused(format!(
         "{no_tiling}, and no loop order would make a strided innermost access contiguous (nothing to reorder)"
     )))
 }
@@ -726,9 +800,9 @@ mod tests {
         let scop = Scop::build(&ctx, &spec).unwrap();
         let options = Options::default();
         let hardware = Hardware::resolve(&Default::default(), None, &Default::default());
-        assert_eq!(
-            refuse_early(&scop, &options, &hardware).unwrap(),
-            Some(from_spec)
-        );
+        let Prospect::Refused(early) = refuse_early(&scop, &options, &hardware).unwrap() else {
+            panic!("a region too large to schedule was found worth scheduling");
+        };
+        assert_eq!(early, from_spec);
     }
 }

@@ -140,3 +140,59 @@ fn operation_limit_in_every_step_is_an_error_never_a_panic() {
     assert!(steps.len() > 1, "{steps:?}");
     assert!(computed > 0, "no bound was large enough");
 }
+
+/// `for t < m: { for 1 <= i < n-1: S0: B[i] = A[i-1] + A[i+1]; for 1 <= i < n-1: S1:
+/// A[i] = B[i] }`.
+fn jacobi_1d_in_time() -> ScopSpec {
+    region(
+        "jacobi:entry",
+        &["m", "n"],
+        vec![array("A", &[]), array("B", &[])],
+        vec![
+            statement(
+                "S0",
+                "[m, n] -> { S0[t, i] : 0 <= t < m and 1 <= i < n - 1 }",
+                &[0, 0, 0],
+                vec![
+                    read("A", "{ S0[t, i] -> A[i - 1] }"),
+                    read("A", "{ S0[t, i] -> A[i + 1] }"),
+                    write("B", "{ S0[t, i] -> B[i] }"),
+                ],
+            ),
+            statement(
+                "S1",
+                "[m, n] -> { S1[t, i] : 0 <= t < m and 1 <= i < n - 1 }",
+                &[0, 1, 0],
+                vec![
+                    read("B", "{ S1[t, i] -> B[i] }"),
+                    write("A", "{ S1[t, i] -> A[i] }"),
+                ],
+            ),
+        ],
+    )
+}
+
+#[test]
+fn distances_within_the_time_loop_go_backwards_in_space() {
+    let (_scop, deps) = deps_of(&jacobi_1d_in_time());
+    let mut pairs = deps.distances_within_loop(&[0]).unwrap();
+    pairs.sort_by(|a, b| (&a.source, &a.sink).cmp(&(&b.source, &b.sink)));
+    let found: Vec<(&str, &str, Vec<Option<i64>>)> = pairs
+        .iter()
+        .map(|p| (p.source.as_str(), p.sink.as_str(), p.lower.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            // B[i] written then read in the same step; rewritten in the next one.
+            ("S0", "S0", vec![Some(1), Some(0)]),
+            // B[i] read by S1, read of A[i +- 1] before S1 rewrites it.
+            ("S0", "S1", vec![Some(0), Some(-1)]),
+            // A[i] read in the next step at i - 1 and i + 1.
+            ("S1", "S0", vec![Some(1), Some(-1)]),
+            ("S1", "S1", vec![Some(1), Some(0)]),
+        ]
+    );
+    // Inside one step (the loops at positions [0, 0] and [0, 1]) nothing crosses.
+    assert!(deps.distances_within_loop(&[0, 0]).unwrap().is_empty());
+}

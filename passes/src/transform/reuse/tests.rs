@@ -71,7 +71,9 @@ fn a_parametric_product_loses_the_reuse_of_b_across_i() {
         [LostReuse {
             statement: "S0".into(),
             level: 0,
-            footprint: None
+            footprint: None,
+            // Across j too: a column of B.
+            levels: vec![0, 1],
         }]
     );
 }

@@ -1,0 +1,26 @@
+// A time-iterated stencil loses reuse across its time loop, but no band of its loops can
+// be tiled by reordering and shifting alone (transform/permutable.rs): a dependence
+// carried by the time loop goes backwards in each space loop. The region is refused
+// without asking isl's scheduler, with the reason. A product of matrices in a loop that
+// repeats it is still tiled.
+// RUN: %clang -O3 -fno-unroll-loops -g -c -o /dev/null -fpass-plugin=%plugin -mllvm -polyrust-l2-cache=512K \
+// RUN:   -Rpass-missed=polyrust -Rpass=polyrust %s 2>&1 | %FileCheck %s
+
+void gauss_seidel(int n, int steps, double *u) {
+  for (int t = 0; t < steps; t++)
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < n - 1; j++)
+        u[i * n + j] = (u[(i - 1) * n + j - 1] + u[(i - 1) * n + j + 1] + u[i * n + j - 1] +
+                        u[i * n + j + 1] + u[(i + 1) * n + j - 1] + u[(i + 1) * n + j + 1]) / 6.0;
+}
+// CHECK: tiling-needs-skewing.c:[[@LINE-6]]:3: remark: region in gauss_seidel at tiling-needs-skewing.c:[[@LINE-6]] left unchanged: {{S[0-9]}} loses reuse in loop 1, but no band of 3 of its loops can be tiled without skewing: in each, a dependence goes backwards in some loop whatever their order and the statements' shifts (polyrust does not skew loops)
+
+double A[1024][1024], B[1024][1024], C[1024][1024];
+void products(int times) {
+  for (int r = 0; r < times; r++)
+    for (int i = 0; i < 1024; i++)
+      for (int j = 0; j < 1024; j++)
+        for (int k = 0; k < 1024; k++)
+          C[i][j] += A[i][k] * B[k][j];
+}
+// CHECK: tiling-needs-skewing.c:[[@LINE-6]]:3: remark: region in products at tiling-needs-skewing.c:[[@LINE-6]] optimized ({{.*}}tiled{{.*}}), behind a run-time check
