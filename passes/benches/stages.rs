@@ -197,8 +197,15 @@ fn measure_region(c: &mut Criterion, region: &Region) -> Result<(), BenchError> 
         None,
         &TargetHardware::default(),
     );
+    let reuse = transform::reuse::analyse(&scop, 3, hardware.l2_bytes.value)
+        .map_err(|e| BenchError {
+            file: region.path.clone(),
+            stage: "locality",
+            message: e.to_string(),
+        })?
+        .temporal;
     let (tiled, described) = measure(c, &ctx, region, "tiling", || {
-        transform::schedule::tile(&new, &scop, &options, &hardware)
+        transform::schedule::tile(&new, &scop, &options, &hardware, &reuse)
     })?;
     measure(c, &ctx, region, "ast", || {
         ast::generate(&scop.assumed_context, &tiled)
