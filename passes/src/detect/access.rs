@@ -798,7 +798,7 @@ fn order_with_scalars<'f>(
                     continue;
                 }
                 let a = scalar(arrays, format!("{name}__phi"), inst.as_value_ref());
-                let text = instruction_text(inst);
+                let text = fa.instruction_text(inst);
                 reads
                     .entry(position(*block))
                     .or_default()
@@ -845,7 +845,7 @@ fn order_with_scalars<'f>(
                 continue;
             }
             let a = scalar(arrays, format!("{name}__s"), inst.as_value_ref());
-            let text = instruction_text(inst);
+            let text = fa.instruction_text(inst);
             writes
                 .entry(position(*block))
                 .or_default()
