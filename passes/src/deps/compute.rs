@@ -247,11 +247,15 @@ impl Computation<'_> {
         Ok(checked)
     }
 
+    /// The region's accesses, coalesced: a loop LLVM unrolled fully leaves one access
+    /// per element (`p_4[0]`, `p_4[1]`, ... in one statement), each a disjunct the
+    /// dataflow analysis would treat apart; coalesced they become ranges. Coalescing
+    /// keeps the same elements, so must-writes stay must-writes.
     fn accesses(&self) -> Result<Accesses, IslError> {
         Ok(Accesses {
-            reads: self.scop.reads.copy()?,
-            must_writes: self.scop.must_writes.copy()?,
-            may_writes: self.scop.may_writes.copy()?,
+            reads: self.scop.reads.copy()?.coalesce()?,
+            must_writes: self.scop.must_writes.copy()?.coalesce()?,
+            may_writes: self.scop.may_writes.copy()?.coalesce()?,
         })
     }
 

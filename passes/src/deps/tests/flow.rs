@@ -190,3 +190,33 @@ fn ordering_by_the_schedule_tree_gives_the_dependences_of_the_time_stamps() {
         }
     }
 }
+
+#[test]
+fn unrolled_point_writes_still_kill_as_must_writes() {
+    // A loop LLVM unrolled fully: S0 and S1 each write A[0], ..., A[7] one element per
+    // access; S2 reads A[i]. The accesses are coalesced into ranges before the
+    // analysis, and S1's writes must still hide S0's.
+    let points = |name: &str| -> Vec<_> {
+        (0..8)
+            .map(|k| write("A", &format!("{{ {name}[] -> A[{k}] }}")))
+            .collect()
+    };
+    let spec = region(
+        "unrolled:entry",
+        &[],
+        vec![array("A", &[])],
+        vec![
+            statement("S0", "{ S0[] }", &[0], points("S0")),
+            statement("S1", "{ S1[] }", &[1], points("S1")),
+            statement(
+                "S2",
+                "{ S2[i0] : 0 <= i0 < 8 }",
+                &[2, 0],
+                vec![read("A", "{ S2[i0] -> A[i0] }")],
+            ),
+        ],
+    );
+    let (_scop, deps) = deps_of(&spec);
+    assert_relation(&deps.flow, "{ S1[] -> S2[i] : 0 <= i < 8 }");
+    assert_relation(&deps.output, "{ S0[] -> S1[] }");
+}
