@@ -1,11 +1,14 @@
 //! The scheduling stage: a new schedule for a region from its dependences (isl's
 //! scheduler: validity from all dependences, proximity for locality, coincidence for
 //! parallelism), its permutable bands tiled (SICA or fixed sizes), and the decision
-//! whether the result is worth generating code for.
+//! whether the result is worth generating code for. Cheaper answers come first: the
+//! refusals from the model alone (`refuse_early`), then, where the reuse that tiling
+//! would reach needs skewing (`permutable`), the interchanges alone.
 //!
 //! Input: the region's model and dependences. Output: `Decision::Transform` with a
 //! schedule checked against the dependences, or `Decision::Keep` with the reason.
-//! Relies on `isl::scheduler` for the scheduler and tiling and on `sica` for sizes.
+//! Relies on `isl::scheduler` for the scheduler and tiling, on `sica` for sizes, and on
+//! `reuse`, `permutable` and `interchange` for the cheaper answers.
 
 use std::cell::OnceCell;
 
