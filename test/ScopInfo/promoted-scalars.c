@@ -51,7 +51,9 @@ void conditional_store(int n, double (*restrict C)[n], double (*restrict A)[n]) 
     }
 }
 
-// The last value is used after the loop nest: it stays a scalar.
+// The last value is used after the loop nest: it stays a scalar, written in the loop
+// and read by no statement of the region (the code after the region reads its last
+// value, which the output dependences keep last).
 double used_after(int n, double (*restrict C)[n], double (*restrict A)[n]) {
   double s = 0.0;
   for (int i = 0; i < n; i++)
@@ -156,8 +158,9 @@ void project_out(int m, int n, double (*restrict A)[n], double (*restrict Q)[n],
 // CHECK-LABEL: polyrust-scops: function 'used_after'
 // CHECK: Arrays:
 // CHECK: double s_{{.*}}__phi (scalar)
-// CHECK: S3 (
-// CHECK: Read: [n] -> { S3[i0] -> add_us_us__s[] }
+// CHECK: MustWrite: [n] -> { S1[i0, i1, i2] -> add_us_us__s[] }
+// CHECK-NOT: S3 (
+// CHECK: Schedule tree:
 
 // CHECK-LABEL: polyrust-scops: function 'gram_scaled'
 // CHECK-NOT: (scalar)

@@ -1,8 +1,10 @@
 //! From the loop AST to IR: loops, guards and i64 expressions, and each statement
 //! instance as a copy of its block's instructions with the original loop counters
-//! replaced by the values the AST gives them. Values that cross statements live in
-//! stack slots (one per scalar of the model); values ScalarEvolution can recompute
-//! (addresses, counters) are recomputed from the new counters.
+//! replaced by the values the AST gives them (a statement with a data-dependent branch
+//! inside: a copy of each of its blocks, joining where the statement ends). Values that
+//! cross statements live in stack slots (one per scalar of the model); values
+//! ScalarEvolution can recompute (addresses, counters) are recomputed from the new
+//! counters.
 
 use std::collections::HashMap;
 
@@ -267,8 +269,9 @@ impl<'a, 'f> Emitter<'a, 'f> {
         })
     }
 
-    /// One statement instance: its block's instructions, with the loop counters set to
-    /// `args`.
+    /// One statement instance: its blocks' instructions, with the loop counters set to
+    /// `args`. A statement with a data-dependent branch inside gets a copy of each of
+    /// its blocks and branches, all joining in one new block where the statement ends.
     fn statement(&mut self, name: &str, args: &[AstExpr]) -> Result<(), CodegenError> {
         let region = self.region;
         let st = region
@@ -287,61 +290,87 @@ impl<'a, 'f> Emitter<'a, 'f> {
             .iter()
             .map(|a| self.expr(a))
             .collect::<Result<_, _>>()?;
-        let [block] = st.blocks.as_slice() else {
+        let Some((first, under_branch)) = st.blocks.split_first() else {
             return Err(CodegenError::Unsupported(format!(
-                "statement {name} spans {} blocks",
-                st.blocks.len()
+                "statement {name} has no block"
             )));
         };
         // Expansions go before a placeholder terminator, removed at the end.
-        let placeholder = self.b.unreachable();
-        let placeholder_inst = as_instruction(placeholder)
-            .ok_or_else(|| CodegenError::Unsupported("placeholder is not an instruction".into()))?;
-        self.b.position_before(placeholder_inst);
+        let start = self.current()?;
+        let placeholder_inst = self.placeholder()?;
         let mut local: HashMap<Value, Value> = HashMap::new();
-        let mut failure: Option<CodegenError> = None;
-        for inst in block.get_instructions() {
-            if inst.is_terminator() {
-                break;
-            }
-            let v = inst.as_value_ref();
-            if inst.get_opcode() == InstructionOpcode::Phi {
-                let mapped = self.value(v, st, &counters, placeholder_inst, &mut local)?;
-                local.insert(v, mapped);
-                continue;
-            }
-            if is_annotation_intrinsic(inst) {
-                continue;
-            }
-            let clone = self.b.clone_with(inst, |op| {
-                if failure.is_some() {
-                    return op;
-                }
-                match self.value(op, st, &counters, placeholder_inst, &mut local) {
-                    Ok(mapped) => mapped,
-                    Err(e) => {
-                        failure = Some(e);
-                        op
+        // Under a branch, what the blocks take from outside the statement is read once,
+        // up front, where every copy of them sees it.
+        if !under_branch.is_empty() {
+            for block in &st.blocks {
+                for inst in block.get_instructions() {
+                    // The first block's phis are read whole (from their slots).
+                    let read_whole = inst.get_opcode() == InstructionOpcode::Phi && block == first;
+                    if read_whole || is_annotation_intrinsic(inst) {
+                        continue;
                     }
-                }
-            });
-            if let Some(e) = failure.take() {
-                return Err(e);
-            }
-            // Loads and stores only: calls may touch memory the model does not hold
-            // (errno, for libm), and a loop with one access outside its group is not
-            // taken as parallel by the vectorizer, which is the safe outcome.
-            if matches!(
-                inst.get_opcode(),
-                InstructionOpcode::Load | InstructionOpcode::Store
-            ) {
-                if let Some(cloned) = as_instruction(clone) {
-                    for group in &self.groups {
-                        self.fa.add_access_group(cloned, *group);
+                    for index in 0..inst.get_num_operands() {
+                        let Some(op) = crate::llvm::ir::operand(inst, index) else {
+                            continue;
+                        };
+                        let inside = as_instruction(op)
+                            .and_then(|i| i.get_parent())
+                            .is_some_and(|b| st.blocks.contains(&b));
+                        if !inside {
+                            self.value(op, st, &counters, placeholder_inst, &mut local)?;
+                        }
                     }
                 }
             }
-            local.insert(v, clone);
+        }
+        // The copy of each block; the statement ends in `end`.
+        let mut copies: HashMap<BasicBlock<'f>, BasicBlock<'f>> = HashMap::new();
+        copies.insert(*first, start);
+        for block in under_branch {
+            let copy = self.block("polyrust.branch", start);
+            copies.insert(*block, copy);
+        }
+        let end = if under_branch.is_empty() {
+            start
+        } else {
+            self.block("polyrust.join", start)
+        };
+        let mut placeholder = placeholder_inst;
+        for block in &st.blocks {
+            if block != first {
+                self.b.position_at_end(copies[block]);
+                placeholder = self.placeholder()?;
+            }
+            for inst in block.get_instructions() {
+                if inst.is_terminator() {
+                    if !under_branch.is_empty() {
+                        self.branch(inst, st, &counters, placeholder, &mut local, &copies, end)?;
+                    }
+                    break;
+                }
+                let v = inst.as_value_ref();
+                if inst.get_opcode() == InstructionOpcode::Phi {
+                    let mapped = if block == first {
+                        self.value(v, st, &counters, placeholder, &mut local)?
+                    } else {
+                        self.merge(inst, st, &counters, placeholder, &mut local, &copies)?
+                    };
+                    local.insert(v, mapped);
+                    continue;
+                }
+                if is_annotation_intrinsic(inst) {
+                    continue;
+                }
+                let clone = self.copy(inst, st, &counters, placeholder, &mut local)?;
+                local.insert(v, clone);
+            }
+            if !under_branch.is_empty() {
+                self.b.erase(placeholder.as_value_ref());
+            }
+        }
+        if !under_branch.is_empty() {
+            self.b.position_at_end(end);
+            placeholder = self.placeholder()?;
         }
         // Scalar writes: the statement's own values, and the values it hands to phis
         // of the blocks it branches to; to a stack slot, or for a promoted scalar to
@@ -362,18 +391,207 @@ impl<'a, 'f> Emitter<'a, 'f> {
             }
         }
         for write in &st.promoted_writes {
-            let pointer = self.value(write.pointer, st, &counters, placeholder_inst, &mut local)?;
+            let pointer = self.value(write.pointer, st, &counters, placeholder, &mut local)?;
             writes.push((write.value, pointer));
         }
+        // Values handed to phis first (they become phis of `end`), then the stores.
+        let mut stores = Vec::new();
         for (value, pointer) in writes {
-            let written = self.written(value, *block, name)?;
-            let written = self.value(written, st, &counters, placeholder_inst, &mut local)?;
+            let written = if under_branch.is_empty() {
+                let written = self.written(value, *first, name)?;
+                self.value(written, st, &counters, placeholder, &mut local)?
+            } else {
+                self.written_at_join(value, st, &counters, placeholder, &mut local, &copies)?
+            };
+            stores.push((written, pointer));
+        }
+        for (written, pointer) in stores {
             self.b.store(written, pointer);
         }
-        self.b.erase(placeholder);
-        let current = self.current()?;
-        self.b.position_at_end(current);
+        self.b.erase(placeholder.as_value_ref());
+        self.b.position_at_end(end);
         Ok(())
+    }
+
+    /// An `unreachable` at the builder's position, with the builder before it.
+    fn placeholder(&self) -> Result<InstructionValue<'f>, CodegenError> {
+        let placeholder = as_instruction(self.b.unreachable())
+            .ok_or_else(|| CodegenError::Unsupported("placeholder is not an instruction".into()))?;
+        self.b.position_before(placeholder);
+        Ok(placeholder)
+    }
+
+    /// A copy of one instruction of a statement, its operands mapped to the new code.
+    fn copy(
+        &self,
+        inst: InstructionValue<'f>,
+        st: &StatementIr<'f>,
+        counters: &[Value],
+        before: InstructionValue<'f>,
+        local: &mut HashMap<Value, Value>,
+    ) -> Result<Value, CodegenError> {
+        let mut failure: Option<CodegenError> = None;
+        let clone = self.b.clone_with(inst, |op| {
+            if failure.is_some() {
+                return op;
+            }
+            match self.value(op, st, counters, before, local) {
+                Ok(mapped) => mapped,
+                Err(e) => {
+                    failure = Some(e);
+                    op
+                }
+            }
+        });
+        if let Some(e) = failure.take() {
+            return Err(e);
+        }
+        // Loads and stores only: calls may touch memory the model does not hold
+        // (errno, for libm), and a loop with one access outside its group is not
+        // taken as parallel by the vectorizer, which is the safe outcome.
+        if matches!(
+            inst.get_opcode(),
+            InstructionOpcode::Load | InstructionOpcode::Store
+        ) {
+            if let Some(cloned) = as_instruction(clone) {
+                for group in &self.groups {
+                    self.fa.add_access_group(cloned, *group);
+                }
+            }
+        }
+        Ok(clone)
+    }
+
+    /// The copy of a branch inside a statement: to the copies of the statement's
+    /// blocks, and to `end` where the original leaves the statement.
+    #[allow(clippy::too_many_arguments)]
+    fn branch(
+        &self,
+        term: InstructionValue<'f>,
+        st: &StatementIr<'f>,
+        counters: &[Value],
+        before: InstructionValue<'f>,
+        local: &mut HashMap<Value, Value>,
+        copies: &HashMap<BasicBlock<'f>, BasicBlock<'f>>,
+        end: BasicBlock<'f>,
+    ) -> Result<(), CodegenError> {
+        let targets: Vec<BasicBlock<'f>> = crate::llvm::ir::successors(
+            term.get_parent()
+                .ok_or_else(|| CodegenError::Unsupported("a branch outside blocks".into()))?,
+        )
+        .into_iter()
+        .map(|s| copies.get(&s).copied().unwrap_or(end))
+        .collect();
+        match targets.as_slice() {
+            [to] => {
+                self.b.br(*to);
+            }
+            [then, otherwise] => {
+                let condition = crate::llvm::ir::operand(term, 0).ok_or_else(|| {
+                    CodegenError::Unsupported("a conditional branch without condition".into())
+                })?;
+                let condition = self.value(condition, st, counters, before, local)?;
+                self.b.cond_br(condition, *then, *otherwise);
+            }
+            _ => {
+                return Err(CodegenError::Unsupported(format!(
+                    "a branch to {} blocks inside statement {}",
+                    targets.len(),
+                    st.name
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    /// The copy of a phi of a block under a statement's branch: the same choice
+    /// between the copies of its incoming blocks.
+    fn merge(
+        &self,
+        phi: InstructionValue<'f>,
+        st: &StatementIr<'f>,
+        counters: &[Value],
+        before: InstructionValue<'f>,
+        local: &mut HashMap<Value, Value>,
+        copies: &HashMap<BasicBlock<'f>, BasicBlock<'f>>,
+    ) -> Result<Value, CodegenError> {
+        let incoming = phi_incoming(phi)
+            .into_iter()
+            .map(|(v, from)| {
+                let copy = copies.get(&from).copied().ok_or_else(|| {
+                    CodegenError::Unsupported(format!(
+                        "statement {} is entered from outside its branch",
+                        st.name
+                    ))
+                })?;
+                Ok((self.value(v, st, counters, before, local)?, copy))
+            })
+            .collect::<Result<Vec<_>, CodegenError>>()?;
+        let copy = self.b.phi(type_of(phi.as_value_ref()), "polyrust.merge");
+        for (v, from) in incoming {
+            self.b.add_incoming(copy, v, from);
+        }
+        Ok(copy)
+    }
+
+    /// What a statement with a branch inside hands to a scalar, in its join block: for
+    /// a phi of the block after the statement, a phi over the statement's edges into
+    /// it; for a value of the statement's first block, its copy.
+    fn written_at_join(
+        &self,
+        value: Value,
+        st: &StatementIr<'f>,
+        counters: &[Value],
+        before: InstructionValue<'f>,
+        local: &mut HashMap<Value, Value>,
+        copies: &HashMap<BasicBlock<'f>, BasicBlock<'f>>,
+    ) -> Result<Value, CodegenError> {
+        let Some(phi) = as_instruction(value).filter(|i| {
+            i.get_opcode() == InstructionOpcode::Phi
+                && i.get_parent().is_some_and(|b| !st.blocks.contains(&b))
+        }) else {
+            return self.value(value, st, counters, before, local);
+        };
+        let incoming: Vec<(Value, BasicBlock<'f>)> = phi_incoming(phi)
+            .into_iter()
+            .filter_map(|(v, from)| copies.get(&from).map(|copy| (v, *copy)))
+            .collect();
+        if incoming.is_empty() {
+            return Err(CodegenError::Unsupported(format!(
+                "{} writes a phi it does not reach",
+                st.name
+            )));
+        }
+        // A value from before the statement is read where the statement starts, which
+        // every edge into the join sees.
+        let start = copies
+            .get(&st.blocks[0])
+            .and_then(|b| b.get_terminator())
+            .ok_or_else(|| CodegenError::Unsupported("statement copy without branch".into()))?;
+        let mapped = incoming
+            .into_iter()
+            .map(|(v, from)| {
+                let inside = as_instruction(v)
+                    .and_then(|i| i.get_parent())
+                    .is_some_and(|b| st.blocks.contains(&b));
+                let at = if inside { before } else { start };
+                Ok((self.value(v, st, counters, at, local)?, from))
+            })
+            .collect::<Result<Vec<_>, CodegenError>>()?;
+        // Phis come first in their block; the placeholder may follow other code.
+        let join = before
+            .get_parent()
+            .ok_or_else(|| CodegenError::Unsupported("placeholder outside blocks".into()))?;
+        match join.get_first_instruction() {
+            Some(first) => self.b.position_before(first),
+            None => self.b.position_at_end(join),
+        }
+        let copy = self.b.phi(type_of(value), "polyrust.merge");
+        for (v, from) in mapped {
+            self.b.add_incoming(copy, v, from);
+        }
+        self.b.position_before(before);
+        Ok(copy)
     }
 
     /// The value a statement hands to a scalar: for a phi, its incoming value from

@@ -78,7 +78,7 @@ pub fn generate<'f>(
 ) -> Result<Generated, CodegenError> {
     let ir = &region.ir;
     // What can fail, before anything changes.
-    let (entering, exit_values) = structure(fa, region)?;
+    let (entering, live) = structure(fa, region)?;
     let Some(entering) = entering else {
         // The region starts the function: give it an entry block to put the check in.
         // The analyses no longer describe the function; the pass runs again.
@@ -125,7 +125,7 @@ pub fn generate<'f>(
         placeholder,
         &runtime,
         &ast,
-        &exit_values,
+        &live,
     ) {
         Ok(()) => {
             if fa.function().verify(true) {
@@ -150,7 +150,7 @@ pub fn generate<'f>(
 
 /// Whether code generation handles the shape of `region` (checked before any isl work,
 /// so a region it cannot generate costs nothing more): every statement one block, one
-/// block entering the region, values leaving it only through the exit's phis.
+/// block entering the region, every value used after it one the new code can provide.
 pub fn supported(
     fa: &FunctionAnalyses<'_>,
     region: &DetectedRegion<'_>,
@@ -158,18 +158,14 @@ pub fn supported(
     structure(fa, region).map(|_| ())
 }
 
-/// The block that enters the region and the values its exit phis take from it.
-#[allow(clippy::type_complexity)]
+/// The block that enters the region and the values the region leaves behind.
 fn structure<'f>(
     fa: &FunctionAnalyses<'f>,
     region: &DetectedRegion<'f>,
-) -> Result<(Option<BasicBlock<'f>>, Vec<(Value, Value)>), CodegenError> {
+) -> Result<(Option<BasicBlock<'f>>, LiveOuts), CodegenError> {
     let ir = &region.ir;
-    if let Some(st) = ir.statements.iter().find(|s| s.blocks.len() != 1) {
-        return Err(CodegenError::Unsupported(format!(
-            "statement {} has a data-dependent branch inside, which code generation does not handle yet",
-            st.name
-        )));
+    for st in ir.statements.iter().filter(|s| s.blocks.len() > 1) {
+        branch_shape(st)?;
     }
     let outside: Vec<BasicBlock<'f>> = predecessors(ir.entry)
         .into_iter()
@@ -186,7 +182,41 @@ fn structure<'f>(
             )))
         }
     };
-    Ok((entering, exit_phi_values(fa, region)?))
+    Ok((entering, live_outs(fa, region)?))
+}
+
+/// Whether the blocks under a statement's data-dependent branch form what code
+/// generation copies: plain branches, entered only from the statement's first block,
+/// leaving it for one block.
+fn branch_shape(st: &crate::detect::StatementIr<'_>) -> Result<(), CodegenError> {
+    let unsupported = |what: &str| {
+        Err(CodegenError::Unsupported(format!(
+            "statement {} has a data-dependent branch inside {what}, which code generation does not handle yet",
+            st.name
+        )))
+    };
+    let mut leaves_to = None;
+    for (k, block) in st.blocks.iter().enumerate() {
+        let plain = block
+            .get_terminator()
+            .is_some_and(|t| t.get_opcode() == InstructionOpcode::Br);
+        if !plain {
+            return unsupported("that ends in something other than a branch");
+        }
+        if k > 0 && predecessors(*block).iter().any(|p| !st.blocks.contains(p)) {
+            return unsupported("whose blocks are entered from outside the statement");
+        }
+        for succ in successors(*block) {
+            if st.blocks.contains(&succ) {
+                continue;
+            }
+            if leaves_to.is_some_and(|b| b != succ) {
+                return unsupported("that leaves the statement for several blocks");
+            }
+            leaves_to = Some(succ);
+        }
+    }
+    Ok(())
 }
 
 /// Makes the check jump straight to the original code and cuts the other new blocks
@@ -214,7 +244,7 @@ fn build<'f>(
     placeholder: Value,
     runtime: &RuntimeCheck,
     ast: &ast::Ast,
-    exit_values: &[(Value, Value)],
+    live: &LiveOuts,
 ) -> Result<(), CodegenError> {
     let fa = em.fa;
     let b = em.b;
@@ -336,14 +366,81 @@ fn build<'f>(
     let end = b
         .current_block()
         .ok_or_else(|| CodegenError::Unsupported("no block at the end".into()))?;
-    for (phi, value) in exit_values {
-        let value = match em.slots.get(value).copied() {
-            Some(slot) => b.load(slot.ty, slot.pointer, "polyrust.out"),
-            None => *value,
-        };
-        b.add_incoming(*phi, value, end);
+    let jump = b.br(ir.exit);
+    let jump = as_instruction(jump)
+        .ok_or_else(|| CodegenError::Unsupported("branch is not an instruction".into()))?;
+    b.position_before(jump);
+    let after = |value: Value| -> Result<Value, CodegenError> {
+        Ok(match live_out(fa, em.region, value)? {
+            LiveOut::Unchanged => value,
+            LiveOut::Slot => {
+                let slot = em.slots.get(&value).copied().ok_or_else(|| {
+                    CodegenError::Unsupported("a scalar without a stack slot".into())
+                })?;
+                b.load(slot.ty, slot.pointer, "polyrust.out")
+            }
+            LiveOut::Hoisted => em.hoisted.get(&value).copied().ok_or_else(|| {
+                CodegenError::Unsupported("an invariant load that was not hoisted".into())
+            })?,
+            LiveOut::Recomputed => {
+                let at_exit =
+                    fa.scev_at_scope(fa.scev(&basic_value(value)), fa.loop_for_block(ir.exit));
+                fa.expand_with_counters(at_exit, &[], &[], type_of(value), jump)
+                    .ok_or_else(|| {
+                        CodegenError::Unsupported(format!(
+                            "cannot recompute {} after the region",
+                            describe_value(fa, value)
+                        ))
+                    })?
+            }
+        })
+    };
+    let mut incoming = Vec::new();
+    for (phi, value) in &live.exit_phis {
+        incoming.push((*phi, after(*value)?));
     }
-    b.br(ir.exit);
+    let mut merges = Vec::new();
+    for value in &live.escaping {
+        merges.push((*value, after(*value)?));
+    }
+    // Nothing below can fail: the IR outside the new blocks changes only now.
+    for (phi, value) in incoming {
+        b.add_incoming(phi, value, end);
+    }
+    let region_edges: Vec<BasicBlock<'f>> = predecessors(ir.exit)
+        .into_iter()
+        .filter(|p| ir.blocks.contains(p))
+        .collect();
+    for (value, new) in merges {
+        let outside_uses: Vec<_> = users(&as_instruction(value).ok_or_else(|| {
+            CodegenError::Unsupported("a live-out value that is not an instruction".into())
+        })?)
+        .into_iter()
+        .filter(|u| {
+            let exit_phi =
+                u.get_opcode() == InstructionOpcode::Phi && u.get_parent() == Some(ir.exit);
+            u.get_parent()
+                .is_some_and(|p| !ir.blocks.contains(&p) && !em.created.contains(&p))
+                && !exit_phi
+        })
+        .collect();
+        match ir.exit.get_first_instruction() {
+            Some(first) => b.position_before(first),
+            None => b.position_at_end(ir.exit),
+        }
+        let merge = b.phi(type_of(value), "polyrust.live");
+        for from in &region_edges {
+            b.add_incoming(merge, value, *from);
+        }
+        b.add_incoming(merge, new, end);
+        for user in outside_uses {
+            for index in 0..user.get_num_operands() {
+                if crate::llvm::ir::operand(user, index) == Some(value) {
+                    b.set_operand(user.as_value_ref(), index, merge);
+                }
+            }
+        }
+    }
     Ok(())
 }
 
@@ -356,14 +453,37 @@ fn scev_type<'f>(
         .ok_or_else(|| CodegenError::Unsupported("expression without a type".into()))
 }
 
-/// For each phi of the exit block, the one value the region gives it (a value from
-/// before the region, or one a statement stores in its scalar slot).
-fn exit_phi_values<'f>(
+/// What the region leaves to the code after it, and how the new code provides it.
+struct LiveOuts {
+    /// Each phi of the exit block with the one value the region gives it.
+    exit_phis: Vec<(Value, Value)>,
+    /// Values made in the region and used after it other than by the exit's phis: after
+    /// the new code they come from a phi of the exit block that replaces those uses.
+    escaping: Vec<Value>,
+}
+
+/// How the new code provides a value the region made and code after it uses.
+#[derive(Clone, Copy)]
+enum LiveOut {
+    /// Made before the region or as a parameter: usable as it is.
+    Unchanged,
+    /// A scalar of the model: its stack slot holds the last value written.
+    Slot,
+    /// A load of an invariant parameter, hoisted into the check block.
+    Hoisted,
+    /// Recomputed from values defined before the region (ScalarEvolution's value at
+    /// the exit).
+    Recomputed,
+}
+
+/// The values the region leaves behind: the exit block's phis, and values used after
+/// the region, each of which the new code must be able to provide.
+fn live_outs<'f>(
     fa: &FunctionAnalyses<'f>,
     region: &DetectedRegion<'f>,
-) -> Result<Vec<(Value, Value)>, CodegenError> {
+) -> Result<LiveOuts, CodegenError> {
     let ir = &region.ir;
-    let mut out = Vec::new();
+    let mut exit_phis = Vec::new();
     for phi in phis_of(ir.exit) {
         let from_region: Vec<Value> = phi_incoming(phi)
             .into_iter()
@@ -379,38 +499,117 @@ fn exit_phi_values<'f>(
                 fa.operand_name(&phi)
             )));
         }
-        let defined_inside = as_instruction(first)
-            .and_then(|i| i.get_parent())
-            .is_some_and(|b| ir.blocks.contains(&b));
-        let is_scalar = ir
-            .arrays
-            .iter()
-            .any(|(_, a)| matches!(a, ArrayIr::Scalar { value } if *value == first));
-        if defined_inside && !is_scalar {
-            return Err(CodegenError::Unsupported(format!(
-                "{} is computed in the region and used after it, which code generation does not handle yet",
-                describe_value(fa, first)
-            )));
-        }
-        out.push((phi.as_value_ref(), first));
+        live_out(fa, region, first)?;
+        exit_phis.push((phi.as_value_ref(), first));
     }
-    // Any other use after the region of a value made inside it is not handled yet.
+    let mut escaping = Vec::new();
     for block in &ir.blocks {
         for inst in block.get_instructions() {
-            for user in users(&inst) {
+            let used_after = users(&inst).iter().any(|user| {
                 let outside = user.get_parent().is_some_and(|b| !ir.blocks.contains(&b));
                 let exit_phi = user.get_opcode() == InstructionOpcode::Phi
                     && user.get_parent() == Some(ir.exit);
-                if outside && !exit_phi {
-                    return Err(CodegenError::Unsupported(format!(
-                        "{} is computed in the region and used after it, which code generation does not handle yet",
-                        describe_value(fa, inst.as_value_ref())
-                    )));
-                }
+                outside && !exit_phi
+            });
+            if !used_after {
+                continue;
             }
+            let value = inst.as_value_ref();
+            // Every path out of the region must have made the value: the exit's new
+            // phi takes it from each of the region's edges into the exit.
+            let enters_only_from_region =
+                predecessors(ir.exit).iter().all(|p| ir.blocks.contains(p));
+            if !fa.dominates(*block, ir.exit) || !enters_only_from_region {
+                return Err(CodegenError::Unsupported(format!(
+                    "{} is used after the region but not made on every path through it",
+                    describe_value(fa, value)
+                )));
+            }
+            live_out(fa, region, value)?;
+            escaping.push(value);
         }
     }
-    Ok(out)
+    Ok(LiveOuts {
+        exit_phis,
+        escaping,
+    })
+}
+
+/// How the new code provides `value` after the region, if it can.
+fn live_out<'f>(
+    fa: &FunctionAnalyses<'f>,
+    region: &DetectedRegion<'f>,
+    value: Value,
+) -> Result<LiveOut, CodegenError> {
+    let ir = &region.ir;
+    let defined_inside = as_instruction(value)
+        .and_then(|i| i.get_parent())
+        .is_some_and(|b| ir.blocks.contains(&b));
+    if !defined_inside {
+        return Ok(LiveOut::Unchanged);
+    }
+    if ir
+        .arrays
+        .iter()
+        .any(|(_, a)| matches!(a, ArrayIr::Scalar { value: v } if *v == value))
+    {
+        return Ok(LiveOut::Slot);
+    }
+    if ir
+        .params
+        .iter()
+        .any(|p| matches!(p.value, ParamValue::InvariantLoad(load) if load.as_value_ref() == value))
+    {
+        return Ok(LiveOut::Hoisted);
+    }
+    if fa.is_scevable(&basic_value(value)) {
+        let at_exit = fa.scev_at_scope(fa.scev(&basic_value(value)), fa.loop_for_block(ir.exit));
+        if made_before(region, at_exit) {
+            return Ok(LiveOut::Recomputed);
+        }
+    }
+    Err(CodegenError::Unsupported(format!(
+        "{} is computed in the region and used after it, and its value there cannot be \
+         recomputed (it is neither a scalar of the model nor a function of values made \
+         before the region)",
+        describe_value(fa, value)
+    )))
+}
+
+/// Whether `expr` depends only on values made before the region (no recurrence of the
+/// region's loops, no value the region computes).
+fn made_before(region: &DetectedRegion<'_>, expr: crate::llvm::Scev<'_>) -> bool {
+    let ir = &region.ir;
+    let mut stack = vec![expr];
+    let mut visited = 0usize;
+    while let Some(e) = stack.pop() {
+        visited += 1;
+        // Expressions are DAGs that can be exponentially large as trees.
+        if visited > 256 {
+            return false;
+        }
+        match e.kind() {
+            crate::llvm::ScevKind::CouldNotCompute => return false,
+            crate::llvm::ScevKind::Unknown => {
+                let inside = e
+                    .unknown_value()
+                    .and_then(as_instruction)
+                    .and_then(|i| i.get_parent())
+                    .is_some_and(|b| ir.blocks.contains(&b));
+                if inside {
+                    return false;
+                }
+            }
+            crate::llvm::ScevKind::AddRec => {
+                if e.add_rec_loop().is_some_and(|l| ir.loops.contains(&l)) {
+                    return false;
+                }
+                stack.extend(e.operands());
+            }
+            _ => stack.extend(e.operands()),
+        }
+    }
+    true
 }
 
 /// Points every edge `from → to` at `new` instead.

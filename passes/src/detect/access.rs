@@ -820,7 +820,11 @@ fn order_with_scalars<'f>(
             // Blocks where the value is used, phis using it at their incoming edge.
             let mut use_blocks = Vec::new();
             for user in users(&inst) {
-                if user.get_opcode() == InstructionOpcode::Phi {
+                let after_region = user.get_parent().filter(|b| !shape.contains_block(*b));
+                if let Some(b) = after_region {
+                    // Code after the region reads the last value the region made.
+                    use_blocks.push(b);
+                } else if user.get_opcode() == InstructionOpcode::Phi {
                     for (v, pred) in phi_incoming(user) {
                         if v == inst.as_value_ref() {
                             use_blocks.push(pred);

@@ -127,8 +127,12 @@ impl<'f> IrBuilder<'f> {
     }
 
     pub fn phi_i64(&self, label: &str) -> Value {
+        self.phi(self.i64_type(), label)
+    }
+
+    pub fn phi(&self, ty: LLVMTypeRef, label: &str) -> Value {
         let n = name(label);
-        unsafe { c::LLVMBuildPhi(self.builder, self.i64_type(), n.as_ptr()) }
+        unsafe { c::LLVMBuildPhi(self.builder, ty, n.as_ptr()) }
     }
 
     pub fn add_incoming(&self, phi: Value, value: Value, block: BasicBlock<'f>) {
