@@ -61,10 +61,21 @@ impl std::error::Error for CodegenError {}
 pub enum Generated {
     /// The region is replaced by the new code behind its check.
     Region,
-    /// The region started at the function's entry block, which can have no check in
-    /// front of it: the function got a new entry block, and the region is to be
-    /// generated again with fresh analyses.
+    /// The region had no single block in front of it to put the check in (it started
+    /// the function, or several blocks entered it): it got one (a new entry block of
+    /// the function, or a block those edges now go through), and is to be generated
+    /// again with fresh analyses.
     EntrySplit,
+}
+
+/// How control enters a region.
+enum Entering<'f> {
+    /// From one block outside it, where the check goes.
+    One(BasicBlock<'f>),
+    /// The region starts the function.
+    FunctionEntry,
+    /// From several blocks outside it.
+    Several(Vec<BasicBlock<'f>>),
 }
 
 /// Generates `schedule` for `region`; the original code stays behind the check.
@@ -79,13 +90,24 @@ pub fn generate<'f>(
     let ir = &region.ir;
     // What can fail, before anything changes.
     let (entering, live) = structure(fa, region)?;
-    let Some(entering) = entering else {
-        // The region starts the function: give it an entry block to put the check in.
-        // The analyses no longer describe the function; the pass runs again.
-        IrBuilder::new(fa.function())
-            .split_function_entry()
-            .ok_or_else(|| CodegenError::Unsupported("a function without blocks".into()))?;
-        return Ok(Generated::EntrySplit);
+    // Without one block in front of the region, one is made first. The analyses no
+    // longer describe the function then; the pass runs again.
+    let entering = match entering {
+        Entering::One(block) => block,
+        Entering::FunctionEntry => {
+            IrBuilder::new(fa.function())
+                .split_function_entry()
+                .ok_or_else(|| CodegenError::Unsupported("a function without blocks".into()))?;
+            return Ok(Generated::EntrySplit);
+        }
+        Entering::Several(blocks) => {
+            IrBuilder::new(fa.function())
+                .route_edges_through(ir.entry, &blocks, "polyrust.enter")
+                .ok_or_else(|| {
+                    CodegenError::Unsupported("no block for the region's entry".into())
+                })?;
+            return Ok(Generated::EntrySplit);
+        }
     };
     let entering = &entering;
     let ast = ast::generate_checking_parallelism(&scop.assumed_context, schedule, dependences)
@@ -162,7 +184,7 @@ pub fn supported(
 fn structure<'f>(
     fa: &FunctionAnalyses<'f>,
     region: &DetectedRegion<'f>,
-) -> Result<(Option<BasicBlock<'f>>, LiveOuts), CodegenError> {
+) -> Result<(Entering<'f>, LiveOuts), CodegenError> {
     let ir = &region.ir;
     for st in ir.statements.iter().filter(|s| s.blocks.len() > 1) {
         branch_shape(st)?;
@@ -171,16 +193,16 @@ fn structure<'f>(
         .into_iter()
         .filter(|p| !ir.blocks.contains(p))
         .collect();
+    // `generate` gives the region a block in front of it first where it has none.
     let entering = match outside.as_slice() {
-        [entering] => Some(*entering),
-        // At the function's entry: `generate` gives the function a new entry first.
-        [] if fa.function().get_first_basic_block() == Some(ir.entry) => None,
-        _ => {
-            return Err(CodegenError::Unsupported(format!(
-                "the region is entered from {} blocks, which code generation does not handle yet",
-                outside.len()
-            )))
+        [entering] => Entering::One(*entering),
+        [] if fa.function().get_first_basic_block() == Some(ir.entry) => Entering::FunctionEntry,
+        [] => {
+            return Err(CodegenError::Unsupported(
+                "the region is not entered from anywhere".into(),
+            ))
         }
+        _ => Entering::Several(outside),
     };
     Ok((entering, live_outs(fa, region)?))
 }

@@ -93,6 +93,64 @@ impl<'f> IrBuilder<'f> {
         }
     }
 
+    /// A new block that the edges from `from` into `to` go through instead, so that
+    /// `to` has one predecessor among them: each phi of `to` takes the values it had
+    /// from those edges through a phi of the new block.
+    pub fn route_edges_through(
+        &self,
+        to: BasicBlock<'f>,
+        from: &[BasicBlock<'f>],
+        label: &str,
+    ) -> Option<BasicBlock<'f>> {
+        let label = name(label);
+        // SAFETY: every handle belongs to the live function; a phi is erased only after
+        // its replacement took over all its uses.
+        unsafe {
+            let raw =
+                c::LLVMInsertBasicBlockInContext(self.context, to.as_mut_ptr(), label.as_ptr());
+            let new = BasicBlock::new(raw)?;
+            for phi in phis_of(to) {
+                let incoming = super::ir::phi_incoming(phi);
+                if !incoming.iter().any(|(_, b)| from.contains(b)) {
+                    continue;
+                }
+                let old = phi.as_value_ref();
+                let ty = c::LLVMTypeOf(old);
+                self.position_at_end(new);
+                let routed = self.phi(ty, "polyrust.routed");
+                self.position_before(phi);
+                let rebuilt = self.phi(ty, "");
+                for (value, block) in incoming {
+                    if from.contains(&block) {
+                        self.add_incoming(routed, value, block);
+                    } else {
+                        self.add_incoming(rebuilt, value, block);
+                    }
+                }
+                self.add_incoming(rebuilt, routed, new);
+                let mut length = 0usize;
+                let text = c::LLVMGetValueName2(old, &mut length);
+                let kept = std::slice::from_raw_parts(text.cast::<u8>(), length).to_vec();
+                c::LLVMReplaceAllUsesWith(old, rebuilt);
+                c::LLVMInstructionEraseFromParent(old);
+                c::LLVMSetValueName2(rebuilt, kept.as_ptr().cast(), kept.len());
+            }
+            self.position_at_end(new);
+            self.br(to);
+            for block in from {
+                let Some(term) = block.get_terminator() else {
+                    continue;
+                };
+                for (k, succ) in super::ir::successors(*block).into_iter().enumerate() {
+                    if succ == to {
+                        self.set_successor(term.as_value_ref(), k as u32, new);
+                    }
+                }
+            }
+            Some(new)
+        }
+    }
+
     pub fn position_at_end(&self, block: BasicBlock<'f>) {
         unsafe { c::LLVMPositionBuilderAtEnd(self.builder, block.as_mut_ptr()) }
     }
