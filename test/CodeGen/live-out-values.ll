@@ -14,8 +14,10 @@
 ; RUN:   -disable-output %s 2>&1 | %FileCheck %s --check-prefix=MISSED --allow-empty
 
 ; REMARK: region in sum_then_double at block %loop1 optimized (original schedule (forced))
+; REMARK: region in last_or_zero at block %entry optimized (original schedule (forced))
 ; REMARK-NOT: left unchanged
 ; MISSED-NOT: used after
+; MISSED-NOT: depending on the path out
 
 ; double s = 0; for (i < n) s += A[i]; for (j < n) B[j] = 2 * A[j];  (A and B may overlap)
 ; return 3 * s + j;   (n > 0)
@@ -65,3 +67,45 @@ end:
 ; CHECK-NEXT: %scaled = fmul double %polyrust.live, 3.0
 ; CHECK: polyrust.check:
 ; CHECK: br i1 %{{[0-9]+}}, label %polyrust.start, label %loop1
+
+; A value after the region that depends on the path out of it: the second loop's last
+; value, or 0 when its guard (inside the region, which begins at the first loop's
+; guard) skips it. Each path out writes the exit's phi as a scalar of the model; the
+; new code hands its slot's value to the phi.
+;   if (n > 0) for (i < n) B[i] = 2 * A[i];
+;   last = 0; if (m > 0) for (j < m) { last = B[j] + 1; A[j] = last; }   return last;
+define double @last_or_zero(i64 %n, i64 %m, ptr %A, ptr %B) {
+entry:
+  %g1 = icmp sgt i64 %n, 0
+  br i1 %g1, label %loop1, label %guard2
+loop1:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop1 ]
+  %pa = getelementptr inbounds double, ptr %A, i64 %i
+  %a = load double, ptr %pa
+  %x = fmul double %a, 2.0
+  %pb = getelementptr inbounds double, ptr %B, i64 %i
+  store double %x, ptr %pb
+  %i.next = add nuw nsw i64 %i, 1
+  %c1 = icmp slt i64 %i.next, %n
+  br i1 %c1, label %loop1, label %guard2
+guard2:
+  %g2 = icmp sgt i64 %m, 0
+  br i1 %g2, label %loop2, label %done
+loop2:
+  %j = phi i64 [ 0, %guard2 ], [ %j.next, %loop2 ]
+  %qb = getelementptr inbounds double, ptr %B, i64 %j
+  %b = load double, ptr %qb
+  %y = fadd double %b, 1.0
+  %qa = getelementptr inbounds double, ptr %A, i64 %j
+  store double %y, ptr %qa
+  %j.next = add nuw nsw i64 %j, 1
+  %c2 = icmp slt i64 %j.next, %m
+  br i1 %c2, label %loop2, label %done
+done:
+  %last = phi double [ 0.0, %guard2 ], [ %y, %loop2 ]
+  ret double %last
+}
+
+; CHECK-LABEL: define double @last_or_zero(
+; CHECK: done:
+; CHECK-NEXT: %last = phi double [ 0.000000e+00, %guard2 ], [ %y, %loop2 ], [ %polyrust.{{.*}}, %polyrust.

@@ -393,6 +393,14 @@ fn build<'f>(
         .ok_or_else(|| CodegenError::Unsupported("branch is not an instruction".into()))?;
     b.position_before(jump);
     let after = |value: Value| -> Result<Value, CodegenError> {
+        // An exit phi written on each path out of the region is its own slot's value.
+        if let Some(slot) = em
+            .slots
+            .get(&value)
+            .filter(|_| phis_of(ir.exit).iter().any(|p| p.as_value_ref() == value))
+        {
+            return Ok(b.load(slot.ty, slot.pointer, "polyrust.out"));
+        }
         Ok(match live_out(fa, em.region, value)? {
             LiveOut::Unchanged => value,
             LiveOut::Slot => {
@@ -477,7 +485,8 @@ fn scev_type<'f>(
 
 /// What the region leaves to the code after it, and how the new code provides it.
 struct LiveOuts {
-    /// Each phi of the exit block with the one value the region gives it.
+    /// Each phi of the exit block with the one value the region gives it (the phi
+    /// itself when the paths out of the region give different values: a scalar).
     exit_phis: Vec<(Value, Value)>,
     /// Values made in the region and used after it other than by the exit's phis: after
     /// the new code they come from a phi of the exit block that replaces those uses.
@@ -516,10 +525,18 @@ fn live_outs<'f>(
             continue;
         };
         if from_region.iter().any(|v| *v != first) {
-            return Err(CodegenError::Unsupported(format!(
-                "{} takes different values depending on the path out of the region",
-                fa.operand_name(&phi)
-            )));
+            // Detection made it a scalar that each path out writes.
+            let is_scalar = ir.arrays.iter().any(
+                |(_, a)| matches!(a, ArrayIr::Scalar { value } if *value == phi.as_value_ref()),
+            );
+            if !is_scalar {
+                return Err(CodegenError::Unsupported(format!(
+                    "{} takes different values depending on the path out of the region",
+                    fa.operand_name(&phi)
+                )));
+            }
+            exit_phis.push((phi.as_value_ref(), phi.as_value_ref()));
+            continue;
         }
         live_out(fa, region, first)?;
         exit_phis.push((phi.as_value_ref(), first));

@@ -865,6 +865,30 @@ fn order_with_scalars<'f>(
             }
         }
     }
+    // A phi after the region that takes different values depending on the path out
+    // of it (`s = 0` when a guard skips the loop, the sum otherwise) is a scalar each
+    // of those paths writes: the code after the region reads the last write.
+    for phi in crate::llvm::builder::phis_of(shape.exit) {
+        let incoming: Vec<_> = phi_incoming(phi)
+            .into_iter()
+            .filter(|(_, pred)| shape.contains_block(*pred))
+            .collect();
+        if incoming.iter().all(|(v, _)| *v == incoming[0].0) {
+            continue;
+        }
+        let name = sanitize(&fa.operand_name(&phi));
+        let a = scalar(arrays, format!("{name}__phi"), phi.as_value_ref());
+        let text = fa.instruction_text(phi);
+        let mut writers = HashSet::new();
+        for (_, pred) in incoming {
+            if writers.insert(stmt(pred)) {
+                writes
+                    .entry(position(pred))
+                    .or_default()
+                    .push((a, text.clone()));
+            }
+        }
+    }
     let mut out = Vec::new();
     for (index, original) in shape.blocks.iter().enumerate() {
         let block = &stmt(*original);
