@@ -163,8 +163,9 @@ fn region_identity(region: &DetectedRegion<'_>) -> usize {
 }
 
 /// The fate of one modelled region, decided here for the pass and for every printer:
-/// cheap refusals first (a shape code generation does not handle, assumptions that
-/// exclude real problem sizes, a problem too large to schedule), then the dependences,
+/// cheap refusals first (a shape code generation does not handle, a problem too large
+/// to schedule, nothing to gain, assumptions that exclude real problem sizes), then the
+/// dependences,
 /// and then the imported schedule or the transformation stage's choice.
 pub fn decide(
     fa: &FunctionAnalyses<'_>,

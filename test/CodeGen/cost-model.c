@@ -56,15 +56,16 @@ void diagonal(int n) {
 }
 // CHECK: cost-model.c:[[@LINE-3]]:3: remark: region in diagonal at cost-model.c:[[@LINE-3]] left unchanged: no statement is 3 or more loops deep (nothing to tile), and no loop order would make a strided innermost access contiguous (nothing to reorder)
 
-// Rows of 16 hold the inner loop only while m <= 16: the run-time check would send
-// every real problem size to the original code. The remark names the assumption.
+// Rows of 16 hold the j loop only while m <= 16: the run-time check would send every
+// real problem size to the original code. The column walk could gain from a new loop
+// order, so the remark is about the assumption, which it names.
 double T[N][16];
 void narrow_rows(int n, int m) {
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < m; j++)
+  for (int j = 0; j < m; j++)
+    for (int i = 0; i < n; i++)
       T[i][j] = 1.0;
 }
-// CHECK: cost-model.c:[[@LINE-4]]:3: remark: region in narrow_rows at cost-model.c:[[@LINE-4]] left unchanged: the model's assumptions fail whenever every parameter is 32 or more, so the run-time check would send real problem sizes to the original code: in-bounds of S0: subscript of T within its dimension: 0 <= i1 < 16 in T[i0, i1] at {{.*}}cost-model.c:[[@LINE-2]]:15
+// CHECK: cost-model.c:[[@LINE-4]]:3: remark: region in narrow_rows at cost-model.c:[[@LINE-4]] left unchanged: the model's assumptions fail whenever every parameter is 32 or more, so the run-time check would send real problem sizes to the original code: in-bounds of S0: subscript of T within its dimension: 0 <= i0 < 16 in T[i1, i0] at {{.*}}cost-model.c:[[@LINE-2]]:15
 
 // NOCODEGEN-NOT: New AST
 // NOCODEGEN-NOT: kept:

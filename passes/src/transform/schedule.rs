@@ -509,10 +509,16 @@ pub fn refuse_early(
     if let Some(reason) = too_large(scop.statements.len(), scop.params.len(), depths) {
         return Ok(Prospect::Refused(reason));
     }
-    if let Some(reason) = only_tiny_problems(scop)? {
-        return Ok(Prospect::Refused(reason));
+    // Nothing to gain first: a region that gains nothing at any size is told so, not
+    // that its assumptions exclude large sizes (NPB's fixed-size arrays of 25 or 33
+    // elements run loops bounded by parameters well below 32).
+    let prospect = nothing_to_gain(scop, options, hardware)?;
+    if let Prospect::Worth(_) = &prospect {
+        if let Some(reason) = only_tiny_problems(scop)? {
+            return Ok(Prospect::Refused(reason));
+        }
     }
-    nothing_to_gain(scop, options, hardware)
+    Ok(prospect)
 }
 
 /// The first of `refuse_early`'s reasons, which needs no model: the driver asks it of
