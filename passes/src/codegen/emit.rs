@@ -53,6 +53,14 @@ pub struct Emitter<'a, 'f> {
     pub groups: Vec<AccessGroup>,
 }
 
+/// One instance of a statement with a branch inside, as it is being copied: the
+/// statement, its counters' values and the copy of each of its blocks.
+struct Instance<'s, 'f> {
+    st: &'s StatementIr<'f>,
+    counters: &'s [Value],
+    copies: HashMap<BasicBlock<'f>, BasicBlock<'f>>,
+}
+
 impl<'a, 'f> Emitter<'a, 'f> {
     /// A new block, registered in LoopInfo and under `idom` in the dominator tree.
     pub fn block(&mut self, label: &str, idom: BasicBlock<'f>) -> BasicBlock<'f> {
@@ -324,11 +332,14 @@ impl<'a, 'f> Emitter<'a, 'f> {
             }
         }
         // The copy of each block; the statement ends in `end`.
-        let mut copies: HashMap<BasicBlock<'f>, BasicBlock<'f>> = HashMap::new();
-        copies.insert(*first, start);
+        let mut instance = Instance {
+            st,
+            counters: &counters,
+            copies: HashMap::from([(*first, start)]),
+        };
         for block in under_branch {
             let copy = self.block("polyrust.branch", start);
-            copies.insert(*block, copy);
+            instance.copies.insert(*block, copy);
         }
         let end = if under_branch.is_empty() {
             start
@@ -338,13 +349,13 @@ impl<'a, 'f> Emitter<'a, 'f> {
         let mut placeholder = placeholder_inst;
         for block in &st.blocks {
             if block != first {
-                self.b.position_at_end(copies[block]);
+                self.b.position_at_end(instance.copies[block]);
                 placeholder = self.placeholder()?;
             }
             for inst in block.get_instructions() {
                 if inst.is_terminator() {
                     if !under_branch.is_empty() {
-                        self.branch(inst, st, &counters, placeholder, &mut local, &copies, end)?;
+                        self.branch(inst, &instance, placeholder, &mut local, end)?;
                     }
                     break;
                 }
@@ -353,7 +364,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     let mapped = if block == first {
                         self.value(v, st, &counters, placeholder, &mut local)?
                     } else {
-                        self.merge(inst, st, &counters, placeholder, &mut local, &copies)?
+                        self.merge(inst, &instance, placeholder, &mut local)?
                     };
                     local.insert(v, mapped);
                     continue;
@@ -401,7 +412,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 let written = self.written(value, *first, name)?;
                 self.value(written, st, &counters, placeholder, &mut local)?
             } else {
-                self.written_at_join(value, st, &counters, placeholder, &mut local, &copies)?
+                self.written_at_join(value, &instance, placeholder, &mut local)?
             };
             stores.push((written, pointer));
         }
@@ -464,17 +475,19 @@ impl<'a, 'f> Emitter<'a, 'f> {
 
     /// The copy of a branch inside a statement: to the copies of the statement's
     /// blocks, and to `end` where the original leaves the statement.
-    #[allow(clippy::too_many_arguments)]
     fn branch(
         &self,
         term: InstructionValue<'f>,
-        st: &StatementIr<'f>,
-        counters: &[Value],
+        instance: &Instance<'_, 'f>,
         before: InstructionValue<'f>,
         local: &mut HashMap<Value, Value>,
-        copies: &HashMap<BasicBlock<'f>, BasicBlock<'f>>,
         end: BasicBlock<'f>,
     ) -> Result<(), CodegenError> {
+        let Instance {
+            st,
+            counters,
+            copies,
+        } = instance;
         let targets: Vec<BasicBlock<'f>> = crate::llvm::ir::successors(
             term.get_parent()
                 .ok_or_else(|| CodegenError::Unsupported("a branch outside blocks".into()))?,
@@ -509,12 +522,15 @@ impl<'a, 'f> Emitter<'a, 'f> {
     fn merge(
         &self,
         phi: InstructionValue<'f>,
-        st: &StatementIr<'f>,
-        counters: &[Value],
+        instance: &Instance<'_, 'f>,
         before: InstructionValue<'f>,
         local: &mut HashMap<Value, Value>,
-        copies: &HashMap<BasicBlock<'f>, BasicBlock<'f>>,
     ) -> Result<Value, CodegenError> {
+        let Instance {
+            st,
+            counters,
+            copies,
+        } = instance;
         let incoming = phi_incoming(phi)
             .into_iter()
             .map(|(v, from)| {
@@ -527,11 +543,16 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 Ok((self.value(v, st, counters, before, local)?, copy))
             })
             .collect::<Result<Vec<_>, CodegenError>>()?;
-        let copy = self.b.phi(type_of(phi.as_value_ref()), "polyrust.merge");
+        Ok(self.phi_of(type_of(phi.as_value_ref()), incoming))
+    }
+
+    /// A new phi choosing each value from its block, at the builder's position.
+    fn phi_of(&self, ty: LLVMTypeRef, incoming: Vec<(Value, BasicBlock<'f>)>) -> Value {
+        let phi = self.b.phi(ty, "polyrust.merge");
         for (v, from) in incoming {
-            self.b.add_incoming(copy, v, from);
+            self.b.add_incoming(phi, v, from);
         }
-        Ok(copy)
+        phi
     }
 
     /// What a statement with a branch inside hands to a scalar, in its join block: for
@@ -540,12 +561,15 @@ impl<'a, 'f> Emitter<'a, 'f> {
     fn written_at_join(
         &self,
         value: Value,
-        st: &StatementIr<'f>,
-        counters: &[Value],
+        instance: &Instance<'_, 'f>,
         before: InstructionValue<'f>,
         local: &mut HashMap<Value, Value>,
-        copies: &HashMap<BasicBlock<'f>, BasicBlock<'f>>,
     ) -> Result<Value, CodegenError> {
+        let Instance {
+            st,
+            counters,
+            copies,
+        } = instance;
         let Some(phi) = as_instruction(value).filter(|i| {
             i.get_opcode() == InstructionOpcode::Phi
                 && i.get_parent().is_some_and(|b| !st.blocks.contains(&b))
@@ -586,10 +610,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
             Some(first) => self.b.position_before(first),
             None => self.b.position_at_end(join),
         }
-        let copy = self.b.phi(type_of(value), "polyrust.merge");
-        for (v, from) in mapped {
-            self.b.add_incoming(copy, v, from);
-        }
+        let copy = self.phi_of(type_of(value), mapped);
         self.b.position_before(before);
         Ok(copy)
     }
