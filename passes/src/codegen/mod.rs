@@ -393,14 +393,6 @@ fn build<'f>(
         .ok_or_else(|| CodegenError::Unsupported("branch is not an instruction".into()))?;
     b.position_before(jump);
     let after = |value: Value| -> Result<Value, CodegenError> {
-        // An exit phi written on each path out of the region is its own slot's value.
-        if let Some(slot) = em
-            .slots
-            .get(&value)
-            .filter(|_| phis_of(ir.exit).iter().any(|p| p.as_value_ref() == value))
-        {
-            return Ok(b.load(slot.ty, slot.pointer, "polyrust.out"));
-        }
         Ok(match live_out(fa, em.region, value)? {
             LiveOut::Unchanged => value,
             LiveOut::Slot => {
@@ -526,9 +518,7 @@ fn live_outs<'f>(
         };
         if from_region.iter().any(|v| *v != first) {
             // Detection made it a scalar that each path out writes.
-            let is_scalar = ir.arrays.iter().any(
-                |(_, a)| matches!(a, ArrayIr::Scalar { value } if *value == phi.as_value_ref()),
-            );
+            let is_scalar = matches!(live_out(fa, region, phi.as_value_ref()), Ok(LiveOut::Slot));
             if !is_scalar {
                 return Err(CodegenError::Unsupported(format!(
                     "{} takes different values depending on the path out of the region",
@@ -581,18 +571,20 @@ fn live_out<'f>(
     value: Value,
 ) -> Result<LiveOut, CodegenError> {
     let ir = &region.ir;
-    let defined_inside = as_instruction(value)
-        .and_then(|i| i.get_parent())
-        .is_some_and(|b| ir.blocks.contains(&b));
-    if !defined_inside {
-        return Ok(LiveOut::Unchanged);
-    }
+    // A scalar of the model: a value the region makes, or an exit phi each path out of
+    // the region writes.
     if ir
         .arrays
         .iter()
         .any(|(_, a)| matches!(a, ArrayIr::Scalar { value: v } if *v == value))
     {
         return Ok(LiveOut::Slot);
+    }
+    let defined_inside = as_instruction(value)
+        .and_then(|i| i.get_parent())
+        .is_some_and(|b| ir.blocks.contains(&b));
+    if !defined_inside {
+        return Ok(LiveOut::Unchanged);
     }
     if ir
         .params
