@@ -130,7 +130,11 @@ impl<'f> IrBuilder<'f> {
                 self.add_incoming(rebuilt, routed, new);
                 let mut length = 0usize;
                 let text = c::LLVMGetValueName2(old, &mut length);
-                let kept = std::slice::from_raw_parts(text.cast::<u8>(), length).to_vec();
+                let kept = if text.is_null() {
+                    Vec::new()
+                } else {
+                    std::slice::from_raw_parts(text.cast::<u8>(), length).to_vec()
+                };
                 c::LLVMReplaceAllUsesWith(old, rebuilt);
                 c::LLVMInstructionEraseFromParent(old);
                 c::LLVMSetValueName2(rebuilt, kept.as_ptr().cast(), kept.len());
