@@ -87,6 +87,33 @@ impl Reuse {
     }
 }
 
+/// Loops of `a` that `b` shares (loop `k` is shared where the textual positions up to
+/// it agree).
+fn shared_loops(a: &Statement, b: &Statement) -> usize {
+    let depth = a.depth().min(b.depth());
+    (0..depth)
+        .take_while(|&k| a.textual_positions[..=k] == b.textual_positions[..=k])
+        .count()
+}
+
+/// Whether no other statement lies inside the innermost loop of `statement`.
+fn in_innermost_loop(statement: &Statement, all: &[Statement]) -> bool {
+    let depth = statement.depth();
+    depth == 0
+        || !all
+            .iter()
+            .any(|other| other.depth() > depth && shared_loops(statement, other) == depth)
+}
+
+/// Whether two statements sit in different loops under the loops they share.
+fn has_sibling_nests(all: &[Statement]) -> bool {
+    all.iter().enumerate().any(|(k, a)| {
+        all[k + 1..]
+            .iter()
+            .any(|b| shared_loops(a, b) < a.depth().min(b.depth()))
+    })
+}
+
 /// One access as the analysis sees it.
 struct Shape {
     array: String,
@@ -229,11 +256,18 @@ pub fn analyse(scop: &Scop, min_depth: usize, cache_bytes: u64) -> Result<Locali
         .iter()
         .map(|s| nest(scop, s))
         .collect::<Result<Vec<_>, _>>()?;
-    let reorderable = nests.iter().find_map(|n| {
-        n.reorderable
-            .as_ref()
-            .map(|array| (n.statement.name.clone(), array.clone()))
-    });
+    // A statement between loops (the loads LLVM's PRE leaves in front of a row loop)
+    // runs once per row: walking it better pays only as part of a fusion of sibling
+    // loop nests (a sweep and its copy-back), which isl's scheduler may find.
+    let siblings = has_sibling_nests(&scop.statements);
+    let reorderable = nests
+        .iter()
+        .filter(|n| siblings || in_innermost_loop(n.statement, &scop.statements))
+        .find_map(|n| {
+            n.reorderable
+                .as_ref()
+                .map(|array| (n.statement.name.clone(), array.clone()))
+        });
     Ok(Locality {
         temporal: temporal(&nests, min_depth, cache_bytes),
         reorderable,

@@ -312,3 +312,50 @@ fn offsets_with_a_parameter_still_form_group_reuse() {
         }
     );
 }
+
+/// Floyd-Warshall after LLVM's PRE: `dik = D[i][k]` in front of the j loop (S0), then
+/// the update of `D[i][j]` (S1); with `copy_back`, a sibling nest copies D into E.
+fn row_preamble(copy_back: bool) -> ScopSpec {
+    let mut statements = vec![
+        statement(
+            "S0",
+            "[n] -> { S0[k, i] : 0 <= k, i < n }",
+            &[0, 0, 0],
+            vec![read("D", "{ S0[k, i] -> D[i, k] }")],
+        ),
+        statement(
+            "S1",
+            "[n] -> { S1[k, i, j] : 0 <= k, i, j < n }",
+            &[0, 0, 1, 0],
+            vec![
+                read("D", "{ S1[k, i, j] -> D[k, j] }"),
+                read("D", "{ S1[k, i, j] -> D[i, j] }"),
+                write("D", "{ S1[k, i, j] -> D[i, j] }"),
+            ],
+        ),
+    ];
+    if copy_back {
+        statements.push(statement(
+            "S2",
+            "[n] -> { S2[k, i, j] : 0 <= k, i, j < n }",
+            &[0, 1, 0, 0],
+            vec![
+                read("D", "{ S2[k, i, j] -> D[i, j] }"),
+                write("E", "{ S2[k, i, j] -> E[i, j] }"),
+            ],
+        ));
+    }
+    region(&["n"], &[("D", &["n"]), ("E", &["n"])], statements)
+}
+
+#[test]
+fn a_statement_between_loops_is_reorderable_only_with_sibling_nests() {
+    // S0's D[i][k] is strided in i and contiguous in k, but S0 runs once per row: alone
+    // it is no reason to ask for a new loop order; next to a sibling nest it may be
+    // part of a fusion that is.
+    assert_eq!(locality(&row_preamble(false)).reorderable, None);
+    assert_eq!(
+        locality(&row_preamble(true)).reorderable,
+        Some(("S0".to_string(), "D".to_string()))
+    );
+}
