@@ -392,8 +392,8 @@ fn build<'f>(
     let jump = as_instruction(jump)
         .ok_or_else(|| CodegenError::Unsupported("branch is not an instruction".into()))?;
     b.position_before(jump);
-    let after = |value: Value| -> Result<Value, CodegenError> {
-        Ok(match live_out(fa, em.region, value)? {
+    let after = |value: Value, kind: LiveOut| -> Result<Value, CodegenError> {
+        Ok(match kind {
             LiveOut::Unchanged => value,
             LiveOut::Slot => {
                 let slot = em.slots.get(&value).copied().ok_or_else(|| {
@@ -418,12 +418,12 @@ fn build<'f>(
         })
     };
     let mut incoming = Vec::new();
-    for (phi, value) in &live.exit_phis {
-        incoming.push((*phi, after(*value)?));
+    for (phi, value, kind) in &live.exit_phis {
+        incoming.push((*phi, after(*value, *kind)?));
     }
     let mut merges = Vec::new();
-    for value in &live.escaping {
-        merges.push((*value, after(*value)?));
+    for (value, kind) in &live.escaping {
+        merges.push((*value, after(*value, *kind)?));
     }
     // Nothing below can fail: the IR outside the new blocks changes only now.
     for (phi, value) in incoming {
@@ -478,11 +478,13 @@ fn scev_type<'f>(
 /// What the region leaves to the code after it, and how the new code provides it.
 struct LiveOuts {
     /// Each phi of the exit block with the one value the region gives it (the phi
-    /// itself when the paths out of the region give different values: a scalar).
-    exit_phis: Vec<(Value, Value)>,
+    /// itself when the paths out of the region give different values: a scalar) and
+    /// how the new code provides that value.
+    exit_phis: Vec<(Value, Value, LiveOut)>,
     /// Values made in the region and used after it other than by the exit's phis: after
-    /// the new code they come from a phi of the exit block that replaces those uses.
-    escaping: Vec<Value>,
+    /// the new code they come from a phi of the exit block that replaces those uses
+    /// (each with how the new code provides it).
+    escaping: Vec<(Value, LiveOut)>,
 }
 
 /// How the new code provides a value the region made and code after it uses.
@@ -525,11 +527,10 @@ fn live_outs<'f>(
                     fa.operand_name(&phi)
                 )));
             }
-            exit_phis.push((phi.as_value_ref(), phi.as_value_ref()));
+            exit_phis.push((phi.as_value_ref(), phi.as_value_ref(), LiveOut::Slot));
             continue;
         }
-        live_out(fa, region, first)?;
-        exit_phis.push((phi.as_value_ref(), first));
+        exit_phis.push((phi.as_value_ref(), first, live_out(fa, region, first)?));
     }
     let mut escaping = Vec::new();
     for block in &ir.blocks {
@@ -554,8 +555,7 @@ fn live_outs<'f>(
                     describe_value(fa, value)
                 )));
             }
-            live_out(fa, region, value)?;
-            escaping.push(value);
+            escaping.push((value, live_out(fa, region, value)?));
         }
     }
     Ok(LiveOuts {
