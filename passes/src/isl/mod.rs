@@ -56,6 +56,21 @@ mod tests {
     }
 
     #[test]
+    fn a_point_of_a_set_s_space_keeps_its_tuple_and_parameters() {
+        let ctx = IslCtx::new(None).unwrap();
+        let domain = parse_set(
+            &ctx,
+            "[n, m] -> { S3[i, j] : 0 <= i < n and 0 <= j < m }",
+            "d",
+        )
+        .unwrap();
+        let point = domain.point_of_space(&[0, 1], 0).unwrap();
+        let expected = parse_set(&ctx, "[n, m] -> { S3[0, 1] : n = 0 and m = 0 }", "p").unwrap();
+        assert!(point.is_equal(&expected).unwrap(), "{:?}", point.to_str());
+        assert!(domain.point_of_space(&[0], 0).is_err());
+    }
+
+    #[test]
     fn operation_limit_is_reported_not_hung() {
         let ctx = IslCtx::new(None).unwrap();
         let set = expensive_set(&ctx);

@@ -159,6 +159,37 @@ impl Set {
         )
     }
 
+    /// The one point of `self`'s space with the given coordinates and every parameter
+    /// equal to `param_value`: built from the space, not parsed (cheaper by far on
+    /// regions with many parameters).
+    pub fn point_of_space(&self, coordinates: &[i32], param_value: i32) -> Result<Set, IslError> {
+        let operation = "making a point of a set's space";
+        let universe = isl_rs::Set::universe(space(operation, self.inner.get_space())?);
+        let mut point = Set::wrap(&self.ctx, operation, universe)?;
+        let params = count(operation, self.inner.dim(DimType::Param))?;
+        if coordinates.len() != self.n_dims()? {
+            return Err(IslError::Other {
+                context: operation.to_string(),
+                message: format!(
+                    "{} coordinates for a set of {} dimensions",
+                    coordinates.len(),
+                    self.n_dims()?
+                ),
+            });
+        }
+        let fixes = (0..params).map(|k| (DimType::Param, k, param_value)).chain(
+            coordinates
+                .iter()
+                .enumerate()
+                .map(|(k, v)| (DimType::Set, k, *v)),
+        );
+        for (kind, pos, value) in fixes {
+            let pos = u32::try_from(pos).map_err(|_| IslError::no_result(operation))?;
+            point = Set::wrap(&self.ctx, operation, point.inner.fix_si(kind, pos, value))?;
+        }
+        Ok(point)
+    }
+
     /// The parameter set: the parameter values for which `self` is not empty.
     pub fn params(self) -> Result<Set, IslError> {
         Set::wrap(

@@ -37,20 +37,35 @@ impl Scop {
         cell.get_or_init(|| computed).copy()
     }
 
+    /// The set of `assumption` (one of this region's), aligned to the region's
+    /// parameters; read from its text when first asked.
+    pub fn assumption_set(&self, assumption: &ScopAssumption) -> Result<Set, IslError> {
+        if let Some(set) = assumption.set.get() {
+            return set.copy();
+        }
+        let set = parse_set(&self.context.ctx(), &assumption.text, "an assumption")?
+            .align_params(&self.context)?;
+        assumption.set.get_or_init(|| set).copy()
+    }
+
     fn compute_condition(&self, assumption: &ScopAssumption) -> Result<Set, IslError> {
         let statement = assumption
             .statement
             .as_ref()
             .and_then(|name| self.statements.iter().find(|s| &s.name == name));
         match statement {
-            None => assumption.set.copy(),
+            None => self.assumption_set(assumption),
             Some(statement) => {
                 let universe = parse_set(
                     &self.context.ctx(),
                     &format!("[{}] -> {{ : }}", self.params.join(", ")),
                     "the parameter space",
                 )?;
-                holds_on_domain(&universe, &statement.domain, assumption.set.copy()?)
+                holds_on_domain(
+                    &universe,
+                    &statement.domain,
+                    self.assumption_set(assumption)?,
+                )
             }
         }
     }

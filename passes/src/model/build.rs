@@ -19,7 +19,7 @@ use super::scop::{
     assumption_kind_name, is_isl_identifier, iterator_list, Access, AliasGroup, Array, Scop,
     ScopAssumption, Statement,
 };
-use super::spec::{AccessKind, Assumption, ScopSpec};
+use super::spec::{AccessKind, ScopSpec};
 
 impl Scop {
     /// Builds the model of `spec` in `ctx`. See the module documentation for what is
@@ -33,10 +33,54 @@ impl Scop {
 }
 
 /// The parameter values (within `universe`, the parameter space) for which `set` holds
-/// on the whole of `domain`: those where `domain - set` is empty.
+/// on the whole of `domain`: those where `domain - set` is empty. Not coalesced: the
+/// assumed context is, once, after every statement's condition is in (coalescing each
+/// took a third of the model's time on NPB's LU).
 pub(super) fn holds_on_domain(universe: &Set, domain: &Set, set: Set) -> Result<Set, IslError> {
     let violated = domain.copy()?.subtract(set)?.params()?;
-    universe.copy()?.subtract(violated)?.coalesce()
+    universe.copy()?.subtract(violated)
+}
+
+/// One isl set text for the conjunction of `texts`, sets of one shape
+/// (`[params] -> { S0[i0, i1] : constraints }`, or `{ : constraints }` over the
+/// parameters): the same parameters and tuple, each one disjunct without existential
+/// variables. `None` when they are not all of that shape.
+fn conjunction(texts: &[&str]) -> Option<String> {
+    let mut head: Option<(&str, &str)> = None;
+    let mut constraints = Vec::with_capacity(texts.len());
+    for text in texts {
+        let (params, body) = text.trim().split_once('{')?;
+        let body = body.strip_suffix('}')?;
+        let (tuple, condition) = match body.split_once(':') {
+            Some((tuple, condition)) => (tuple.trim(), condition.trim()),
+            None => (body.trim(), ""),
+        };
+        let simple = |s: &str| !s.contains(['{', '}', ';', ':']) && !s.contains("exists");
+        if !simple(tuple) || !simple(condition) {
+            return None;
+        }
+        match head {
+            None => head = Some((params.trim(), tuple)),
+            Some(h) if h == (params.trim(), tuple) => {}
+            Some(_) => return None,
+        }
+        if !condition.is_empty() {
+            constraints.push(format!("({condition})"));
+        }
+    }
+    let (params, tuple) = head?;
+    let tuple = if tuple.is_empty() {
+        String::new()
+    } else {
+        format!("{tuple} ")
+    };
+    if constraints.is_empty() {
+        return Some(format!("{params} {{ {tuple}}}"));
+    }
+    Some(format!(
+        "{params} {{ {tuple}: {} }}",
+        constraints.join(" and ")
+    ))
 }
 
 /// The state shared while building one region: the spec, the context and the parameter
@@ -193,71 +237,45 @@ impl<'a> Builder<'a> {
         statements: &[Statement],
     ) -> Result<(Vec<ScopAssumption>, Set), ModelError> {
         let field = "assumed context";
-        let mut assumed = context.copy().map_err(self.isl_error(field))?;
         let mut assumptions: Vec<ScopAssumption> = Vec::with_capacity(self.spec.assumptions.len());
         // Detection states the same assumption once per access (a subscript of `u` in
         // bounds, for each of 20 reads): each distinct one is read once.
         let mut seen: HashMap<(Option<&str>, &str), usize> = HashMap::new();
-        // Per statement, the conjunction of its distinct assumptions: the parameter
-        // values for which all hold on its whole domain are computed once per statement
-        // (what each one alone requires is asked only to explain a refusal).
-        let mut per_statement: Vec<(&str, Vec<Set>)> = Vec::new();
+        // The distinct assumptions (their indices in the spec) per statement, `None` for
+        // those over the parameters, in order of first appearance.
+        let mut groups: Vec<(Option<&str>, Vec<usize>)> = Vec::new();
         for (k, assumption) in self.spec.assumptions.iter().enumerate() {
-            let name = format!("assumption {k} ({})", assumption_kind_name(assumption.kind));
-            let key = (assumption.statement.as_deref(), assumption.set.as_str());
-            if let Some(&earlier) = seen.get(&key) {
-                let set = assumptions[earlier]
-                    .set
-                    .copy()
-                    .map_err(self.isl_error(&name))?;
-                assumptions.push(ScopAssumption {
-                    kind: assumption.kind,
-                    statement: assumption.statement.clone(),
-                    set,
-                    reason: assumption.reason.clone(),
-                    repeats: Some(earlier),
-                });
-                continue;
+            let owner = assumption.statement.as_deref();
+            let key = (owner, assumption.set.as_str());
+            let repeats = seen.get(&key).copied();
+            if repeats.is_none() {
+                seen.insert(key, assumptions.len());
+                match groups.iter_mut().find(|(o, _)| *o == owner) {
+                    Some((_, members)) => members.push(k),
+                    None => groups.push((owner, vec![k])),
+                }
             }
-            seen.insert(key, assumptions.len());
-            let set = match &assumption.statement {
-                None => {
-                    let set = self.params_set(&assumption.set, &name)?;
-                    let copy = set.copy().map_err(self.isl_error(&name))?;
-                    assumed = assumed.intersect(copy).map_err(self.isl_error(field))?;
-                    set
-                }
-                Some(statement) => {
-                    let set =
-                        self.statement_assumption(assumption, statement, statements, &name)?;
-                    let copy = set.copy().map_err(self.isl_error(&name))?;
-                    match per_statement.iter_mut().find(|(s, _)| s == statement) {
-                        Some((_, sets)) => sets.push(copy),
-                        None => per_statement.push((statement, vec![copy])),
-                    }
-                    set
-                }
-            };
             assumptions.push(ScopAssumption {
                 kind: assumption.kind,
                 statement: assumption.statement.clone(),
-                set,
+                text: assumption.set.clone(),
+                set: Default::default(),
                 reason: assumption.reason.clone(),
-                repeats: None,
+                repeats,
             });
         }
-        for (statement, sets) in per_statement {
-            let Some(owner) = statements.iter().find(|s| s.name == statement) else {
-                continue;
-            };
-            let mut sets = sets.into_iter();
-            let Some(first) = sets.next() else {
-                continue;
-            };
-            let condition = sets
-                .try_fold(first, Set::intersect)
-                .and_then(|all| holds_on_domain(&self.params, &owner.domain, all))
-                .map_err(self.isl_error(field))?;
+        // Per statement, the parameter values for which all its assumptions hold on its
+        // whole domain, computed once (what each one alone requires is asked only to
+        // explain a refusal).
+        let mut assumed = context.copy().map_err(self.isl_error(field))?;
+        for (owner, members) in groups {
+            let all = self.assumption_group(owner, &members, statements)?;
+            let condition = match owner.and_then(|name| statements.iter().find(|s| s.name == name))
+            {
+                Some(statement) => holds_on_domain(&self.params, &statement.domain, all),
+                None => Ok(all),
+            }
+            .map_err(self.isl_error(field))?;
             assumed = assumed
                 .intersect(condition)
                 .map_err(self.isl_error(field))?;
@@ -266,10 +284,50 @@ impl<'a> Builder<'a> {
         Ok((assumptions, assumed))
     }
 
+    /// The conjunction of the assumptions `members` (indices in the spec) over the
+    /// statement `owner` (`None`: over the parameters), checked. Read as one set where
+    /// their texts allow it: isl's reader costs a tenth of a millisecond or more per
+    /// set on regions with many parameters, and NPB's regions state thousands of
+    /// assumptions. Otherwise, or when that set does not read, one by one, so that an
+    /// error names the assumption at fault.
+    fn assumption_group(
+        &self,
+        owner: Option<&str>,
+        members: &[usize],
+        statements: &[Statement],
+    ) -> Result<Set, ModelError> {
+        let checked = |text: &str, field: &str| match owner {
+            None => self.params_set(text, field),
+            Some(statement) => self.statement_assumption(text, statement, statements, field),
+        };
+        let texts: Vec<&str> = members
+            .iter()
+            .map(|k| self.spec.assumptions[*k].set.as_str())
+            .collect();
+        if members.len() > 1 {
+            if let Some(all) = conjunction(&texts) {
+                if let Ok(set) = checked(&all, "assumptions") {
+                    return Ok(set);
+                }
+            }
+        }
+        let mut all: Option<Set> = None;
+        for (k, text) in members.iter().zip(&texts) {
+            let kind = assumption_kind_name(self.spec.assumptions[*k].kind);
+            let name = format!("assumption {k} ({kind})");
+            let set = checked(text, &name)?;
+            all = Some(match all {
+                None => set,
+                Some(all) => all.intersect(set).map_err(self.isl_error(&name))?,
+            });
+        }
+        all.ok_or_else(|| self.invalid("assumptions", "", "an empty group of assumptions"))
+    }
+
     /// An assumption's set over a statement's iteration space, checked to be one.
     fn statement_assumption(
         &self,
-        assumption: &Assumption,
+        text: &str,
         statement: &str,
         statements: &[Statement],
         field: &str,
@@ -281,12 +339,12 @@ impl<'a> Builder<'a> {
                 "the assumption names a statement that is not in the region",
             ));
         };
-        let set = self.set(&assumption.set, field)?;
+        let set = self.set(text, field)?;
         let dims = set.n_dims().map_err(self.isl_error(field))?;
         if set.tuple_name().as_deref() != Some(statement) || dims != owner.depth() {
             return Err(self.invalid(
                 field,
-                &assumption.set,
+                text,
                 format!(
                     "expected a set over the iteration space of {statement}, like \
                      '{{ {statement}[{}] : ... }}'",
@@ -580,5 +638,44 @@ impl<'a> Builder<'a> {
             union(must_writes).map_err(&err)?,
             union(may_writes).map_err(&err)?,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::conjunction;
+
+    #[test]
+    fn sets_of_one_shape_are_conjoined_in_one_text() {
+        assert_eq!(
+            conjunction(&[
+                "[n] -> { S0[i0, i1] : 0 <= i1 < 25 }",
+                "[n] -> { S0[i0, i1] : i0 < n or i1 > 3 }",
+                "[n] -> { S0[i0, i1] }",
+            ])
+            .as_deref(),
+            Some("[n] -> { S0[i0, i1] : (0 <= i1 < 25) and (i0 < n or i1 > 3) }")
+        );
+        assert_eq!(
+            conjunction(&["[n] -> { : n <= 10 }", "[n] -> { : 0 < n }"]).as_deref(),
+            Some("[n] -> { : (n <= 10) and (0 < n) }")
+        );
+    }
+
+    #[test]
+    fn sets_of_other_shapes_are_not_conjoined() {
+        for texts in [
+            // Different parameters, tuples, several disjuncts, existential variables.
+            ["[n] -> { S0[i0] : i0 < n }", "[m] -> { S0[i0] : i0 < m }"],
+            ["{ S0[i0] : i0 < 5 }", "{ S1[i0] : i0 < 5 }"],
+            [
+                "{ S0[i0] : i0 < 5 }",
+                "{ S0[i0] : i0 < 5; S0[i0] : i0 > 9 }",
+            ],
+            ["{ S0[i0] : i0 < 5 }", "{ S0[i0] : exists (e: i0 = 2e) }"],
+            ["{ S0[i0] : i0 < 5 }", "S0[i0]"],
+        ] {
+            assert_eq!(conjunction(&texts), None, "{texts:?}");
+        }
     }
 }

@@ -110,7 +110,7 @@ pub fn export(scop: &Scop) -> String {
             .map(|a| AssumptionJson {
                 kind: assumption_kind_name(a.kind),
                 statement: a.statement.as_deref(),
-                set: text(a.set.to_str()),
+                set: text(scop.assumption_set(a).and_then(|set| set.to_str())),
                 reason: &a.reason,
             })
             .collect(),

@@ -61,7 +61,7 @@ impl Scop {
                     out,
                     "    {}: {} ({})",
                     assumption_kind_name(assumption.kind),
-                    shown(assumption.set.to_str()),
+                    shown(self.assumption_set(assumption).and_then(|set| set.to_str())),
                     assumption.reason
                 )?;
             }

@@ -53,11 +53,16 @@ pub struct Scop {
 #[derive(Debug)]
 pub struct ScopAssumption {
     pub kind: AssumptionKind,
-    /// The statement whose iteration space `set` is over; `None` for a parameter set.
+    /// The statement whose iteration space the set is over; `None` for a parameter set.
     pub statement: Option<String>,
-    /// The assumption as given (aligned to the region's parameters): a parameter set, or
-    /// a set over `statement`'s iteration space that must hold on its whole domain.
-    pub set: Set,
+    /// The assumption as detection stated it: a parameter set, or a set over
+    /// `statement`'s iteration space that must hold on its whole domain.
+    pub text: String,
+    /// `text` read and aligned to the region's parameters, when first asked
+    /// (`Scop::assumption_set`): the assumed context reads all of a statement's
+    /// assumptions as one set, so each alone is read only to be named or shown (reading
+    /// them one by one was a tenth of the pass's time on NPB's SP).
+    pub(super) set: std::cell::OnceCell<Set>,
     pub reason: String,
     /// The index of an earlier assumption with the same statement and set, if any
     /// (detection states one per access that needs it).

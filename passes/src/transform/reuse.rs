@@ -27,7 +27,7 @@
 //!
 //! Relies on the model's domains, access relations and textual positions (isl).
 
-use crate::isl::{parse_set, IslError, Set};
+use crate::isl::{IslError, Set};
 use crate::model::{Scop, Statement};
 
 use super::cost::constant_vector;
@@ -345,7 +345,7 @@ fn nest<'a>(scop: &Scop, statement: &'a Statement) -> Result<Nest<'a>, IslError>
     // NPB's largest regions.
     let points = std::iter::once(None)
         .chain((0..depth).map(Some))
-        .map(|unit| point(scop, statement, unit))
+        .map(|unit| point(statement, unit))
         .collect::<Result<Vec<_>, _>>()?;
     let mut shapes = Vec::new();
     for access in &statement.accesses {
@@ -435,23 +435,11 @@ fn single_element(set: Set) -> Result<Option<Vec<i64>>, IslError> {
 
 /// `{ S[0, .., 0] }`, or with a 1 at `unit`, in the statement's space, with every
 /// parameter 0.
-fn point(scop: &Scop, statement: &Statement, unit: Option<usize>) -> Result<Set, IslError> {
-    let coordinates: Vec<&str> = (0..statement.depth())
-        .map(|k| if Some(k) == unit { "1" } else { "0" })
+fn point(statement: &Statement, unit: Option<usize>) -> Result<Set, IslError> {
+    let coordinates: Vec<i32> = (0..statement.depth())
+        .map(|k| i32::from(Some(k) == unit))
         .collect();
-    let fixed: Vec<String> = scop.params.iter().map(|p| format!("{p} = 0")).collect();
-    let text = format!(
-        "[{}] -> {{ {}[{}] : {} }}",
-        scop.params.join(", "),
-        statement.name,
-        coordinates.join(", "),
-        if fixed.is_empty() {
-            "true".to_string()
-        } else {
-            fixed.join(" and ")
-        }
-    );
-    parse_set(&statement.domain.ctx(), &text, "a point")?.align_params(&statement.domain)
+    statement.domain.point_of_space(&coordinates, 0)
 }
 
 #[cfg(test)]

@@ -100,3 +100,57 @@ fn an_assumption_stated_for_every_access_is_kept_per_access_and_computed_once() 
         format!("{:?}", once.assumed_context)
     );
 }
+
+#[test]
+fn a_statement_s_assumptions_read_as_one_set_give_the_context_they_give_one_by_one() {
+    let spec = with_assumptions(vec![
+        in_bounds("[n, m] -> { S0[i0, i1] : 0 <= i1 < 25 }", "A[i0, i1]"),
+        in_bounds("[n, m] -> { S0[i0, i1] : i0 <= 99 or i1 < 0 }", "B[i0]"),
+        in_bounds(
+            "[n, m] -> { S0[i0, i1] : 0 <= i1 + 1 < 25 }",
+            "A[i0, i1 + 1]",
+        ),
+    ]);
+    let (ctx, scop) = build(&spec);
+    // The domain is 0 <= i0 < n, 0 <= i1 < m: i1 + 1 < 25 needs m <= 24, i0 <= 99
+    // needs n <= 100 (where the domain is not empty).
+    let expected = parse_set(
+        &ctx,
+        "[n, m] -> { : n <= 0 or m <= 0 or (n <= 100 and m <= 24) }",
+        "expected",
+    )
+    .unwrap()
+    .intersect(scop.context.copy().unwrap())
+    .unwrap();
+    assert!(
+        scop.assumed_context.is_equal(&expected).unwrap(),
+        "{:?}",
+        scop.assumed_context
+    );
+    // Each is still its own set, for remarks and the printer.
+    let second = scop.assumption_set(&scop.assumptions[1]).unwrap();
+    let as_given = parse_set(&ctx, "[n, m] -> { S0[i0, i1] : i0 <= 99 or i1 < 0 }", "B").unwrap();
+    assert!(second.is_equal(&as_given).unwrap());
+}
+
+#[test]
+fn a_malformed_assumption_among_several_is_named() {
+    let mut spec = with_assumptions(vec![
+        in_bounds("[n, m] -> { S0[i0, i1] : 0 <= i1 < 25 }", "A[i0, i1]"),
+        in_bounds("[n, m] -> { S0[i0, i1] : i1 < }", "A[i0, i1 + 1]"),
+    ]);
+    spec.assumptions.insert(
+        0,
+        Assumption {
+            kind: AssumptionKind::NoWrap,
+            set: "[n] -> { : n <= 1000 }".into(),
+            statement: None,
+            reason: "n does not wrap".into(),
+        },
+    );
+    let error = Scop::build(&IslCtx::new(None).unwrap(), &spec).unwrap_err();
+    assert!(
+        error.to_string().contains("assumption 2 (in-bounds)"),
+        "{error}"
+    );
+}

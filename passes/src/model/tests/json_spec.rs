@@ -75,7 +75,11 @@ fn assert_same_model(original: &Scop, read: &Scop) {
             (a.kind, &a.statement, &a.reason),
             (b.kind, &b.statement, &b.reason)
         );
-        assert_same_set("assumption", &a.set, &b.set);
+        assert_same_set(
+            "assumption",
+            &read.assumption_set(a).unwrap(),
+            &original.assumption_set(b).unwrap(),
+        );
         assert_same_set(
             "assumption condition",
             &read.assumption_condition(a).unwrap(),
