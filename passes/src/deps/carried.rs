@@ -33,49 +33,74 @@ pub(super) fn distances(
     time_pairs(deps, original_schedule)?.deltas()?.coalesce()
 }
 
+/// What finding the loops that carry dependences needs of the region's statements:
+/// `Dependences` keeps it and finds them only when asked (only the printer and the
+/// tests ask; on the kernel corpus it was a sixth of the dependence stage).
+#[derive(Debug)]
+pub(super) struct LoopNests {
+    /// Per statement in program order: its name, textual positions and iterator names.
+    statements: Vec<(String, Vec<u32>, Vec<String>)>,
+    width: usize,
+}
+
+impl LoopNests {
+    pub(super) fn of(scop: &Scop) -> LoopNests {
+        LoopNests {
+            statements: scop
+                .statements
+                .iter()
+                .map(|s| {
+                    let iterators = (0..s.depth())
+                        .map(|level| {
+                            s.domain
+                                .dim_name(level)
+                                .unwrap_or_else(|| format!("i{level}"))
+                        })
+                        .collect();
+                    (s.name.clone(), s.textual_positions.clone(), iterators)
+                })
+                .collect(),
+            width: width(scop),
+        }
+    }
+}
+
 /// For every statement and every loop around it, the kinds in `kinds` whose dependences
 /// the loop carries.
 pub(super) fn loop_carries(
-    scop: &Scop,
+    ctx: &IslCtx,
+    nests: &LoopNests,
     original_schedule: &UnionMap,
-    kinds: &[(DependenceKind, &UnionMap)],
+    kinds: &[(DependenceKind, UnionMap)],
 ) -> Result<Vec<LoopCarry>, IslError> {
-    let ctx = scop.context.ctx();
-    let width = width(scop);
     // The loops, each once, by the positions that identify them.
     let mut loops: BTreeMap<&[u32], Vec<DependenceKind>> = BTreeMap::new();
-    for statement in &scop.statements {
-        for level in 0..statement.depth() {
-            loops.insert(&statement.textual_positions[..=level], Vec::new());
+    for (_, positions, iterators) in &nests.statements {
+        for level in 0..iterators.len() {
+            loops.insert(&positions[..=level], Vec::new());
         }
     }
-    for &(kind, deps) in kinds {
+    for (kind, deps) in kinds {
         if deps.is_empty()? {
             continue;
         }
         let pairs = time_pairs(deps, original_schedule)?;
         for (prefix, carried_by) in loops.iter_mut() {
-            if carries(&ctx, &pairs, prefix, width)? {
-                carried_by.push(kind);
+            if carries(ctx, &pairs, prefix, nests.width)? {
+                carried_by.push(*kind);
             }
         }
     }
     let mut carries = Vec::new();
-    for statement in &scop.statements {
-        for level in 0..statement.depth() {
-            let mut carried_by = loops
-                .get(&statement.textual_positions[..=level])
-                .cloned()
-                .unwrap_or_default();
+    for (name, positions, iterators) in &nests.statements {
+        for (level, iterator) in iterators.iter().enumerate() {
+            let mut carried_by = loops.get(&positions[..=level]).cloned().unwrap_or_default();
             carried_by.sort();
             carried_by.dedup();
             carries.push(LoopCarry {
-                statement: statement.name.clone(),
+                statement: name.clone(),
                 level: level + 1,
-                iterator: statement
-                    .domain
-                    .dim_name(level)
-                    .unwrap_or_else(|| format!("i{level}")),
+                iterator: iterator.clone(),
                 carried_by,
             });
         }

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use crate::isl::{IslError, UnionMap, UnionSet};
 use crate::model::{Scop, Statement};
 
-use super::carried::{distances, loop_carries};
+use super::carried::{distances, LoopNests};
 use super::dataflow::{analyse, Accesses, KindDeps, Order};
 use super::error::DepsError;
 use super::program_order::original_schedule;
@@ -102,7 +102,7 @@ impl Computation<'_> {
             },
         )?;
 
-        let step = "finding the loops that carry dependences";
+        let step = "keeping what finding the loops that carry dependences needs";
         let ctx = scop.context.ctx();
         let reduction_deps = UnionMap::empty(&ctx)
             .and_then(|empty| {
@@ -112,16 +112,14 @@ impl Computation<'_> {
                     .try_fold(empty, |all, r| all.union(r.dependences.copy()?))
             })
             .map_err(self.isl_error(step))?;
-        let loops = loop_carries(
-            scop,
-            &order,
-            &[
-                (DependenceKind::Flow, &split.non_reduction.flow),
-                (DependenceKind::Anti, &split.non_reduction.anti),
-                (DependenceKind::Output, &split.non_reduction.output),
-                (DependenceKind::Reduction, &reduction_deps),
-            ],
-        )
+        let carry_inputs = (|| {
+            Ok::<_, IslError>(vec![
+                (DependenceKind::Flow, split.non_reduction.flow.copy()?),
+                (DependenceKind::Anti, split.non_reduction.anti.copy()?),
+                (DependenceKind::Output, split.non_reduction.output.copy()?),
+                (DependenceKind::Reduction, reduction_deps),
+            ])
+        })()
         .map_err(self.isl_error(step))?;
 
         let step = "computing the validity relation";
@@ -143,7 +141,9 @@ impl Computation<'_> {
             output: all.output.coalesce().map_err(&err)?,
             reductions: split.reductions,
             allow_reassociation: self.options.allow_reassociation,
-            loops,
+            loops: Default::default(),
+            nests: LoopNests::of(scop),
+            carry_inputs,
             validity,
             statements: scop.statements.iter().map(|s| s.name.clone()).collect(),
             original_schedule: order,

@@ -127,8 +127,13 @@ pub struct Dependences {
     pub reductions: Vec<Reduction>,
     /// Whether `validity` lets reductions be reordered.
     pub allow_reassociation: bool,
-    /// For each statement in program order, each loop around it, outermost first.
-    pub loops: Vec<LoopCarry>,
+    /// For each statement in program order, each loop around it, outermost first;
+    /// found when first asked (`loops`).
+    loops: std::cell::OnceCell<Vec<LoopCarry>>,
+    /// The statements' loops, for `loops`.
+    nests: carried::LoopNests,
+    /// Per kind, the dependences `loops` looks for (reductions' own apart).
+    carry_inputs: Vec<(DependenceKind, UnionMap)>,
     /// What every schedule must respect; see `validity()`.
     validity: UnionMap,
     /// Statement names in program order (for printing).
@@ -168,9 +173,27 @@ impl Dependences {
         carried::distances_within_loop(&self.validity, &self.original_schedule, prefix)
     }
 
-    /// The loop at `level` (1 = outermost) around `statement`, if there is one.
+    /// For each statement in program order, each loop around it (outermost first) with
+    /// the kinds of dependences it carries.
+    pub fn loops(&self) -> Result<&[LoopCarry], crate::isl::IslError> {
+        if let Some(loops) = self.loops.get() {
+            return Ok(loops);
+        }
+        let ctx = self.validity.ctx();
+        let loops = carried::loop_carries(
+            &ctx,
+            &self.nests,
+            &self.original_schedule,
+            &self.carry_inputs,
+        )?;
+        Ok(self.loops.get_or_init(|| loops))
+    }
+
+    /// The loop at `level` (1 = outermost) around `statement`, if there is one (`None`
+    /// too when isl could not find the loops).
     pub fn loop_carry(&self, statement: &str, level: usize) -> Option<&LoopCarry> {
-        self.loops
+        self.loops()
+            .ok()?
             .iter()
             .find(|l| l.statement == statement && l.level == level)
     }

@@ -67,9 +67,15 @@ impl Dependences {
             }
         }
         writeln!(out, "  Loops carrying dependences:")?;
+        let all_loops = match self.loops() {
+            Ok(loops) => loops,
+            Err(error) => {
+                writeln!(out, "{INDENT}<not computed: {error}>")?;
+                &[]
+            }
+        };
         for statement in &self.statements {
-            let loops: Vec<String> = self
-                .loops
+            let loops: Vec<String> = all_loops
                 .iter()
                 .filter(|l| &l.statement == statement)
                 .map(|l| format!("level {} ({}) {}", l.level, l.iterator, self.verdict(l)))
