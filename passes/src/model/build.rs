@@ -62,7 +62,11 @@ fn used_params_only(text: &str) -> Cow<'_, str> {
         .filter(|word| !word.is_empty())
         .collect();
     let params: Vec<&str> = list.split(',').map(str::trim).collect();
-    let used: Vec<&str> = params.iter().copied().filter(|p| named.contains(p)).collect();
+    let used: Vec<&str> = params
+        .iter()
+        .copied()
+        .filter(|p| named.contains(p))
+        .collect();
     if used.len() == params.len() {
         return Cow::Borrowed(text);
     }
