@@ -571,18 +571,25 @@ fn live_out<'f>(
     value: Value,
 ) -> Result<LiveOut, CodegenError> {
     let ir = &region.ir;
-    // A scalar of the model: a value the region makes, or an exit phi each path out of
-    // the region writes.
-    if ir
-        .arrays
-        .iter()
-        .any(|(_, a)| matches!(a, ArrayIr::Scalar { value: v } if *v == value))
-    {
-        return Ok(LiveOut::Slot);
-    }
     let defined_inside = as_instruction(value)
         .and_then(|i| i.get_parent())
         .is_some_and(|b| ir.blocks.contains(&b));
+    // A phi of the region's own blocks (a loop header's) is written by the statements
+    // that end in its predecessors, the latch's included: after the last iteration its
+    // slot holds the value for an iteration that does not run, not the one the phi had
+    // (fuzz seed 9301). Its value after the region is recomputed or not given at all.
+    let loop_phi = defined_inside
+        && as_instruction(value).is_some_and(|i| i.get_opcode() == InstructionOpcode::Phi);
+    // A scalar of the model: a value the region makes, or an exit phi each path out of
+    // the region writes.
+    if !loop_phi
+        && ir
+            .arrays
+            .iter()
+            .any(|(_, a)| matches!(a, ArrayIr::Scalar { value: v } if *v == value))
+    {
+        return Ok(LiveOut::Slot);
+    }
     if !defined_inside {
         return Ok(LiveOut::Unchanged);
     }
@@ -598,6 +605,13 @@ fn live_out<'f>(
         if made_before(region, at_exit) {
             return Ok(LiveOut::Recomputed);
         }
+    }
+    if loop_phi {
+        return Err(CodegenError::Unsupported(format!(
+            "{}, a phi of a loop in the region, is used after it, and its last value \
+             cannot be recomputed there",
+            describe_value(fa, value)
+        )));
     }
     Err(CodegenError::Unsupported(format!(
         "{} is computed in the region and used after it, and its value there cannot be \
