@@ -35,7 +35,7 @@ static __attribute__((noinline)) void kernel(int n, int m, long *restrict A0, lo
     A0[3] = (((long)A2[1] & 1023) * ((long)A2[3] & 1023)) + (long)i;
   }
 }
-// REMARK: live-out-loop-phi.c:22:3: remark: region in kernel at live-out-loop-phi.c:22 left unchanged: {{.*}} a phi of a loop in the region, is used after it
+// REMARK: live-out-loop-phi.c:22:3: remark: region in kernel at live-out-loop-phi.c:22 left unchanged: {{.*}} a phi of a loop header in the region, is used after it
 
 int main(int argc, char **argv) {
   int n = atoi(argv[1]), m = atoi(argv[2]);

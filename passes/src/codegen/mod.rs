@@ -574,12 +574,19 @@ fn live_out<'f>(
     let defined_inside = as_instruction(value)
         .and_then(|i| i.get_parent())
         .is_some_and(|b| ir.blocks.contains(&b));
-    // A phi of the region's own blocks (a loop header's) is written by the statements
-    // that end in its predecessors, the latch's included: after the last iteration its
-    // slot holds the value for an iteration that does not run, not the one the phi had
-    // (fuzz seed 9301). Its value after the region is recomputed or not given at all.
+    // A phi of a loop header in the region is written by the statements that end in
+    // its predecessors, the latch's included: after the last iteration its slot holds
+    // the value for an iteration that does not run, not the one the phi had (fuzz seed
+    // 9301). Its value after the region is recomputed or not given at all. (A phi of
+    // another block, such as an LCSSA phi after a loop, has its last value there.)
     let loop_phi = defined_inside
-        && as_instruction(value).is_some_and(|i| i.get_opcode() == InstructionOpcode::Phi);
+        && as_instruction(value).is_some_and(|i| {
+            i.get_opcode() == InstructionOpcode::Phi
+                && i.get_parent().is_some_and(|block| {
+                    fa.loop_for_block(block)
+                        .is_some_and(|l| l.header() == block)
+                })
+        });
     // A scalar of the model: a value the region makes, or an exit phi each path out of
     // the region writes.
     if !loop_phi
@@ -608,8 +615,8 @@ fn live_out<'f>(
     }
     if loop_phi {
         return Err(CodegenError::Unsupported(format!(
-            "{}, a phi of a loop in the region, is used after it, and its last value \
-             cannot be recomputed there",
+            "{}, a phi of a loop header in the region, is used after it, and its last \
+             value cannot be recomputed there",
             describe_value(fa, value)
         )));
     }
