@@ -571,22 +571,17 @@ fn live_out<'f>(
     value: Value,
 ) -> Result<LiveOut, CodegenError> {
     let ir = &region.ir;
-    let defined_inside = as_instruction(value)
-        .and_then(|i| i.get_parent())
-        .is_some_and(|b| ir.blocks.contains(&b));
+    let instruction = as_instruction(value);
+    let block = instruction.and_then(|i| i.get_parent());
+    let defined_inside = block.is_some_and(|b| ir.blocks.contains(&b));
     // A phi of a loop header in the region is written by the statements that end in
     // its predecessors, the latch's included: after the last iteration its slot holds
     // the value for an iteration that does not run, not the one the phi had (fuzz seed
     // 9301). Its value after the region is recomputed or not given at all. (A phi of
     // another block, such as an LCSSA phi after a loop, has its last value there.)
     let loop_phi = defined_inside
-        && as_instruction(value).is_some_and(|i| {
-            i.get_opcode() == InstructionOpcode::Phi
-                && i.get_parent().is_some_and(|block| {
-                    fa.loop_for_block(block)
-                        .is_some_and(|l| l.header() == block)
-                })
-        });
+        && instruction.is_some_and(|i| i.get_opcode() == InstructionOpcode::Phi)
+        && block.is_some_and(|b| fa.loop_for_block(b).is_some_and(|l| l.header() == b));
     // A scalar of the model: a value the region makes, or an exit phi each path out of
     // the region writes.
     if !loop_phi
