@@ -96,6 +96,12 @@ impl<'s> Original<'s> {
 
     /// Whether `schedule` puts more conditions inside innermost loops than the original.
     fn adds_guards(&self, schedule: &Schedule) -> Result<bool, IslError> {
+        // The original's AST is generated only when it matters: a schedule without such
+        // conditions (most that are accepted) adds none.
+        let guards = innermost_guards(self.scop, schedule)?;
+        if guards == 0 {
+            return Ok(false);
+        }
         let original = match self.guards.get() {
             Some(guards) => *guards,
             None => {
@@ -103,7 +109,7 @@ impl<'s> Original<'s> {
                 *self.guards.get_or_init(|| guards)
             }
         };
-        Ok(innermost_guards(self.scop, schedule)? > original)
+        Ok(guards > original)
     }
 }
 
