@@ -75,6 +75,9 @@ class Loop:
 @dataclass
 class Scope:
     loops: list = field(default_factory=list)
+    # (name, type) of temporaries computed in front of an inner loop, which its
+    # statements may read (operand-tree forwarding recomputes them there)
+    temps: list = field(default_factory=list)
 
     def vars_of(self, param):
         return [l.var for l in self.loops if l.param == param]
@@ -193,7 +196,11 @@ class Generator:
     # ---- expressions ---------------------------------------------------------
 
     def leaf(self, ty, scope, readonly_only=False):
-        """One operand of type ty: a read (masked for integers), a constant or an iterator."""
+        """One operand of type ty: a read (masked for integers), a constant, an iterator or
+        a temporary of an outer loop."""
+        temps = [name for name, t in scope.temps if t == ty]
+        if temps and self.chance(0.3):
+            return self.pick(temps)
         r = self.rng.random()
         if ty in INT_TYPES:
             sources = self.data_arrays(INT_TYPES)
@@ -326,12 +333,23 @@ class Generator:
         var = "ijk"[level]
         param = self.param()
         header = self.loop_header(var, param, scope)
-        inner = Scope(scope.loops + [Loop(var, param)])
+        inner = Scope(scope.loops + [Loop(var, param)], list(scope.temps))
         body = []
         if level + 1 < depth:
             if self.chance(0.3):
                 body.append(self.statement(inner, indent + 1))
-            body.append(self.nest(depth, inner, indent + 1, level + 1))
+            nested = inner
+            if self.chance(0.25):
+                # A value computed once per iteration and read by the loop inside (LLVM
+                # keeps it in a register: a scalar, or a forwarded value).
+                types = sorted({a.elem for a in self.data_arrays()})
+                if types:
+                    ty = self.pick(types)
+                    name = f"h{self.var_count}"
+                    self.var_count += 1
+                    body.append(f"{pad}  {ty} {name} = {self.expr(ty, inner)};")
+                    nested = Scope(inner.loops, inner.temps + [(name, ty)])
+            body.append(self.nest(depth, nested, indent + 1, level + 1))
             if self.chance(0.2):
                 body.append(self.statement(inner, indent + 1))
         else:

@@ -6,7 +6,7 @@
 //! ScalarEvolution can recompute (addresses, counters) are recomputed from the new
 //! counters.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use inkwell::basic_block::BasicBlock;
 use inkwell::llvm_sys::prelude::LLVMTypeRef;
@@ -44,6 +44,9 @@ pub struct Emitter<'a, 'f> {
     pub homes: HashMap<Value, Value>,
     /// Loads hoisted in front of the region (invariant loads used as parameters).
     pub hoisted: HashMap<Value, Value>,
+    /// Instructions recomputed in each statement that reads them (see
+    /// `detect::forward`).
+    pub forwarded: HashSet<Value>,
     /// Every block made, for clean-up if generation gives up.
     pub created: Vec<BasicBlock<'f>>,
     /// The loop the region sits in, which every new block belongs to.
@@ -658,6 +661,13 @@ impl<'a, 'f> Emitter<'a, 'f> {
         }
         if let Some(v) = self.hoisted.get(&op) {
             return Ok(*v);
+        }
+        if self.forwarded.contains(&op) {
+            // Recomputed where it is read: its loads read arrays the region never
+            // writes, and its operands map like the statement's own.
+            let clone = self.copy(inst, st, counters, before, local)?;
+            local.insert(op, clone);
+            return Ok(clone);
         }
         let mapped = if let Some(pointer) = self.homes.get(&op).copied() {
             // A promoted scalar holds the element's contents: read it where the

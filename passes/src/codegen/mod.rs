@@ -127,6 +127,7 @@ pub fn generate<'f>(
             .flat_map(|p| p.values.iter().map(|v| (*v, p.pointer)))
             .collect(),
         hoisted: HashMap::new(),
+        forwarded: ir.forwarded.iter().flatten().copied().collect(),
         created: Vec::new(),
         parent_loop: fa
             .loop_for_block(*entering)

@@ -79,6 +79,9 @@ pub struct Accesses<'f> {
     /// Promoted scalars now modelled in their array element, with the statements
     /// (by block) that write them.
     pub promotions: Vec<(Promotion, Vec<(BasicBlock<'f>, PromotedWrite)>)>,
+    /// Values recomputed where they are read, each with the instructions that compute
+    /// it, the value first (see `forward`).
+    pub forwarded: Vec<Vec<LLVMValueRef>>,
 }
 
 struct RawAccess<'f> {
@@ -297,8 +300,10 @@ pub fn collect<'f>(
         arrays,
         accesses,
         promotions: Vec::new(),
+        forwarded: Vec::new(),
     };
     out.promotions = super::promoted::to_memory(tr, conditions, &mut out);
+    out.forwarded = super::forward::recompute(tr, conditions, &mut out);
     Ok(out)
 }
 
@@ -724,7 +729,7 @@ fn type_name(ty: inkwell::llvm_sys::prelude::LLVMTypeRef) -> String {
 
 /// Whether ScalarEvolution can recompute the value anywhere in the region from loop
 /// counters and values defined before the region, so it needs no scalar access.
-fn synthesizable<'f>(tr: &Translator<'_, 'f>, inst: InstructionValue<'f>) -> bool {
+pub(super) fn synthesizable<'f>(tr: &Translator<'_, 'f>, inst: InstructionValue<'f>) -> bool {
     let fa = tr.fa();
     if !fa.is_scevable(&inst) {
         return false;

@@ -12,6 +12,7 @@ pub mod access;
 pub mod affine;
 pub mod build;
 pub mod control;
+pub mod forward;
 pub mod instructions;
 pub mod promoted;
 pub mod reduction;
@@ -54,6 +55,9 @@ pub struct RegionIr<'f> {
     pub arrays: Vec<(String, ArrayIr)>,
     /// Scalars the model keeps in an array element (see `promoted`).
     pub promotions: Vec<promoted::Promotion>,
+    /// Values recomputed where they are read, each with the instructions that compute
+    /// it, the value first (see `forward`).
+    pub forwarded: Vec<Vec<inkwell::llvm_sys::prelude::LLVMValueRef>>,
 }
 
 pub struct StatementIr<'f> {
@@ -266,6 +270,7 @@ fn analyse<'f>(
                 params,
                 arrays,
                 promotions: accesses.promotions.iter().map(|(p, _)| p.clone()).collect(),
+                forwarded: accesses.forwarded.clone(),
             };
             Ok(DetectedRegion {
                 top: top.to_vec(),
@@ -347,6 +352,22 @@ pub fn emit_remarks<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) {
                     "{} is modelled as the element of {} it is loaded from or stored to, so the loops around it can be reordered",
                     crate::llvm::source_terms::describe_value(fa, phi),
                     promotion.array
+                ),
+            );
+        }
+        for tree in &region.ir.forwarded {
+            let Some(value) = tree.first().copied() else {
+                continue;
+            };
+            let at = crate::llvm::ir::as_instruction(value)
+                .map_or(RemarkAt::loop_start(first), RemarkAt::instruction);
+            fa.remark(
+                RemarkKind::Analysis,
+                "ForwardedValue",
+                at,
+                &format!(
+                    "{} is recomputed where it is read, from arrays the region does not write, so the loops around it can be reordered",
+                    crate::llvm::source_terms::describe_value(fa, value)
                 ),
             );
         }

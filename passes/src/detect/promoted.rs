@@ -517,7 +517,7 @@ fn comes_before(a: InstructionValue<'_>, b: InstructionValue<'_>) -> bool {
 
 /// Removes repeated accesses of a statement (a promoted scalar written twice, or read
 /// where the element is also loaded).
-fn dedupe(accesses: &mut Accesses<'_>) {
+pub(super) fn dedupe(accesses: &mut Accesses<'_>) {
     let mut seen = Vec::new();
     accesses.accesses.retain(|x| {
         if x.extent.is_some() {
@@ -533,7 +533,7 @@ fn dedupe(accesses: &mut Accesses<'_>) {
 }
 
 /// Removes arrays no access refers to any more, renumbering the accesses.
-fn drop_unused_arrays(accesses: &mut Accesses<'_>) {
+pub(super) fn drop_unused_arrays(accesses: &mut Accesses<'_>) {
     let used: HashSet<usize> = accesses.accesses.iter().map(|x| x.array).collect();
     let mut renumber = vec![usize::MAX; accesses.arrays.len()];
     let mut kept = 0;
