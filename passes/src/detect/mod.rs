@@ -338,38 +338,33 @@ pub fn emit_remarks<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) {
             None => RemarkAt::loop_start(first),
         };
         fa.remark(RemarkKind::Analysis, "ScopEnd", end, "SCoP ends here.");
-        for promotion in &region.ir.promotions {
-            let Some(phi) = promotion.values.first().copied() else {
-                continue;
-            };
-            let at = crate::llvm::ir::as_instruction(phi)
-                .map_or(RemarkAt::loop_start(first), RemarkAt::instruction);
-            fa.remark(
-                RemarkKind::Analysis,
-                "PromotedScalar",
-                at,
-                &format!(
-                    "{} is modelled as the element of {} it is loaded from or stored to, so the loops around it can be reordered",
-                    crate::llvm::source_terms::describe_value(fa, phi),
-                    promotion.array
-                ),
-            );
-        }
-        for tree in &region.ir.forwarded {
-            let Some(value) = tree.first().copied() else {
-                continue;
-            };
+        // What became of the values LLVM keeps in registers, at the value.
+        let about_value = |value, key, what: String| {
             let at = crate::llvm::ir::as_instruction(value)
                 .map_or(RemarkAt::loop_start(first), RemarkAt::instruction);
-            fa.remark(
-                RemarkKind::Analysis,
-                "ForwardedValue",
-                at,
-                &format!(
-                    "{} is recomputed where it is read, from arrays the region does not write, so the loops around it can be reordered",
-                    crate::llvm::source_terms::describe_value(fa, value)
-                ),
-            );
+            let name = crate::llvm::source_terms::describe_value(fa, value);
+            fa.remark(RemarkKind::Analysis, key, at, &format!("{name} {what}"));
+        };
+        for promotion in &region.ir.promotions {
+            if let Some(phi) = promotion.values.first().copied() {
+                about_value(
+                    phi,
+                    "PromotedScalar",
+                    format!(
+                        "is modelled as the element of {} it is loaded from or stored to, so the loops around it can be reordered",
+                        promotion.array
+                    ),
+                );
+            }
+        }
+        for tree in &region.ir.forwarded {
+            if let Some(value) = tree.first().copied() {
+                about_value(
+                    value,
+                    "ForwardedValue",
+                    "is recomputed where it is read, from arrays the region does not write, so the loops around it can be reordered".into(),
+                );
+            }
         }
     }
     for nest in &detection.rejected {
