@@ -4,7 +4,8 @@
 //! inside: a copy of each of its blocks, joining where the statement ends). Values that
 //! cross statements live in stack slots (one per scalar of the model); values
 //! ScalarEvolution can recompute (addresses, counters) are recomputed from the new
-//! counters.
+//! counters, and forwarded values (`detect::forward`) are recomputed by cloning their
+//! instructions into each statement that reads them.
 
 use std::collections::{HashMap, HashSet};
 

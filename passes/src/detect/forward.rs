@@ -122,7 +122,7 @@ impl<'f> Tree<'f> {
             if !seen.insert(inst) {
                 continue;
             }
-            if tree.instructions.len() == MAX_TREE || !tree.admits(accesses, inst) {
+            if tree.instructions.len() == MAX_TREE || !Tree::admits(accesses, inst) {
                 return None;
             }
             tree.instructions.push(inst);
@@ -145,11 +145,17 @@ impl<'f> Tree<'f> {
                 pending.push(op);
             }
         }
+        tree.loads = tree
+            .instructions
+            .iter()
+            .filter(|i| i.get_opcode() == InstructionOpcode::Load)
+            .copied()
+            .collect();
         Some(tree)
     }
 
-    /// Whether `inst` may be recomputed elsewhere (and, for a load, records it).
-    fn admits(&mut self, accesses: &Accesses<'f>, inst: InstructionValue<'f>) -> bool {
+    /// Whether `inst` may be recomputed elsewhere.
+    fn admits(accesses: &Accesses<'f>, inst: InstructionValue<'f>) -> bool {
         use InstructionOpcode as Op;
         match inst.get_opcode() {
             Op::Load => {
@@ -158,17 +164,13 @@ impl<'f> Tree<'f> {
                     .iter()
                     .filter(|x| x.inst == Some(inst))
                     .peekable();
-                let read_only = reads.peek().is_some()
+                reads.peek().is_some()
                     && reads.all(|x| {
                         x.kind == AccessKind::Read
                             && x.extent.is_none()
                             && !accesses.arrays[x.array].is_scalar
                             && !accesses.arrays[x.array].written
-                    });
-                if read_only {
-                    self.loads.push(inst);
-                }
-                read_only
+                    })
             }
             Op::Call => called_function_name(inst)
                 .is_some_and(|name| PURE_INTRINSICS.iter().any(|p| name.starts_with(p))),
