@@ -5,6 +5,9 @@
 #   polyrust_enable(app)                        # plugin on for app's sources (at -O2/-O3)
 #   polyrust_enable(app OPTIONS -polyrust-tiling=fixed -polyrust-tile-sizes=64,64)
 #   polyrust_enable(app RUNTIME)                # also link polyrust_rt (profiling builds)
+#   polyrust_enable(app PROFILE_GENERATE app-%p.polyprof.json)   # run 1: instrument, link
+#                                               # the runtime; running app writes the profile
+#   polyrust_enable(app PROFILE_USE app.polyprof)  # run 2: specialize from the profile
 #
 # Sets PolyRust_PLUGIN (the plugin) and PolyRust_RUNTIME (the static runtime) and
 # refuses, with a message, a compiler the plugin cannot be loaded into (it needs clang 22).
@@ -26,9 +29,23 @@ find_package_handle_standard_args(PolyRust
   REASON_FAILURE_MESSAGE "libpolyrust.so was not found under ${_polyrust_root}: run scripts/setup there first")
 
 function(polyrust_enable target)
-  cmake_parse_arguments(PARSE_ARGV 1 _pr "RUNTIME" "" "OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 _pr "RUNTIME" "PROFILE_GENERATE;PROFILE_USE" "OPTIONS")
   if(_pr_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "polyrust_enable(${target}): unknown arguments '${_pr_UNPARSED_ARGUMENTS}'; expected OPTIONS <flags...> and/or RUNTIME")
+    message(FATAL_ERROR "polyrust_enable(${target}): unknown arguments '${_pr_UNPARSED_ARGUMENTS}'; expected OPTIONS <flags...>, RUNTIME, PROFILE_GENERATE <file> or PROFILE_USE <file>")
+  endif()
+  if(DEFINED _pr_PROFILE_GENERATE AND DEFINED _pr_PROFILE_USE)
+    message(FATAL_ERROR "polyrust_enable(${target}): PROFILE_GENERATE and PROFILE_USE exclude each other: build once with PROFILE_GENERATE, run, then build with PROFILE_USE")
+  endif()
+  if(DEFINED _pr_PROFILE_GENERATE)
+    list(APPEND _pr_OPTIONS "-polyrust-profile-generate=${_pr_PROFILE_GENERATE}")
+    set(_pr_RUNTIME TRUE)
+  endif()
+  if(DEFINED _pr_PROFILE_USE)
+    get_filename_component(_pr_profile "${_pr_PROFILE_USE}" ABSOLUTE)
+    if(NOT EXISTS "${_pr_profile}")
+      message(WARNING "polyrust_enable(${target} PROFILE_USE): '${_pr_profile}' does not exist yet; ${target} is compiled without speculation until it does (build with PROFILE_GENERATE and run the program to make it)")
+    endif()
+    list(APPEND _pr_OPTIONS "-polyrust-profile-use=${_pr_profile}")
   endif()
   if(NOT TARGET ${target})
     message(FATAL_ERROR "polyrust_enable: '${target}' is not a target")

@@ -4,6 +4,8 @@
 #   %plugin                          target/release/libpolyrust.so
 #   %loadpolyrust                    -load-pass-plugin=<plugin> (for opt)
 #   %polyrust-cc                     scripts/polyrust-cc
+#   %rtlib                           the runtime to link instrumented programs with
+#   %polyrust-prof                   the profile tool
 #   %repo                            the repository root
 import os
 import shutil
@@ -39,6 +41,11 @@ config.substitutions.append(("%clang", os.path.join(llvm_bin, "clang")))
 config.substitutions.append(("%FileCheck", os.path.join(llvm_bin, "FileCheck")))
 config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
 config.substitutions.append(("%polyrust-cc", os.path.join(repo, "scripts", "polyrust-cc")))
+release = os.path.dirname(plugin)
+config.substitutions.append(
+    ("%rtlib", f"{os.path.join(release, 'libpolyrust_rt.a')} -lpthread -ldl -lm")
+)
+config.substitutions.append(("%polyrust-prof", os.path.join(release, "polyrust-prof")))
 config.substitutions.append(("%repo", repo))
 config.substitutions.append(("%llvmbin", llvm_bin))
 

@@ -13,6 +13,7 @@ use crate::llvm::CacheLevel;
 use crate::llvm::{FunctionAnalyses, RemarkAt, RemarkKind, Severity, Stage};
 use crate::model::{json, Scop};
 use crate::options::Options;
+use crate::speculate;
 use crate::transform::hardware::{
     read_host_caches, ExplicitHardware, Hardware, TargetHardware, HOST_CACHE_DIR,
 };
@@ -23,13 +24,23 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
     if options.round == 0 {
         crate::llvm::host::forget_remarks();
     }
-    let detection = {
+    let mut detection = {
         let _time = analyses.time(Stage::Detect);
         detect::detect(analyses)
     };
     // Later rounds see the same loops again (minus those rewritten): say it once.
     if options.round == 0 {
         detect::emit_remarks(analyses, &detection);
+    }
+    if let Some(path) = &options.profile_generate {
+        if instrument(analyses, &detection, path) {
+            // The analyses still hold, but rerunning keeps one path through the pass.
+            return true;
+        }
+    }
+    if let Some(path) = &options.profile_use {
+        let _time = analyses.time(Stage::Detect);
+        speculate::specialize(analyses, &mut detection, &speculate::ProfileSource { path });
     }
     let Some(ctx) = isl_context(analyses, &detection, options) else {
         return false;
@@ -110,8 +121,9 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                     "Generated",
                     at,
                     &format!(
-                        "{} optimized ({description}), behind a run-time check",
-                        region.spec.title()
+                        "{} optimized ({description}), behind a run-time check{}",
+                        region.spec.title(),
+                        speculated_values(analyses, region)
                     ),
                 );
                 // The analyses now describe a function that is gone: the shim runs the
@@ -127,6 +139,64 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         }
     }
     false
+}
+
+/// Gives each speculation candidate of `detection` its call into the runtime, with a
+/// remark; whether any was given one.
+fn instrument(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>, path: &str) -> bool {
+    let mut changed = false;
+    for candidate in speculate::candidates(fa, detection) {
+        let at = RemarkAt::loop_start(candidate.root);
+        match speculate::instrument(fa, &candidate, path) {
+            Ok(()) => {
+                changed = true;
+                let names: Vec<String> = candidate
+                    .values
+                    .iter()
+                    .map(|v| crate::llvm::source_terms::describe_value(fa, *v))
+                    .collect();
+                fa.remark(
+                    RemarkKind::Analysis,
+                    "Instrumented",
+                    at,
+                    &format!(
+                        "loop nest instrumented: each entry records {} for profile-guided specialization (region {})",
+                        names.join(", "),
+                        candidate.id
+                    ),
+                );
+            }
+            Err(why) => fa.remark(
+                RemarkKind::Missed,
+                "NotInstrumented",
+                at,
+                &format!("loop nest not instrumented: {why}"),
+            ),
+        }
+    }
+    changed
+}
+
+/// `, which also compares n = 1024, ...` for a region speculated on values.
+fn speculated_values(fa: &FunctionAnalyses<'_>, region: &DetectedRegion<'_>) -> String {
+    if region.ir.speculated.is_empty() {
+        return String::new();
+    }
+    let values: Vec<String> = region
+        .ir
+        .speculated
+        .iter()
+        .map(|(v, c)| {
+            format!(
+                "{} = {c}",
+                crate::llvm::source_terms::describe_value(fa, *v)
+            )
+        })
+        .collect();
+    format!(
+        " that also compares {} (from the profile)",
+        values.join(", ")
+    )
 }
 
 /// The missed-optimization remark `name` for a region left as it was.

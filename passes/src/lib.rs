@@ -1,7 +1,8 @@
 //! polyrust's optimizer as a Rust library. The plugin crate calls `entry` for every
 //! function LLVM hands over; `driver` runs the pipeline stages on it; `llvm` is the only
 //! module that talks to LLVM's analyses; `report` renders what the printer passes show;
-//! `transform` holds the transformations of the model (so far SICA's tile sizes).
+//! `transform` holds the transformations of the model; `speculate` the two-run
+//! profile-guided speculation (instrumenting nests, specializing them from a profile).
 
 pub mod codegen;
 pub mod deps;
@@ -13,4 +14,5 @@ pub mod llvm;
 pub mod model;
 pub mod options;
 pub mod report;
+pub mod speculate;
 pub mod transform;

@@ -56,6 +56,11 @@ pub struct Options {
     pub allow_reassociation: bool,
     /// Remarks also quote the IR and SCEVs they speak of (`-polyrust-debug-remarks`).
     pub debug_remarks: bool,
+    /// Instrument speculable loop nests (`-polyrust-profile-generate[=path]`); the
+    /// path the program writes its profile to, empty for the runtime's default.
+    pub profile_generate: Option<String>,
+    /// Specialize loop nests on the values of this profile (`-polyrust-profile-use`).
+    pub profile_use: Option<PathBuf>,
     /// Which run of the pass on this function this is: 0, then one more after each
     /// region rewritten (the shim reruns the pass with fresh analyses).
     pub round: u32,
@@ -76,6 +81,8 @@ impl Default for Options {
             force_codegen: false,
             allow_reassociation: false,
             debug_remarks: false,
+            profile_generate: None,
+            profile_use: None,
             round: 0,
         }
     }
@@ -115,6 +122,8 @@ pub enum OptionError {
     },
     SimdWidthNotBytes(u32),
     SimdWidthTooLarge(u32),
+    /// `-polyrust-profile-generate` and `-polyrust-profile-use` together.
+    ProfileGenerateAndUse,
 }
 
 impl fmt::Display for OptionError {
@@ -176,6 +185,12 @@ impl fmt::Display for OptionError {
                 "-polyrust-simd-width={bits} is wider than any SIMD register (at most \
                  {MAX_SIMD_BITS} bits); give the width in bits, e.g. 256 for AVX2"
             ),
+            OptionError::ProfileGenerateAndUse => write!(
+                f,
+                "-polyrust-profile-generate and -polyrust-profile-use were both given; \
+                 instrument in one compile (generate), run the program, then compile again \
+                 with -polyrust-profile-use=<profile>"
+            ),
         }
     }
 }
@@ -202,6 +217,10 @@ pub struct RawOptions {
     pub force_codegen: bool,
     pub allow_reassociation: bool,
     pub debug_remarks: bool,
+    /// `Some(path)` when `-polyrust-profile-generate` was given (path empty without `=`).
+    pub profile_generate: Option<String>,
+    /// `-polyrust-profile-use` as typed; empty: not given.
+    pub profile_use: String,
     pub round: u32,
 }
 
@@ -235,6 +254,8 @@ impl RawOptions {
             force_codegen: raw.force_codegen != 0,
             allow_reassociation: raw.allow_reassociation != 0,
             debug_remarks: raw.debug_remarks != 0,
+            profile_generate: (raw.profile_generate != 0).then(|| text(raw.profile_generate_path)),
+            profile_use: text(raw.profile_use),
             round: raw.round,
         }
     }
@@ -281,6 +302,10 @@ impl Options {
             bits if bits > MAX_SIMD_BITS => return Err(OptionError::SimdWidthTooLarge(bits)),
             bits => Some(bits),
         };
+        let profile_use = dir(&raw.profile_use);
+        if raw.profile_generate.is_some() && profile_use.is_some() {
+            return Err(OptionError::ProfileGenerateAndUse);
+        }
         Ok(Options {
             max_operations: Some(match raw.max_operations {
                 0 => OPERATION_CEILING,
@@ -297,6 +322,8 @@ impl Options {
             force_codegen: raw.force_codegen,
             allow_reassociation: raw.allow_reassociation,
             debug_remarks: raw.debug_remarks,
+            profile_generate: raw.profile_generate.clone(),
+            profile_use,
             round: raw.round,
         })
     }
@@ -339,8 +366,31 @@ mod tests {
             force_codegen: false,
             allow_reassociation: false,
             debug_remarks: false,
+            profile_generate: None,
+            profile_use: String::new(),
             round: 0,
         }
+    }
+
+    #[test]
+    fn profile_generate_and_use_exclude_each_other() {
+        let both = RawOptions {
+            profile_generate: Some(String::new()),
+            profile_use: "prog.polyprof".into(),
+            ..raw()
+        };
+        assert_eq!(
+            Options::validate(&both),
+            Err(OptionError::ProfileGenerateAndUse)
+        );
+        let generate = RawOptions {
+            profile_generate: Some("out-%p.json".into()),
+            ..raw()
+        };
+        assert_eq!(
+            Options::validate(&generate).map(|o| o.profile_generate),
+            Ok(Some("out-%p.json".into()))
+        );
     }
 
     #[test]

@@ -95,6 +95,9 @@ typedef struct {
   int force_codegen;      /* generate code even where the schedule is unchanged (testing) */
   int allow_reassociation; /* reductions may be reordered (changes floating-point rounding) */
   int debug_remarks;       /* remarks also quote the IR they speak of */
+  int profile_generate;    /* -polyrust-profile-generate given (with or without a path) */
+  const char *profile_generate_path; /* its path; "" for the default */
+  const char *profile_use; /* -polyrust-profile-use; "" when not given */
   uint32_t round;          /* 0 on the first run of the pass on a function, then 1, 2, ...
                               after each region rewritten (detection remarks only on 0) */
 } PrOptions;

@@ -120,6 +120,20 @@ cl::opt<bool> AllowReassociation(
              "results may then differ in their last bits (default: false)"),
     cl::init(false), cl::cat(PolyrustCategory));
 
+cl::opt<std::string> ProfileGenerate(
+    "polyrust-profile-generate", cl::ValueOptional,
+    cl::desc("Instrument the loop nests polyrust could optimize only under assumptions a "
+             "run-time check settles; the program (linked with -lpolyrust_rt) writes a "
+             "profile at exit, to this path (default: default.polyprof.json, or "
+             "$POLYRUST_PROFILE_FILE; %p is the process id)"),
+    cl::value_desc("path"), cl::cat(PolyrustCategory));
+
+cl::opt<std::string> ProfileUse(
+    "polyrust-profile-use",
+    cl::desc("Specialize loop nests on the values a profile of -polyrust-profile-generate "
+             "recorded, behind run-time checks"),
+    cl::value_desc("path"), cl::cat(PolyrustCategory));
+
 cl::opt<bool> DebugRemarks(
     "polyrust-debug-remarks",
     cl::desc("Remarks also quote the LLVM IR and ScalarEvolution expressions they speak "
@@ -661,6 +675,9 @@ PrOptions currentOptions() {
   O.force_codegen = ForceCodegen;
   O.allow_reassociation = AllowReassociation;
   O.debug_remarks = DebugRemarks;
+  O.profile_generate = ProfileGenerate.getNumOccurrences() > 0;
+  O.profile_generate_path = ProfileGenerate.c_str();
+  O.profile_use = ProfileUse.c_str();
   O.round = 0;
   return O;
 }

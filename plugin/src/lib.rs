@@ -37,6 +37,13 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
     }
 }
 
+/// The profile format version this plugin reads (`-polyrust-profile-use`); equal to the
+/// one `polyrust_rt_profile_format_version()` of the runtime reports, which a test checks.
+#[no_mangle]
+pub extern "C" fn polyrust_profile_format_version() -> u32 {
+    polyrust_rt::PROFILE_FORMAT_VERSION
+}
+
 /// Runs the optimizer on one function; returns 1 if the IR changed.
 ///
 /// # Safety

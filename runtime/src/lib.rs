@@ -1,14 +1,20 @@
 //! polyrust_rt: the instrumentation runtime linked into programs compiled with
 //! `-polyrust-profile-generate`, and the profile format the second compile reads.
-//! The C ABI lives here as `#[no_mangle] extern "C"` functions; the staticlib is what
-//! users link (`-lpolyrust_rt`), the rlib what `polyrust-prof` and tests use.
+//!
+//! - [`profile`]: the profile types (serde), reading with every check a hostile file
+//!   needs, merging, writing. This is all the compiler uses
+//!   (`default-features = false`).
+//! - [`abi`] (feature `abi`, on by default): the C functions the instrumented program
+//!   calls (`runtime/include/polyrust_rt.h`); the staticlib is what users link
+//!   (`-lpolyrust_rt`).
+//! - `record`: what is kept per loop nest while the program runs.
+//!
+//! The `polyrust-prof` tool (`src/bin/polyrust-prof/`) shows and merges profiles.
 
-/// Version of the profile format this runtime writes; a profile of another version is
-/// reported and ignored by the compiler, never guessed at.
-pub const PROFILE_FORMAT_VERSION: u32 = 1;
+#[cfg(feature = "abi")]
+pub mod abi;
+pub mod profile;
+#[cfg(feature = "abi")]
+mod record;
 
-/// For programs and build scripts that want to check which runtime they linked.
-#[no_mangle]
-pub extern "C" fn polyrust_rt_profile_format_version() -> u32 {
-    PROFILE_FORMAT_VERSION
-}
+pub use profile::{Profile, ProfileError, PROFILE_FORMAT, PROFILE_FORMAT_VERSION};

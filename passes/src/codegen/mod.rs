@@ -1,6 +1,6 @@
 //! Code generation: replaces a region by the loop nest isl generates for a schedule,
-//! behind a run-time check. The check block evaluates the model's assumptions and the
-//! alias-group ranges; when they hold the new code runs, otherwise the original region
+//! behind a run-time check. The check block evaluates the model's assumptions, the
+//! values speculated on (profile-guided speculation) and the alias-group ranges; when they hold the new code runs, otherwise the original region
 //! runs unchanged. Input: a detected region, its model and the schedule to generate.
 //! Output: the function with `polyrust.check` in front of the region, or, when
 //! generation cannot be completed, the function exactly as it was. Generated loops and
@@ -311,8 +311,14 @@ fn build<'f>(
         em.ids.insert(param.name.clone(), value);
     }
 
-    // The run-time condition.
+    // The run-time condition: the model's assumptions, the values speculated on, and
+    // the arrays apart.
     let mut ok = em.condition(&runtime.assumptions)?;
+    for (value, constant) in &ir.speculated {
+        let expected = b.const_int(type_of(*value), *constant);
+        let holds = b.icmp(LLVMIntPredicate::LLVMIntEQ, *value, expected);
+        ok = b.binary(LLVMOpcode::LLVMAnd, ok, holds);
+    }
     for (x, y) in &runtime.disjoint {
         let range = |r: &check::ArrayRange| -> Result<(Value, Value), CodegenError> {
             let base = ir

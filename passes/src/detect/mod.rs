@@ -58,6 +58,9 @@ pub struct RegionIr<'f> {
     /// Values recomputed where they are read, each with the instructions that compute
     /// it, the value first (see `forward`).
     pub forwarded: Vec<Vec<inkwell::llvm_sys::prelude::LLVMValueRef>>,
+    /// Region-invariant values the model takes to be these constants (profile-guided
+    /// speculation): the run-time check compares each.
+    pub speculated: Vec<(inkwell::llvm_sys::prelude::LLVMValueRef, i64)>,
 }
 
 pub struct StatementIr<'f> {
@@ -86,6 +89,9 @@ pub enum ArrayIr {
 pub struct RejectedNest<'f> {
     pub root: Loop<'f>,
     pub reasons: Vec<(Rejection, Option<InstructionValue<'f>>)>,
+    /// Region-invariant values whose products made an expression of the nest
+    /// non-affine: what speculation on their values could settle.
+    pub offending: Vec<inkwell::llvm_sys::prelude::LLVMValueRef>,
 }
 
 #[derive(Default)]
@@ -123,14 +129,14 @@ fn detect_level<'f>(fa: &FunctionAnalyses<'f>, siblings: &[Loop<'f>], out: &mut 
             i += 1;
             continue;
         }
-        match analyse(fa, &siblings[i..=i]) {
+        match analyse(fa, &siblings[i..=i], &[]) {
             Ok(mut region) => {
                 let mut end = i + 1;
                 while end < siblings.len()
                     && !siblings[end].has_tag(HANDLED)
                     && region.spec.statements.len() < MAX_REGION_STATEMENTS
                 {
-                    match analyse(fa, &siblings[i..=end]) {
+                    match analyse(fa, &siblings[i..=end], &[]) {
                         Ok(bigger) if bigger.spec.statements.len() <= MAX_REGION_STATEMENTS => {
                             region = bigger;
                             end += 1;
@@ -141,10 +147,11 @@ fn detect_level<'f>(fa: &FunctionAnalyses<'f>, siblings: &[Loop<'f>], out: &mut 
                 out.regions.push(region);
                 i = end;
             }
-            Err(reasons) => {
+            Err(Rejected { reasons, offending }) => {
                 out.rejected.push(RejectedNest {
                     root: nest,
                     reasons,
+                    offending,
                 });
                 detect_level(fa, &nest.subloops(), out);
                 i += 1;
@@ -154,6 +161,32 @@ fn detect_level<'f>(fa: &FunctionAnalyses<'f>, siblings: &[Loop<'f>], out: &mut 
 }
 
 type Reasons<'f> = Vec<(Rejection, Option<InstructionValue<'f>>)>;
+
+/// Why `analyse` refused a candidate.
+pub struct Rejected<'f> {
+    pub reasons: Reasons<'f>,
+    /// See `RejectedNest::offending`.
+    pub offending: Vec<inkwell::llvm_sys::prelude::LLVMValueRef>,
+}
+
+impl<'f> From<Reasons<'f>> for Rejected<'f> {
+    fn from(reasons: Reasons<'f>) -> Self {
+        Rejected {
+            reasons,
+            offending: Vec::new(),
+        }
+    }
+}
+
+/// The loop nest `root` as a region when each value of `speculated` is taken to be its
+/// constant (see `speculate`).
+pub fn analyse_speculating<'f>(
+    fa: &FunctionAnalyses<'f>,
+    root: Loop<'f>,
+    speculated: &[(inkwell::llvm_sys::prelude::LLVMValueRef, i64)],
+) -> Result<DetectedRegion<'f>, Rejected<'f>> {
+    analyse(fa, &[root], speculated)
+}
 
 /// The block that ends a region made of the nests `top`: the exit of the last nest if
 /// every path from the first nest reaches it, else the first later block that does
@@ -182,7 +215,8 @@ fn region_exit<'f>(fa: &FunctionAnalyses<'f>, top: &[Loop<'f>]) -> Option<BasicB
 fn analyse<'f>(
     fa: &FunctionAnalyses<'f>,
     top: &[Loop<'f>],
-) -> Result<DetectedRegion<'f>, Reasons<'f>> {
+    speculated: &[(inkwell::llvm_sys::prelude::LLVMValueRef, i64)],
+) -> Result<DetectedRegion<'f>, Rejected<'f>> {
     let located = |blocks: &[BasicBlock<'f>]| -> Reasons<'f> {
         instructions::check(fa, blocks)
             .into_iter()
@@ -195,18 +229,18 @@ fn analyse<'f>(
             Rejection::new(reject::RejectReason::MultipleExits, "no single exit"),
             None,
         ));
-        return Err(reasons);
+        return Err(reasons.into());
     };
     let shape = match region::shape(fa, top, exit) {
         Ok(shape) => shape,
         Err(problems) => {
             let mut reasons = located(&top.iter().flat_map(|l| l.blocks()).collect::<Vec<_>>());
             reasons.extend(problems.into_iter().map(|r| (r, None)));
-            return Err(reasons);
+            return Err(reasons.into());
         }
     };
     let mut reasons = located(&shape.blocks);
-    let tr = Translator::new(fa, &shape);
+    let tr = Translator::speculating(fa, &shape, speculated);
     let bounds = control::loop_bounds(&tr);
     let conditions = control::block_conditions(&tr);
     let accesses = match &conditions {
@@ -217,6 +251,7 @@ fn analyse<'f>(
     match (bounds, conditions, accesses) {
         (Ok(bounds), Ok(conditions), Ok(accesses)) if reasons.is_empty() => {
             let invariant_loads = tr.invariant_loads();
+            let speculated = tr.used_speculation();
             let params = tr.into_params();
             let (mut spec, statement_blocks) = build::scop_spec(&build::Inputs {
                 fa,
@@ -271,6 +306,7 @@ fn analyse<'f>(
                 arrays,
                 promotions: accesses.promotions.iter().map(|(p, _)| p.clone()).collect(),
                 forwarded: accesses.forwarded.clone(),
+                speculated,
             };
             Ok(DetectedRegion {
                 top: top.to_vec(),
@@ -289,7 +325,10 @@ fn analyse<'f>(
             if let Err(e) = accesses {
                 reasons.extend(none(e));
             }
-            Err(reasons)
+            Err(Rejected {
+                reasons,
+                offending: tr.offending(),
+            })
         }
     }
 }

@@ -4,6 +4,11 @@
 //! enclosing loop outside it) becomes a parameter. Casts and unsigned operations are
 //! accepted where their value provably equals the mathematical one, or under an
 //! assumption that is recorded for the run-time check.
+//!
+//! Under profile-guided speculation some region-invariant values are taken to be
+//! constants (the run-time check compares them); the translator also notes the
+//! region-invariant values whose products with counters or with each other made an
+//! expression non-affine, which are what speculation could fix.
 
 use std::cell::RefCell;
 
@@ -15,6 +20,7 @@ use crate::llvm::ir::{
     accessed_value, as_instruction, basic_value, int_width, memory_transfer, pointer_operand,
 };
 use crate::llvm::source_terms::describe_scev;
+use crate::llvm::LLVMValueRef;
 use crate::llvm::{AliasResult, FunctionAnalyses, Loop, Scev, ScevKind};
 
 /// A region-invariant value used as a symbolic constant.
@@ -50,16 +56,74 @@ pub struct Translator<'a, 'f> {
     params: RefCell<Vec<Param<'f>>>,
     assumed: RefCell<Vec<Assumed>>,
     invariant_loads: RefCell<Vec<InstructionValue<'f>>>,
+    /// Values taken to be constants, with their constants.
+    speculated: &'a [(LLVMValueRef, i64)],
+    /// The speculated values a translation relied on, in order of first use.
+    used_speculation: RefCell<Vec<LLVMValueRef>>,
+    /// Region-invariant values that made an expression non-affine.
+    offending: RefCell<Vec<LLVMValueRef>>,
 }
 
 impl<'a, 'f> Translator<'a, 'f> {
     pub fn new(fa: &'a FunctionAnalyses<'f>, shape: &'a RegionShape<'f>) -> Self {
+        Self::speculating(fa, shape, &[])
+    }
+
+    /// A translator that takes each value of `speculated` to be its constant.
+    pub fn speculating(
+        fa: &'a FunctionAnalyses<'f>,
+        shape: &'a RegionShape<'f>,
+        speculated: &'a [(LLVMValueRef, i64)],
+    ) -> Self {
         Translator {
             fa,
             shape,
             params: RefCell::new(Vec::new()),
             assumed: RefCell::new(Vec::new()),
             invariant_loads: RefCell::new(Vec::new()),
+            speculated,
+            used_speculation: RefCell::new(Vec::new()),
+            offending: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The speculated values the translations relied on, with their constants.
+    pub fn used_speculation(&self) -> Vec<(LLVMValueRef, i64)> {
+        self.used_speculation
+            .borrow()
+            .iter()
+            .filter_map(|v| self.speculated.iter().find(|(s, _)| s == v).copied())
+            .collect()
+    }
+
+    /// Region-invariant values whose products made some expression non-affine.
+    pub fn offending(&self) -> Vec<LLVMValueRef> {
+        self.offending.borrow().clone()
+    }
+
+    /// Notes the region-invariant integer values `scev` is built from.
+    fn note_offending(&self, scev: Scev<'f>, depth: u32) {
+        if depth > 16 {
+            return;
+        }
+        match scev.kind() {
+            ScevKind::Unknown => {
+                let Some(value) = scev.unknown_value() else {
+                    return;
+                };
+                let inside = as_instruction(value)
+                    .and_then(|i| i.get_parent())
+                    .is_some_and(|b| self.shape.contains_block(b));
+                let mut offending = self.offending.borrow_mut();
+                if !inside && int_width(value).is_some() && !offending.contains(&value) {
+                    offending.push(value);
+                }
+            }
+            _ => {
+                for op in scev.operands() {
+                    self.note_offending(op, depth + 1);
+                }
+            }
         }
     }
 
@@ -125,7 +189,10 @@ impl<'a, 'f> Translator<'a, 'f> {
                     match a.as_constant() {
                         Some(c) => factor = factor.checked_mul(c).ok_or("overflow")?,
                         None if rest.is_none() => rest = Some(a),
-                        None => return fail(),
+                        None => {
+                            self.note_offending(scev, 0);
+                            return fail();
+                        }
                     }
                 }
                 match rest {
@@ -142,6 +209,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                 }
                 let start = self.affine(ops[0])?;
                 let Some(step) = self.affine(ops[1])?.as_constant() else {
+                    self.note_offending(ops[1], 0);
                     return fail();
                 };
                 // A loop outside the region is one fixed iteration while the region
@@ -190,6 +258,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             }
             ScevKind::UDiv => {
                 let Some(d) = self.affine(ops[1])?.as_constant().filter(|d| *d > 0) else {
+                    self.note_offending(ops[1], 0);
                     return fail();
                 };
                 let numerator = self.affine(ops[0])?;
@@ -221,6 +290,13 @@ impl<'a, 'f> Translator<'a, 'f> {
                     .is_some_and(|b| self.shape.contains_block(b));
                 if int_width(value).is_none() {
                     return fail();
+                }
+                if let Some((_, constant)) = self.speculated.iter().find(|(v, _)| *v == value) {
+                    let mut used = self.used_speculation.borrow_mut();
+                    if !used.contains(&value) {
+                        used.push(value);
+                    }
+                    return Ok(Affine::constant(i128::from(*constant)));
                 }
                 if inside {
                     return match inst.filter(|i| self.invariant_load(*i)) {

@@ -109,6 +109,9 @@ pub struct PrOptions {
     pub force_codegen: i32,
     pub allow_reassociation: i32,
     pub debug_remarks: i32,
+    pub profile_generate: i32,
+    pub profile_generate_path: *const c_char,
+    pub profile_use: *const c_char,
     pub round: u32,
 }
 

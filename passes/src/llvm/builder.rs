@@ -1,5 +1,6 @@
 //! A thin IR builder for code generation over LLVM's C API: i64 arithmetic, branches,
-//! phis, allocas, loads and stores, and cloning instructions with remapped operands.
+//! phis, allocas, loads and stores, cloning instructions with remapped operands, and
+//! the constant globals and calls of instrumentation.
 //! Values are plain `LLVMValueRef` handles of the function being generated into; the
 //! builder is disposed of when dropped.
 
@@ -46,6 +47,11 @@ impl<'f> IrBuilder<'f> {
 
     pub fn const_i64(&self, value: i64) -> Value {
         unsafe { c::LLVMConstInt(self.i64_type(), value as u64, 1) }
+    }
+
+    /// `value` as a constant of the integer type `ty` (truncated to its width).
+    pub fn const_int(&self, ty: LLVMTypeRef, value: i64) -> Value {
+        unsafe { c::LLVMConstInt(ty, value as u64, 1) }
     }
 
     pub fn const_bool(&self, value: bool) -> Value {
@@ -300,6 +306,122 @@ impl<'f> IrBuilder<'f> {
 
     pub fn function(&self) -> FunctionValue<'f> {
         self.function
+    }
+
+    pub fn i32_type(&self) -> LLVMTypeRef {
+        unsafe { c::LLVMInt32TypeInContext(self.context) }
+    }
+
+    pub fn ptr_type(&self) -> LLVMTypeRef {
+        unsafe { c::LLVMPointerTypeInContext(self.context, 0) }
+    }
+
+    pub fn null_ptr(&self) -> Value {
+        unsafe { c::LLVMConstPointerNull(self.ptr_type()) }
+    }
+
+    fn module(&self) -> inkwell::llvm_sys::prelude::LLVMModuleRef {
+        unsafe { c::LLVMGetGlobalParent(self.function.as_value_ref()) }
+    }
+
+    /// A private constant global of the module holding `initializer`.
+    pub fn private_constant(&self, initializer: Value, label: &str) -> Value {
+        let n = name(label);
+        // SAFETY: the module owns the new global; the initializer is a constant of it.
+        unsafe {
+            let global = c::LLVMAddGlobal(self.module(), c::LLVMTypeOf(initializer), n.as_ptr());
+            c::LLVMSetInitializer(global, initializer);
+            c::LLVMSetGlobalConstant(global, 1);
+            c::LLVMSetLinkage(global, inkwell::llvm_sys::LLVMLinkage::LLVMPrivateLinkage);
+            c::LLVMSetUnnamedAddress(
+                global,
+                inkwell::llvm_sys::LLVMUnnamedAddr::LLVMGlobalUnnamedAddr,
+            );
+            global
+        }
+    }
+
+    /// A private NUL-terminated string constant; its address.
+    pub fn global_string(&self, text: &str, label: &str) -> Value {
+        let bytes = text.replace('\0', "_");
+        // SAFETY: the bytes are copied into the constant.
+        let data = unsafe {
+            c::LLVMConstStringInContext2(self.context, bytes.as_ptr().cast(), bytes.len(), 0)
+        };
+        self.private_constant(data, label)
+    }
+
+    /// A constant array of pointers (`[n x ptr]`).
+    pub fn const_pointer_array(&self, elements: &[Value]) -> Value {
+        let mut elements = elements.to_vec();
+        unsafe {
+            c::LLVMConstArray2(
+                self.ptr_type(),
+                elements.as_mut_ptr(),
+                elements.len() as u64,
+            )
+        }
+    }
+
+    /// A constant of a literal (unpacked) struct type made of `fields`.
+    pub fn const_struct(&self, fields: &[Value]) -> Value {
+        let mut fields = fields.to_vec();
+        unsafe {
+            c::LLVMConstStructInContext(self.context, fields.as_mut_ptr(), fields.len() as u32, 0)
+        }
+    }
+
+    /// The module's declaration of the external `void name(ptr, ...)` taking
+    /// `params` pointers, added if missing; with its type.
+    pub fn void_function(&self, symbol: &str, params: usize) -> (Value, LLVMTypeRef) {
+        let n = name(symbol);
+        // SAFETY: looking up or declaring a function in the live module.
+        unsafe {
+            let mut types = vec![self.ptr_type(); params];
+            let ty = c::LLVMFunctionType(
+                c::LLVMVoidTypeInContext(self.context),
+                types.as_mut_ptr(),
+                params as u32,
+                0,
+            );
+            let existing = c::LLVMGetNamedFunction(self.module(), n.as_ptr());
+            let function = if existing.is_null() {
+                c::LLVMAddFunction(self.module(), n.as_ptr(), ty)
+            } else {
+                existing
+            };
+            (function, ty)
+        }
+    }
+
+    /// A call at the insertion point.
+    pub fn call(&self, function: Value, ty: LLVMTypeRef, args: &[Value]) -> Value {
+        let mut args = args.to_vec();
+        let n = name("");
+        unsafe {
+            c::LLVMBuildCall2(
+                self.builder,
+                ty,
+                function,
+                args.as_mut_ptr(),
+                args.len() as u32,
+                n.as_ptr(),
+            )
+        }
+    }
+
+    /// The address of element `index` of the array `[_ x ty]` at `base`.
+    pub fn element_address(&self, ty: LLVMTypeRef, base: Value, index: u64) -> Value {
+        let mut indices = [self.const_i64(index as i64)];
+        let n = name("");
+        unsafe {
+            c::LLVMBuildInBoundsGEP2(self.builder, ty, base, indices.as_mut_ptr(), 1, n.as_ptr())
+        }
+    }
+
+    /// `[count x ty]`.
+    pub fn array_type(&self, ty: LLVMTypeRef, count: u64) -> LLVMTypeRef {
+        unsafe { c::LLVMArrayType2(ty, count) }
     }
 }
 

@@ -281,6 +281,24 @@ pub fn module_triple(function: inkwell::values::FunctionValue<'_>) -> String {
     }
 }
 
+/// The source file name of the module a function belongs to ("" if unset).
+pub fn module_source_file(function: inkwell::values::FunctionValue<'_>) -> String {
+    // SAFETY: as for `module_triple`; the name is copied before returning.
+    unsafe {
+        let module = c::LLVMGetGlobalParent(function.as_value_ref());
+        if module.is_null() {
+            return String::new();
+        }
+        let mut len = 0usize;
+        let name = c::LLVMGetSourceFileName(module, &mut len);
+        if name.is_null() {
+            return String::new();
+        }
+        let bytes = std::slice::from_raw_parts(name.cast::<u8>(), len);
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+}
+
 /// Blocks of `block`'s function that branch to it.
 pub fn predecessors<'f>(block: BasicBlock<'f>) -> Vec<BasicBlock<'f>> {
     let Some(function) = block.get_parent() else {

@@ -1,0 +1,230 @@
+//! Two-run profile-guided speculation. A loop nest detection rejects only because some
+//! region-invariant values (run-time strides, a 32-bit `size` in `i * size`, `n * n`
+//! bounds) multiply loop counters or each other is a *candidate*: were those values
+//! constants, it would be a region. With `-polyrust-profile-generate` each candidate
+//! gets a call into `polyrust_rt` at its entry that records the values (`instrument`);
+//! with `-polyrust-profile-use` a candidate whose profile shows one tuple of values in
+//! most entries becomes a region with those values as constants (`specialize`), which
+//! the whole optimizer then handles as any other, behind a run-time check that
+//! compares the values (the original loops run for any other values).
+//!
+//! Relies on detection (`analyse_speculating`, the offending values it notes) and on
+//! the profile format of `polyrust_rt::profile`. Identifiers of candidates are stable
+//! across the two compiles: the function's name, the nest's line, and a hash of the
+//! nest's shape and of what the recorded values are (never pointer values).
+
+mod instrument;
+mod specialize;
+
+pub use instrument::instrument;
+pub use specialize::{specialize, ProfileSource};
+
+use inkwell::values::AsValueRef;
+
+use crate::detect::reject::RejectReason;
+use crate::detect::{analyse_speculating, Detection, HANDLED};
+use crate::llvm::ir::as_instruction;
+use crate::llvm::source_terms::describe_value;
+use crate::llvm::{FunctionAnalyses, LLVMValueRef, Loop};
+
+/// The loop tag of nests given a call into the runtime, so later rounds of the pass
+/// leave them alone.
+pub const INSTRUMENTED: &str = "polyrust.instrumented";
+
+/// Most values one candidate records: each is a dimension of the tuples the runtime
+/// counts, and a nest with more unknown strides than this is rarely worth it.
+const MAX_VALUES: usize = 8;
+
+/// Fewest loops a candidate has: a single loop keeps its order whatever its values.
+const MIN_LOOPS: usize = 2;
+
+/// Whether `l` or a loop around it was instrumented (in an earlier round).
+fn within_instrumented(l: Loop<'_>) -> bool {
+    let mut current = Some(l);
+    while let Some(l) = current {
+        if l.has_tag(INSTRUMENTED) {
+            return true;
+        }
+        current = l.parent();
+    }
+    false
+}
+
+/// What stands in for each value when checking that constants would make a nest a
+/// region: neither 0 nor 1, which could make terms vanish.
+const PLACEHOLDER: i64 = 3;
+
+/// A loop nest that constants for `values` would make a region.
+pub struct Candidate<'f> {
+    pub root: Loop<'f>,
+    /// The region-invariant integer values, in the order they are recorded.
+    pub values: Vec<LLVMValueRef>,
+    /// Stable across compiles of the same source (see the module doc).
+    pub id: String,
+    /// Source line of the nest, 0 without debug information.
+    pub line: u32,
+}
+
+/// The candidates among the nests detection rejected, outermost first; a nest inside a
+/// candidate (or inside a nest instrumented already) is not one itself, nor is a single
+/// loop.
+pub fn candidates<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) -> Vec<Candidate<'f>> {
+    let mut found: Vec<Candidate<'f>> = Vec::new();
+    for nest in &detection.rejected {
+        let settleable = nest.reasons.iter().all(|(r, _)| {
+            matches!(
+                r.reason,
+                RejectReason::NonAffineSubscript
+                    | RejectReason::NonAffineLoopBound
+                    | RejectReason::NonAffineCondition
+            )
+        });
+        if nest.offending.is_empty()
+            || !settleable
+            || nest.root.has_tag(HANDLED)
+            || within_instrumented(nest.root)
+            || nest.root.preorder().len() < MIN_LOOPS
+            || found
+                .iter()
+                .any(|c| c.root.contains_block(nest.root.header()))
+        {
+            continue;
+        }
+        if let Some(values) = settling_values(fa, nest.root, &nest.offending) {
+            let (id, line) = identify(fa, nest.root, &values);
+            found.push(Candidate {
+                root: nest.root,
+                values,
+                id,
+                line,
+            });
+        }
+    }
+    found
+}
+
+/// The values that, as constants, make `root` a region: the offending ones, grown by
+/// those that constants for the first reveal (a stride inside a stride), if any.
+fn settling_values(
+    fa: &FunctionAnalyses<'_>,
+    root: Loop<'_>,
+    offending: &[LLVMValueRef],
+) -> Option<Vec<LLVMValueRef>> {
+    let mut values = offending.to_vec();
+    for _ in 0..3 {
+        if values.len() > MAX_VALUES {
+            return None;
+        }
+        let trial: Vec<(LLVMValueRef, i64)> = values.iter().map(|v| (*v, PLACEHOLDER)).collect();
+        match analyse_speculating(fa, root, &trial) {
+            Ok(_) => return Some(values),
+            Err(rejected) => {
+                let new: Vec<LLVMValueRef> = rejected
+                    .offending
+                    .into_iter()
+                    .filter(|v| !values.contains(v))
+                    .collect();
+                if new.is_empty() {
+                    return None;
+                }
+                values.extend(new);
+            }
+        }
+    }
+    None
+}
+
+/// `function:line:hash`, and the line.
+fn identify(fa: &FunctionAnalyses<'_>, root: Loop<'_>, values: &[LLVMValueRef]) -> (String, u32) {
+    let function = fa.function().get_name().to_string_lossy().into_owned();
+    let line = fa
+        .loop_location(root)
+        .and_then(|loc| loc.rsplit(':').nth(1).and_then(|l| l.parse().ok()))
+        .unwrap_or(0);
+    let mut hash = Fnv::new();
+    hash.write(function.as_bytes());
+    // The nest's shape: loops per depth, preorder.
+    for l in root.preorder() {
+        hash.write(&l.depth().saturating_sub(root.depth()).to_le_bytes());
+    }
+    // What each value is, by what stays the same across pipelines: arguments by
+    // position, other values by their instruction's opcode.
+    for value in values {
+        hash.write(value_kind(fa, *value).as_bytes());
+    }
+    (
+        format!("{function}:{line}:{:08x}", hash.finish() as u32),
+        line,
+    )
+}
+
+fn value_kind(fa: &FunctionAnalyses<'_>, value: LLVMValueRef) -> String {
+    let arguments = fa.function().get_param_iter();
+    if let Some(index) = arguments
+        .enumerate()
+        .find(|(_, a)| a.as_value_ref() == value)
+        .map(|(i, _)| i)
+    {
+        return format!("arg{index};");
+    }
+    match as_instruction(value) {
+        Some(inst) => format!("{:?};", inst.get_opcode()),
+        None => "other;".into(),
+    }
+}
+
+/// How a recorded value is shown to people: its source name where debug information
+/// has one.
+fn value_name(fa: &FunctionAnalyses<'_>, value: LLVMValueRef) -> String {
+    fa.source_name(value)
+        .unwrap_or_else(|| describe_value(fa, value))
+}
+
+/// A hash of the module's source file (of its name when the file cannot be read), so
+/// that a profile of an earlier version of the source is told apart.
+pub fn module_hash(fa: &FunctionAnalyses<'_>) -> String {
+    let source = crate::llvm::ir::module_source_file(fa.function());
+    let mut hash = Fnv::new();
+    match std::fs::read(&source) {
+        Ok(bytes) => hash.write(&bytes),
+        Err(_) => hash.write(source.as_bytes()),
+    }
+    format!("{:016x}", hash.finish())
+}
+
+/// 64-bit FNV-1a: deterministic across runs and machines, unlike std's hasher.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fnv;
+
+    #[test]
+    fn fnv_matches_the_reference_values() {
+        let hash = |text: &str| {
+            let mut h = Fnv::new();
+            h.write(text.as_bytes());
+            h.finish()
+        };
+        assert_eq!(hash(""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(hash("a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(hash("foobar"), 0x8594_4171_f739_67e8);
+    }
+}

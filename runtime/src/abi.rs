@@ -1,0 +1,113 @@
+//! The C ABI the instrumented program calls (`runtime/include/polyrust_rt.h`).
+//! `polyrust_rt_enter` is called at each entry of an instrumented loop nest: it takes a
+//! lock, updates the region's counters and returns; no I/O. The first recorded entry
+//! registers an exit handler that writes the profile.
+//! Nothing here may take the program down: bad descriptors are ignored, a panic stops
+//! at the boundary (`catch_unwind`), and a profile that cannot be written costs one
+//! line on stderr.
+
+mod descriptor;
+mod output;
+mod recorder;
+
+use std::io::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Mutex, MutexGuard, Once};
+
+pub use descriptor::{RegionDescriptor, ABI_VERSION};
+pub use output::{DEFAULT_PROFILE_FILE, PROFILE_FILE_VARIABLE};
+
+use crate::profile::PROFILE_FORMAT_VERSION;
+use recorder::Recorder;
+
+static RECORDER: Mutex<Option<Recorder>> = Mutex::new(None);
+static EXIT_HANDLER: Once = Once::new();
+
+/// The recorder, even if a panic elsewhere poisoned the lock: counters are updated one
+/// field at a time, so the worst a poisoned recorder holds is one half-counted entry.
+fn lock_recorder() -> MutexGuard<'static, Option<Recorder>> {
+    RECORDER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Records one entry of the loop nest `region` with its `values` and address `ranges`.
+///
+/// # Safety
+/// `region` is NULL or points to a descriptor whose pointers are NULL or valid as
+/// documented; `values` is NULL or points to `num_values` values; `ranges` is NULL or
+/// points to `2 * num_ranges` addresses (`[low, high)` pairs).
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_rt_enter(
+    region: *const RegionDescriptor,
+    values: *const i64,
+    ranges: *const u64,
+) {
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as promised by the caller; NULL is checked here.
+        let Some(region) = (unsafe { region.as_ref() }) else {
+            return;
+        };
+        let recorded = unsafe {
+            lock_recorder()
+                .get_or_insert_with(Recorder::default)
+                .enter(region, values, ranges)
+        };
+        if recorded {
+            EXIT_HANDLER.call_once(register_exit_handler);
+        }
+    }));
+}
+
+/// Writes the profile now (the exit handler writes it again at exit).
+#[no_mangle]
+pub extern "C" fn polyrust_rt_write_profile() {
+    let _ = catch_unwind(write_profile);
+}
+
+/// For programs and build scripts that want to check which runtime they linked.
+#[no_mangle]
+pub extern "C" fn polyrust_rt_profile_format_version() -> u32 {
+    PROFILE_FORMAT_VERSION
+}
+
+fn register_exit_handler() {
+    extern "C" fn write_at_exit() {
+        let _ = catch_unwind(write_profile);
+    }
+    // SAFETY: atexit only stores the function pointer.
+    if unsafe { libc::atexit(write_at_exit) } != 0 {
+        report("cannot register the exit handler; call polyrust_rt_write_profile() to write the profile");
+    }
+}
+
+/// Writes everything recorded to the profile path, holding the lock so that two
+/// writers (a thread calling `polyrust_rt_write_profile` and the exit handler) take turns.
+fn write_profile() {
+    let recorder = lock_recorder();
+    let (profile, compiled_path) = match recorder.as_ref() {
+        Some(recorder) => (recorder.profile(), recorder.default_path()),
+        None => (crate::profile::Profile::empty(), None),
+    };
+    let path = output::profile_path(
+        std::env::var_os(PROFILE_FILE_VARIABLE),
+        compiled_path,
+        std::process::id(),
+    );
+    if let Some(parent) = path
+        .parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+    {
+        // A missing folder is created, as clang's profile runtime does; if that fails,
+        // the write below says why.
+        let _ = std::fs::create_dir_all(parent);
+    }
+    if let Err(error) = profile.write(&path) {
+        report(&error.to_string());
+    }
+}
+
+/// One line on stderr; never panics, even with stderr closed.
+fn report(message: &str) {
+    let _ = writeln!(std::io::stderr(), "polyrust_rt: {message}");
+}

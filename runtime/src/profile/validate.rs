@@ -1,0 +1,89 @@
+//! The rules every profile obeys, checked on everything read from disk or handed to
+//! merge, so that the compiler never meets a tuple of the wrong length or an overlap
+//! naming a range that does not exist, and no file can make it allocate without bound.
+
+use super::{
+    Profile, RegionProfile, HISTOGRAM_SLOTS, MAX_RANGES, MAX_REGIONS, MAX_VALUES, PROFILE_FORMAT,
+    PROFILE_FORMAT_VERSION,
+};
+
+impl Profile {
+    /// The first rule of the format this profile breaks, if any.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.format != PROFILE_FORMAT {
+            return Err(format!(
+                "format is \"{}\", not \"{PROFILE_FORMAT}\"",
+                self.format
+            ));
+        }
+        if self.version != PROFILE_FORMAT_VERSION {
+            return Err(format!(
+                "format version {} (this polyrust reads {PROFILE_FORMAT_VERSION})",
+                self.version
+            ));
+        }
+        if self.regions.len() > MAX_REGIONS {
+            return Err(format!(
+                "{} regions, more than {MAX_REGIONS}",
+                self.regions.len()
+            ));
+        }
+        self.regions.iter().try_for_each(validate_region)
+    }
+}
+
+fn validate_region(region: &RegionProfile) -> Result<(), String> {
+    let id = &region.id;
+    if region.values.len() > MAX_VALUES {
+        return Err(format!(
+            "region '{id}' has {} values, more than {MAX_VALUES}",
+            region.values.len()
+        ));
+    }
+    if region.ranges.len() > MAX_RANGES {
+        return Err(format!(
+            "region '{id}' has {} ranges, more than {MAX_RANGES}",
+            region.ranges.len()
+        ));
+    }
+    for value in &region.values {
+        if value.histogram.len() > HISTOGRAM_SLOTS {
+            return Err(format!(
+                "region '{id}': the histogram of '{}' has {} entries, more than {HISTOGRAM_SLOTS}",
+                value.name,
+                value.histogram.len()
+            ));
+        }
+    }
+    if region.tuples.len() > HISTOGRAM_SLOTS {
+        return Err(format!(
+            "region '{id}' has {} tuples, more than {HISTOGRAM_SLOTS}",
+            region.tuples.len()
+        ));
+    }
+    if let Some(tuple) = region
+        .tuples
+        .iter()
+        .find(|tuple| tuple.values.len() != region.values.len())
+    {
+        return Err(format!(
+            "region '{id}' has a tuple of {} values, but {} values are recorded",
+            tuple.values.len(),
+            region.values.len()
+        ));
+    }
+    if let Some(overlap) = region
+        .overlaps
+        .iter()
+        .find(|overlap| overlap.first >= overlap.second || overlap.second >= region.ranges.len())
+    {
+        return Err(format!(
+            "region '{id}' has an overlap of ranges {} and {}, but {} ranges (numbered \
+             from 0, the smaller first)",
+            overlap.first,
+            overlap.second,
+            region.ranges.len()
+        ));
+    }
+    Ok(())
+}
