@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define PR_HOST_API_VERSION 3
+#define PR_HOST_API_VERSION 4
 
 typedef struct PrFunctionCtx PrFunctionCtx; /* one function and its analyses */
 typedef struct PrLoop PrLoop;               /* llvm::Loop */
@@ -132,6 +132,9 @@ typedef struct {
   int (*is_scevable)(PrFunctionCtx *, LLVMValueRef);
   const PrScev *(*scev_of)(PrFunctionCtx *, LLVMValueRef);
   const PrScev *(*scev_at_scope)(PrFunctionCtx *, const PrScev *, PrLoop *scope /* NULL: function */);
+  /* The expression with each of `values` (integers) replaced by its constant. */
+  const PrScev *(*scev_substitute)(PrFunctionCtx *, const PrScev *, const LLVMValueRef *values,
+                                   const int64_t *constants, size_t count);
   const PrScev *(*backedge_taken_count)(PrFunctionCtx *, PrLoop *);
   const PrScev *(*constant_max_backedge_taken_count)(PrFunctionCtx *, PrLoop *);
   /* backedge-taken count + 1, in a type wide enough not to wrap; could-not-compute if unknown */

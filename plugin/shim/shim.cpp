@@ -330,6 +330,17 @@ const PrHostApi HostApi = {
     [](PrFunctionCtx *C, const PrScev *E, PrLoop *Scope) {
       return P(C->SE.getSCEVAtScope(S(E), L(Scope)));
     },
+    [](PrFunctionCtx *C, const PrScev *E, const LLVMValueRef *Values, const int64_t *Constants,
+       size_t Count) {
+      ValueToSCEVMapTy Map;
+      for (size_t I = 0; I < Count; ++I) {
+        Value *V = unwrap(Values[I]);
+        if (V->getType()->isIntegerTy())
+          Map[V] = C->SE.getConstant(V->getType(), static_cast<uint64_t>(Constants[I]),
+                                     /*isSigned=*/true);
+      }
+      return P(SCEVParameterRewriter::rewrite(S(E), C->SE, Map));
+    },
     [](PrFunctionCtx *C, PrLoop *Lp) { return P(C->SE.getBackedgeTakenCount(L(Lp))); },
     [](PrFunctionCtx *C, PrLoop *Lp) {
       return P(C->SE.getConstantMaxBackedgeTakenCount(L(Lp)));

@@ -22,7 +22,7 @@
 // CHECK-NOT: polyrust_rt_enter
 // CHECK: declare void @polyrust_rt_enter(ptr, ptr, ptr)
 //
-// REMARK: instrument.c:[[@LINE+8]]:3: remark: loop nest instrumented: each entry records {{.*}}sa{{.*}} for profile-guided specialization (region add_view:[[@LINE+8]]:{{[0-9a-f]+}})
+// REMARK: instrument.c:[[@LINE+8]]:3: remark: loop nest instrumented: each entry records {{.*}}sa{{.*}} for profile-guided specialization (region add_view:0:{{[0-9a-f]+}})
 // REMARK-NOT: remark: loop nest instrumented
 //
 // OFF-NOT: polyrust_rt_enter

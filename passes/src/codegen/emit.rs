@@ -651,6 +651,11 @@ impl<'a, 'f> Emitter<'a, 'f> {
         if let Some(v) = local.get(&op) {
             return Ok(*v);
         }
+        // A value speculated on is its constant in the new code (the check compared
+        // it), so that a unit stride reads as one and the accesses vectorize.
+        if let Some((_, constant)) = self.region.ir.speculated.iter().find(|(v, _)| *v == op) {
+            return Ok(self.b.const_int(type_of(op), *constant));
+        }
         let Some(inst) = as_instruction(op) else {
             return Ok(op);
         };
@@ -686,7 +691,10 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     self.fa.raw_operand_name(op)
                 )));
             }
-            let scev = self.fa.scev_at_scope(self.fa.scev(&value), scope);
+            let mut scev = self.fa.scev_at_scope(self.fa.scev(&value), scope);
+            if !self.region.ir.speculated.is_empty() {
+                scev = self.fa.scev_substitute(scev, &self.region.ir.speculated);
+            }
             let n = st.loops.len().min(counters.len());
             self.fa
                 .expand_with_counters(scev, &st.loops[..n], &counters[..n], type_of(op), before)

@@ -136,7 +136,8 @@ pub fn collect<'f>(
                 touched.push((dst, None, Some(len), true));
             }
             for (ptr, value, len, write) in touched {
-                let address = fa.scev_at_scope(fa.scev(&basic_value(ptr)), scope);
+                let address =
+                    tr.speculated_scev(fa.scev_at_scope(fa.scev(&basic_value(ptr)), scope));
                 let base = fa.pointer_base(address);
                 let Some(base_value) = base
                     .unknown_value()
@@ -178,7 +179,9 @@ pub fn collect<'f>(
                     offset: fa.minus(address, base),
                     element_size: value.map(|v| fa.value_store_size(v).unwrap_or(0)),
                     element_type: value.map(|v| type_name(type_of(v))),
-                    extent: len.map(|l| fa.scev_at_scope(fa.scev(&basic_value(l)), scope)),
+                    extent: len.map(|l| {
+                        tr.speculated_scev(fa.scev_at_scope(fa.scev(&basic_value(l)), scope))
+                    }),
                     write,
                 };
                 match bases.iter_mut().find(|(b, _)| *b == base_value) {

@@ -101,6 +101,50 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.offending.borrow().clone()
     }
 
+    /// `scev` with the speculated values replaced by their constants, so that
+    /// delinearization sees `i * sa0 + k` rather than `i * sa0 + k * sa1`; the values
+    /// replaced count as relied on.
+    pub fn speculated_scev(&self, scev: Scev<'f>) -> Scev<'f> {
+        if self.speculated.is_empty() {
+            return scev;
+        }
+        let mut found = Vec::new();
+        if !self.speculated_in(scev, &mut found, 0) {
+            // Too deep to tell which were replaced: the check compares them all.
+            found = self.speculated.iter().map(|(v, _)| *v).collect();
+        }
+        if found.is_empty() {
+            return scev;
+        }
+        let mut used = self.used_speculation.borrow_mut();
+        for value in found {
+            if !used.contains(&value) {
+                used.push(value);
+            }
+        }
+        self.fa.scev_substitute(scev, self.speculated)
+    }
+
+    /// Adds the speculated values in `scev` to `found`; false when the expression was
+    /// too deep to walk whole.
+    fn speculated_in(&self, scev: Scev<'f>, found: &mut Vec<LLVMValueRef>, depth: u32) -> bool {
+        if depth > 32 {
+            return false;
+        }
+        if let Some(value) = scev
+            .unknown_value()
+            .filter(|_| scev.kind() == ScevKind::Unknown)
+        {
+            if self.speculated.iter().any(|(v, _)| *v == value) && !found.contains(&value) {
+                found.push(value);
+            }
+            return true;
+        }
+        scev.operands()
+            .into_iter()
+            .all(|op| self.speculated_in(op, found, depth + 1))
+    }
+
     /// Notes the region-invariant integer values `scev` is built from.
     fn note_offending(&self, scev: Scev<'f>, depth: u32) {
         if depth > 16 {
@@ -175,11 +219,16 @@ impl<'a, 'f> Translator<'a, 'f> {
                 None => fail(),
             },
             ScevKind::Add => {
-                let mut sum = Affine::constant(0);
+                // Every term is translated, also after one fails, so that the values
+                // each non-affine term depends on are all noted (`offending`).
+                let mut sum = Ok(Affine::constant(0));
                 for op in ops {
-                    sum = sum.add(&self.affine(op)?).ok_or("overflow")?;
+                    let term = self.affine(op);
+                    if let Ok(total) = &sum {
+                        sum = term.and_then(|t| total.add(&t).ok_or_else(|| "overflow".into()));
+                    }
                 }
-                Ok(sum)
+                sum
             }
             ScevKind::Mul => {
                 let mut factor: i128 = 1;
@@ -207,11 +256,13 @@ impl<'a, 'f> Translator<'a, 'f> {
                 if ops.len() != 2 {
                     return fail();
                 }
-                let start = self.affine(ops[0])?;
+                // The step is looked at even when the start fails, as for sums.
+                let start = self.affine(ops[0]);
                 let Some(step) = self.affine(ops[1])?.as_constant() else {
                     self.note_offending(ops[1], 0);
                     return fail();
                 };
+                let start = start?;
                 // A loop outside the region is one fixed iteration while the region
                 // runs: its counter is a parameter.
                 let counter = if self.shape.contains_loop(l) {

@@ -5,7 +5,7 @@ use std::ffi::{c_char, c_int};
 
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMMetadataRef, LLVMTypeRef, LLVMValueRef};
 
-pub const PR_HOST_API_VERSION: u32 = 3;
+pub const PR_HOST_API_VERSION: u32 = 4;
 
 #[repr(C)]
 pub struct PrFunctionCtx {
@@ -155,6 +155,8 @@ pub struct PrHostApi {
     pub is_scevable: unsafe extern "C" fn(Ctx, LLVMValueRef) -> i32,
     pub scev_of: unsafe extern "C" fn(Ctx, LLVMValueRef) -> Sc,
     pub scev_at_scope: unsafe extern "C" fn(Ctx, Sc, Lp) -> Sc,
+    pub scev_substitute:
+        unsafe extern "C" fn(Ctx, Sc, *const LLVMValueRef, *const i64, usize) -> Sc,
     pub backedge_taken_count: unsafe extern "C" fn(Ctx, Lp) -> Sc,
     pub constant_max_backedge_taken_count: unsafe extern "C" fn(Ctx, Lp) -> Sc,
     pub trip_count: unsafe extern "C" fn(Ctx, Lp) -> Sc,

@@ -182,6 +182,21 @@ impl<'f> FunctionAnalyses<'f> {
         self.wrap_scev(unsafe { (self.api.scev_at_scope)(self.ctx(), expr.raw.as_ptr(), scope) })
     }
 
+    /// `expr` with each value of `constants` replaced by its constant (and simplified).
+    pub fn scev_substitute(&self, expr: Scev<'f>, constants: &[(LLVMValueRef, i64)]) -> Scev<'f> {
+        let values: Vec<LLVMValueRef> = constants.iter().map(|(v, _)| *v).collect();
+        let numbers: Vec<i64> = constants.iter().map(|(_, c)| *c).collect();
+        self.wrap_scev(unsafe {
+            (self.api.scev_substitute)(
+                self.ctx(),
+                expr.raw.as_ptr(),
+                values.as_ptr(),
+                numbers.as_ptr(),
+                values.len(),
+            )
+        })
+    }
+
     /// How many times the back edge is taken; `ScevKind::CouldNotCompute` if unknown.
     pub fn backedge_taken_count(&self, l: Loop<'f>) -> Scev<'f> {
         self.wrap_scev(unsafe { (self.api.backedge_taken_count)(self.ctx(), l.raw.as_ptr()) })

@@ -10,8 +10,9 @@
 //!
 //! Relies on detection (`analyse_speculating`, the offending values it notes) and on
 //! the profile format of `polyrust_rt::profile`. Identifiers of candidates are stable
-//! across the two compiles: the function's name, the nest's line, and a hash of the
-//! nest's shape and of what the recorded values are (never pointer values).
+//! across the two compiles: the function's name, the nest's position among its loops,
+//! and a hash of the nest's shape and of what the recorded values are (never pointer
+//! values, nor debug information).
 
 mod instrument;
 mod specialize;
@@ -59,7 +60,8 @@ pub struct Candidate<'f> {
     pub root: Loop<'f>,
     /// The region-invariant integer values, in the order they are recorded.
     pub values: Vec<LLVMValueRef>,
-    /// Stable across compiles of the same source (see the module doc).
+    /// Stable across compiles of the same source, with or without debug information
+    /// (see `identify`).
     pub id: String,
     /// Source line of the nest, 0 without debug information.
     pub line: u32,
@@ -90,7 +92,9 @@ pub fn candidates<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) -> V
         {
             continue;
         }
-        if let Some(values) = settling_values(fa, nest.root, &nest.offending) {
+        if let Some(mut values) = settling_values(fa, nest.root, &nest.offending) {
+            // One order in both compiles, whichever order the translations met them.
+            values.sort_by_cached_key(|v| value_kind(fa, *v));
             let (id, line) = identify(fa, nest.root, &values);
             found.push(Candidate {
                 root: nest.root,
@@ -134,12 +138,20 @@ fn settling_values(
     None
 }
 
-/// `function:line:hash`, and the line.
+/// `function:loop:hash` (the nest's position among the function's loops, preorder),
+/// and the nest's source line. Nothing in the id depends on debug information, which
+/// one compile may have and the other not (remarks alone turn line tables on).
 fn identify(fa: &FunctionAnalyses<'_>, root: Loop<'_>, values: &[LLVMValueRef]) -> (String, u32) {
     let function = fa.function().get_name().to_string_lossy().into_owned();
     let line = fa
         .loop_location(root)
         .and_then(|loc| loc.rsplit(':').nth(1).and_then(|l| l.parse().ok()))
+        .unwrap_or(0);
+    let position = fa
+        .top_level_loops()
+        .iter()
+        .flat_map(|l| l.preorder())
+        .position(|l| l == root)
         .unwrap_or(0);
     let mut hash = Fnv::new();
     hash.write(function.as_bytes());
@@ -153,7 +165,7 @@ fn identify(fa: &FunctionAnalyses<'_>, root: Loop<'_>, values: &[LLVMValueRef]) 
         hash.write(value_kind(fa, *value).as_bytes());
     }
     (
-        format!("{function}:{line}:{:08x}", hash.finish() as u32),
+        format!("{function}:{position}:{:08x}", hash.finish() as u32),
         line,
     )
 }

@@ -330,6 +330,27 @@ mod tests {
     }
 
     #[test]
+    fn counts_beyond_the_entries_are_malformed() {
+        // A forged count must not make a value look hot (it gave shares of 10^19 %).
+        let text = one_region(|json| {
+            region(json)["tuples"][0]["count"] = serde_json::json!(u64::MAX);
+        });
+        let error = message(read_text("big-tuple-count.json", &text));
+        assert!(
+            error.contains("tuples count more entries than its 4"),
+            "{error}"
+        );
+        let text = one_region(|json| {
+            region(json)["values"][1]["histogram"][0]["count"] = 5.into();
+        });
+        let error = message(read_text("big-value-count.json", &text));
+        assert!(
+            error.contains("histogram of 'm' counts more entries than its 4"),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn an_overlap_naming_a_missing_range_is_malformed() {
         let text = one_region(|json| region(json)["overlaps"][0]["second"] = 2.into());
         let error = message(read_text("bad-overlap.json", &text));

@@ -72,6 +72,33 @@ fn validate_region(region: &RegionProfile) -> Result<(), String> {
             region.values.len()
         ));
     }
+    // Every count is a number of entries: together they cannot exceed them (a share
+    // above 100% would let a forged profile decide what is specialized).
+    let counted = |counts: Vec<u64>, other: u64| {
+        counts
+            .into_iter()
+            .try_fold(other, |sum, c| sum.checked_add(c))
+            .is_some_and(|sum| sum <= region.entries)
+    };
+    if !counted(
+        region.tuples.iter().map(|t| t.count).collect(),
+        region.other_tuples,
+    ) {
+        return Err(format!(
+            "region '{id}': its tuples count more entries than its {} entries",
+            region.entries
+        ));
+    }
+    if let Some(value) = region
+        .values
+        .iter()
+        .find(|v| !counted(v.histogram.iter().map(|h| h.count).collect(), v.other))
+    {
+        return Err(format!(
+            "region '{id}': the histogram of '{}' counts more entries than its {} entries",
+            value.name, region.entries
+        ));
+    }
     if let Some(overlap) = region
         .overlaps
         .iter()
