@@ -145,6 +145,30 @@ impl<'a, 'f> Translator<'a, 'f> {
             .all(|op| self.speculated_in(op, found, depth + 1))
     }
 
+    /// Notes, without translating `scev`, the values of its products of non-constants
+    /// and of its recurrences' non-constant steps (a step is itself such a product).
+    fn note_non_affine(&self, scev: Scev<'f>, depth: u32) {
+        if depth > 16 {
+            return;
+        }
+        let ops = scev.operands();
+        let variable = |s: &Scev<'f>| s.kind() != ScevKind::Constant;
+        match scev.kind() {
+            ScevKind::Mul if ops.iter().filter(|o| variable(o)).count() > 1 => {
+                self.note_offending(scev, 0)
+            }
+            ScevKind::AddRec if ops.len() == 2 && variable(&ops[1]) => {
+                self.note_offending(ops[1], 0);
+                self.note_non_affine(ops[0], depth + 1);
+            }
+            _ => {
+                for op in ops {
+                    self.note_non_affine(op, depth + 1);
+                }
+            }
+        }
+    }
+
     /// Notes the region-invariant integer values `scev` is built from.
     fn note_offending(&self, scev: Scev<'f>, depth: u32) {
         if depth > 16 {
@@ -219,16 +243,21 @@ impl<'a, 'f> Translator<'a, 'f> {
                 None => fail(),
             },
             ScevKind::Add => {
-                // Every term is translated, also after one fails, so that the values
-                // each non-affine term depends on are all noted (`offending`).
-                let mut sum = Ok(Affine::constant(0));
-                for op in ops {
-                    let term = self.affine(op);
-                    if let Ok(total) = &sum {
-                        sum = term.and_then(|t| total.add(&t).ok_or_else(|| "overflow".into()));
+                let mut sum = Affine::constant(0);
+                for (i, op) in ops.iter().enumerate() {
+                    match self.affine(*op) {
+                        Ok(term) => sum = sum.add(&term).ok_or("overflow")?,
+                        Err(e) => {
+                            // The other terms' offending values too, without translating
+                            // them (which would register parameters and assumptions).
+                            for rest in &ops[i + 1..] {
+                                self.note_non_affine(*rest, 0);
+                            }
+                            return Err(e);
+                        }
                     }
                 }
-                sum
+                Ok(sum)
             }
             ScevKind::Mul => {
                 let mut factor: i128 = 1;
@@ -256,13 +285,20 @@ impl<'a, 'f> Translator<'a, 'f> {
                 if ops.len() != 2 {
                     return fail();
                 }
-                // The step is looked at even when the start fails, as for sums.
-                let start = self.affine(ops[0]);
+                let start = match self.affine(ops[0]) {
+                    Ok(start) => start,
+                    Err(e) => {
+                        // A non-constant step is offending whatever the start.
+                        if ops[1].kind() != ScevKind::Constant {
+                            self.note_offending(ops[1], 0);
+                        }
+                        return Err(e);
+                    }
+                };
                 let Some(step) = self.affine(ops[1])?.as_constant() else {
                     self.note_offending(ops[1], 0);
                     return fail();
                 };
-                let start = start?;
                 // A loop outside the region is one fixed iteration while the region
                 // runs: its counter is a parameter.
                 let counter = if self.shape.contains_loop(l) {
