@@ -1,6 +1,6 @@
 //! Run 2 of profile-guided speculation: a candidate whose profile shows one tuple of
-//! values in at least `MIN_SHARE` of its entries becomes a region with those values as
-//! constants, fewest first: the values are dropped one by one, largest first, as long
+//! values in at least `MIN_SHARE` of its entries (else: values each seen that often on
+//! their own) becomes a region with those values as constants, fewest first: the values are dropped one by one, largest first, as long
 //! as the rest still make the nest a region (a unit stride is what makes a view
 //! affine; its row length need not be fixed), so the specialized code also serves
 //! other sizes. Code generation compares the values in the run-time check.
@@ -142,22 +142,42 @@ fn specialized<'f>(
     candidate: &Candidate<'f>,
     recorded: &RegionProfile,
 ) -> Result<(DetectedRegion<'f>, String), String> {
-    let Some(hot) = recorded.hot_tuples(MIN_SHARE).into_iter().next() else {
+    // The most frequent tuple when one is frequent enough; else each value that is
+    // frequent on its own (an outer counter may vary while the size stays fixed).
+    let (chosen, count): (Vec<(LLVMValueRef, i64)>, u64) =
+        match recorded.hot_tuples(MIN_SHARE).into_iter().next() {
+            Some(hot) if hot.values.len() == candidate.values.len() => (
+                candidate
+                    .values
+                    .iter()
+                    .copied()
+                    .zip(hot.values.iter().copied())
+                    .collect(),
+                hot.count,
+            ),
+            Some(_) => return Err("the profile's record of it is malformed".into()),
+            None => {
+                let hot: Vec<(LLVMValueRef, i64, u64)> = candidate
+                    .values
+                    .iter()
+                    .zip(&recorded.values)
+                    .filter_map(|(v, seen)| {
+                        let top = seen.histogram.first()?;
+                        (top.count as f64 >= MIN_SHARE * recorded.entries as f64)
+                            .then_some((*v, top.value, top.count))
+                    })
+                    .collect();
+                let count = hot.iter().map(|h| h.2).min().unwrap_or(0);
+                (hot.into_iter().map(|(v, c, _)| (v, c)).collect(), count)
+            }
+        };
+    if chosen.is_empty() {
         return Err(format!(
-            "no values recur in {:.0}% of its {} entries",
+            "no value recurs in {:.0}% of its {} entries",
             MIN_SHARE * 100.0,
             recorded.entries
         ));
-    };
-    if hot.values.len() != candidate.values.len() {
-        return Err("the profile's record of it is malformed".into());
     }
-    let chosen: Vec<(LLVMValueRef, i64)> = candidate
-        .values
-        .iter()
-        .copied()
-        .zip(hot.values.iter().copied())
-        .collect();
     let mut keep = vec![true; chosen.len()];
     let mut order: Vec<usize> = (0..chosen.len()).collect();
     order.sort_by_key(|i| std::cmp::Reverse(chosen[*i].1.unsigned_abs()));
@@ -180,7 +200,7 @@ fn specialized<'f>(
     let share = if recorded.entries == 0 {
         0.0
     } else {
-        hot.count as f64 * 100.0 / recorded.entries as f64
+        count as f64 * 100.0 / recorded.entries as f64
     };
     let values: Vec<String> = region
         .ir
