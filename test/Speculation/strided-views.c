@@ -13,6 +13,10 @@
 // RUN: %polyrust-prof show %t/prog.polyprof | %FileCheck %s --check-prefix=SHOW
 // RUN: %clang -O3 -g -fpass-plugin=%plugin -mllvm -polyrust-profile-use=%t/prog.polyprof \
 // RUN:   %s -o %t/specialized -Rpass=polyrust -Rpass-analysis=polyrust 2>&1 | %FileCheck %s --check-prefix=USE
+// The check compares exactly the unit strides sa1, sb1, sc1 (arguments 3, 6, 9): any
+// other stride takes the original loops.
+// RUN: %clang -O3 -fpass-plugin=%plugin -mllvm -polyrust-profile-use=%t/prog.polyprof \
+// RUN:   %s -S -emit-llvm -o - | %FileCheck %s --check-prefix=IR
 // RUN: %clang -O3 %s -o %t/plain
 // RUN: %t/plain 96 0 > %t/plain.out
 // RUN: %t/plain 64 0 >> %t/plain.out
@@ -25,7 +29,13 @@
 // RUN: %t/specialized 80 1 > %t/specialized-other.out
 // RUN: cmp %t/plain-other.out %t/specialized-other.out
 //
-// GEN: strided-views.c:[[@LINE+13]]:3: remark: loop nest instrumented: each entry records {{.*}}sa1{{.*}} for profile-guided specialization
+// GEN: strided-views.c:[[@LINE+19]]:3: remark: loop nest instrumented: each entry records {{.*}}sa1{{.*}} for profile-guided specialization
+// IR-LABEL: define {{.*}}void @mm_view(
+// IR-DAG: icmp eq i64 %3, 1
+// IR-DAG: icmp eq i64 %6, 1
+// IR-DAG: icmp eq i64 %9, 1
+// IR-NOT: icmp eq i64 %{{[258]}}, {{[0-9]+}}
+// IR-LABEL: define {{.*}} @main(
 // SHOW: mm_view
 // SHOW: entries
 // USE: strided-views.c:[[@LINE+10]]:3: remark: loop nest specialized for {{.*}}= 1{{.*}}; other values run the original loops
