@@ -153,7 +153,7 @@ fn instrument(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>, path: &str) 
                 let names: Vec<String> = candidate
                     .values
                     .iter()
-                    .map(|v| crate::llvm::source_terms::describe_value(fa, *v))
+                    .map(|v| speculate::value_name(fa, *v))
                     .collect();
                 fa.remark(
                     RemarkKind::Analysis,
@@ -186,12 +186,7 @@ fn speculated_values(fa: &FunctionAnalyses<'_>, region: &DetectedRegion<'_>) -> 
         .ir
         .speculated
         .iter()
-        .map(|(v, c)| {
-            format!(
-                "{} = {c}",
-                crate::llvm::source_terms::describe_value(fa, *v)
-            )
-        })
+        .map(|(v, c)| format!("{} = {c}", speculate::value_name(fa, *v)))
         .collect();
     format!(
         " that also compares {} (from the profile)",

@@ -185,9 +185,9 @@ fn value_kind(fa: &FunctionAnalyses<'_>, value: LLVMValueRef) -> String {
     }
 }
 
-/// How a recorded value is shown to people: its source name where debug information
-/// has one.
-fn value_name(fa: &FunctionAnalyses<'_>, value: LLVMValueRef) -> String {
+/// How a recorded or speculated value is shown to people (descriptors, remarks): its
+/// source name where debug information has one.
+pub fn value_name(fa: &FunctionAnalyses<'_>, value: LLVMValueRef) -> String {
     fa.source_name(value)
         .unwrap_or_else(|| describe_value(fa, value))
 }
