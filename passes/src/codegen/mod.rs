@@ -1,8 +1,9 @@
 //! Code generation: replaces a region by the loop nest isl generates for a schedule,
 //! behind a run-time check. The check block evaluates the model's assumptions, the
 //! values speculated on (profile-guided speculation) and the alias-group ranges; when
-//! they hold the new code runs, otherwise the original region runs unchanged. Input: a detected region, its model and the schedule to generate.
-//! Output: the function with `polyrust.check` in front of the region, or, when
+//! they hold the new code runs, otherwise the original region runs unchanged. Input: a
+//! detected region, its model and the schedule to generate. Output: the function with
+//! `polyrust.check` in front of the region, or, when
 //! generation cannot be completed, the function exactly as it was. Generated loops and
 //! the original ones kept as fallback carry `polyrust.handled` in their loop ID (so no
 //! later run rewrites them again); generated loops that carry no dependence also carry
