@@ -339,11 +339,8 @@ fn last_located_instruction<'f>(
     fa: &FunctionAnalyses<'f>,
     blocks: &[inkwell::basic_block::BasicBlock<'f>],
 ) -> Option<InstructionValue<'f>> {
-    let position = |loc: &str| -> Option<(u32, u32)> {
-        let mut parts = loc.rsplitn(3, ':');
-        let col = parts.next()?.parse().ok()?;
-        let line = parts.next()?.parse().ok()?;
-        Some((line, col))
+    let position = |loc: &str| {
+        crate::llvm::source_terms::split_location(loc).map(|(_, line, col)| (line, col))
     };
     let mut best: Option<((u32, u32), InstructionValue<'f>)> = None;
     for block in blocks {

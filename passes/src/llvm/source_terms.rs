@@ -94,11 +94,18 @@ pub fn file_line(location: &str) -> String {
     parts.next().unwrap_or(location).to_string()
 }
 
+/// The file, line and column of a `file:line:col` location (as `loop_location` and
+/// `instruction_location` give them).
+pub fn split_location(location: &str) -> Option<(&str, u32, u32)> {
+    let mut parts = location.rsplitn(3, ':');
+    let col = parts.next()?.parse().ok()?;
+    let line = parts.next()?.parse().ok()?;
+    Some((parts.next()?, line, col))
+}
+
 /// The line of a `file:line:col` location.
 fn line_of(location: &str) -> Option<u32> {
-    let mut parts = location.rsplitn(3, ':');
-    let _col = parts.next()?;
-    parts.next()?.parse().ok()
+    split_location(location).map(|(_, line, _)| line)
 }
 
 pub fn access_text(fa: &FunctionAnalyses<'_>, inst: InstructionValue<'_>) -> String {
@@ -735,5 +742,12 @@ mod tests {
     fn file_line_drops_the_column() {
         assert_eq!(file_line("bt.c:97:12"), "bt.c:97");
         assert_eq!(line_of("dir/bt.c:97:12"), Some(97));
+    }
+
+    #[test]
+    fn locations_split_into_file_line_and_column() {
+        assert_eq!(split_location("dir/bt.c:97:12"), Some(("dir/bt.c", 97, 12)));
+        assert_eq!(split_location("C:/x.c:3:1"), Some(("C:/x.c", 3, 1)));
+        assert_eq!(split_location("x.c:3"), None);
     }
 }

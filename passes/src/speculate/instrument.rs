@@ -8,6 +8,7 @@
 //! preheader's terminator, the values stored to a stack array made in the entry block.
 
 use crate::llvm::builder::{IrBuilder, Value};
+use crate::llvm::source_terms::split_location;
 use crate::llvm::FunctionAnalyses;
 
 use super::{module_hash, value_name, Candidate, INSTRUMENTED};
@@ -42,10 +43,7 @@ pub fn instrument<'f>(
     let function = fa.function().get_name().to_string_lossy().into_owned();
     let file = fa
         .loop_location(root)
-        .and_then(|loc| {
-            let mut parts = loc.rsplitn(3, ':');
-            parts.nth(2).map(str::to_string)
-        })
+        .and_then(|loc| split_location(&loc).map(|(file, _, _)| file.to_string()))
         .unwrap_or_else(|| crate::llvm::ir::module_source_file(fa.function()));
     let names: Vec<Value> = candidate
         .values

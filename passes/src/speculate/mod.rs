@@ -25,7 +25,7 @@ use inkwell::values::AsValueRef;
 use crate::detect::reject::RejectReason;
 use crate::detect::{analyse_speculating, Detection, HANDLED};
 use crate::llvm::ir::as_instruction;
-use crate::llvm::source_terms::describe_value;
+use crate::llvm::source_terms::{describe_value, split_location};
 use crate::llvm::{FunctionAnalyses, LLVMValueRef, Loop};
 
 /// The loop tag of nests given a call into the runtime, so later rounds of the pass
@@ -145,7 +145,7 @@ fn identify(fa: &FunctionAnalyses<'_>, root: Loop<'_>, values: &[LLVMValueRef]) 
     let function = fa.function().get_name().to_string_lossy().into_owned();
     let line = fa
         .loop_location(root)
-        .and_then(|loc| loc.rsplit(':').nth(1).and_then(|l| l.parse().ok()))
+        .and_then(|loc| split_location(&loc).map(|(_, line, _)| line))
         .unwrap_or(0);
     let position = fa
         .top_level_loops()
