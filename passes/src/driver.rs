@@ -23,6 +23,9 @@ use crate::transform::schedule::{self, Decision, Prospect};
 pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
     if options.round == 0 {
         crate::llvm::host::forget_remarks();
+        if options.profile_generate.is_some() || options.profile_use.is_some() {
+            speculate::start_function(analyses);
+        }
     }
     let mut detection = {
         let _time = analyses.time(Stage::Detect);
@@ -32,15 +35,15 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
     if options.round == 0 {
         detect::emit_remarks(analyses, &detection);
     }
+    if let Some(path) = &options.profile_use {
+        let _time = analyses.time(Stage::Detect);
+        speculate::specialize(analyses, &mut detection, &speculate::ProfileSource { path });
+    }
     if let Some(path) = &options.profile_generate {
         if instrument(analyses, &detection, path) {
             // The analyses still hold, but rerunning keeps one path through the pass.
             return true;
         }
-    }
-    if let Some(path) = &options.profile_use {
-        let _time = analyses.time(Stage::Detect);
-        speculate::specialize(analyses, &mut detection, &speculate::ProfileSource { path });
     }
     let Some(ctx) = isl_context(analyses, &detection, options) else {
         return false;
@@ -65,6 +68,13 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         if options.codegen && !options.force_codegen && !model_wanted {
             if let Some(reason) = refuse_unmodelled(analyses, region) {
                 left_unchanged(analyses, region, at, "Unchanged", &reason);
+                continue;
+            }
+        }
+        if let Some(path) = &options.profile_use {
+            let source = speculate::ProfileSource { path };
+            if let Some(reason) = speculate::failing_check(analyses, region, &source) {
+                left_unchanged(analyses, region, at, "CheckFailed", &reason);
                 continue;
             }
         }
@@ -97,6 +107,10 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                 Err(_) => continue,
             },
         };
+        let recording = options
+            .profile_generate
+            .as_deref()
+            .and_then(|path| speculate::recording(analyses, region, path));
         let generated = {
             let _time = analyses.time(Stage::Codegen);
             codegen::generate(
@@ -106,6 +120,7 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                 scop,
                 &schedule,
                 dependences.as_ref(),
+                recording.as_ref(),
             )
         };
         match generated {
@@ -116,6 +131,7 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                 return true;
             }
             Ok(codegen::Generated::Region) => {
+                speculate::generated(region);
                 analyses.remark(
                     RemarkKind::Passed,
                     "Generated",
@@ -142,10 +158,17 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
 }
 
 /// Gives each speculation candidate of `detection` its call into the runtime, with a
-/// remark; whether any was given one.
+/// remark, unless a profile made it a region already; whether any was given one.
 fn instrument(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>, path: &str) -> bool {
     let mut changed = false;
     for candidate in speculate::candidates(fa, detection) {
+        if detection
+            .regions
+            .iter()
+            .any(|r| r.top.first() == Some(&candidate.root))
+        {
+            continue;
+        }
         let at = RemarkAt::loop_start(candidate.root);
         match speculate::instrument(fa, &candidate, path) {
             Ok(()) => {
@@ -219,12 +242,22 @@ thread_local! {
     /// address of their entry block, which rewriting another region leaves in place),
     /// so that each is modelled, decided and reported once. Rewritten regions need no
     /// entry: their loops are tagged and detection skips them.
-    static DECIDED: std::cell::RefCell<std::collections::HashSet<usize>> =
+    static DECIDED: std::cell::RefCell<std::collections::HashSet<(usize, Vec<(usize, i64)>)>> =
         std::cell::RefCell::default();
 }
 
-fn region_identity(region: &DetectedRegion<'_>) -> usize {
-    region.ir.entry.as_mut_ptr() as usize
+/// A region by its entry block and, for specialized versions (which share the entry
+/// of the loops they specialize), the constants speculated on.
+fn region_identity(region: &DetectedRegion<'_>) -> (usize, Vec<(usize, i64)>) {
+    (
+        region.ir.entry.as_mut_ptr() as usize,
+        region
+            .ir
+            .speculated
+            .iter()
+            .map(|(v, c)| (*v as usize, *c))
+            .collect(),
+    )
 }
 
 /// The fate of one modelled region, decided here for the pass and for every printer:

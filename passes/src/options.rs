@@ -122,8 +122,6 @@ pub enum OptionError {
     },
     SimdWidthNotBytes(u32),
     SimdWidthTooLarge(u32),
-    /// `-polyrust-profile-generate` and `-polyrust-profile-use` together.
-    ProfileGenerateAndUse,
 }
 
 impl fmt::Display for OptionError {
@@ -184,12 +182,6 @@ impl fmt::Display for OptionError {
                 f,
                 "-polyrust-simd-width={bits} is wider than any SIMD register (at most \
                  {MAX_SIMD_BITS} bits); give the width in bits, e.g. 256 for AVX2"
-            ),
-            OptionError::ProfileGenerateAndUse => write!(
-                f,
-                "-polyrust-profile-generate and -polyrust-profile-use were both given; \
-                 instrument in one compile (generate), run the program, then compile again \
-                 with -polyrust-profile-use=<profile>"
             ),
         }
     }
@@ -303,9 +295,6 @@ impl Options {
             bits => Some(bits),
         };
         let profile_use = dir(&raw.profile_use);
-        if raw.profile_generate.is_some() && profile_use.is_some() {
-            return Err(OptionError::ProfileGenerateAndUse);
-        }
         Ok(Options {
             max_operations: Some(match raw.max_operations {
                 0 => OPERATION_CEILING,
@@ -373,16 +362,16 @@ mod tests {
     }
 
     #[test]
-    fn profile_generate_and_use_exclude_each_other() {
+    fn profile_generate_and_use_go_together() {
+        // Instrumenting the specialized build counts how often its checks pass.
         let both = RawOptions {
             profile_generate: Some(String::new()),
             profile_use: "prog.polyprof".into(),
             ..raw()
         };
-        assert_eq!(
-            Options::validate(&both),
-            Err(OptionError::ProfileGenerateAndUse)
-        );
+        let options = Options::validate(&both).unwrap();
+        assert_eq!(options.profile_generate, Some(String::new()));
+        assert_eq!(options.profile_use, Some(PathBuf::from("prog.polyprof")));
         let generate = RawOptions {
             profile_generate: Some("out-%p.json".into()),
             ..raw()

@@ -123,7 +123,8 @@ cl::opt<bool> AllowReassociation(
 cl::opt<std::string> ProfileGenerate(
     "polyrust-profile-generate", cl::ValueOptional,
     cl::desc("Instrument the loop nests polyrust could optimize only under assumptions a "
-             "run-time check settles; the program (linked with -lpolyrust_rt) writes a "
+             "run-time check settles, and the run-time checks of optimized code (how "
+             "often each passed); the program (linked with -lpolyrust_rt) writes a "
              "profile at exit, to this path (default: default.polyprof.json, or "
              "$POLYRUST_PROFILE_FILE; %p is the process id)"),
     cl::value_desc("path"), cl::cat(PolyrustCategory));
@@ -131,7 +132,8 @@ cl::opt<std::string> ProfileGenerate(
 cl::opt<std::string> ProfileUse(
     "polyrust-profile-use",
     cl::desc("Specialize loop nests on the values a profile of -polyrust-profile-generate "
-             "recorded, behind run-time checks"),
+             "recorded, behind run-time checks, and leave alone code whose check mostly "
+             "failed in the profiled run"),
     cl::value_desc("path"), cl::cat(PolyrustCategory));
 
 cl::opt<bool> DebugRemarks(

@@ -35,6 +35,7 @@ use crate::llvm::ir::{
 use crate::llvm::source_terms::describe_value;
 use crate::llvm::FunctionAnalyses;
 use crate::model::Scop;
+use crate::speculate::{self, Recording};
 
 use check::RuntimeCheck;
 use emit::{Emitter, Slot};
@@ -87,6 +88,7 @@ pub fn generate<'f>(
     scop: &Scop,
     schedule: &Schedule,
     dependences: Option<&UnionMap>,
+    recording: Option<&Recording>,
 ) -> Result<Generated, CodegenError> {
     let ir = &region.ir;
     // What can fail, before anything changes.
@@ -150,12 +152,16 @@ pub fn generate<'f>(
         &runtime,
         &ast,
         &live,
+        recording,
     ) {
         Ok(()) => {
             if fa.function().verify(true) {
-                // The fallback is the original code: no later run may rewrite it again.
-                for l in &ir.loops {
-                    l.tag(HANDLED);
+                // The fallback is the original code: no later run may rewrite it again,
+                // unless it is to get another specialized version in front of it.
+                if !ir.fallback_open {
+                    for l in &ir.loops {
+                        l.tag(HANDLED);
+                    }
                 }
                 Ok(Generated::Region)
             } else {
@@ -269,6 +275,7 @@ fn build<'f>(
     runtime: &RuntimeCheck,
     ast: &ast::Ast,
     live: &LiveOuts,
+    recording: Option<&Recording>,
 ) -> Result<(), CodegenError> {
     let fa = em.fa;
     let b = em.b;
@@ -320,6 +327,8 @@ fn build<'f>(
         let holds = b.icmp(LLVMIntPredicate::LLVMIntEQ, *value, expected);
         ok = b.binary(LLVMOpcode::LLVMAnd, ok, holds);
     }
+    // Each array's range, computed once however many pairs it is in.
+    let mut ranges: Vec<(String, Value, Value)> = Vec::new();
     for (x, y) in &runtime.disjoint {
         let range = |r: &check::ArrayRange| -> Result<(Value, Value), CodegenError> {
             let base = ir
@@ -351,12 +360,48 @@ fn build<'f>(
                 b.binary(LLVMOpcode::LLVMAdd, address, high),
             ))
         };
-        let (x_low, x_high) = range(x)?;
-        let (y_low, y_high) = range(y)?;
+        let mut computed = |r: &check::ArrayRange| -> Result<(Value, Value), CodegenError> {
+            if let Some((_, low, high)) = ranges.iter().find(|(name, _, _)| *name == r.array) {
+                return Ok((*low, *high));
+            }
+            let (low, high) = range(r)?;
+            ranges.push((r.array.clone(), low, high));
+            Ok((low, high))
+        };
+        let (x_low, x_high) = computed(x)?;
+        let (y_low, y_high) = computed(y)?;
         let x_before_y = b.icmp(LLVMIntPredicate::LLVMIntSLE, x_high, y_low);
         let y_before_x = b.icmp(LLVMIntPredicate::LLVMIntSLE, y_high, x_low);
         let apart = b.binary(LLVMOpcode::LLVMOr, x_before_y, y_before_x);
         ok = b.binary(LLVMOpcode::LLVMAnd, ok, apart);
+    }
+    if let Some(recording) = recording {
+        // Arrays by their source names, as remarks show them.
+        let names: Vec<String> = ranges
+            .iter()
+            .map(|(name, _, _)| {
+                ir.arrays
+                    .iter()
+                    .find_map(|(n, a)| match a {
+                        ArrayIr::Memory { base } if n == name => {
+                            Some(speculate::value_name(fa, *base))
+                        }
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| name.clone())
+            })
+            .collect();
+        let descriptor = speculate::descriptor(
+            fa,
+            b,
+            recording,
+            vec![speculate::CHECK_PASSED.to_string()],
+            names,
+        );
+        let passed = b.select(ok, b.const_i64(1), b.const_i64(0));
+        let bounds: Vec<Value> = ranges.iter().flat_map(|(_, l, h)| [*l, *h]).collect();
+        speculate::record(fa, b, before, descriptor, &[passed], &bounds)
+            .map_err(CodegenError::Unsupported)?;
     }
     b.erase(placeholder);
     b.position_at_end(check_block);

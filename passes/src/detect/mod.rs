@@ -61,6 +61,9 @@ pub struct RegionIr<'f> {
     /// Region-invariant values the model takes to be these constants (profile-guided
     /// speculation): the run-time check compares each.
     pub speculated: Vec<(inkwell::llvm_sys::prelude::LLVMValueRef, i64)>,
+    /// Whether the original loops kept as fallback stay open to a later round (another
+    /// specialized version for other speculated values) instead of being marked handled.
+    pub fallback_open: bool,
 }
 
 pub struct StatementIr<'f> {
@@ -307,6 +310,7 @@ fn analyse<'f>(
                 promotions: accesses.promotions.iter().map(|(p, _)| p.clone()).collect(),
                 forwarded: accesses.forwarded.clone(),
                 speculated,
+                fallback_open: false,
             };
             Ok(DetectedRegion {
                 top: top.to_vec(),

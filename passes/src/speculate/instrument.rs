@@ -1,15 +1,22 @@
-//! Run 1 of profile-guided speculation: in front of a candidate loop nest, a call
-//! `polyrust_rt_enter(&descriptor, values, NULL)` that hands the runtime the values a
-//! specialization would take as constants. The descriptor is a private constant
-//! (`struct polyrust_rt_region` of the runtime's C ABI, version 1): the candidate's id,
-//! function, file, line, the module's hash, the values' names, and the profile path of
-//! the compile option. The nest itself is not changed; it is tagged `INSTRUMENTED`.
-//! Input: a candidate whose nest has a preheader. Output: the call before the
-//! preheader's terminator, the values stored to a stack array made in the entry block.
+//! Calls into `polyrust_rt`: `polyrust_rt_enter(&descriptor, values, ranges)` records
+//! one entry of a loop nest. The descriptor is a private constant (`struct
+//! polyrust_rt_region` of the runtime's C ABI, version 1): the region's id, function,
+//! file, line, the module's hash, the names of the values and ranges, and the profile
+//! path of the compile option. Two kinds of entries are recorded under
+//! `-polyrust-profile-generate`:
+//! - in front of a candidate loop nest (run 1), the values a specialization would take
+//!   as constants; the nest itself is not changed, it is tagged `INSTRUMENTED`;
+//! - in the check block of generated code (`Recording`), whether the check passed and
+//!   the address range of each array it keeps apart: how often the fallback ran, and
+//!   why, for the next compile and for people (`polyrust-prof show`).
+//!
+//! Values and ranges are stored to stack arrays made in the entry block.
+
+use inkwell::values::InstructionValue;
 
 use crate::llvm::builder::{IrBuilder, Value};
 use crate::llvm::source_terms::split_location;
-use crate::llvm::FunctionAnalyses;
+use crate::llvm::{FunctionAnalyses, Loop};
 
 use super::{module_hash, value_name, Candidate, INSTRUMENTED};
 
@@ -19,8 +26,18 @@ const ABI_VERSION: i64 = 1;
 /// The runtime's entry point.
 const ENTER: &str = "polyrust_rt_enter";
 
-/// Adds the call for `candidate`; `profile_path` is where the program writes its
-/// profile unless `POLYRUST_PROFILE_FILE` says otherwise (empty: the runtime's default).
+/// The region a check block records its entries under (see `super::recording`).
+pub struct Recording {
+    pub id: String,
+    /// Source line of the nest, 0 if unknown.
+    pub line: u32,
+    pub file: String,
+    /// Where the program writes its profile unless `POLYRUST_PROFILE_FILE` says
+    /// otherwise (empty: the runtime's default).
+    pub profile_path: String,
+}
+
+/// Adds the call for `candidate` in its preheader; `profile_path` as in `Recording`.
 pub fn instrument<'f>(
     fa: &FunctionAnalyses<'f>,
     candidate: &Candidate<'f>,
@@ -33,59 +50,109 @@ pub fn instrument<'f>(
     let terminator = preheader
         .get_terminator()
         .ok_or("the block in front of the loop nest has no terminator")?;
+    let b = IrBuilder::new(fa.function());
+    let file = source_file(fa, Some(root));
+    let names = candidate.values.iter().map(|v| value_name(fa, *v)).collect();
+    let descriptor = descriptor(
+        fa,
+        &b,
+        &Recording {
+            id: candidate.id.clone(),
+            line: candidate.line,
+            file,
+            profile_path: profile_path.to_string(),
+        },
+        names,
+        Vec::new(),
+    );
+    b.position_before(terminator);
+    let values: Vec<Value> = candidate.values.iter().map(|v| b.to_i64(*v)).collect();
+    record(fa, &b, terminator, descriptor, &values, &[])?;
+    root.tag(INSTRUMENTED);
+    Ok(())
+}
+
+/// The file a region's entries are reported under: its loop's, else the module's.
+pub fn source_file(fa: &FunctionAnalyses<'_>, root: Option<Loop<'_>>) -> String {
+    root.and_then(|l| fa.loop_location(l))
+        .and_then(|loc| split_location(&loc).map(|(file, _, _)| file.to_string()))
+        .unwrap_or_else(|| crate::llvm::ir::module_source_file(fa.function()))
+}
+
+/// The private descriptor of one recorded region.
+pub fn descriptor(
+    fa: &FunctionAnalyses<'_>,
+    b: &IrBuilder<'_>,
+    region: &Recording,
+    value_names: Vec<String>,
+    range_names: Vec<String>,
+) -> Value {
+    let names = |names: &[String], what: &str| {
+        if names.is_empty() {
+            return b.null_ptr();
+        }
+        let strings: Vec<Value> = names
+            .iter()
+            .map(|n| b.global_string(n, &format!("polyrust.{what}")))
+            .collect();
+        b.private_constant(b.const_pointer_array(&strings), &format!("polyrust.{what}s"))
+    };
+    let function = fa.function().get_name().to_string_lossy().into_owned();
+    let default_path = if region.profile_path.is_empty() {
+        b.null_ptr()
+    } else {
+        b.global_string(&region.profile_path, "polyrust.profile")
+    };
+    let i32_type = b.i32_type();
+    let descriptor = b.const_struct(&[
+        b.const_int(i32_type, ABI_VERSION),
+        b.const_int(i32_type, value_names.len() as i64),
+        b.const_int(i32_type, range_names.len() as i64),
+        b.const_int(i32_type, i64::from(region.line)),
+        b.global_string(&region.id, "polyrust.id"),
+        b.global_string(&function, "polyrust.function"),
+        b.global_string(&region.file, "polyrust.file"),
+        b.global_string(&module_hash(fa), "polyrust.module"),
+        names(&value_names, "value"),
+        names(&range_names, "range"),
+        default_path,
+    ]);
+    b.private_constant(descriptor, "polyrust.region")
+}
+
+/// Before `here`: stores `values` (i64) and `ranges` (i64 addresses, low and high per
+/// range) to stack arrays and calls the runtime with `descriptor`.
+pub fn record<'f>(
+    fa: &FunctionAnalyses<'f>,
+    b: &IrBuilder<'f>,
+    here: InstructionValue<'f>,
+    descriptor: Value,
+    values: &[Value],
+    ranges: &[Value],
+) -> Result<(), String> {
     let entry = fa
         .function()
         .get_first_basic_block()
         .and_then(|b| b.get_first_instruction())
         .ok_or("the function has no entry block")?;
-
-    let b = IrBuilder::new(fa.function());
-    let function = fa.function().get_name().to_string_lossy().into_owned();
-    let file = fa
-        .loop_location(root)
-        .and_then(|loc| split_location(&loc).map(|(file, _, _)| file.to_string()))
-        .unwrap_or_else(|| crate::llvm::ir::module_source_file(fa.function()));
-    let names: Vec<Value> = candidate
-        .values
-        .iter()
-        .map(|v| b.global_string(&value_name(fa, *v), "polyrust.value"))
-        .collect();
-    let names = b.private_constant(b.const_pointer_array(&names), "polyrust.values");
-    let count = candidate.values.len() as i64;
-    let default_path = if profile_path.is_empty() {
-        b.null_ptr()
-    } else {
-        b.global_string(profile_path, "polyrust.profile")
-    };
-    let i32_type = b.i32_type();
-    let descriptor = b.const_struct(&[
-        b.const_int(i32_type, ABI_VERSION),
-        b.const_int(i32_type, count),
-        b.const_int(i32_type, 0),
-        b.const_int(i32_type, i64::from(candidate.line)),
-        b.global_string(&candidate.id, "polyrust.id"),
-        b.global_string(&function, "polyrust.function"),
-        b.global_string(&file, "polyrust.file"),
-        b.global_string(&module_hash(fa), "polyrust.module"),
-        names,
-        b.null_ptr(),
-        default_path,
-    ]);
-    let descriptor = b.private_constant(descriptor, "polyrust.region");
-
     let i64_type = b.i64_type();
-    b.position_before(entry);
-    let slots = b.alloca(
-        b.array_type(i64_type, candidate.values.len() as u64),
-        "polyrust.recorded",
-    );
-    b.position_before(terminator);
-    for (index, value) in candidate.values.iter().enumerate() {
-        let slot = b.element_address(i64_type, slots, index as u64);
-        b.store(b.to_i64(*value), slot);
+    let mut arrays = Vec::new();
+    for (items, name) in [(values, "polyrust.recorded"), (ranges, "polyrust.ranges")] {
+        if items.is_empty() {
+            arrays.push(b.null_ptr());
+            continue;
+        }
+        b.position_before(entry);
+        let slots = b.alloca(b.array_type(i64_type, items.len() as u64), name);
+        b.position_before(here);
+        for (index, value) in items.iter().enumerate() {
+            let slot = b.element_address(i64_type, slots, index as u64);
+            b.store(*value, slot);
+        }
+        arrays.push(slots);
     }
+    b.position_before(here);
     let (enter, ty) = b.void_function(ENTER, 3);
-    b.call(enter, ty, &[descriptor, slots, b.null_ptr()]);
-    root.tag(INSTRUMENTED);
+    b.call(enter, ty, &[descriptor, arrays[0], arrays[1]]);
     Ok(())
 }

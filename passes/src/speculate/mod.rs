@@ -17,13 +17,16 @@
 mod instrument;
 mod specialize;
 
-pub use instrument::instrument;
-pub use specialize::{specialize, ProfileSource};
+pub use instrument::{descriptor, instrument, record, Recording};
+pub use specialize::{failing_check, generated, specialize, ProfileSource};
+
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 use inkwell::values::AsValueRef;
 
 use crate::detect::reject::RejectReason;
-use crate::detect::{analyse_speculating, Detection, HANDLED};
+use crate::detect::{analyse_speculating, DetectedRegion, Detection, HANDLED};
 use crate::llvm::ir::as_instruction;
 use crate::llvm::source_terms::{describe_value, split_location};
 use crate::llvm::{FunctionAnalyses, LLVMValueRef, Loop};
@@ -49,6 +52,59 @@ fn within_instrumented(l: Loop<'_>) -> bool {
         current = l.parent();
     }
     false
+}
+
+thread_local! {
+    /// The position of each loop of the function being compiled among all its loops
+    /// (preorder), by header block, as the function was when the pass first saw it.
+    /// Later rounds see generated loops too, and each compile rewrites other nests
+    /// (run 1 instruments a nest run 2 rewrites): positions from the first round are
+    /// what both compiles agree on.
+    static POSITIONS: RefCell<HashMap<usize, usize>> = RefCell::default();
+}
+
+/// Takes note of the loops of the function as the pass first sees it (round 0), for
+/// the ids of candidates in every round, and forgets the previous function.
+pub fn start_function(fa: &FunctionAnalyses<'_>) {
+    let positions = fa
+        .top_level_loops()
+        .iter()
+        .flat_map(|l| l.preorder())
+        .enumerate()
+        .map(|(i, l)| (l.header().as_mut_ptr() as usize, i))
+        .collect();
+    POSITIONS.with(|p| *p.borrow_mut() = positions);
+    specialize::start_function();
+}
+
+/// The name of the value a check block records: 1 when the check passed, 0 when the
+/// original loops ran.
+pub const CHECK_PASSED: &str = "check passed";
+
+/// What the check block of `region` records under `-polyrust-profile-generate`: the
+/// region's id (its first loop's position, a hash of its shape and of the values and
+/// constants it speculates on, marked as a check so it never meets a candidate's id).
+pub fn recording(
+    fa: &FunctionAnalyses<'_>,
+    region: &DetectedRegion<'_>,
+    profile_path: &str,
+) -> Option<Recording> {
+    let root = *region.top.first()?;
+    let values: Vec<LLVMValueRef> = region.ir.speculated.iter().map(|(v, _)| *v).collect();
+    let mut marks = String::from("check;");
+    for (_, constant) in &region.ir.speculated {
+        marks.push_str(&format!("{constant};"));
+    }
+    for l in &region.top[1..] {
+        marks.push_str(&format!("{};", l.preorder().len()));
+    }
+    let (id, line) = identify_marked(fa, root, &values, &marks);
+    Some(Recording {
+        id,
+        line,
+        file: instrument::source_file(fa, Some(root)),
+        profile_path: profile_path.to_string(),
+    })
 }
 
 /// What stands in for each value when checking that constants would make a nest a
@@ -142,16 +198,30 @@ fn settling_values(
 /// and the nest's source line. Nothing in the id depends on debug information, which
 /// one compile may have and the other not (remarks alone turn line tables on).
 fn identify(fa: &FunctionAnalyses<'_>, root: Loop<'_>, values: &[LLVMValueRef]) -> (String, u32) {
+    identify_marked(fa, root, values, "")
+}
+
+/// `identify`, with `marks` in the hash too.
+fn identify_marked(
+    fa: &FunctionAnalyses<'_>,
+    root: Loop<'_>,
+    values: &[LLVMValueRef],
+    marks: &str,
+) -> (String, u32) {
     let function = fa.function().get_name().to_string_lossy().into_owned();
     let line = fa
         .loop_location(root)
         .and_then(|loc| split_location(&loc).map(|(_, line, _)| line))
         .unwrap_or(0);
-    let position = fa
-        .top_level_loops()
-        .iter()
-        .flat_map(|l| l.preorder())
-        .position(|l| l == root)
+    let header = root.header().as_mut_ptr() as usize;
+    let position = POSITIONS
+        .with(|p| p.borrow().get(&header).copied())
+        .or_else(|| {
+            fa.top_level_loops()
+                .iter()
+                .flat_map(|l| l.preorder())
+                .position(|l| l == root)
+        })
         .unwrap_or(0);
     let mut hash = Fnv::new();
     hash.write(function.as_bytes());
@@ -164,6 +234,7 @@ fn identify(fa: &FunctionAnalyses<'_>, root: Loop<'_>, values: &[LLVMValueRef]) 
     for value in values {
         hash.write(value_kind(fa, *value).as_bytes());
     }
+    hash.write(marks.as_bytes());
     (
         format!("{function}:{position}:{:08x}", hash.finish() as u32),
         line,

@@ -1,9 +1,14 @@
-//! Run 2 of profile-guided speculation: a candidate whose profile shows one tuple of
-//! values in at least `MIN_SHARE` of its entries (else: values each seen that often on
-//! their own) becomes a region with those values as constants, fewest first: the values are dropped one by one, largest first, as long
-//! as the rest still make the nest a region (a unit stride is what makes a view
-//! affine; its row length need not be fixed), so the specialized code also serves
-//! other sizes. Code generation compares the values in the run-time check.
+//! Run 2 of profile-guided speculation: a candidate whose profile shows a few tuples of
+//! values covering at least `MIN_SHARE` of its entries (else: values each seen that
+//! often on their own) becomes a region with those values as constants, one version
+//! per hot tuple (at most `MAX_VERSIONS`, most frequent first). Each version keeps the
+//! fewest values it can: they are dropped one by one, largest first, as long as the
+//! rest still make the nest a region (a unit stride is what makes a view affine; its
+//! row length need not be fixed), so the specialized code also serves other sizes.
+//! Code generation compares the values in the run-time check; the original loops, the
+//! fallback, stay open to the next version, which is generated in a later round of
+//! the pass with its own check in front of them: a chain of checks dispatches on the
+//! values, and anything else runs the original loops.
 //!
 //! A profile that cannot be used (missing, unreadable, not a profile, another version,
 //! recorded from another version of the source) gives one warning naming the file and
@@ -21,8 +26,13 @@ use crate::llvm::{FunctionAnalyses, LLVMValueRef, RemarkAt, RemarkKind, Severity
 
 use super::{candidates, module_hash, value_name, Candidate};
 
-/// Least share of a candidate's entries its most frequent values must cover.
+/// Least share of a candidate's entries its specialized versions must cover together.
 const MIN_SHARE: f64 = 0.5;
+/// Least share of the entries a tuple of values needs to get a version of its own.
+const MIN_VERSION_SHARE: f64 = 0.1;
+/// Most specialized versions of one loop nest: each adds a check and a copy of the
+/// nest's code.
+pub const MAX_VERSIONS: usize = 3;
 
 /// Where the profile comes from (`-polyrust-profile-use`).
 pub struct ProfileSource<'p> {
@@ -34,6 +44,26 @@ thread_local! {
     static LOADED: RefCell<HashMap<PathBuf, Option<Rc<Profile>>>> = RefCell::default();
     /// Warnings already given, so each is said once per compilation.
     static WARNED: RefCell<HashSet<String>> = RefCell::default();
+    /// Versions generated so far per candidate id, in the function being compiled.
+    static MADE: RefCell<HashMap<String, usize>> = RefCell::default();
+    /// The candidate id of each specialized region handed to the optimizer, by entry
+    /// block, until it is generated.
+    static PENDING: RefCell<HashMap<usize, String>> = RefCell::default();
+}
+
+/// Forgets the versions made in the previous function.
+pub(super) fn start_function() {
+    MADE.with(|m| m.borrow_mut().clear());
+    PENDING.with(|p| p.borrow_mut().clear());
+}
+
+/// Takes note that `region` was generated: if it is a specialized version, the next
+/// round specializes its fallback for the next hot values.
+pub fn generated(region: &DetectedRegion<'_>) {
+    let entry = region.ir.entry.as_mut_ptr() as usize;
+    if let Some(id) = PENDING.with(|p| p.borrow_mut().remove(&entry)) {
+        MADE.with(|m| *m.borrow_mut().entry(id).or_default() += 1);
+    }
 }
 
 fn warn_once(fa: &FunctionAnalyses<'_>, message: String) {
@@ -109,75 +139,169 @@ pub fn specialize<'f>(
             );
             continue;
         }
-        match specialized(fa, candidate, recorded) {
-            Ok((region, described)) => {
+        let made = MADE.with(|m| m.borrow().get(&candidate.id).copied().unwrap_or(0));
+        match versions(fa, candidate, recorded) {
+            Ok(mut versions) => {
+                let total = versions.len();
+                if made >= total {
+                    continue;
+                }
+                let Version {
+                    mut region,
+                    described,
+                } = versions.swap_remove(made);
+                let which = if total > 1 {
+                    format!(" (version {} of {total})", made + 1)
+                } else {
+                    String::new()
+                };
+                let others = if made + 1 < total {
+                    "other values run the other versions or the original loops"
+                } else {
+                    "other values run the original loops"
+                };
                 fa.remark(
                     RemarkKind::Analysis,
                     "Speculated",
                     at,
-                    &format!(
-                        "loop nest specialized for {described} ({shown}); other values run the original loops"
-                    ),
+                    &format!("loop nest specialized for {described}{which} ({shown}); {others}"),
                 );
+                region.ir.fallback_open = made + 1 < total;
+                PENDING.with(|p| {
+                    p.borrow_mut()
+                        .insert(region.ir.entry.as_mut_ptr() as usize, candidate.id.clone())
+                });
                 let root = candidate.root;
                 detection
                     .regions
                     .retain(|r| !r.top.iter().any(|l| root.contains_block(l.header())));
                 detection.regions.push(region);
             }
-            Err(why) => fa.remark(
+            Err(why) if made == 0 => fa.remark(
                 RemarkKind::Missed,
                 "NotSpecialized",
                 at,
                 &format!("loop nest not specialized on {}: {why}", names()),
             ),
+            Err(_) => {}
         }
     }
 }
 
-/// The region `candidate` becomes with the fewest of its most frequent values as
-/// constants, and those values in words.
-fn specialized<'f>(
+/// One specialized version of a candidate, and its values in words.
+struct Version<'f> {
+    region: DetectedRegion<'f>,
+    described: String,
+}
+
+/// The versions `candidate` gets, most frequent values first: one per hot tuple, each
+/// with the fewest of its values as constants (tuples that come down to the same
+/// constants share a version).
+fn versions<'f>(
     fa: &FunctionAnalyses<'f>,
     candidate: &Candidate<'f>,
     recorded: &RegionProfile,
-) -> Result<(DetectedRegion<'f>, String), String> {
-    // The most frequent tuple when one is frequent enough; else each value that is
-    // frequent on its own (an outer counter may vary while the size stays fixed).
-    let (chosen, count): (Vec<(LLVMValueRef, i64)>, u64) =
-        match recorded.hot_tuples(MIN_SHARE).into_iter().next() {
-            Some(hot) if hot.values.len() == candidate.values.len() => (
-                candidate
-                    .values
-                    .iter()
-                    .copied()
-                    .zip(hot.values.iter().copied())
-                    .collect(),
-                hot.count,
-            ),
-            Some(_) => return Err("the profile's record of it is malformed".into()),
-            None => {
-                let hot: Vec<(LLVMValueRef, i64, u64)> = candidate
-                    .values
-                    .iter()
-                    .zip(&recorded.values)
-                    .filter_map(|(v, seen)| {
-                        let top = seen.histogram.first()?;
-                        (top.count as f64 >= MIN_SHARE * recorded.entries as f64)
-                            .then_some((*v, top.value, top.count))
-                    })
-                    .collect();
-                let count = hot.iter().map(|h| h.2).min().unwrap_or(0);
-                (hot.into_iter().map(|(v, c, _)| (v, c)).collect(), count)
-            }
+) -> Result<Vec<Version<'f>>, String> {
+    let hot = hot_values(candidate, recorded)?;
+    let mut versions: Vec<(DetectedRegion<'f>, u64)> = Vec::new();
+    for (chosen, count) in hot {
+        let Some(region) = fewest(fa, candidate, &chosen) else {
+            continue;
         };
-    if chosen.is_empty() {
+        let full = versions.len() >= MAX_VERSIONS;
+        match versions
+            .iter_mut()
+            .find(|(r, _)| r.ir.speculated == region.ir.speculated)
+        {
+            Some((_, total)) => *total = total.saturating_add(count),
+            None if !full => versions.push((region, count)),
+            None => {}
+        }
+    }
+    if versions.is_empty() {
+        return Err("its most frequent values do not make it a region".into());
+    }
+    let entries = recorded.entries.max(1) as f64;
+    Ok(versions
+        .into_iter()
+        .map(|(region, count)| {
+            let values: Vec<String> = region
+                .ir
+                .speculated
+                .iter()
+                .map(|(v, c)| format!("{} = {c}", value_name(fa, *v)))
+                .collect();
+            let described = format!(
+                "{}, the values of {:.0}% of its {} profiled entries",
+                values.join(", "),
+                count as f64 * 100.0 / entries,
+                recorded.entries
+            );
+            Version { region, described }
+        })
+        .collect())
+}
+
+/// The tuples of values to specialize on, each with the entries it covers: the most
+/// frequent tuples when together they cover `MIN_SHARE` of the entries; else the
+/// values that are that frequent on their own (an outer counter may vary while the
+/// size stays fixed).
+fn hot_values(
+    candidate: &Candidate<'_>,
+    recorded: &RegionProfile,
+) -> Result<Vec<(Vec<(LLVMValueRef, i64)>, u64)>, String> {
+    let mut tuples: Vec<(Vec<(LLVMValueRef, i64)>, u64)> = Vec::new();
+    let mut covered = 0u64;
+    for hot in recorded.hot_tuples(MIN_VERSION_SHARE) {
+        if hot.values.len() != candidate.values.len() {
+            return Err("the profile's record of it is malformed".into());
+        }
+        if tuples.len() == MAX_VERSIONS {
+            break;
+        }
+        let chosen = candidate
+            .values
+            .iter()
+            .copied()
+            .zip(hot.values.iter().copied())
+            .collect();
+        tuples.push((chosen, hot.count));
+        covered = covered.saturating_add(hot.count);
+    }
+    if !tuples.is_empty() && covered as f64 >= MIN_SHARE * recorded.entries as f64 {
+        return Ok(tuples);
+    }
+    let single: Vec<(LLVMValueRef, i64, u64)> = candidate
+        .values
+        .iter()
+        .zip(&recorded.values)
+        .filter_map(|(v, seen)| {
+            let top = seen.histogram.first()?;
+            (top.count as f64 >= MIN_SHARE * recorded.entries as f64)
+                .then_some((*v, top.value, top.count))
+        })
+        .collect();
+    if single.is_empty() {
         return Err(format!(
             "no value recurs in {:.0}% of its {} entries",
             MIN_SHARE * 100.0,
             recorded.entries
         ));
     }
+    let count = single.iter().map(|h| h.2).min().unwrap_or(0);
+    Ok(vec![(
+        single.into_iter().map(|(v, c, _)| (v, c)).collect(),
+        count,
+    )])
+}
+
+/// The region `candidate` becomes with the fewest of the values `chosen` as constants,
+/// if any: values are dropped largest first while the rest still make it a region.
+fn fewest<'f>(
+    fa: &FunctionAnalyses<'f>,
+    candidate: &Candidate<'f>,
+    chosen: &[(LLVMValueRef, i64)],
+) -> Option<DetectedRegion<'f>> {
     let mut keep = vec![true; chosen.len()];
     let mut order: Vec<usize> = (0..chosen.len()).collect();
     order.sort_by_key(|i| std::cmp::Reverse(chosen[*i].1.unsigned_abs()));
@@ -195,25 +319,51 @@ fn specialized<'f>(
             keep[i] = true;
         }
     }
-    let region = analyse_speculating(fa, candidate.root, &kept(&keep))
-        .map_err(|_| "its most frequent values do not make it a region".to_string())?;
-    let share = if recorded.entries == 0 {
-        0.0
-    } else {
-        count as f64 * 100.0 / recorded.entries as f64
-    };
-    let values: Vec<String> = region
-        .ir
-        .speculated
+    analyse_speculating(fa, candidate.root, &kept(&keep)).ok()
+}
+
+/// Why `region` is better left alone, if its check was recorded (a compile with
+/// `-polyrust-profile-generate` that generated it) and passed in fewer than
+/// `MIN_VERSION_SHARE` of the entries: the code would be there for the original loops
+/// to run (arrays that overlap, sizes the assumptions exclude, other values).
+pub fn failing_check(
+    fa: &FunctionAnalyses<'_>,
+    region: &DetectedRegion<'_>,
+    source: &ProfileSource<'_>,
+) -> Option<String> {
+    let recording = super::recording(fa, region, "")?;
+    let profile = load(fa, source.path)?;
+    let recorded = profile.regions.iter().find(|r| r.id == recording.id)?;
+    if recorded.module_hash != module_hash(fa) || recorded.entries == 0 {
+        return None;
+    }
+    let outcome = recorded.values.first()?;
+    let passed: u64 = outcome
+        .histogram
         .iter()
-        .map(|(v, c)| format!("{} = {c}", value_name(fa, *v)))
+        .filter(|seen| seen.value == 1)
+        .map(|seen| seen.count)
+        .sum();
+    if passed as f64 >= MIN_VERSION_SHARE * recorded.entries as f64 {
+        return None;
+    }
+    let overlaps: Vec<String> = recorded
+        .overlaps
+        .iter()
+        .filter_map(|o| {
+            let first = &recorded.ranges.get(o.first)?.name;
+            let second = &recorded.ranges.get(o.second)?.name;
+            Some(format!("{first} and {second} overlapped in {}", o.count))
+        })
         .collect();
-    Ok((
-        region,
-        format!(
-            "{}, the values of {share:.0}% of its {} profiled entries",
-            values.join(", "),
-            recorded.entries
-        ),
+    let why = if overlaps.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", overlaps.join(", "))
+    };
+    Some(format!(
+        "its run-time check passed in {passed} of {} entries{why} in the profiled run ({}): the original loops would run",
+        recorded.entries,
+        source.path.display()
     ))
 }
