@@ -38,6 +38,11 @@ pub const MAX_RANGES: usize = 64;
 /// Most distinct values (or value tuples) a histogram keeps; the rest are counted together.
 pub const HISTOGRAM_SLOTS: usize = 16;
 
+/// The only value recorded for the run-time check of optimized code (the compiler's
+/// `-polyrust-profile-generate` records 1 when the check passed, 0 when the original
+/// loops, the fallback, ran): such a region is a check, not a candidate nest.
+pub const CHECK_PASSED: &str = "check passed";
+
 /// One profile: every instrumented region the run entered at least once.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct Profile {
@@ -176,6 +181,22 @@ impl RegionProfile {
             .filter(|overlap| overlap.first == first && overlap.second == second)
             .map(|overlap| overlap.count)
             .sum()
+    }
+
+    /// For the record of a run-time check (see [`CHECK_PASSED`]): in how many entries it
+    /// passed.
+    pub fn check_passed(&self) -> Option<u64> {
+        match self.values.as_slice() {
+            [value] if value.name == CHECK_PASSED => Some(
+                value
+                    .histogram
+                    .iter()
+                    .filter(|seen| seen.value == 1)
+                    .map(|seen| seen.count)
+                    .sum(),
+            ),
+            _ => None,
+        }
     }
 
     /// Sorts histograms by count descending then value, and overlaps by pair.

@@ -52,7 +52,11 @@ pub fn instrument<'f>(
         .ok_or("the block in front of the loop nest has no terminator")?;
     let b = IrBuilder::new(fa.function());
     let file = source_file(fa, Some(root));
-    let names = candidate.values.iter().map(|v| value_name(fa, *v)).collect();
+    let names = candidate
+        .values
+        .iter()
+        .map(|v| value_name(fa, *v))
+        .collect();
     let descriptor = descriptor(
         fa,
         &b,
@@ -95,7 +99,10 @@ pub fn descriptor(
             .iter()
             .map(|n| b.global_string(n, &format!("polyrust.{what}")))
             .collect();
-        b.private_constant(b.const_pointer_array(&strings), &format!("polyrust.{what}s"))
+        b.private_constant(
+            b.const_pointer_array(&strings),
+            &format!("polyrust.{what}s"),
+        )
     };
     let function = fa.function().get_name().to_string_lossy().into_owned();
     let default_path = if region.profile_path.is_empty() {

@@ -77,9 +77,7 @@ pub fn start_function(fa: &FunctionAnalyses<'_>) {
     specialize::start_function();
 }
 
-/// The name of the value a check block records: 1 when the check passed, 0 when the
-/// original loops ran.
-pub const CHECK_PASSED: &str = "check passed";
+pub use polyrust_rt::profile::CHECK_PASSED;
 
 /// What the check block of `region` records under `-polyrust-profile-generate`: the
 /// region's id (its first loop's position, a hash of its shape and of the values and

@@ -337,13 +337,7 @@ pub fn failing_check(
     if recorded.module_hash != module_hash(fa) || recorded.entries == 0 {
         return None;
     }
-    let outcome = recorded.values.first()?;
-    let passed: u64 = outcome
-        .histogram
-        .iter()
-        .filter(|seen| seen.value == 1)
-        .map(|seen| seen.count)
-        .sum();
+    let passed = recorded.check_passed()?;
     if passed as f64 >= MIN_VERSION_SHARE * recorded.entries as f64 {
         return None;
     }

@@ -1,7 +1,8 @@
 //! `polyrust-prof show PROFILE`: what a profile says, region by region, in the terms
 //! of the source: where the loop nest is, how often it was entered, which values it
 //! saw and how often, the value tuples the second compile would specialize on, how
-//! far each array reached, and whether two arrays ever overlapped.
+//! far each array reached, and whether two arrays ever overlapped; for the run-time
+//! checks of optimized code, how often each passed.
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
@@ -93,8 +94,21 @@ fn render_region(text: &mut String, region: &RegionProfile) {
         region.id, region.module_hash
     );
     let _ = writeln!(text, "  entered {}", plural(entries, "time", "times"));
-    render_values(text, region);
-    render_tuples(text, region);
+    if let Some(passed) = region.check_passed() {
+        // The run-time check in front of optimized code, not a loop nest's values.
+        let failed = entries.saturating_sub(passed);
+        let _ = writeln!(
+            text,
+            "  run-time check of the optimized code: passed in {} ({}), failed in {} ({}): the original loops (or the next specialized version) ran",
+            plural(passed, "entry", "entries"),
+            percent(passed, entries),
+            plural(failed, "entry", "entries"),
+            percent(failed, entries)
+        );
+    } else {
+        render_values(text, region);
+        render_tuples(text, region);
+    }
     render_ranges(text, region);
 }
 
@@ -284,5 +298,35 @@ mm.c:14 in mm_view
   overlaps: none; no two ranges ever overlapped
 ";
         assert_eq!(render(&profile, Path::new("run.polyprof")), expected);
+    }
+
+    #[test]
+    fn a_check_is_shown_as_how_often_it_passed() {
+        let text = r#"{
+          "format": "polyrust-profile", "version": 1,
+          "regions": [{
+            "id": "mm:0:6d254c1d", "function": "mm", "file": "mm.c", "line": 7,
+            "module_hash": "9f2c41d0", "entries": 3,
+            "values": [{"name": "check passed", "min": 0, "max": 1,
+                        "histogram": [{"value": 1, "count": 2}, {"value": 0, "count": 1}],
+                        "other": 0}],
+            "tuples": [{"values": [1], "count": 2}, {"values": [0], "count": 1}],
+            "other_tuples": 0,
+            "ranges": [{"name": "C", "low": 4096, "high": 8192},
+                       {"name": "A", "low": 4096, "high": 8192}],
+            "overlaps": [{"first": 0, "second": 1, "count": 1}]
+          }]
+        }"#;
+        let profile = Profile::parse(text.as_bytes(), Path::new("p")).unwrap();
+        let shown = render(&profile, Path::new("p"));
+        assert!(
+            shown.contains("  run-time check of the optimized code: passed in 2 entries (66.7%), failed in 1 entry (33.3%)"),
+            "{shown}"
+        );
+        assert!(!shown.contains("hot tuples"), "{shown}");
+        assert!(
+            shown.contains("    C and A overlapped in 1 entry of 3 (33.3%)"),
+            "{shown}"
+        );
     }
 }
