@@ -2,17 +2,21 @@
 //! region-invariant values (run-time strides, a 32-bit `size` in `i * size`, `n * n`
 //! bounds) multiply loop counters or each other is a *candidate*: were those values
 //! constants, it would be a region. With `-polyrust-profile-generate` each candidate
-//! gets a call into `polyrust_rt` at its entry that records the values (`instrument`);
-//! with `-polyrust-profile-use` a candidate whose profile shows one tuple of values in
-//! most entries becomes a region with those values as constants (`specialize`), which
-//! the whole optimizer then handles as any other, behind a run-time check that
-//! compares the values (the original loops run for any other values).
+//! gets a call into `polyrust_rt` at its entry that records the values, and the check
+//! block of each optimized region records whether it passed and where its arrays lay
+//! (`instrument`); with `-polyrust-profile-use` a candidate whose profile shows a few
+//! tuples of values in most entries gets one version per tuple, a region with those
+//! values as constants, which the whole optimizer then handles as any other behind a
+//! run-time check that compares the values (a chain of checks; the original loops run
+//! for any other values), and a region whose recorded check almost never passed is left
+//! alone (`specialize`). Both options together count how often the checks of the
+//! specialized build pass.
 //!
 //! Relies on detection (`analyse_speculating`, the offending values it notes) and on
-//! the profile format of `polyrust_rt::profile`. Identifiers of candidates are stable
-//! across the two compiles: the function's name, the nest's position among its loops,
-//! and a hash of the nest's shape and of what the recorded values are (never pointer
-//! values, nor debug information).
+//! the profile format of `polyrust_rt::profile`. Identifiers of candidates and checks
+//! are stable across the two compiles: the function's name, the nest's position among
+//! its loops as the pass first saw the function, and a hash of the nest's shape and of
+//! what the recorded values are (never pointer values, nor debug information).
 
 mod instrument;
 mod specialize;
