@@ -242,13 +242,16 @@ thread_local! {
     /// address of their entry block, which rewriting another region leaves in place),
     /// so that each is modelled, decided and reported once. Rewritten regions need no
     /// entry: their loops are tagged and detection skips them.
-    static DECIDED: std::cell::RefCell<std::collections::HashSet<(usize, Vec<(usize, i64)>)>> =
+    static DECIDED: std::cell::RefCell<std::collections::HashSet<RegionIdentity>> =
         std::cell::RefCell::default();
 }
 
+/// The entry block's address and the (value address, constant) pairs speculated on.
+type RegionIdentity = (usize, Vec<(usize, i64)>);
+
 /// A region by its entry block and, for specialized versions (which share the entry
 /// of the loops they specialize), the constants speculated on.
-fn region_identity(region: &DetectedRegion<'_>) -> (usize, Vec<(usize, i64)>) {
+fn region_identity(region: &DetectedRegion<'_>) -> RegionIdentity {
     (
         region.ir.entry.as_mut_ptr() as usize,
         region

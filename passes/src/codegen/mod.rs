@@ -144,16 +144,14 @@ pub fn generate<'f>(
     redirect(&b, *entering, ir.entry, check_block);
     fa.replace_phi_incoming_block(ir.entry, *entering, check_block);
 
-    match build(
-        &mut em,
-        check_block,
+    let check = Check {
+        block: check_block,
         start,
         placeholder,
-        &runtime,
-        &ast,
-        &live,
+        runtime: &runtime,
         recording,
-    ) {
+    };
+    match build(&mut em, &check, &ast, &live) {
         Ok(()) => {
             if fa.function().verify(true) {
                 // The fallback is the original code: no later run may rewrite it again,
@@ -267,16 +265,31 @@ fn undo<'f>(em: &Emitter<'_, 'f>, check_block: BasicBlock<'f>, entry: BasicBlock
     em.fa.abandon_blocks(&made);
 }
 
+/// The check block in front of the new code, and what goes into it.
+struct Check<'a, 'f> {
+    block: BasicBlock<'f>,
+    /// Where the new code starts.
+    start: BasicBlock<'f>,
+    /// The check block's terminator until the condition is known.
+    placeholder: Value,
+    runtime: &'a RuntimeCheck,
+    /// What the check records in the profile, under `-polyrust-profile-generate`.
+    recording: Option<&'a Recording>,
+}
+
 fn build<'f>(
     em: &mut Emitter<'_, 'f>,
-    check_block: BasicBlock<'f>,
-    start: BasicBlock<'f>,
-    placeholder: Value,
-    runtime: &RuntimeCheck,
+    check: &Check<'_, 'f>,
     ast: &ast::Ast,
     live: &LiveOuts,
-    recording: Option<&Recording>,
 ) -> Result<(), CodegenError> {
+    let Check {
+        block: check_block,
+        start,
+        placeholder,
+        runtime,
+        recording,
+    } = *check;
     let fa = em.fa;
     let b = em.b;
     let ir = &em.region.ir;

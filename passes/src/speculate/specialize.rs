@@ -242,6 +242,9 @@ fn versions<'f>(
         .collect())
 }
 
+/// Values with the constants to specialize them on, and the entries that saw them.
+type HotValues = (Vec<(LLVMValueRef, i64)>, u64);
+
 /// The tuples of values to specialize on, each with the entries it covers: the most
 /// frequent tuples when together they cover `MIN_SHARE` of the entries; else the
 /// values that are that frequent on their own (an outer counter may vary while the
@@ -249,8 +252,8 @@ fn versions<'f>(
 fn hot_values(
     candidate: &Candidate<'_>,
     recorded: &RegionProfile,
-) -> Result<Vec<(Vec<(LLVMValueRef, i64)>, u64)>, String> {
-    let mut tuples: Vec<(Vec<(LLVMValueRef, i64)>, u64)> = Vec::new();
+) -> Result<Vec<HotValues>, String> {
+    let mut tuples: Vec<HotValues> = Vec::new();
     let mut covered = 0u64;
     for hot in recorded.hot_tuples(MIN_VERSION_SHARE) {
         if hot.values.len() != candidate.values.len() {
