@@ -28,6 +28,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #include <cstdlib>
@@ -720,6 +722,17 @@ bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
   if (F.isDeclaration() || F.hasOptNone())
     return false;
   PrOptions Options = currentOptions();
+  // Detection expects loops in simplified and LCSSA form (a preheader, dedicated exits,
+  // values leaving a loop through phis in its exits). Passes before the vectorizer's
+  // start (SimplifyCFG, InstCombine, CHR) can undo that form, and the vectorizer's
+  // pipeline restores it right after this pass; restoring it first lets detection see
+  // every loop (without it, the nests of the reference BLAS's dgemm were never looked
+  // at).
+  PreservedAnalyses Simplified = LoopSimplifyPass().run(F, FAM);
+  FAM.invalidate(F, Simplified);
+  PreservedAnalyses InLcssa = LCSSAPass().run(F, FAM);
+  FAM.invalidate(F, InLcssa);
+  bool Simplifying = !Simplified.areAllPreserved() || !InLcssa.areAllPreserved();
   bool Changed = false;
   for (Options.round = 0; Options.round < MaxRounds; ++Options.round) {
     bool Rewritten = withFunctionCtx(F, FAM, [&](PrFunctionCtx &Ctx) {
@@ -737,7 +750,7 @@ bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
     FAM.invalidate(F, SROAPass(SROAOptions::ModifyCFG).run(F, FAM));
     FAM.invalidate(F, InstCombinePass().run(F, FAM));
   }
-  return Changed;
+  return Changed || Simplifying;
 }
 
 struct PolyrustModulePass : PassInfoMixin<PolyrustModulePass> {

@@ -2,16 +2,24 @@
 // across the loops and stores them after the nest) must not be given the value of its
 // slot: the latch's statement writes the slot in the last iteration too, with the
 // value for an iteration that does not run. Under -polyrust-force-codegen this region
-// printed wrong values for A2[2] (fuzz seed 9301); it is now left unchanged, with the
-// reason, and the program prints what -O3 prints.
+// printed wrong values for A2[2] (fuzz seed 9301); it was then left unchanged, with the
+// reason. Since the pass puts loops in LCSSA form first, the value leaves the loop
+// through a phi of its exit, which code generation gives the right value: the region is
+// generated, and the program prints what -O3 prints.
 // RUN: %clang -O3 -w %s -o %t.o3
 // RUN: %clang -O3 -w %s -o %t.forced -fpass-plugin=%plugin -mllvm -polyrust-force-codegen \
-// RUN:   -Rpass-missed=polyrust 2>&1 | %FileCheck %s --check-prefix=REMARK
+// RUN:   -Rpass=polyrust -Rpass-missed=polyrust 2>&1 | %FileCheck %s --check-prefix=REMARK
 // RUN: %t.o3 6 1 > %t.expected
 // RUN: %t.forced 6 1 > %t.got
 // RUN: diff %t.expected %t.got
 // RUN: %t.o3 21 9 > %t.expected
 // RUN: %t.forced 21 9 > %t.got
+// RUN: diff %t.expected %t.got
+// RUN: %t.o3 9 21 > %t.expected
+// RUN: %t.forced 9 21 > %t.got
+// RUN: diff %t.expected %t.got
+// RUN: %t.o3 0 3 > %t.expected
+// RUN: %t.forced 0 3 > %t.got
 // RUN: diff %t.expected %t.got
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +43,7 @@ static __attribute__((noinline)) void kernel(int n, int m, long *restrict A0, lo
     A0[3] = (((long)A2[1] & 1023) * ((long)A2[3] & 1023)) + (long)i;
   }
 }
-// REMARK: live-out-loop-phi.c:22:3: remark: region in kernel at live-out-loop-phi.c:22 left unchanged: {{.*}} a phi of a loop header in the region, is used after it
+// REMARK: live-out-loop-phi.c:[[#LINE:]]:3: remark: region in kernel at live-out-loop-phi.c:{{[0-9]+}} optimized (original schedule (forced)), behind a run-time check
 
 int main(int argc, char **argv) {
   int n = atoi(argv[1]), m = atoi(argv[2]);

@@ -108,4 +108,4 @@ done:
 
 ; CHECK-LABEL: define double @last_or_zero(
 ; CHECK: done:
-; CHECK-NEXT: %last = phi double [ 0.000000e+00, %guard2 ], [ %y, %loop2 ], [ %polyrust.{{.*}}, %polyrust.
+; CHECK-NEXT: %last = phi double [ 0.000000e+00, %guard2 ], [ %y, %{{loop2|done.loopexit}} ], [ %polyrust.{{.*}}, %polyrust.

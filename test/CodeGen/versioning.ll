@@ -33,8 +33,11 @@ exit:
   ret void
 }
 ; CHECK-LABEL: define void @scale(
-; The region is entered through the check.
-; CHECK: br i1 %g, label %polyrust.check, label %exit
+; The region is entered through the check (in front of the loop's preheader, which
+; polyrust gives every loop first, as LLVM's loop-simplify does).
+; CHECK: br i1 %g, label %outer.preheader, label %exit
+; CHECK: outer.preheader:
+; CHECK-NEXT: br label %polyrust.check
 ; The original loops are still there.
 ; CHECK: outer:
 ; CHECK: inner:

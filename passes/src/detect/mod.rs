@@ -201,6 +201,23 @@ fn region_exit<'f>(fa: &FunctionAnalyses<'f>, top: &[Loop<'f>]) -> Option<BasicB
         return Some(start);
     }
     let level = last.parent();
+    // Where the region may start: the first header, or a block in front of it that the
+    // region grows back to (its preheader, the guard that skips the loops), as
+    // `region::shape` does; the exit must be dominated by one of them.
+    let mut starts = vec![first.header()];
+    for _ in 0..3 {
+        let Some(at) = starts.last().copied() else {
+            break;
+        };
+        let outside: Vec<_> = crate::llvm::ir::predecessors(at)
+            .into_iter()
+            .filter(|p| !top.iter().any(|l| l.contains_block(*p)))
+            .collect();
+        match outside.as_slice() {
+            [pred] if fa.loop_for_block(*pred) == level => starts.push(*pred),
+            _ => break,
+        }
+    }
     let blocks = fa.function().get_basic_blocks();
     let from = blocks.iter().position(|b| *b == start)?;
     blocks
@@ -210,7 +227,7 @@ fn region_exit<'f>(fa: &FunctionAnalyses<'f>, top: &[Loop<'f>]) -> Option<BasicB
         .find(|b| {
             fa.loop_for_block(**b) == level
                 && fa.post_dominates(**b, first.header())
-                && fa.dominates(first.header(), **b)
+                && starts.iter().any(|s| fa.dominates(*s, **b))
         })
         .copied()
 }
