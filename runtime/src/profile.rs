@@ -43,6 +43,12 @@ pub const HISTOGRAM_SLOTS: usize = 16;
 /// loops, the fallback, ran): such a region is a check, not a candidate nest.
 pub const CHECK_PASSED: &str = "check passed";
 
+/// The id of the companion record of a candidate nest that holds, per entry, how many
+/// iterations its outermost loop ran: the candidate's id and this suffix. The
+/// specializing compile does not look it up as a candidate; `polyrust-prof show`
+/// shows it with the nest.
+pub const TRIP_COUNTS_SUFFIX: &str = "#trips";
+
 /// One profile: every instrumented region the run entered at least once.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct Profile {

@@ -29,7 +29,7 @@
 // RUN: %t/specialized 80 1 > %t/specialized-other.out
 // RUN: cmp %t/plain-other.out %t/specialized-other.out
 //
-// GEN: strided-views.c:[[@LINE+19]]:3: remark: loop nest instrumented: each entry records {{.*}}sa1{{.*}} for profile-guided specialization
+// GEN: strided-views.c:[[@LINE+23]]:3: remark: loop nest instrumented: each entry records {{.*}}sa1{{.*}} for profile-guided specialization
 // IR-LABEL: define {{.*}}void @mm_view(
 // IR-DAG: icmp eq i64 %3, 1
 // IR-DAG: icmp eq i64 %6, 1
@@ -38,6 +38,10 @@
 // IR-LABEL: define {{.*}} @main(
 // SHOW: mm_view
 // SHOW: entries
+// SHOW: region mm_view:{{.*}}#trips
+// SHOW-NEXT: entered 4 times
+// SHOW-NEXT: values:
+// SHOW-NEXT: iterations of the outermost loop  min 64, max 96
 // USE: strided-views.c:[[@LINE+10]]:3: remark: loop nest specialized for {{.*}}= 1{{.*}}; other values run the original loops
 // USE: strided-views.c:[[@LINE+9]]:3: remark: region in mm_view at strided-views.c:[[@LINE+9]] optimized ({{.*}}), behind a run-time check that also compares {{.*}} = 1{{.*}} (from the profile)
 

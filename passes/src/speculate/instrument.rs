@@ -5,7 +5,8 @@
 //! path of the compile option. Two kinds of entries are recorded under
 //! `-polyrust-profile-generate`:
 //! - in front of a candidate loop nest (run 1), the values a specialization would take
-//!   as constants; the nest itself is not changed, it is tagged `INSTRUMENTED`;
+//!   as constants, and in a companion record how many iterations its outermost loop
+//!   runs; the nest itself is not changed, it is tagged `INSTRUMENTED`;
 //! - in the check block of generated code (`Recording`), whether the check passed and
 //!   the address range of each array it keeps apart: how often the fallback ran, and
 //!   why, for the next compile and for people (`polyrust-prof show`).
@@ -17,6 +18,8 @@ use inkwell::values::InstructionValue;
 use crate::llvm::builder::{IrBuilder, Value};
 use crate::llvm::source_terms::split_location;
 use crate::llvm::{FunctionAnalyses, Loop};
+
+use polyrust_rt::profile::TRIP_COUNTS_SUFFIX;
 
 use super::{module_hash, value_name, Candidate, INSTRUMENTED};
 
@@ -63,7 +66,7 @@ pub fn instrument<'f>(
         &Recording {
             id: candidate.id.clone(),
             line: candidate.line,
-            file,
+            file: file.clone(),
             profile_path: profile_path.to_string(),
         },
         names,
@@ -72,8 +75,52 @@ pub fn instrument<'f>(
     b.position_before(terminator);
     let values: Vec<Value> = candidate.values.iter().map(|v| b.to_i64(*v)).collect();
     record(fa, &b, terminator, descriptor, &values, &[])?;
+    record_trip_count(fa, &b, candidate, &file, profile_path, terminator);
     root.tag(INSTRUMENTED);
     Ok(())
+}
+
+/// In the companion record of `candidate` (`TRIP_COUNTS_SUFFIX`), how many iterations
+/// its outermost loop runs at this entry, when ScalarEvolution can say before the loop;
+/// nothing otherwise.
+fn record_trip_count<'f>(
+    fa: &FunctionAnalyses<'f>,
+    b: &IrBuilder<'f>,
+    candidate: &Candidate<'f>,
+    file: &str,
+    profile_path: &str,
+    before: InstructionValue<'f>,
+) {
+    let taken = fa.backedge_taken_count(candidate.root);
+    if taken.is_could_not_compute() {
+        return;
+    }
+    let Some(ty) = taken.raw_type() else {
+        return;
+    };
+    let Some(taken) = fa.expand_with_counters(taken, &[], &[], ty, before) else {
+        return;
+    };
+    b.position_before(before);
+    let iterations = b.binary(
+        inkwell::llvm_sys::LLVMOpcode::LLVMAdd,
+        b.to_i64(taken),
+        b.const_i64(1),
+    );
+    let descriptor = descriptor(
+        fa,
+        b,
+        &Recording {
+            id: format!("{}{TRIP_COUNTS_SUFFIX}", candidate.id),
+            line: candidate.line,
+            file: file.to_string(),
+            profile_path: profile_path.to_string(),
+        },
+        vec!["iterations of the outermost loop".to_string()],
+        Vec::new(),
+    );
+    // A failure here leaves the values recorded, which is all specialization needs.
+    let _ = record(fa, b, before, descriptor, &[iterations], &[]);
 }
 
 /// The file a region's entries are reported under: its loop's, else the module's.

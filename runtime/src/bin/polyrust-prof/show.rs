@@ -10,7 +10,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
-use polyrust_rt::profile::{RegionProfile, ValueProfile};
+use polyrust_rt::profile::{RegionProfile, ValueProfile, TRIP_COUNTS_SUFFIX};
 use polyrust_rt::Profile;
 
 pub const USAGE: &str = "\
@@ -105,6 +105,10 @@ fn render_region(text: &mut String, region: &RegionProfile) {
             plural(failed, "entry", "entries"),
             percent(failed, entries)
         );
+    } else if region.id.ends_with(TRIP_COUNTS_SUFFIX) {
+        // How long the nest ran: values, but never something to specialize on.
+        render_values(text, region);
+        return;
     } else {
         render_values(text, region);
         render_tuples(text, region);
