@@ -12,13 +12,27 @@ calls the kernel and prints one checksum line per array. What varies:
   - loops: rectangular, offset, triangular, min/max bounds, reversed, stride 2;
   - statements: assignments, reductions into arrays and scalars, temporaries, affine
     guards; a minority of non-affine features (bounds and subscripts loaded from
-    memory, products of iterators, guards on data).
+    memory, products of iterators, guards on data);
+  - strided programs (STRIDED_SHARE of them, a choice drawn from a random stream of
+    their own, so that the other programs are those earlier versions of this file
+    gave): most multi-dimensional arrays passed as pointers are indexed with run-time
+    `int` row lengths `A[(i) * A_ld1 + (j)]` or `int`/`long` strides
+    `A[(i) * A_s0 + (j) * A_s1]` (row- or column-major, the layout chosen in main from
+    n and m), kernel parameters; half of them also sweep a whole buffer,
+    `for (q = 0; q < e_n * e_m; q++)`, inside a loop; some call the kernel twice, the
+    second time with the other layout of each view. Products of run-time values and
+    loop counters keep such nests from being regions until profile-guided speculation
+    fixes the values (the fuzzer's two-run option sets). These programs get a third
+    input, placed first because the two-run sets profile the first input: sizes of 3
+    to 12, which enter most nests.
 
 Every program is free of undefined behaviour at the sizes it comes with, because -O0
 and -O3 must print the same bytes:
   - array dimension d has extent p_d + 4 (p_d is n or m, or NMAX for globals), each
     loop iterator tied to one of n, m stays in [0, p), and subscripts are v + c
     (0 <= c <= 3), p - 1 - v + c, v / 2 + c, (v + w) / 2 + c, or constants below 4;
+    strides and row lengths are those of the extents (any layout stays in the buffer),
+    and a sweep's counter stays below the element count of its arrays;
   - integer values are masked (& 1023) where they are read, so no product or sum can
     overflow; reductions add values masked to & 255;
   - floating-point values start as multiples of 1/8 in [-1, 1]; products are of two
@@ -36,6 +50,7 @@ import random
 from dataclasses import dataclass, field
 
 NMAX = 40  # capacity of global arrays; sizes never exceed it
+STRIDED_SHARE = 0.3  # share of programs with run-time row lengths and strides
 FLOAT_TYPES = ("double", "float")
 INT_TYPES = ("int", "long", "unsigned")
 
@@ -58,12 +73,48 @@ class Array:
     alias_offset: int = 0  # ... plus this many elements
     role: str = "data"  # "data", "bound" (values in [0, m]), "index" (values in [0, p))
     readonly: bool = False  # never written: guards on data and products read these
+    # Strided programs only (kind "linear"): "ld", row lengths passed as `int A_ld<d>`
+    # (A[(i) * A_ld1 + (j)]); "view", one stride per dimension passed as `stride_type
+    # A_s<d>` (A[(i) * A_s0 + (j) * A_s1]), row- or column-major as `column_major` (a C
+    # expression of n and m) says in main.
+    strides: str = ""
+    stride_type: str = "int"
+    column_major: str = "0"
 
     def extent(self, p):
         return "(NMAX + 4)" if self.kind == "global" else f"({p} + 4)"
 
     def count_expr(self):
         return " * ".join(self.extent(p) for p in self.params)
+
+    def stride_names(self):
+        """The kernel parameters holding the run-time strides (none without strides)."""
+        if self.strides == "ld":
+            return [f"{self.name}_ld{d}" for d in range(1, len(self.params))]
+        if self.strides == "view":
+            return [f"{self.name}_s{d}" for d in range(len(self.params))]
+        return []
+
+    def stride_values(self, flipped=False):
+        """What main passes for each of `stride_names`: extents, or for a view its
+        row-major strides, or column-major ones when `column_major` is true at run time
+        (false, with `flipped`, in the second call of a kernel called twice)."""
+        extents = [self.extent(p) for p in self.params]
+        if self.strides == "ld":
+            return extents[1:]
+        if self.strides != "view":
+            return []
+        row = [" * ".join(extents[d + 1:]) or "1" for d in range(len(extents))]
+        col = [" * ".join(extents[:d]) or "1" for d in range(len(extents))]
+        column_major = self.column_major
+        if flipped:
+            column_major = {"0": "call", "1": "!call"}.get(column_major, f"({column_major}) != call")
+        if column_major in ("0", "1"):
+            return col if column_major == "1" else row
+        return [f"{column_major} ? {c} : {r}" for r, c in zip(row, col)]
+
+    def stride_decl_type(self):
+        return "int" if self.strides == "ld" else self.stride_type
 
 
 @dataclass
@@ -94,6 +145,12 @@ class Generator:
         self.params = "n" if self.chance(0.5) else "nnm"
         self.scalar_count = 0
         self.var_count = 0
+        # Strided programs: their own random stream, so that the main one (and every
+        # program without the feature) stays what earlier versions of this file gave.
+        self.strided_rng = random.Random(f"strided-{seed}")
+        self.strided = self.strided_rng.random() < STRIDED_SHARE
+        self.extent_params = []  # "n", "m": kernel parameters `int e_n = n + 4` (sweeps)
+        self.calls = 1  # of the kernel: strided programs may call it twice, with other strides
 
     # ---- choices -------------------------------------------------------------
 
@@ -135,10 +192,25 @@ class Generator:
             if partners:
                 array.alias_of = self.pick(partners)
                 array.alias_offset = self.pick((0, 0, 1, 3))
+        if self.strided:
+            self.give_strides()
         if self.nonaffine:
             self.arrays.append(Array("bnd", "int", ["n"], "ptr", restrict=True, role="bound"))
             for p in "nm":
                 self.arrays.append(Array(f"idx{p}", "int", [p], "ptr", restrict=True, role="index"))
+
+    def give_strides(self):
+        """Strided programs: most multi-dimensional arrays passed as pointers are indexed
+        with run-time row lengths or strides (products of a size and a loop counter, which
+        only speculation turns into regions). Draws from `strided_rng` only."""
+        rng = self.strided_rng
+        for array in self.arrays:
+            if array.kind == "global" or len(array.params) < 2 or rng.random() < 0.2:
+                continue
+            array.kind = "linear"
+            array.strides = rng.choice(("ld", "view", "view"))
+            array.stride_type = rng.choice(("int", "long"))
+            array.column_major = rng.choice(("0", "0", "1", "n % 2", "(n + m) % 3 == 0"))
 
     def data_arrays(self, types=None):
         return [a for a in self.arrays if a.role == "data" and (types is None or a.elem in types)]
@@ -187,6 +259,14 @@ class Generator:
             subs.append(self.subscript(p, scope, preferred))
         if array.kind in ("vla", "global", "ptr") and (array.kind != "ptr" or len(subs) == 1):
             return array.name + "".join(f"[{s}]" for s in subs)
+        if array.strides == "view":
+            return f"{array.name}[" + " + ".join(
+                f"({s}) * {t}" for s, t in zip(subs, array.stride_names())) + "]"
+        if array.strides == "ld":
+            flat = f"({subs[0]})"
+            for s, ld in zip(subs[1:], array.stride_names()):
+                flat = f"{flat} * {ld} + ({s})"
+            return f"{array.name}[{flat}]"
         # Linearized: row-major with the extents of the trailing dimensions.
         flat = f"({subs[0]})"
         for s, p in zip(subs[1:], array.params[1:]):
@@ -392,6 +472,37 @@ class Generator:
         text += f"{pad}{self.ref(out, Scope())} = {s};"
         return text
 
+    def sweep(self, indent):
+        """Strided programs: a nest over the whole buffer of a multi-dimensional array,
+        `for (q = 0; q < e_n * e_m; q++)` with the extents passed as `int` parameters (a
+        bound that is a product of sizes), inside a short loop; or "" when no array fits.
+        Draws from `strided_rng` only."""
+        rng = self.strided_rng
+        flat = ("linear", "ptr")  # indexed by one subscript (not VLAs, not globals)
+        targets = [a for a in self.writable_arrays() if a.kind in flat and len(a.params) > 1]
+        if not targets:
+            return ""
+        x = rng.choice(targets)
+        # Read from an array with at least as many elements (the same extents), never a
+        # float into an integer.
+        sources = [a for a in self.data_arrays() if a.kind in flat and a.params == x.params
+                   and (x.elem in FLOAT_TYPES or a.elem in INT_TYPES)]
+        y = rng.choice(sources)
+        for p in x.params:
+            if p not in self.extent_params:
+                self.extent_params.append(p)
+        bound = " * ".join(f"e_{p}" for p in x.params)
+        read = f"{y.name}[q]" if y.elem == x.elem else f"({x.elem}){y.name}[q]"
+        if x.elem in INT_TYPES:
+            body = f"{x.name}[q] = ({x.name}[q] & 1023) + ({read} & 255);"
+        else:
+            body = f"{x.name}[q] = {x.name}[q] * 0.5 + {read};"
+        pad = "  " * indent
+        # (A constant trip count would let LLVM unroll the loop away before polyrust.)
+        outer = rng.choice(("n", "m", "n + 1"))
+        return (f"{pad}for (int r = 0; r < {outer}; r++)\n{pad}  for (int q = 0; q < {bound}; q++)\n"
+                f"{pad}    {body}")
+
     # ---- the whole program ---------------------------------------------------
 
     def program(self):
@@ -409,9 +520,19 @@ class Generator:
                 parts.append(self.perfect_nest(d, 1))
             else:
                 parts.append(self.nest(d, Scope(), 1))
-        kernel_body = "\n".join(parts)
+        if self.strided and self.strided_rng.random() < 0.5:
+            parts.append(self.sweep(1))
+        kernel_body = "\n".join(p for p in parts if p)
         big = 40 if self.max_depth < 3 else 24
         inputs = [(rng.randint(0, 6), rng.randint(0, 6)), (rng.randint(9, big), rng.randint(9, big))]
+        if self.strided:
+            # First a size that enters most nests: the two-run option set profiles the
+            # first input, and the others then take the specialized code or the original.
+            inputs.insert(0, (self.strided_rng.randint(3, 12), self.strided_rng.randint(3, 12)))
+            # A second call with the other layout of every view: a profiled nest then
+            # sees two tuples of strides (two specialized versions).
+            if any(a.strides == "view" for a in self.arrays) and self.strided_rng.random() < 0.4:
+                self.calls = 2
         source = self.render(kernel_body) + inputs_comment(inputs)
         return Program(self.seed, source, inputs)
 
@@ -420,7 +541,8 @@ class Generator:
         if a.kind == "vla" and len(a.params) > 1:
             inner = "".join(f"[{a.extent(p)}]" for p in a.params[1:])
             return f"{a.elem} (*{q} {a.name}){inner}"
-        return f"{a.elem} *{q} {a.name}"
+        strides = "".join(f", {a.stride_decl_type()} {s}" for s in a.stride_names())
+        return f"{a.elem} *{q} {a.name}{strides}"
 
     def render(self, body):
         params = [a for a in self.arrays if a.kind != "global"]
@@ -429,7 +551,8 @@ class Generator:
         for a in globals_:
             dims = "".join("[NMAX + 4]" for _ in a.params)
             out.append(f"static {a.elem} {a.name}{dims};")
-        sig = ", ".join(["int n", "int m"] + [self.param_decl(a) for a in params])
+        sig = ", ".join(["int n", "int m"] + [f"int e_{p}" for p in self.extent_params]
+                        + [self.param_decl(a) for a in params])
         out.append(f"\nstatic __attribute__((noinline)) void kernel({sig}) {{\n{body}\n}}\n")
         out.append(MAIN_HEAD)
         buffers = [a for a in params if a.alias_of is None]
@@ -448,6 +571,13 @@ class Generator:
             out.append(f"  fz_init_{a.elem}(&{a.name}{'[0]' * len(a.params)}, {a.count_expr()}, "
                        f"{self.arrays.index(a) + 1});")
         args = ["n", "m"]
+        for p in self.extent_params:
+            out.append(f"  int e_{p} = {p} + 4;")
+            args.append(f"e_{p}")
+        pad = "  "
+        if self.calls == 2:
+            out.append("  for (int call = 0; call < 2; call++) {")
+            pad = "    "
         for a in params:
             base = a.alias_of or a
             ptr = f"b_{base.name} + {a.alias_offset}" if a.alias_of else f"b_{a.name}"
@@ -455,7 +585,12 @@ class Generator:
                 inner = "".join(f"[{a.extent(p)}]" for p in a.params[1:])
                 ptr = f"({a.elem} (*){inner})({ptr})"
             args.append(ptr)
-        out.append(f"  kernel({', '.join(args)});")
+            for name, value in zip(a.stride_names(), a.stride_values(flipped=self.calls == 2)):
+                out.append(f"{pad}{a.stride_decl_type()} {name} = {value};")
+                args.append(name)
+        out.append(f"{pad}kernel({', '.join(args)});")
+        if self.calls == 2:
+            out.append("  }")
         for a in buffers:
             out.append(f"  fz_check_{a.elem}(\"{a.name}\", b_{a.name}, c_{a.name});")
         for a in globals_:

@@ -8,6 +8,13 @@ output is checked against the -O0 reference:
               within 1e-4 * (1 + sum of magnitudes), hashes ignored: with
               -polyrust-allow-reassociation a reduction may legitimately be summed in
               another order and differ in the last bits.
+A `two_run` set is the profile-guided speculation flow instead of one compile: its flags
+plus -polyrust-profile-generate, linked with the runtime (libpolyrust_rt.a) and run on
+the program's first input, which writes the profile; then its flags plus
+-polyrust-profile-use of that profile (and with `instrument_specialized`
+-polyrust-profile-generate again, linked with the runtime), run on every input
+(runner.py, `check_two_run`).
+opt gets its flags plus -polyrust-profile-generate (instrumentation on any IR).
 """
 
 from dataclasses import dataclass
@@ -18,6 +25,8 @@ class OptionSet:
     name: str
     flags: tuple
     compare: str = "exact"
+    two_run: bool = False
+    instrument_specialized: bool = False  # two-run: the second compile also instruments
 
 
 CODEGEN = ("-polyrust-codegen", "-polyrust-force-codegen")
@@ -34,11 +43,19 @@ OPTION_SETS = (
     OptionSet("tile-fixed", CODEGEN + ("-polyrust-tiling=fixed", "-polyrust-tile-sizes=4,8")),
     OptionSet("tile-none", CODEGEN + ("-polyrust-tiling=none",)),
     OptionSet("reassoc", CODEGEN + ("-polyrust-allow-reassociation",), compare="tolerant"),
-    # TO ADD when they are implemented (issue 5 asks for them):
-    #   - expression propagation and QUOV (their -polyrust-* switches, with CODEGEN);
-    #   - the two-run speculation flow: compile with -polyrust-profile-generate, run on
-    #     the program's first input, recompile with -polyrust-profile-use, run and compare
-    #     on its other inputs. That needs a "profile" step in runner.py beside "flags".
+    # Profile-guided speculation (two compiles, a profiling run between them): nests
+    # whose products of run-time sizes or strides and loop counters keep them from
+    # being regions are instrumented, then specialized for the profiled values behind
+    # a check that sends other values to the original loops. With CODEGEN every
+    # specialized region is regenerated, so the specialized code runs where the
+    # values match, and the original loops where they do not.
+    OptionSet("two-run", CODEGEN, two_run=True),
+    # The same with both profile options in the second compile: the specialized build is
+    # instrumented too (its run-time checks record whether they passed), as users check
+    # how often the specialized code runs.
+    OptionSet("two-run-instrumented", CODEGEN, two_run=True, instrument_specialized=True),
+    # TO ADD when they are implemented (issue 5 asks for them): expression propagation
+    # and QUOV (their -polyrust-* switches, with CODEGEN).
 )
 
 # The set whose remarks measure acceptance (regions polyrust transformed).
