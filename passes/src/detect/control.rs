@@ -230,15 +230,20 @@ pub fn block_conditions<'f>(
         {
             entry.insert(*block, cond.clone());
         }
-        // Inherit the assumptions of the conditions this block depends on.
-        let mut inherited: Vec<Assumed> = Vec::new();
+        // Inherit the assumptions of the conditions this block depends on, each once:
+        // where paths merge, both sides carry the assumptions from before they split,
+        // and copying them all doubled the list at every merge (a chain of if/else
+        // blocks in a csmith program took gigabytes).
+        let mut inherited: Vec<Assumed> = assumed.get(block).cloned().unwrap_or_default();
         for pred in predecessors.get(block).into_iter().flatten() {
-            if let Some(a) = assumed.get(pred) {
-                inherited.extend(a.iter().cloned());
+            for a in assumed.get(pred).into_iter().flatten() {
+                if !inherited.contains(a) {
+                    inherited.push(a.clone());
+                }
             }
         }
         if !inherited.is_empty() {
-            assumed.entry(*block).or_default().extend(inherited);
+            assumed.insert(*block, inherited);
         }
         conds.insert(*block, cond);
     }

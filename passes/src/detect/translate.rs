@@ -44,7 +44,7 @@ pub enum ParamValue<'f> {
 }
 
 /// A condition the translation relies on, with why.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Assumed {
     pub cond: Cond,
     pub reason: String,
