@@ -8,6 +8,8 @@
 #   polyrust_enable(app PROFILE_GENERATE app-%p.polyprof.json)   # run 1: instrument, link
 #                                               # the runtime; running app writes the profile
 #   polyrust_enable(app PROFILE_USE app.polyprof)  # run 2: specialize from the profile
+#   (both keywords at once: the specialized build is instrumented too, and its profile
+#   says how often each run-time check passed)
 #
 # Sets PolyRust_PLUGIN (the plugin) and PolyRust_RUNTIME (the static runtime) and
 # refuses, with a message, a compiler the plugin cannot be loaded into (it needs clang 22).
@@ -32,9 +34,6 @@ function(polyrust_enable target)
   cmake_parse_arguments(PARSE_ARGV 1 _pr "RUNTIME" "PROFILE_GENERATE;PROFILE_USE" "OPTIONS")
   if(_pr_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "polyrust_enable(${target}): unknown arguments '${_pr_UNPARSED_ARGUMENTS}'; expected OPTIONS <flags...>, RUNTIME, PROFILE_GENERATE <file> or PROFILE_USE <file>")
-  endif()
-  if(DEFINED _pr_PROFILE_GENERATE AND DEFINED _pr_PROFILE_USE)
-    message(FATAL_ERROR "polyrust_enable(${target}): PROFILE_GENERATE and PROFILE_USE exclude each other: build once with PROFILE_GENERATE, run, then build with PROFILE_USE")
   endif()
   if(DEFINED _pr_PROFILE_GENERATE)
     list(APPEND _pr_OPTIONS "-polyrust-profile-generate=${_pr_PROFILE_GENERATE}")
