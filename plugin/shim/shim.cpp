@@ -501,11 +501,16 @@ const PrHostApi HostApi = {
         Abandoned.insert(unwrap(Blocks[I]));
       for (BasicBlock *BB : Abandoned) {
         if (Instruction *Term = BB->getTerminator()) {
-          // Only blocks that stay need their phis fixed; ours lose theirs below.
+          // Only blocks that stay need their phis fixed; ours lose theirs below. A phi
+          // may have no value from BB yet (generation stopped before giving it one, as
+          // for an LCSSA phi of the exit), so each is asked, not assumed to have one.
           SmallPtrSet<BasicBlock *, 4> Seen;
           for (BasicBlock *Succ : successors(BB))
             if (!Abandoned.contains(Succ) && Seen.insert(Succ).second)
-              Succ->removePredecessor(BB, /*KeepOneInputPHIs=*/true);
+              for (PHINode &Phi : Succ->phis())
+                for (int Index = Phi.getBasicBlockIndex(BB); Index >= 0;
+                     Index = Phi.getBasicBlockIndex(BB))
+                  Phi.removeIncomingValue(Index, /*DeletePHIIfEmpty=*/false);
           Term->eraseFromParent();
         }
         new UnreachableInst(BB->getContext(), BB);
