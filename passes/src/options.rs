@@ -64,6 +64,8 @@ pub struct Options {
     /// Which run of the pass on this function this is: 0, then one more after each
     /// region rewritten (the shim reruns the pass with fresh analyses).
     pub round: u32,
+    /// Tile the time loops of iterated stencils, skewed (`-polyrust-time-tiling`).
+    pub time_tiling: bool,
 }
 
 impl Default for Options {
@@ -84,6 +86,7 @@ impl Default for Options {
             profile_generate: None,
             profile_use: None,
             round: 0,
+            time_tiling: true,
         }
     }
 }
@@ -214,6 +217,7 @@ pub struct RawOptions {
     /// `-polyrust-profile-use` as typed; empty: not given.
     pub profile_use: String,
     pub round: u32,
+    pub time_tiling: bool,
 }
 
 impl RawOptions {
@@ -249,6 +253,7 @@ impl RawOptions {
             profile_generate: (raw.profile_generate != 0).then(|| text(raw.profile_generate_path)),
             profile_use: text(raw.profile_use),
             round: raw.round,
+            time_tiling: raw.time_tiling != 0,
         }
     }
 }
@@ -314,6 +319,7 @@ impl Options {
             profile_generate: raw.profile_generate.clone(),
             profile_use,
             round: raw.round,
+            time_tiling: raw.time_tiling,
         })
     }
 }
@@ -358,6 +364,7 @@ mod tests {
             profile_generate: None,
             profile_use: String::new(),
             round: 0,
+            time_tiling: true,
         }
     }
 

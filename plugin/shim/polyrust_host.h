@@ -100,6 +100,7 @@ typedef struct {
   const char *profile_use; /* -polyrust-profile-use; "" when not given */
   uint32_t round;          /* 0 on the first run of the pass on a function, then 1, 2, ...
                               after each region rewritten (detection remarks only on 0) */
+  int time_tiling;         /* tile the time loops of iterated stencils (skewed) */
 } PrOptions;
 
 /* Which printer pass is asking Rust for text. */

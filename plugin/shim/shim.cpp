@@ -116,6 +116,12 @@ cl::opt<bool> ForceCodegen(
              "(for testing code generation)"),
     cl::init(false), cl::Hidden, cl::cat(PolyrustCategory));
 
+cl::opt<bool> TimeTiling(
+    "polyrust-time-tiling",
+    cl::desc("Tile the time loop of iterated stencils together with their row loops, "
+             "skewed, when a time step's data does not stay in cache (default: true)"),
+    cl::init(true), cl::cat(PolyrustCategory));
+
 cl::opt<bool> AllowReassociation(
     "polyrust-allow-reassociation",
     cl::desc("Let schedules reorder the updates of reductions (s += x): floating-point "
@@ -694,6 +700,7 @@ PrOptions currentOptions() {
   O.codegen = Codegen;
   O.force_codegen = ForceCodegen;
   O.allow_reassociation = AllowReassociation;
+  O.time_tiling = TimeTiling;
   O.debug_remarks = DebugRemarks;
   O.profile_generate = ProfileGenerate.getNumOccurrences() > 0;
   O.profile_generate_path = ProfileGenerate.c_str();

@@ -42,4 +42,4 @@ void scaled_update(int n, int m, double (*restrict C)[n], double (*restrict A)[m
       C[i][j] = 0.5 * C[i][j] + s;
     }
 }
-// CHECK: interchange-distribution.c:[[@LINE-8]]:3: remark: region in scaled_update at interchange-distribution.c:[[@LINE-8]] left unchanged: S1 loses reuse in loop 1, but no band of 3 of its loops can be tiled without skewing: in each, a dependence goes backwards in some loop whatever their order and the statements' shifts (polyrust does not skew loops) [-Rpass-missed=polyrust]
+// CHECK: interchange-distribution.c:[[@LINE-8]]:3: remark: region in scaled_update at interchange-distribution.c:[[@LINE-8]] left unchanged: S1 loses reuse in loop 1, but no band of 3 of its loops can be tiled without skewing: in each, a dependence goes backwards in some loop whatever their order and the statements' shifts (polyrust skews loops only to tile the time loop of iterated stencils) [-Rpass-missed=polyrust]

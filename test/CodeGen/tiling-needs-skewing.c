@@ -1,8 +1,10 @@
 // A time-iterated stencil loses reuse across its time loop, but no band of its loops can
 // be tiled by reordering and shifting alone (transform/permutable.rs): a dependence
-// carried by the time loop goes backwards in each space loop. The region is refused
-// without asking isl's scheduler, with the reason. A product of matrices in a loop that
-// repeats it is still tiled.
+// carried by the time loop goes backwards in each space loop. Time tiles (skewed, see
+// time-tiling.c) would not gain on this in-place sweep, whose innermost loop waits for
+// the value it wrote one iteration before. The region is refused without asking isl's
+// scheduler, with the reason. A product of matrices in a loop that repeats it is still
+// tiled.
 // RUN: %clang -O3 -fno-unroll-loops -g -c -o /dev/null -fpass-plugin=%plugin -mllvm -polyrust-l2-cache=512K \
 // RUN:   -Rpass-missed=polyrust -Rpass=polyrust %s 2>&1 | %FileCheck %s
 
@@ -13,7 +15,7 @@ void gauss_seidel(int n, int steps, double *u) {
         u[i * n + j] = (u[(i - 1) * n + j - 1] + u[(i - 1) * n + j + 1] + u[i * n + j - 1] +
                         u[i * n + j + 1] + u[(i + 1) * n + j - 1] + u[(i + 1) * n + j + 1]) / 6.0;
 }
-// CHECK: tiling-needs-skewing.c:[[@LINE-6]]:3: remark: region in gauss_seidel at tiling-needs-skewing.c:[[@LINE-6]] left unchanged: {{S[0-9]}} loses reuse in loop 1, but no band of 3 of its loops can be tiled without skewing: in each, a dependence goes backwards in some loop whatever their order and the statements' shifts (polyrust does not skew loops)
+// CHECK: tiling-needs-skewing.c:[[@LINE-6]]:3: remark: region in gauss_seidel at tiling-needs-skewing.c:[[@LINE-6]] left unchanged: time tiles would not gain: an innermost loop carries a flow dependence through memory ({{S[0-9]}} reads what an earlier iteration wrote), so its iterations wait for each other whatever the cache holds
 
 double A[1024][1024], B[1024][1024], C[1024][1024];
 void products(int times) {

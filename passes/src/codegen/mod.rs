@@ -113,7 +113,15 @@ pub fn generate<'f>(
         }
     };
     let entering = &entering;
-    let ast = ast::generate_checking_parallelism(&scop.assumed_context, schedule, dependences)
+    // Its own stage, under the whole bound counted afresh: the decision before it may
+    // have used most of the count (a time-tiled stencil's checks), and the tiled
+    // loops cost more to generate than anything the decision looked at.
+    let ast = scop
+        .context
+        .ctx()
+        .within_share(1, || {
+            ast::generate_checking_parallelism(&scop.assumed_context, schedule, dependences)
+        })
         .map_err(CodegenError::Isl)?;
     let runtime = check::runtime_check(ctx, &region.spec, scop)?;
 

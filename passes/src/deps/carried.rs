@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::isl::{parse_map, parse_union_map, IslCtx, IslError, UnionMap, UnionSet};
+use crate::isl::{parse_map, parse_union_map, IslCtx, IslError, Set, UnionMap, UnionSet};
 use crate::model::Scop;
 
 use super::program_order::{carried_by_loop_text, width, within_loop_text};
@@ -127,6 +127,16 @@ pub struct PairDistances {
     pub lower: Vec<Option<i64>>,
 }
 
+/// The distance vectors `time(sink) - time(source)` of the dependences from one
+/// statement to another, in the original time space (see
+/// `Dependences::deltas_within_loop`).
+pub struct PairDeltas {
+    pub source: String,
+    pub sink: String,
+    /// `{ [d0, ..., d(w-1)] }`, one dimension per time dimension (iterators at 2k+1).
+    pub deltas: Set,
+}
+
 /// The lower bounds of `deps` between each pair of statements, for the pairs of instances
 /// inside the loop at `prefix` in one iteration of the loops around it, under
 /// `original_schedule` (one map per statement, all of one width).
@@ -135,6 +145,30 @@ pub(super) fn distances_within_loop(
     original_schedule: &UnionMap,
     prefix: &[u32],
 ) -> Result<Vec<PairDistances>, IslError> {
+    deltas_within_loop(deps, original_schedule, prefix)?
+        .into_iter()
+        .map(|pair| {
+            let width = pair.deltas.n_dims()?;
+            let lower = (0..width / 2)
+                .map(|depth| pair.deltas.dim_lower_bound(2 * depth + 1))
+                .collect::<Result<_, _>>()?;
+            Ok(PairDistances {
+                source: pair.source,
+                sink: pair.sink,
+                lower,
+            })
+        })
+        .collect()
+}
+
+/// The distance vectors of `deps` between each pair of statements (non-empty ones
+/// only), for the pairs of instances inside the loop at `prefix` in one iteration of
+/// the loops around it, under `original_schedule`.
+pub(super) fn deltas_within_loop(
+    deps: &UnionMap,
+    original_schedule: &UnionMap,
+    prefix: &[u32],
+) -> Result<Vec<PairDeltas>, IslError> {
     let schedules = original_schedule.maps()?;
     let Some(width) = schedules.first().map(|m| m.n_out()).transpose()? else {
         return Ok(Vec::new());
@@ -157,22 +191,19 @@ pub(super) fn distances_within_loop(
         let (Some(from), Some(to)) = (schedule_of(&source)?, schedule_of(&sink)?) else {
             continue;
         };
-        let distances = from
+        let deltas = from
             .reverse()?
             .apply_range(dep)?
             .apply_range(to)?
             .intersect(within.copy()?)?
             .deltas()?;
-        if distances.is_empty()? {
+        if deltas.is_empty()? {
             continue;
         }
-        let lower = (0..width / 2)
-            .map(|depth| distances.dim_lower_bound(2 * depth + 1))
-            .collect::<Result<_, _>>()?;
-        out.push(PairDistances {
+        out.push(PairDeltas {
             source: source.unwrap_or_default(),
             sink: sink.unwrap_or_default(),
-            lower,
+            deltas,
         });
     }
     Ok(out)

@@ -24,12 +24,15 @@ mod compute;
 mod dataflow;
 mod error;
 mod print;
+mod private;
 mod program_order;
 mod reduction;
 mod validity;
 
-pub use carried::PairDistances;
+pub use carried::{PairDeltas, PairDistances};
 pub use error::DepsError;
+pub use private::PrivateScalars;
+pub use validity::respects;
 
 use crate::isl::UnionMap;
 
@@ -171,6 +174,18 @@ impl Dependences {
         prefix: &[u32],
     ) -> Result<Vec<PairDistances>, crate::isl::IslError> {
         carried::distances_within_loop(&self.validity, &self.original_schedule, prefix)
+    }
+
+    /// The distance vectors (in the original 2d+1 time space) of the pairs of
+    /// `relation` (the validity relation or one like it) between each pair of
+    /// statements inside the loop at `prefix`, in one iteration of the loops around it:
+    /// for distances along combinations of loops (a skewed loop's `s * dt + di`).
+    pub fn deltas_within_loop(
+        &self,
+        relation: &UnionMap,
+        prefix: &[u32],
+    ) -> Result<Vec<PairDeltas>, crate::isl::IslError> {
+        carried::deltas_within_loop(relation, &self.original_schedule, prefix)
     }
 
     /// For each statement in program order, each loop around it (outermost first) with

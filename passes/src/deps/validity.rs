@@ -30,7 +30,7 @@ impl Dependences {
 /// positive vectors is much cheaper than relating the two sets of time stamps with a
 /// lexicographic order (one disjunct per dimension on both sides): on a time-iterated
 /// stencil with skewed schedules, seconds against milliseconds.
-pub(super) fn respects(deps: &UnionMap, schedule: &UnionMap) -> Result<bool, IslError> {
+pub fn respects(deps: &UnionMap, schedule: &UnionMap) -> Result<bool, IslError> {
     if deps.is_empty()? {
         return Ok(true);
     }

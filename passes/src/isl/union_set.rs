@@ -48,6 +48,16 @@ impl UnionSet {
         )
     }
 
+    /// The lexicographically largest element of each space of `self` (per parameter
+    /// value).
+    pub fn lexmax(self) -> Result<UnionSet, IslError> {
+        UnionSet::wrap(
+            &self.ctx,
+            "taking the lexicographic maximum of a union set",
+            self.inner.lexmax(),
+        )
+    }
+
     /// `{ a -> b : a in self, b in other, a lexicographically before b }`, for the pairs
     /// of sets of `self` and `other` that lie in the same space.
     pub fn lex_lt_union_set(self, other: UnionSet) -> Result<UnionMap, IslError> {

@@ -113,6 +113,7 @@ pub struct PrOptions {
     pub profile_generate_path: *const c_char,
     pub profile_use: *const c_char,
     pub round: u32,
+    pub time_tiling: i32,
 }
 
 #[repr(C)]

@@ -17,6 +17,8 @@
 //!   permutations and shifts alone (no skewing), before isl's scheduler is asked;
 //! - `interchange`: the original order with loops interchanged, when isl's schedule
 //!   does not gain;
+//! - `time_tiling`: iterated stencils' time steps tiled together over skewed row loops
+//!   (innermost loops kept whole), where a time step's data leaves the cache;
 //! - `hardware`: the machine description SICA needs (L1 and L2 data cache sizes, SIMD
 //!   register width), taken from the options, the host's sysfs, the target or documented
 //!   defaults, remembering where each value came from for remarks.
@@ -30,3 +32,4 @@ pub mod permutable;
 pub mod reuse;
 pub mod schedule;
 pub mod sica;
+pub mod time_tiling;

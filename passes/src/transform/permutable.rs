@@ -62,7 +62,7 @@ pub fn tiling_needs_skewing(
         return Ok(None);
     };
     Ok(Some(format!(
-        "{} loses reuse in loop {}, but no band of {min_loops} of its loops can be tiled without skewing: in each, a dependence goes backwards in some loop whatever their order and the statements' shifts (polyrust does not skew loops)",
+        "{} loses reuse in loop {}, but no band of {min_loops} of its loops can be tiled without skewing: in each, a dependence goes backwards in some loop whatever their order and the statements' shifts (polyrust skews loops only to tile the time loop of iterated stencils)",
         first.statement,
         first.level + 1
     )))
@@ -80,8 +80,15 @@ fn shiftable(pairs: &[PairDistances], level: usize, depth_of: &BTreeMap<&str, us
             None => return false,
         }
     }
+    shifts(&edges).is_some()
+}
+
+/// Shifts that satisfy every edge `(sink, source, distance)`, i.e. `shift(source) <=
+/// shift(sink) + distance` (each shift 0 or below), or `None` when the constraints
+/// have a negative cycle. Statements on no edge get no shift.
+pub(super) fn shifts<'a>(edges: &[(&'a str, &'a str, i64)]) -> Option<BTreeMap<&'a str, i64>> {
     let mut shift: BTreeMap<&str, i64> = BTreeMap::new();
-    for (from, to, _) in &edges {
+    for (from, to, _) in edges {
         shift.insert(from, 0);
         shift.insert(to, 0);
     }
@@ -89,7 +96,7 @@ fn shiftable(pairs: &[PairDistances], level: usize, depth_of: &BTreeMap<&str, us
     // still possible after |statements| rounds means a negative cycle.
     for _ in 0..=shift.len() {
         let mut changed = false;
-        for (from, to, weight) in &edges {
+        for (from, to, weight) in edges {
             let candidate = shift[from].saturating_add(*weight);
             if candidate < shift[to] {
                 shift.insert(to, candidate);
@@ -97,10 +104,10 @@ fn shiftable(pairs: &[PairDistances], level: usize, depth_of: &BTreeMap<&str, us
             }
         }
         if !changed {
-            return true;
+            return Some(shift);
         }
     }
-    false
+    None
 }
 
 #[cfg(test)]

@@ -26,6 +26,7 @@ use super::interchange;
 use super::permutable;
 use super::reuse::{self, Locality, Reuse};
 use super::sica::{self, BlockAccess, NewElements, SicaBand, SicaDecision};
+use super::time_tiling;
 
 /// What to do with a region.
 pub enum Decision {
@@ -60,7 +61,14 @@ pub fn decide(
     locality: &Locality,
 ) -> Result<Decision, IslError> {
     let original = Original::new(scop);
+    let time_tiles = match time_tiled(&original, deps, options, locality)? {
+        TimeTiled::Decided(decision) => return Ok(decision),
+        TimeTiled::Refused(reason) => Some(reason),
+        TimeTiled::NotApplicable => None,
+    };
     if let Some(reason) = beyond_permutations(scop, deps, options, locality)? {
+        // A time-iterated stencil says why time tiles do not apply.
+        let reason = time_tiles.unwrap_or(reason);
         // Only a loop order can gain, which the interchanges find at a fraction of the
         // scheduler's cost; isl's scheduler is still asked when they find none and
         // some access could become contiguous (it also fuses and distributes).
@@ -127,6 +135,83 @@ fn beyond_permutations(
         return Ok(None);
     };
     permutable::tiling_needs_skewing(scop, deps, lost, min_tiled_loops(options))
+}
+
+/// What time tiling decided for a region.
+enum TimeTiled {
+    NotApplicable,
+    Refused(String),
+    Decided(Decision),
+}
+
+/// The region's time steps tiled together (see `time_tiling`), when it is an iterated
+/// stencil whose steps lose reuse and the skewed schedule respects the dependences.
+fn time_tiled(
+    original: &Original<'_>,
+    deps: &Dependences,
+    options: &Options,
+    locality: &Locality,
+) -> Result<TimeTiled, IslError> {
+    if options.tiling == Tiling::None || !options.time_tiling {
+        return Ok(TimeTiled::NotApplicable);
+    }
+    let scop = original.scop;
+    let candidate =
+        match time_tiling::candidate(scop, deps, &locality.temporal).map_err(isl_error)? {
+            time_tiling::Outcome::NotApplicable => return Ok(TimeTiled::NotApplicable),
+            time_tiling::Outcome::Refused(reason) => return Ok(TimeTiled::Refused(reason)),
+            time_tiling::Outcome::Tile(candidate) => candidate,
+        };
+    let untiled = candidate.schedule.get_map()?;
+    if !crate::deps::respects(&candidate.validity, &untiled)? {
+        return Ok(TimeTiled::Refused(
+            "the time-tiled schedule does not respect the dependences".into(),
+        ));
+    }
+    // Skewed loops over many statements can make the loop AST costly: beyond the
+    // bound, time tiles are refused and the other candidates still get their turn.
+    match original.adds_guards(&candidate.schedule) {
+        Ok(false) => {}
+        Ok(true) => {
+            return Ok(TimeTiled::Refused(
+                "the time-tiled schedule puts conditions inside innermost loops".into(),
+            ))
+        }
+        Err(e) if e.is_operation_limit() => {
+            return Ok(TimeTiled::Refused(
+                "the time-tiled loops are too costly to generate (isl's operation bound)".into(),
+            ))
+        }
+        Err(e) => return Err(e),
+    }
+    let members = candidate.band_members;
+    let sizes: Vec<i64> = match &options.tiling {
+        Tiling::Fixed(sizes) => (0..members)
+            .map(|i| sizes.get(i).map_or(DEFAULT_TILE, |s| i64::from(*s)))
+            .collect(),
+        _ => time_tiling::tile_sizes(members),
+    };
+    let schedule = time_tiling::tile(&candidate.schedule, &sizes)?;
+    if !candidate.private.is_empty()
+        && !deps
+            .last_writes_unchanged(scop, &candidate.private, &schedule.get_map()?)
+            .map_err(isl_error)?
+    {
+        return Ok(TimeTiled::Refused(format!(
+            "time tiles would change which write of {} runs last",
+            candidate.private.join(", ")
+        )));
+    }
+    let shown: Vec<String> = sizes.iter().map(i64::to_string).collect();
+    Ok(TimeTiled::Decided(Decision::Transform {
+        schedule,
+        description: format!(
+            "time-tiled: {}; tiles of {} (time steps first), innermost loops whole",
+            candidate.description,
+            shown.join("x")
+        ),
+        dependences: deps.all()?,
+    }))
 }
 
 /// isl's schedule, permuted within its bands and tiled, if the cost model takes it.
@@ -306,13 +391,19 @@ fn scheduling_constraints(scop: &Scop, deps: &Dependences) -> Result<UnionMap, I
 /// Whether a schedule respects the dependences; reaching the operation bound is an
 /// error (reported as such), not a "no".
 fn respects(deps: &Dependences, map: &UnionMap) -> Result<bool, IslError> {
-    deps.respects(map).map_err(|e| match e {
+    deps.respects(map).map_err(isl_error)
+}
+
+/// A dependence error as the isl error it is at heart (reaching the operation bound
+/// stays recognisable as such).
+fn isl_error(error: crate::deps::DepsError) -> IslError {
+    match error {
         crate::deps::DepsError::Isl { error, .. } => error,
         other => IslError::Other {
             context: "checking a schedule against the dependences".into(),
             message: other.to_string(),
         },
-    })
+    }
 }
 
 /// Fixed sizes are the user's explicit choice: any band of two loops or more.

@@ -4,6 +4,7 @@
 mod anti_output;
 mod flow;
 mod print;
+mod private;
 mod reductions;
 mod schedules;
 
