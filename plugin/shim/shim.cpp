@@ -27,6 +27,9 @@
 #include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/LICM.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/LoopRotation.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/LCSSA.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
@@ -761,6 +764,20 @@ bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
   if (Changed) {
     FAM.invalidate(F, SROAPass(SROAOptions::ModifyCFG).run(F, FAM));
     FAM.invalidate(F, InstCombinePass().run(F, FAM));
+    // Generated code keeps a promoted scalar in its element (`P[i][j] += G[i][k] *
+    // X[j][k]` loads and stores P[i][j] in every iteration of k): LICM holds it in a
+    // register again, as it did in the original before polyrust ran. The pipeline's
+    // next LICM comes after unrolling, whose copies of the address it no longer
+    // promotes: without this, the chain went through memory and gram_restrict's
+    // product ran 3.5x slower than -O3 (1.24 s against 0.36 s; 0.35 s with it). The
+    // loops generated are not rotated yet, and LICM only promotes stores of rotated
+    // loops (the store must run whenever the loop is entered).
+    LoopPassManager LPM;
+    LPM.addPass(LoopRotatePass());
+    LPM.addPass(LICMPass(LICMOptions()));
+    FunctionPassManager Promote;
+    Promote.addPass(createFunctionToLoopPassAdaptor(std::move(LPM), /*UseMemorySSA=*/true));
+    FAM.invalidate(F, Promote.run(F, FAM));
   }
   return Changed || Simplifying;
 }

@@ -18,8 +18,8 @@ void columns(int n) {
 // CHECK-LABEL: define {{.*}}@columns(
 // CHECK: load double, {{.*}} !llvm.access.group [[BOTH:![0-9]+]]
 // CHECK: store double {{.*}} !llvm.access.group [[BOTH]]
-// CHECK: br label %polyrust.loop{{[0-9]*}}, !llvm.loop [[INNER:![0-9]+]]
-// CHECK: br label %polyrust.loop{{[0-9]*}}, !llvm.loop [[OUTER:![0-9]+]]
+// CHECK: br i1 %{{[0-9]+}}, label %polyrust.body{{[0-9]*}}, label %{{.*}}, !llvm.loop [[INNER:![0-9]+]]
+// CHECK: br i1 %{{[0-9]+}}, label %polyrust.body{{[0-9]*}}, label %{{.*}}, !llvm.loop [[OUTER:![0-9]+]]
 
 // Interchanged; the row loop (now outermost) carries A[i-1][j] -> A[i][j], the column
 // loop inside it carries nothing.
@@ -30,8 +30,8 @@ void recurrence(int n) {
 }
 // CHECK-LABEL: define {{.*}}@recurrence(
 // CHECK: store double {{.*}} !llvm.access.group [[ONE:![0-9]+]]
-// CHECK: br label %polyrust.loop{{[0-9]*}}, !llvm.loop [[RINNER:![0-9]+]]
-// CHECK: br label %polyrust.loop{{[0-9]*}}, !llvm.loop [[ROUTER:![0-9]+]]
+// CHECK: br i1 %{{[0-9]+}}, label %polyrust.body{{[0-9]*}}, label %{{.*}}, !llvm.loop [[RINNER:![0-9]+]]
+// CHECK: br i1 %{{[0-9]+}}, label %polyrust.body{{[0-9]*}}, label %{{.*}}, !llvm.loop [[ROUTER:![0-9]+]]
 
 // CHECK-DAG: [[BOTH]] = !{[[G1:![0-9]+]], [[G2:![0-9]+]]}
 // CHECK-DAG: [[HANDLED:![0-9]+]] = !{!"polyrust.handled"}

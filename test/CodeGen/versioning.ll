@@ -45,12 +45,13 @@ exit:
 ; CHECK: polyrust.check:
 ; CHECK: ptrtoint ptr %{{[AB]}} to i64
 ; CHECK: ptrtoint ptr %{{[AB]}} to i64
-; CHECK: br i1 %{{[0-9]+}}, label %polyrust.start, label %outer
-; The generated loop nest: a load of A and a store to B per instance.
-; CHECK: polyrust.loop:
-; CHECK: %c0 = phi i64
-; CHECK: polyrust.loop{{[0-9]+}}:
-; CHECK: %c1 = phi i64
+; CHECK: br i1 %{{[0-9]+}}, label %polyrust.start, label %outer{{.*}}
+; The generated loop nest (rotated after the rewrite, for LICM): a load of A and a
+; store to B per instance.
+; CHECK: polyrust.body:
+; CHECK: %c0{{[0-9]*}} = phi i64
+; CHECK: polyrust.body{{[0-9]+}}:
+; CHECK: %c1{{[0-9]*}} = phi i64
 ; CHECK: load double, ptr
 ; CHECK: fmul double
 ; CHECK: store double

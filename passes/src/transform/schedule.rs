@@ -280,7 +280,15 @@ fn from_isl(
             assessment.strided_before, assessment.strided_after
         ));
     }
-    let (tiled, tiles) = tile(&new, scop, options, hardware, &locality.temporal)?;
+    let dependences = deps.all()?;
+    let (tiled, tiles) = tile(
+        &new,
+        scop,
+        &dependences,
+        options,
+        hardware,
+        &locality.temporal,
+    )?;
     described.extend(tiles);
     if described.is_empty() {
         return Ok(Decision::Keep(
@@ -298,7 +306,7 @@ fn from_isl(
     Ok(Decision::Transform {
         schedule: tiled,
         description,
-        dependences: deps.all()?,
+        dependences,
     })
 }
 
@@ -420,10 +428,12 @@ fn worth_tiling(band: &BandInfo, min_loops: usize) -> bool {
 
 /// Tiles the permutable bands worth it as `-polyrust-tiling` says (SICA sizes, fixed
 /// sizes or none); returns the tiled schedule and what was done to each band tiled
-/// (nothing when no band was).
+/// (nothing when no band was). `dependences` (all of them, reductions included) tell
+/// SICA which bands' innermost loops carry one, and so are not vectorized.
 pub fn tile(
     schedule: &Schedule,
     scop: &Scop,
+    dependences: &UnionMap,
     options: &Options,
     hardware: &Hardware,
     reuse: &Reuse,
@@ -474,17 +484,18 @@ pub fn tile(
                     return None;
                 }
                 let members = band.coincident.len();
-                let decision = sica::tile_sizes_sica(
-                    &machine,
-                    &new_elements,
-                    options.sica_rho,
-                    &SicaBand {
-                        loops: members,
-                        vector_trip_count: trip_count(band.extents.last()),
-                        outer_trip_count: trip_count(band.extents.first()),
-                    },
-                );
-                let SicaDecision::Tile { .. } = decision else {
+                let sica_band = SicaBand {
+                    loops: members,
+                    vector_trip_count: trip_count(band.extents.last()),
+                    outer_trip_count: trip_count(band.extents.first()),
+                };
+                // An isl error counts as "carries none": SICA's sizes, as before.
+                let decision = if innermost_carries(scop, band, dependences).unwrap_or(false) {
+                    sica::tile_sizes_chain(&machine, &new_elements, &sica_band)
+                } else {
+                    sica::tile_sizes_sica(&machine, &new_elements, options.sica_rho, &sica_band)
+                };
+                let (SicaDecision::Tile { .. } | SicaDecision::Chain { .. }) = decision else {
                     return None;
                 };
                 let sizes = decision.tile_sizes();
@@ -511,6 +522,47 @@ pub fn tile(
         }
     };
     Ok((tiled, described))
+}
+
+/// Whether the innermost member of `band` carries a dependence: some dependence between
+/// statements of the band joins two instances on which the band's other members agree
+/// and the innermost one differs. Dependences carried by loops outside the band are
+/// not told apart (they could only make this say yes too often, giving a short tile).
+fn innermost_carries(
+    scop: &Scop,
+    band: &BandInfo,
+    dependences: &UnionMap,
+) -> Result<bool, IslError> {
+    let members = band.coincident.len();
+    let Some(partial) = band.partial.as_deref() else {
+        return Ok(false);
+    };
+    if members == 0 {
+        return Ok(false);
+    }
+    let ctx = scop.context.ctx();
+    let partial = parse_union_map(&ctx, partial, "band")?;
+    let in_band = dependences
+        .copy()?
+        .apply_domain(partial.copy()?)?
+        .apply_range(partial)?;
+    let list = |prefix: char| {
+        (0..members)
+            .map(|k| format!("{prefix}{k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let last = members - 1;
+    let mut same: Vec<String> = (0..last).map(|k| format!("o{k} = i{k}")).collect();
+    same.push(format!("(o{last} > i{last} or o{last} < i{last})"));
+    let text = format!(
+        "{{ [{}] -> [{}] : {} }}",
+        list('i'),
+        list('o'),
+        same.join(" and ")
+    );
+    let innermost = parse_union_map(&ctx, &text, "dependences carried by the innermost member")?;
+    Ok(!in_band.intersect(innermost)?.is_empty()?)
 }
 
 /// The L2 tile of the member outside the vectorized one (see `sica::l2_tile_size`), from
