@@ -204,8 +204,13 @@ fn measure_region(c: &mut Criterion, region: &Region) -> Result<(), BenchError> 
             message: e.to_string(),
         })?
         .temporal;
+    let all = deps.all().map_err(|e| BenchError {
+        file: region.path.clone(),
+        stage: "deps",
+        message: e.to_string(),
+    })?;
     let (tiled, described) = measure(c, &ctx, region, "tiling", || {
-        transform::schedule::tile(&new, &scop, &options, &hardware, &reuse)
+        transform::schedule::tile(&new, &scop, &all, &options, &hardware, &reuse)
     })?;
     measure(c, &ctx, region, "ast", || {
         ast::generate(&scop.assumed_context, &tiled)

@@ -140,7 +140,7 @@ pub(super) fn analyse(
     })
 }
 
-fn one_analysis(
+pub(super) fn one_analysis(
     analysis: Analysis,
     accesses: &Accesses,
     order: &Order<'_>,

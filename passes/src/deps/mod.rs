@@ -31,7 +31,7 @@ mod validity;
 
 pub use carried::{PairDeltas, PairDistances};
 pub use error::DepsError;
-pub use private::PrivateScalars;
+pub use private::{PrivateScalars, ScalarFlows};
 pub use validity::respects;
 
 use crate::isl::UnionMap;

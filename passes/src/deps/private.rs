@@ -15,13 +15,19 @@
 //! point (the pairs `within`), and leaves in the slot, after the region, the value of
 //! the same last write (`last_writes_unchanged`).
 //!
+//! `Dependences::scalar_flows` analyses each scalar's dataflow once per region;
+//! `ScalarFlows::private_to` then answers for a band (a time-tiled stencil asks twice:
+//! for its unskewed rows, then for the skewed band).
+//!
 //! Relies on the dataflow analysis of `dataflow` (run again on the accesses without the
-//! private scalars) and on the model's accesses.
+//! private scalars, once per set of private scalars) and on the model's accesses.
 
-use crate::isl::{IslError, UnionMap, UnionSet};
+use std::cell::RefCell;
+
+use crate::isl::{IslError, Schedule, UnionMap, UnionSet};
 use crate::model::Scop;
 
-use super::dataflow::{analyse, Accesses, Order};
+use super::dataflow::{analyse, one_analysis, Accesses, Analysis, KindDeps, Order};
 use super::error::DepsError;
 use super::reduction::array_elements;
 use super::Dependences;
@@ -41,54 +47,60 @@ pub struct PrivateScalars {
     pub flow: UnionMap,
 }
 
+/// One scalar a region reads and only must-writes, with its dataflow.
+struct ScalarFlow {
+    name: String,
+    elements: UnionSet,
+    accesses: Accesses,
+    /// The instances that read it (for the context's parameter values).
+    reads: UnionSet,
+    /// The flow dependences through it.
+    flow: UnionMap,
+}
+
+/// A region's scalars with their dataflow, computed once: which of them are private
+/// depends on the band (`private_to`), their dataflow does not.
+pub struct ScalarFlows<'s> {
+    deps: &'s Dependences,
+    scop: &'s Scop,
+    tree: Schedule,
+    accesses: Accesses,
+    scalars: Vec<ScalarFlow>,
+    /// The dependences through every other array, for the set of private scalars they
+    /// were last computed for (the same set is asked again for the final band).
+    others: RefCell<Option<(Vec<String>, KindDeps)>>,
+}
+
 impl Dependences {
-    /// The scalars of `scop` private to the points of `band` (a map from the
-    /// statements' instances to band points), with the dependences a schedule with that
-    /// band must respect instead of `validity()`; `None` when no scalar is private (or
-    /// reductions may be reassociated, whose relaxed validity this does not rebuild).
-    pub fn private_scalars(
-        &self,
-        scop: &Scop,
-        band: &UnionMap,
-    ) -> Result<Option<PrivateScalars>, DepsError> {
+    /// The scalars of `scop` that may be private to the points of a band, with their
+    /// dataflow; `None` when there are none (or reductions may be reassociated, whose
+    /// relaxed validity this does not rebuild).
+    pub fn scalar_flows<'s>(
+        &'s self,
+        scop: &'s Scop,
+    ) -> Result<Option<ScalarFlows<'s>>, DepsError> {
         if self.allow_reassociation && !self.reductions.is_empty() {
             return Ok(None);
         }
-        let isl = |step: &'static str| {
-            let region = self.region.clone();
-            move |error| DepsError::Isl {
-                region: region.clone(),
-                step: step.into(),
-                error,
-            }
+        let isl = self.isl_step("finding the scalars that may be private");
+        let build = || -> Result<(Schedule, Accesses), IslError> {
+            let accesses = Accesses {
+                reads: scop.reads.copy()?,
+                must_writes: scop.must_writes.copy()?,
+                may_writes: scop.may_writes.copy()?,
+            };
+            Ok((scop.original_schedule_tree()?, accesses))
         };
-        let step = "finding the scalars private to a band's points";
-        let tree = scop.original_schedule_tree().map_err(isl(step))?;
+        let (tree, accesses) = build().map_err(&isl)?;
         let order = Order {
             map: &self.original_schedule,
             tree: &tree,
         };
-        let analysed = |accesses: &Accesses| {
-            analyse(accesses, &order, &scop.context).map_err(|(analysis, error)| DepsError::Isl {
-                region: self.region.clone(),
-                step: analysis.step().into(),
-                error,
-            })
-        };
-        let accesses = Accesses {
-            reads: scop.reads.copy().map_err(isl(step))?,
-            must_writes: scop.must_writes.copy().map_err(isl(step))?,
-            may_writes: scop.may_writes.copy().map_err(isl(step))?,
-        };
-        let same_point = same_point(band).map_err(isl(step))?;
-        let ctx = scop.context.ctx();
         let mut scalars = Vec::new();
-        let mut elements = UnionSet::empty(&ctx).map_err(isl(step))?;
-        let mut within = UnionMap::empty(&ctx).map_err(isl(step))?;
         for array in scop.arrays.iter().filter(|a| a.is_scalar) {
-            let own = array_elements(scop, &array.name).map_err(isl(step))?;
-            let part = accesses.restricted_to(&own).map_err(isl(step))?;
-            if !part.may_writes.is_empty().map_err(isl(step))? {
+            let elements = array_elements(scop, &array.name).map_err(&isl)?;
+            let part = accesses.restricted_to(&elements).map_err(&isl)?;
+            if !part.may_writes.is_empty().map_err(&isl)? {
                 continue;
             }
             // The dependences hold for the context's parameter values only.
@@ -97,35 +109,102 @@ impl Dependences {
                 .copy()
                 .and_then(UnionMap::domain)
                 .and_then(|r| r.intersect_params(scop.context.copy()?))
-                .map_err(isl(step))?;
-            if reads.is_empty().map_err(isl(step))? {
+                .map_err(&isl)?;
+            if reads.is_empty().map_err(&isl)? {
                 continue;
             }
-            let flow = analysed(&part)?.flow;
-            let private = (|| {
-                let sourced = flow.copy()?.range()?;
-                Ok::<_, IslError>(reads.is_subset(&sourced)? && flow.is_subset(&same_point)?)
-            })()
-            .map_err(isl(step))?;
-            if !private {
-                continue;
-            }
-            let pairs =
-                ordered_pairs(&part, &same_point, &self.original_schedule).map_err(isl(step))?;
-            within = within.union(pairs).map_err(isl(step))?;
-            elements = elements.union(own).map_err(isl(step))?;
-            scalars.push(array.name.clone());
+            let flow = one_analysis(Analysis::Flow, &part, &order, &scop.context)
+                .map_err(self.isl_step(Analysis::Flow.step()))?;
+            scalars.push(ScalarFlow {
+                name: array.name.clone(),
+                elements,
+                accesses: part,
+                reads,
+                flow,
+            });
         }
         if scalars.is_empty() {
             return Ok(None);
         }
-        let others = analysed(&accesses.without(&elements).map_err(isl(step))?)?;
-        let flow = others.flow.copy().map_err(isl(step))?;
+        Ok(Some(ScalarFlows {
+            deps: self,
+            scop,
+            tree,
+            accesses,
+            scalars,
+            others: RefCell::new(None),
+        }))
+    }
+
+    fn isl_step(&self, step: &'static str) -> impl Fn(IslError) -> DepsError + '_ {
+        move |error| DepsError::Isl {
+            region: self.region.clone(),
+            step: step.into(),
+            error,
+        }
+    }
+}
+
+impl ScalarFlows<'_> {
+    /// The scalars private to the points of `band` (a map from the statements'
+    /// instances to band points), with the dependences a schedule with that band must
+    /// respect instead of `validity()`; `None` when no scalar is private.
+    pub fn private_to(&self, band: &UnionMap) -> Result<Option<PrivateScalars>, DepsError> {
+        let deps = self.deps;
+        let isl = deps.isl_step("finding the scalars private to a band's points");
+        let same_point = same_point(band).map_err(&isl)?;
+        let ctx = self.scop.context.ctx();
+        let mut scalars = Vec::new();
+        let mut elements = UnionSet::empty(&ctx).map_err(&isl)?;
+        let mut within = UnionMap::empty(&ctx).map_err(&isl)?;
+        for scalar in &self.scalars {
+            let private = (|| {
+                let sourced = scalar.flow.copy()?.range()?;
+                Ok::<_, IslError>(
+                    scalar.reads.is_subset(&sourced)? && scalar.flow.is_subset(&same_point)?,
+                )
+            })()
+            .map_err(&isl)?;
+            if !private {
+                continue;
+            }
+            let pairs = ordered_pairs(&scalar.accesses, &same_point, &deps.original_schedule)
+                .map_err(&isl)?;
+            within = within.union(pairs).map_err(&isl)?;
+            elements = elements
+                .union(scalar.elements.copy().map_err(&isl)?)
+                .map_err(&isl)?;
+            scalars.push(scalar.name.clone());
+        }
+        if scalars.is_empty() {
+            return Ok(None);
+        }
+        let mut others = self.others.borrow_mut();
+        if others.as_ref().is_none_or(|(set, _)| *set != scalars) {
+            let order = Order {
+                map: &deps.original_schedule,
+                tree: &self.tree,
+            };
+            let without = self.accesses.without(&elements).map_err(&isl)?;
+            let analysed =
+                analyse(&without, &order, &self.scop.context).map_err(|(analysis, error)| {
+                    DepsError::Isl {
+                        region: deps.region.clone(),
+                        step: analysis.step().into(),
+                        error,
+                    }
+                })?;
+            *others = Some((scalars.clone(), analysed));
+        }
+        let Some((_, others)) = others.as_ref() else {
+            return Ok(None);
+        };
+        let flow = others.flow.copy().map_err(&isl)?;
         let validity = others
             .all()
             .and_then(|all| all.union(within.copy()?))
             .and_then(UnionMap::coalesce)
-            .map_err(isl(step))?;
+            .map_err(&isl)?;
         Ok(Some(PrivateScalars {
             scalars,
             validity,
@@ -133,7 +212,9 @@ impl Dependences {
             flow,
         }))
     }
+}
 
+impl Dependences {
     /// Whether, under `schedule`, the last write of each of `scalars` is the one that
     /// runs last in the original order: the value left in its slot after the region.
     pub fn last_writes_unchanged(
@@ -181,6 +262,7 @@ fn ordered_pairs(
 ) -> Result<UnionMap, IslError> {
     let writes = part.must_writes.copy()?.domain()?;
     let all = part.reads.copy()?.domain()?.union(writes.copy()?)?;
+    let all_instances = all.copy()?;
     let from_writes = same_point
         .copy()?
         .intersect_domain(writes.copy()?)?
@@ -189,6 +271,9 @@ fn ordered_pairs(
         .copy()?
         .intersect_domain(all)?
         .intersect_range(writes)?;
-    let before = original.copy()?.lex_lt_union_map(original.copy()?)?;
+    // Only the scalar's instances: the order of the whole region is a relation between
+    // every pair of statements, much costlier to build.
+    let own = original.copy()?.intersect_domain(all_instances)?;
+    let before = own.copy()?.lex_lt_union_map(own)?;
     from_writes.union(to_writes)?.intersect(before)?.coalesce()
 }

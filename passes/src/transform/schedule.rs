@@ -170,7 +170,12 @@ fn time_tiled(
     }
     // Skewed loops over many statements can make the loop AST costly: beyond the
     // bound, time tiles are refused and the other candidates still get their turn.
-    match original.adds_guards(&candidate.schedule) {
+    let guards = if candidate.innermost_loops_kept {
+        Ok(false)
+    } else {
+        original.adds_guards(&candidate.schedule)
+    };
+    match guards {
         Ok(false) => {}
         Ok(true) => {
             return Ok(TimeTiled::Refused(

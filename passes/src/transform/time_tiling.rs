@@ -53,6 +53,10 @@ pub struct TimeTiling {
     pub validity: UnionMap,
     /// Scalars private to the band's points, whose last write must stay the last.
     pub private: Vec<String>,
+    /// Whether the statements of each innermost loop got the same shifts: each
+    /// innermost loop then runs at one band point exactly as it ran in one iteration of
+    /// the loops around it, so it gets no condition the original did not have.
+    pub innermost_loops_kept: bool,
 }
 
 /// What time tiling makes of a region.
@@ -97,7 +101,11 @@ pub fn candidate(scop: &Scop, deps: &Dependences, reuse: &Reuse) -> Result<Outco
         })
         .collect();
     let rows = parse_union_map(&ctx, &band_text(scop, &unskewed), "rows").map_err(isl)?;
-    let private = deps.private_scalars(scop, &rows)?;
+    let flows = deps.scalar_flows(scop)?;
+    let private = match &flows {
+        Some(flows) => flows.private_to(&rows)?,
+        None => None,
+    };
     // A private scalar's accesses stay in one band point: their pairs constrain the
     // shifts both ways (equal shifts).
     let relation = match &private {
@@ -138,7 +146,12 @@ pub fn candidate(scop: &Scop, deps: &Dependences, reuse: &Reuse) -> Result<Outco
     let band = parse_union_map(&ctx, &band_text(scop, &skews), "time tiles").map_err(isl)?;
     let (validity, private) = match private {
         None => (deps.validity().copy().map_err(isl)?, Vec::new()),
-        Some(before) => match deps.private_scalars(scop, &band)? {
+        Some(before) => match flows
+            .as_ref()
+            .map(|f| f.private_to(&band))
+            .transpose()?
+            .flatten()
+        {
             Some(after) if after.scalars == before.scalars => (after.validity, after.scalars),
             _ => return Ok(Outcome::NotApplicable),
         },
@@ -148,7 +161,9 @@ pub fn candidate(scop: &Scop, deps: &Dependences, reuse: &Reuse) -> Result<Outco
         .and_then(|s| s.insert_band(tail))
         .and_then(|s| s.insert_band(band))
         .map_err(isl)?;
+    let innermost_loops_kept = innermost_loops_kept(scop, depth, &skews);
     Ok(Outcome::Tile(TimeTiling {
+        innermost_loops_kept,
         schedule,
         band_members: depth - 1,
         description: describe(&skews),
@@ -203,6 +218,24 @@ fn innermost_recurrence(
         }
     }
     Ok(None)
+}
+
+/// Whether every two statements of one innermost loop (the deepest statements with
+/// the same positions) got the same shift in every skewed loop.
+fn innermost_loops_kept(scop: &Scop, depth: usize, skews: &[Skew]) -> bool {
+    let deepest: Vec<_> = scop
+        .statements
+        .iter()
+        .filter(|s| s.depth() == depth)
+        .collect();
+    deepest.iter().all(|a| {
+        deepest.iter().all(|b| {
+            a.textual_positions[..depth] != b.textual_positions[..depth]
+                || skews
+                    .iter()
+                    .all(|skew| skew.shifts.get(&a.name) == skew.shifts.get(&b.name))
+        })
+    })
 }
 
 /// One skewed loop: `s * t + i + shift(statement)`.

@@ -51,8 +51,9 @@ fn rows(scop: &Scop) -> UnionMap {
 #[test]
 fn a_scalar_written_at_each_row_start_is_private_to_rows() {
     let (scop, deps) = deps_of(&carried_along_rows(true));
-    let private = deps
-        .private_scalars(&scop, &rows(&scop))
+    let flows = deps.scalar_flows(&scop).unwrap().expect("a scalar");
+    let private = flows
+        .private_to(&rows(&scop))
         .unwrap()
         .expect("x is private");
     assert_eq!(private.scalars, vec!["x".to_string()]);
@@ -87,5 +88,6 @@ fn a_scalar_written_at_each_row_start_is_private_to_rows() {
 #[test]
 fn a_scalar_a_row_reads_from_the_previous_row_is_not_private() {
     let (scop, deps) = deps_of(&carried_along_rows(false));
-    assert!(deps.private_scalars(&scop, &rows(&scop)).unwrap().is_none());
+    let flows = deps.scalar_flows(&scop).unwrap().expect("a scalar");
+    assert!(flows.private_to(&rows(&scop)).unwrap().is_none());
 }
