@@ -1,4 +1,4 @@
-//! Scalars private to the points of a band (`Dependences::private_scalars`).
+//! Scalars private to the points of a band (`Dependences::scalar_flows`, `ScalarFlows::private_to`).
 
 use super::*;
 
