@@ -34,10 +34,9 @@ void rows(int n) {
 // AST-LABEL: polyrust-ast: function 'rows'
 // AST: rows{{.*}} kept: no statement is 3 or more loops deep
 
-// A time-iterated 1-D stencil: isl's scheduler would skew it for time tiling, which the
-// cost model refuses; two loops deep and unit-stride, it is refused before its
-// dependences are even computed (test/Robustness/scheduler-bounded.test checks the
-// refusal of skewing on deeper stencils).
+// A time-iterated 1-D stencil: two loops deep and unit-stride, it gains nothing from a
+// new loop order or ordinary tiles, but its time loop loses reuse: it gets time tiles,
+// its loop cut into strips (transform/time_tiling.rs; see time-tiling.c).
 void smooth(int n, double *a, double *b) {
   for (int t = 0; t < 100; t++) {
     for (int i = 1; i < n - 1; i++)
@@ -46,7 +45,7 @@ void smooth(int n, double *a, double *b) {
       a[i] = 0.25 * b[i - 1] + 0.5 * b[i] + 0.25 * b[i + 1];
   }
 }
-// CHECK: cost-model.c:[[@LINE-7]]:3: remark: region in smooth at cost-model.c:[[@LINE-7]] left unchanged: no statement is 3 or more loops deep (nothing to tile), and no loop order would make a strided innermost access contiguous (nothing to reorder) [-Rpass-missed=polyrust]
+// CHECK: cost-model.c:[[@LINE-7]]:3: remark: region in smooth at cost-model.c:[[@LINE-7]] optimized (time-tiled: loop 2 cut into strips of 512
 
 // The diagonal A[i][i], one linear offset 1025 * i, is split into both dimensions
 // (assuming n <= 1024); one loop, nothing to reorder.
@@ -70,4 +69,4 @@ void narrow_rows(int n, int m) {
 // NOCODEGEN-NOT: New AST
 // NOCODEGEN-NOT: kept:
 // AST-LABEL: polyrust-ast: function 'smooth'
-// AST: smooth{{.*}} kept: no statement is 3 or more loops deep
+// AST: New AST of smooth{{.*}} (time-tiled: loop 2 cut into strips of 512

@@ -1,7 +1,8 @@
 // Time tiling of iterated stencils (transform/time_tiling.rs): the time loop and the row
 // loops form a band, the row loops skewed by the time loop (two per time step for a
 // sweep with its copy-back, or two sweeps, one row back each), tiled 8 steps by 16 rows;
-// innermost loops stay whole. The value LLVM carries along a row in a phi is private to
+// innermost loops stay whole. A 1-D stencil's loop is cut into strips of 512 elements
+// that play the rows. The value LLVM carries along a row in a phi is private to
 // each row (deps/private.rs), so it does not forbid the skew. Outputs are compared with
 // -O3's at sizes that do and do not fill whole tiles, with time steps that do not fill
 // whole time tiles. A stencil whose innermost loop waits for its own previous iteration
@@ -21,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-// CHECK: time-tiling.c:[[@LINE+2]]:3: remark: region in jacobi at time-tiling.c:[[@LINE+2]] optimized (time-tiled: loop 2 skewed by 2 per time step (statements shifted by -1..0); tiles of 8x16 (time steps first), innermost loops whole), behind a run-time check
+// CHECK-DAG: time-tiling.c:[[@LINE+2]]:3: remark: region in jacobi at time-tiling.c:[[@LINE+2]] optimized (time-tiled: loop 2 skewed by 2 per time step (statements shifted by -1..0); tiles of 8x16 (time steps first), innermost loops whole: memory traffic estimated 4.0x lower), behind a run-time check
 static __attribute__((noinline)) void jacobi(int n, int steps, double (*u)[n], double (*w)[n]) {
   for (int t = 0; t < steps; t++) {
     for (int i = 1; i < n - 1; i++)
@@ -33,7 +34,17 @@ static __attribute__((noinline)) void jacobi(int n, int steps, double (*u)[n], d
   }
 }
 
-// CHECK: time-tiling.c:[[@LINE+2]]:3: remark: region in heat at time-tiling.c:[[@LINE+2]] optimized (time-tiled: loop 2 skewed by 2 per time step (statements shifted by -1..0), loop 3 skewed by 2 per time step (statements shifted by -1..0); tiles of 8x16x16 (time steps first), innermost loops whole), behind a run-time check
+// CHECK-DAG: time-tiling.c:[[@LINE+2]]:3: remark: region in smooth at time-tiling.c:[[@LINE+2]] optimized (time-tiled: loop 2 cut into strips of 512 and skewed by 1 strip per time step (statements shifted by -1..0); tiles of 8x8 (time steps first), innermost loops whole: memory traffic estimated 4.0x lower), behind a run-time check
+static __attribute__((noinline)) void smooth(int n, int steps, double *a, double *b) {
+  for (int t = 0; t < steps; t++) {
+    for (int i = 1; i < n - 1; i++)
+      b[i] = 0.25 * a[i - 1] + 0.5 * a[i] + 0.25 * a[i + 1];
+    for (int i = 1; i < n - 1; i++)
+      a[i] = 0.25 * b[i - 1] + 0.5 * b[i] + 0.25 * b[i + 1];
+  }
+}
+
+// CHECK-DAG: time-tiling.c:[[@LINE+2]]:3: remark: region in heat at time-tiling.c:[[@LINE+2]] optimized (time-tiled: loop 2 skewed by 2 per time step (statements shifted by -1..0), loop 3 skewed by 2 per time step (statements shifted by -1..0); tiles of 8x16x16 (time steps first), innermost loops whole: memory traffic estimated 2.0x lower), behind a run-time check
 static __attribute__((noinline)) void heat(int n, int steps, double (*a)[n][n], double (*b)[n][n]) {
   for (int t = 0; t < steps; t++) {
     for (int i = 1; i < n - 1; i++)
@@ -65,6 +76,17 @@ static void run(int n, int steps) {
     }
   jacobi(n, steps, u, w);
   heat(n, steps, a, b);
+  // A line of n * n * 3 elements: several strips, the last one partly filled.
+  int line = n * n * 3;
+  double *x = calloc((size_t)line + 1, sizeof(double));
+  double *y = calloc((size_t)line + 1, sizeof(double));
+  for (int i = 0; i < line; i++)
+    x[i] = y[i] = (double)((i * 7) % 13);
+  smooth(line, steps, x, y);
+  double l = 0.0;
+  for (int i = 0; i < line; i++)
+    l += x[i] * (i % 17) + y[i];
+  free(x), free(y);
   double s = 0.0, h = 0.0;
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) {
@@ -72,7 +94,7 @@ static void run(int n, int steps) {
       for (int k = 0; k < n; k++)
         h += a[i][j][k] * (k + 1) + b[i][j][k];
     }
-  printf("%d %d %a %a\n", n, steps, s, h);
+  printf("%d %d %a %a %a\n", n, steps, s, h, l);
   free(u), free(w), free(a), free(b);
 }
 
