@@ -691,4 +691,13 @@ mod tests {
         let ctx = IslCtx::new(None).unwrap();
         assert!(!may_be_1d_stencil(&Scop::build(&ctx, &line(true)).unwrap()).unwrap());
     }
+
+    #[test]
+    fn traffic_estimate_counts_the_rows_the_skew_reaches() {
+        // 8 steps x 16 rows reach 16 + 2 * 8 rows: 128 row-steps for 32 rows.
+        assert_eq!(traffic_ratio(&[2], &[8, 16]), 4.0);
+        // 3-D: the planes' second skewed loop halves it.
+        assert_eq!(traffic_ratio(&[2, 2], &[8, 16, 16]), 2.0);
+        assert_eq!(traffic_ratio(&[], &[]), 1.0);
+    }
 }
