@@ -197,20 +197,19 @@ fn measure_region(c: &mut Criterion, region: &Region) -> Result<(), BenchError> 
         None,
         &TargetHardware::default(),
     );
-    let reuse = transform::reuse::analyse(&scop, 3, hardware.l2_bytes.value)
-        .map_err(|e| BenchError {
+    let locality =
+        transform::reuse::analyse(&scop, 3, hardware.l2_bytes.value).map_err(|e| BenchError {
             file: region.path.clone(),
             stage: "locality",
             message: e.to_string(),
-        })?
-        .temporal;
-    let all = deps.all().map_err(|e| BenchError {
+        })?;
+    let dependences = deps.all().map_err(|e| BenchError {
         file: region.path.clone(),
-        stage: "deps",
+        stage: "dependences",
         message: e.to_string(),
     })?;
     let (tiled, described) = measure(c, &ctx, region, "tiling", || {
-        transform::schedule::tile(&new, &scop, &all, &options, &hardware, &reuse)
+        transform::schedule::tile(&new, &scop, &dependences, &options, &hardware, &locality)
     })?;
     measure(c, &ctx, region, "ast", || {
         ast::generate(&scop.assumed_context, &tiled)

@@ -305,7 +305,7 @@ pub fn collect<'f>(
         promotions: Vec::new(),
         forwarded: Vec::new(),
     };
-    out.promotions = super::promoted::to_memory(tr, conditions, &mut out);
+    out.promotions = super::promoted::to_memory(tr, conditions, bounds, &mut out);
     out.forwarded = super::forward::recompute(tr, conditions, &mut out);
     Ok(out)
 }

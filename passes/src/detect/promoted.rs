@@ -27,11 +27,13 @@ use inkwell::llvm_sys::prelude::LLVMValueRef;
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
 use super::access::{Access, Accesses};
-use super::control::BlockConditions;
+use super::affine::{Affine, Atom};
+use super::control::{BlockConditions, LoopBounds};
 use super::translate::Translator;
 use crate::llvm::ir::{
     accessed_value, as_instruction, basic_value, phi_incoming, pointer_operand, type_of, users,
 };
+use crate::llvm::Loop;
 use crate::model::spec::AccessKind;
 
 /// One chain of SSA values kept in an array element.
@@ -60,6 +62,7 @@ pub struct PromotedWrite {
 pub fn to_memory<'f>(
     tr: &Translator<'_, 'f>,
     conditions: &BlockConditions<'f>,
+    bounds: Option<&[(Loop<'f>, LoopBounds)]>,
     accesses: &mut Accesses<'f>,
 ) -> Vec<(Promotion, Vec<(BasicBlock<'f>, PromotedWrite)>)> {
     let mut out = Vec::new();
@@ -77,7 +80,7 @@ pub fn to_memory<'f>(
         if phi.get_opcode() != InstructionOpcode::Phi {
             continue;
         }
-        let Some(chain) = Chain::find(tr, conditions, accesses, phi) else {
+        let Some(chain) = Chain::find(tr, conditions, bounds, accesses, phi) else {
             continue;
         };
         let arrays: Vec<usize> = chain
@@ -165,6 +168,7 @@ impl<'f> Chain<'f> {
     fn find(
         tr: &Translator<'_, 'f>,
         conditions: &BlockConditions<'f>,
+        bounds: Option<&[(Loop<'f>, LoopBounds)]>,
         accesses: &Accesses<'f>,
         phi: InstructionValue<'f>,
     ) -> Option<Chain<'f>> {
@@ -399,6 +403,16 @@ impl<'f> Chain<'f> {
             if p < position(s0) || p > position(last) {
                 continue;
             }
+            // A read in the loop of another element of the array (Cholesky's
+            // `s -= A[i][k] * A[j][k]` for `k < j`, with `s` in `A[i][j]`) sees the
+            // same contents in both forms.
+            if x.block == s1
+                && x.kind == AccessKind::Read
+                && x.extent.is_none()
+                && bounds.is_some_and(|b| never_same_element(&x.subscripts, home_access, b, l))
+            {
+                continue;
+            }
             if x.block == s0 {
                 if x.kind == AccessKind::Read {
                     continue;
@@ -480,6 +494,69 @@ impl<'f> Chain<'f> {
             identities,
         })
     }
+}
+
+/// Whether subscripts `other` never reach the element of `home` in any iteration of
+/// `inner` (the chain's loop) and the region's loops around it: in some dimension,
+/// their difference stays at most -1 (or at least 1) once every counter is replaced by
+/// its bound (0 below, the backedge-taken count above; the deeper counters first, as
+/// their bounds may use the outer ones). Parameters may remain only where they cancel.
+fn never_same_element<'f>(
+    other: &[Affine],
+    home: &Access<'f>,
+    bounds: &[(Loop<'f>, LoopBounds)],
+    inner: Loop<'f>,
+) -> bool {
+    if other.len() != home.subscripts.len() {
+        return false;
+    }
+    // Upper bounds of the counters around the chain's loop (and of its own), by depth.
+    let uppers: Vec<(usize, &Affine)> = bounds
+        .iter()
+        .filter(|(l, _)| l.contains_block(inner.header()))
+        .filter(|(_, b)| b.assumed.is_empty())
+        .map(|(_, b)| (b.depth, &b.upper))
+        .collect();
+    other.iter().zip(&home.subscripts).any(|(a, h)| {
+        let Some(diff) = a.sub(h) else {
+            return false;
+        };
+        let below = largest_value(&diff, &uppers).is_some_and(|m| m <= -1);
+        below
+            || diff
+                .scale(-1)
+                .and_then(|d| largest_value(&d, &uppers))
+                .is_some_and(|m| m <= -1)
+    })
+}
+
+/// The largest value `e` takes when every counter lies between 0 and its upper bound
+/// in `uppers` (by depth), if that is a constant.
+fn largest_value(e: &Affine, uppers: &[(usize, &Affine)]) -> Option<i128> {
+    let mut e = e.clone();
+    // Each step replaces the deepest counter by a bound over shallower ones.
+    for _ in 0..=uppers.len() {
+        if let Some(value) = e.as_constant() {
+            return Some(value);
+        }
+        let deepest = e
+            .terms
+            .keys()
+            .filter_map(|atom| match atom {
+                Atom::Counter(depth) => Some(*depth),
+                _ => None,
+            })
+            .max()?;
+        let coefficient = e.terms.remove(&Atom::Counter(deepest))?;
+        if coefficient > 0 {
+            let (_, upper) = uppers.iter().find(|(depth, _)| *depth == deepest)?;
+            if upper.max_counter().is_some_and(|c| c >= deepest) {
+                return None;
+            }
+            e = e.add(&upper.scale(coefficient)?)?;
+        }
+    }
+    e.as_constant()
 }
 
 /// Whether the statement of `block` writes the scalar `value` in the model.

@@ -28,6 +28,7 @@
 //! Relies on the model's domains, access relations and textual positions (isl).
 
 use crate::isl::{IslError, Set};
+use crate::model::spec::AccessKind;
 use crate::model::{Scop, Statement};
 
 use super::cost::constant_vector;
@@ -97,7 +98,7 @@ fn shared_loops(a: &Statement, b: &Statement) -> usize {
 }
 
 /// Whether no other statement lies inside the innermost loop of `statement`.
-fn in_innermost_loop(statement: &Statement, all: &[Statement]) -> bool {
+pub(super) fn in_innermost_loop(statement: &Statement, all: &[Statement]) -> bool {
     let depth = statement.depth();
     depth == 0
         || !all
@@ -208,6 +209,10 @@ struct Nest<'a> {
     reorderable: Option<String>,
     /// Per loop: its trip count, `None` when not bounded by a constant.
     extents: Vec<Option<u64>>,
+    /// Whether the statement accumulates into one floating-point element along its
+    /// innermost loop, a different one in each iteration of the loop outside (see
+    /// `Locality::chain`).
+    accumulates: bool,
 }
 
 impl Nest<'_> {
@@ -245,6 +250,14 @@ pub struct Locality {
     /// A statement and array whose innermost access is strided while another loop of the
     /// statement would walk it contiguously (or stay on one element), if there is one.
     pub reorderable: Option<(String, String)>,
+    /// A statement fewer than `min_depth` loops deep (but two or more) that accumulates
+    /// into one floating-point element along its innermost loop (`s -= A[i][k] *
+    /// A[j][k]` with `s` kept in `A[i][j]`), a different element in each iteration of
+    /// the loop outside, if there is one. Such a loop is not vectorized and each of its
+    /// iterations waits on the previous one; tiling the two loops
+    /// (`sica::DEPENDENT_CHAIN`) overlaps the chains of neighbouring elements whatever
+    /// the cache does.
+    pub chain: Option<String>,
 }
 
 /// The region's locality: where its reuse is lost, if anywhere, for statements at least
@@ -268,9 +281,14 @@ pub fn analyse(scop: &Scop, min_depth: usize, cache_bytes: u64) -> Result<Locali
                 .as_ref()
                 .map(|array| (n.statement.name.clone(), array.clone()))
         });
+    let chain = nests
+        .iter()
+        .find(|n| n.accumulates && n.statement.depth() < min_depth)
+        .map(|n| n.statement.name.clone());
     Ok(Locality {
         temporal: temporal(&nests, min_depth, cache_bytes),
         reorderable,
+        chain,
     })
 }
 
@@ -348,6 +366,10 @@ fn nest<'a>(scop: &Scop, statement: &'a Statement) -> Result<Nest<'a>, IslError>
         .map(|unit| point(statement, unit))
         .collect::<Result<Vec<_>, _>>()?;
     let mut shapes = Vec::new();
+    // (array, steps, offset) of the floating-point elements the statement reads, and
+    // of those it writes.
+    let mut read = Vec::new();
+    let mut written = Vec::new();
     for access in &statement.accesses {
         let Some(array) = scop
             .arrays
@@ -363,7 +385,7 @@ fn nest<'a>(scop: &Scop, statement: &'a Statement) -> Result<Nest<'a>, IslError>
             )?);
         }
         let offset = elements[0].clone();
-        let steps = elements[1..]
+        let steps: Vec<Option<Vec<i64>>> = elements[1..]
             .iter()
             .map(|element| {
                 let (Some(at), Some(origin)) = (element, &offset) else {
@@ -372,6 +394,14 @@ fn nest<'a>(scop: &Scop, statement: &'a Statement) -> Result<Nest<'a>, IslError>
                 Some(at.iter().zip(origin).map(|(a, o)| a - o).collect())
             })
             .collect();
+        if is_floating(&array.element_type) {
+            let key = (array.name.clone(), steps.clone(), offset.clone());
+            match access.kind {
+                AccessKind::Read => read.push(key),
+                AccessKind::MustWrite => written.push(key),
+                AccessKind::MayWrite => {}
+            }
+        }
         shapes.push(Shape {
             array: array.name.clone(),
             bytes: array.element_size,
@@ -380,6 +410,17 @@ fn nest<'a>(scop: &Scop, statement: &'a Statement) -> Result<Nest<'a>, IslError>
             offset,
         });
     }
+    let accumulates = depth >= 2
+        && written.iter().any(|key| {
+            let (_, steps, offset) = key;
+            let still =
+                |step: &Option<Vec<i64>>| step.as_ref().is_some_and(|v| v.iter().all(|x| *x == 0));
+            offset.is_some()
+                && still(&steps[depth - 1])
+                && steps[depth - 2].is_some()
+                && !still(&steps[depth - 2])
+                && read.contains(key)
+        });
     let reorderable = shapes
         .iter()
         .find(|shape| shape.reorderable())
@@ -389,7 +430,17 @@ fn nest<'a>(scop: &Scop, statement: &'a Statement) -> Result<Nest<'a>, IslError>
         reorderable,
         groups: group(shapes),
         extents,
+        accumulates,
     })
+}
+
+/// Whether LLVM's type `name` is a floating-point one: its reductions are not
+/// reassociated (so not vectorized) without fast-math flags, which integers' are.
+fn is_floating(name: &str) -> bool {
+    matches!(
+        name,
+        "half" | "bfloat" | "float" | "double" | "x86_fp80" | "fp128" | "ppc_fp128"
+    )
 }
 
 /// Accesses with one array and one (constant) linear part form one group; any other

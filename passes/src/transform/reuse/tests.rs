@@ -359,3 +359,54 @@ fn a_statement_between_loops_is_reorderable_only_with_sibling_nests() {
         Some(("S0".to_string(), "D".to_string()))
     );
 }
+
+/// `for i: for k: s[i] += A[i][k] * x[k]` (`s` kept in `y[i]`), in `ty`.
+fn row_products(ty: &str) -> ScopSpec {
+    let mut spec = region(
+        &["n"],
+        &[("A", &["n"]), ("x", &[]), ("y", &[])],
+        vec![statement(
+            "S0",
+            "[n] -> { S0[i, k] : 0 <= i, k < n }",
+            &[0, 0, 0],
+            vec![
+                read("y", "{ S0[i, k] -> y[i] }"),
+                read("A", "{ S0[i, k] -> A[i, k] }"),
+                read("x", "{ S0[i, k] -> x[k] }"),
+                write("y", "{ S0[i, k] -> y[i] }"),
+            ],
+        )],
+    );
+    for array in &mut spec.arrays {
+        array.element_type = ty.into();
+    }
+    spec
+}
+
+#[test]
+fn two_loops_accumulating_a_float_per_row_are_a_chain() {
+    assert_eq!(
+        locality(&row_products("double")).chain.as_deref(),
+        Some("S0")
+    );
+    assert_eq!(
+        locality(&row_products("float")).chain.as_deref(),
+        Some("S0")
+    );
+}
+
+#[test]
+fn integer_sums_and_one_element_for_all_rows_are_no_chain() {
+    // LLVM vectorizes integer reductions.
+    assert_eq!(locality(&row_products("i64")).chain, None);
+    // One element for every row: the rows' chains are one chain.
+    let mut spec = row_products("double");
+    for access in &mut spec.statements[0].accesses {
+        if access.array == "y" {
+            access.relation = "{ S0[i, k] -> y[0] }".into();
+        }
+    }
+    assert_eq!(locality(&spec).chain, None);
+    // The product of matrices is three loops deep: the three-loop rules apply.
+    assert_eq!(locality(&matmul("n")).chain, None);
+}
