@@ -105,6 +105,18 @@ void project_out(int m, int n, double (*restrict A)[n], double (*restrict Q)[n],
   }
 }
 
+// The accumulator starts from the constant S0 also stores into its element, and (sum
+// may alias A and C) is stored in every iteration (PolyBench's doitgen): the element
+// holds the chain's value from S0 on, so the chain lives there too.
+void sums_stored_in_loop(int n, double *sum, double (*A)[n], double (*C)[n]) {
+  for (int r = 0; r < n; r++)
+    for (int p = 0; p < n; p++) {
+      sum[p] = 0.0;
+      for (int s = 0; s < n; s++)
+        sum[p] += A[r][s] * C[s][p];
+    }
+}
+
 // CHECK-LABEL: polyrust-scops: function 'mm_stored_in_loop'
 // CHECK: Arrays:
 // CHECK-NEXT: double C[*][n]
@@ -187,3 +199,10 @@ void project_out(int m, int n, double (*restrict A)[n], double (*restrict Q)[n],
 // CHECK-NEXT: Read: [n, m] -> { S2[i0, i1] -> Q[i1, 0] }
 // CHECK-NEXT: Read: [n, m] -> { S2[i0, i1] -> A[i1, 1 + i0] }
 // CHECK-NEXT: MustWrite: [n, m] -> { S2[i0, i1] -> A[i1, 1 + i0] }
+
+// CHECK-LABEL: polyrust-scops: function 'sums_stored_in_loop'
+// CHECK-NOT: __phi
+// CHECK: MustWrite: [n] -> { S0[i0, i1] -> sum[i1] }   ; store double 0.0
+// CHECK: S1 (
+// CHECK: Read: [n] -> { S1[i0, i1, i2] -> sum[i1] }   ; {{.*}} = phi double {{.*}} (promoted scalar, kept in memory)
+// CHECK: MustWrite: [n] -> { S1[i0, i1, i2] -> sum[i1] }   ; store double

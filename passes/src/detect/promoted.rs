@@ -369,7 +369,23 @@ impl<'f> Chain<'f> {
                 return None;
             }
         }
-        if init_load.is_none() && !stored_after {
+        // S0 may store the chain's starting value into the element itself (PolyBench's
+        // `sum[p] = 0; for s: sum[p] += ...`, where `sum[p]` is stored in every
+        // iteration): the element then holds the chain's value from S0 on.
+        let init_store = match init_load {
+            Some(_) => None,
+            None => s0
+                .get_instructions()
+                .filter(|i| i.get_opcode() == InstructionOpcode::Store)
+                .filter(|st| accessed_value(*st) == Some(init))
+                .find(|st| {
+                    access_of(*st).is_some_and(|i| {
+                        let x = &accesses.accesses[i];
+                        x.kind == AccessKind::MustWrite && same(home_access, x)
+                    })
+                }),
+        };
+        if init_load.is_none() && !stored_after && init_store.is_none() {
             // Starting from a value that is not the element's would overwrite the
             // element even when the loop does not run.
             return None;
@@ -414,7 +430,7 @@ impl<'f> Chain<'f> {
                 continue;
             }
             if x.block == s0 {
-                if x.kind == AccessKind::Read {
+                if x.kind == AccessKind::Read || (x.inst.is_some() && x.inst == init_store) {
                     continue;
                 }
                 return None;
