@@ -189,7 +189,7 @@ fn measure_region(c: &mut Criterion, region: &Region) -> Result<(), BenchError> 
         Dependences::compute(&scop, &deps_options)
     })?;
     let new = measure(c, &ctx, region, "schedule", || {
-        transform::schedule::compute(&scop, &deps, passes::isl::scheduler::Fusion::Free)
+        transform::schedule::compute(&scop, &deps)
     })?;
     let respected = measure(c, &ctx, region, "check", || check(&deps, &new))?;
     let hardware = Hardware::resolve(

@@ -24,8 +24,6 @@ extern "C" {
     fn isl_schedule_constraints_set_proximity(sc: RawPtr, proximity: RawPtr) -> RawPtr;
     fn isl_schedule_constraints_set_coincidence(sc: RawPtr, coincidence: RawPtr) -> RawPtr;
     fn isl_schedule_constraints_compute_schedule(sc: RawPtr) -> RawPtr;
-    fn isl_options_set_schedule_serialize_sccs(ctx: RawPtr, val: c_int) -> c_int;
-    fn isl_options_get_schedule_serialize_sccs(ctx: RawPtr) -> c_int;
 
     fn isl_schedule_get_root(schedule: RawPtr) -> RawPtr;
     fn isl_schedule_node_free(node: RawPtr) -> RawPtr;
@@ -94,18 +92,6 @@ pub struct BandInfo {
     pub partial: Option<String>,
 }
 
-/// Whether isl's scheduler may fuse the strongly connected components of the
-/// dependence graph (statement groups with no cycle between them) into one band.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fusion {
-    /// As isl decides (it fuses to keep dependent statements close).
-    Free,
-    /// Each component scheduled apart, one after the other (isl's
-    /// `schedule_serialize_sccs`): an initialisation loop nest is then not fused into
-    /// the loop nest that uses it.
-    ComponentsApart,
-}
-
 /// Computes a new schedule for `domain` that respects `validity`, keeps `proximity`
 /// pairs close and makes `coincidence` pairs run at the same time where it can.
 pub fn compute_schedule(
@@ -114,25 +100,6 @@ pub fn compute_schedule(
     validity: &UnionMap,
     proximity: &UnionMap,
     coincidence: &UnionMap,
-) -> Result<Schedule, IslError> {
-    compute_schedule_with(
-        domain,
-        context,
-        validity,
-        proximity,
-        coincidence,
-        Fusion::Free,
-    )
-}
-
-/// `compute_schedule` with the components fused or not as `fusion` says.
-pub fn compute_schedule_with(
-    domain: &UnionSet,
-    context: &Set,
-    validity: &UnionMap,
-    proximity: &UnionMap,
-    coincidence: &UnionMap,
-    fusion: Fusion,
 ) -> Result<Schedule, IslError> {
     const OPERATION: &str = "computing a schedule";
     let ctx = domain.ctx_ptr();
@@ -147,14 +114,7 @@ pub fn compute_schedule_with(
         sc = isl_schedule_constraints_set_validity(sc, release(validity.inner));
         sc = isl_schedule_constraints_set_proximity(sc, release(proximity.inner));
         sc = isl_schedule_constraints_set_coincidence(sc, release(coincidence.inner));
-        // The option is the context's: set for this call, then put back.
-        let before = isl_options_get_schedule_serialize_sccs(ctx);
-        isl_options_set_schedule_serialize_sccs(
-            ctx,
-            c_int::from(fusion == Fusion::ComponentsApart),
-        );
         let schedule = isl_schedule_constraints_compute_schedule(sc);
-        isl_options_set_schedule_serialize_sccs(ctx, before);
         if schedule == 0 {
             return Err(error_after_raw_call(OPERATION, ctx));
         }

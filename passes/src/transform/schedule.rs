@@ -14,7 +14,7 @@ use std::cell::OnceCell;
 
 use crate::deps::Dependences;
 use crate::isl::ast;
-use crate::isl::scheduler::{self, BandInfo, Fusion};
+use crate::isl::scheduler::{self, BandInfo};
 use crate::isl::{parse_set, parse_union_map, IslError, Map, Schedule, UnionMap};
 use crate::model::assumptions::describe;
 use crate::model::{Scop, ScopSpec};
@@ -78,9 +78,9 @@ pub fn decide(
         if locality.reorderable.is_none() {
             return Ok(Decision::Keep(reason));
         }
-        return from_isl_either_way(&original, deps, options, hardware, locality);
+        return from_isl(&original, deps, options, hardware, locality);
     }
-    match from_isl_either_way(&original, deps, options, hardware, locality)? {
+    match from_isl(&original, deps, options, hardware, locality)? {
         Decision::Keep(reason) => {
             Ok(interchanged(&original, deps)?.unwrap_or(Decision::Keep(reason)))
         }
@@ -220,37 +220,6 @@ fn time_tiled(
     }))
 }
 
-/// isl's schedule as `from_isl` takes it; when refused, isl's schedule with the
-/// dependence graph's components kept apart. isl fuses an initialisation loop nest
-/// into the loop nest that uses it (PolyBench's kernels inlined into `main`: gemm's
-/// `C[i][j] *= beta` with the product, 2mm's and 3mm's products with the zeroing of
-/// their results), which leaves conditions in innermost loops or no band deep enough to
-/// tile; apart, each nest keeps its own band.
-fn from_isl_either_way(
-    original: &Original<'_>,
-    deps: &Dependences,
-    options: &Options,
-    hardware: &Hardware,
-    locality: &Locality,
-) -> Result<Decision, IslError> {
-    match from_isl(original, deps, options, hardware, locality, Fusion::Free)? {
-        Decision::Keep(reason) => {
-            match from_isl(
-                original,
-                deps,
-                options,
-                hardware,
-                locality,
-                Fusion::ComponentsApart,
-            )? {
-                Decision::Keep(_) => Ok(Decision::Keep(reason)),
-                apart => Ok(apart),
-            }
-        }
-        transform => Ok(transform),
-    }
-}
-
 /// isl's schedule, permuted within its bands and tiled, if the cost model takes it.
 fn from_isl(
     original: &Original<'_>,
@@ -258,10 +227,9 @@ fn from_isl(
     options: &Options,
     hardware: &Hardware,
     locality: &Locality,
-    fusion: Fusion,
 ) -> Result<Decision, IslError> {
     let scop = original.scop;
-    let new = compute(scop, deps, fusion)?;
+    let new = compute(scop, deps)?;
     // Checked before tiling: tiling a permutable band keeps every dependence forward,
     // and the tiled map (with its floor divisions) is much costlier to check.
     let map = new.get_map()?;
@@ -390,7 +358,7 @@ fn interchanged(original: &Original<'_>, deps: &Dependences) -> Result<Option<De
 /// too (`decide` checks the result against the exact ones all the same); it can also
 /// rule out schedules (the one-row shift that fuses stencil2d_5pt's copy-back), so
 /// dependences with small constants only (parametric sizes) go to isl as they are.
-pub fn compute(scop: &Scop, deps: &Dependences, fusion: Fusion) -> Result<Schedule, IslError> {
+pub fn compute(scop: &Scop, deps: &Dependences) -> Result<Schedule, IslError> {
     let validity = scheduling_constraints(scop, deps)?;
     scop.context.ctx().within_share(SCHEDULER_SHARE, || {
         // No coincidence relation: polyrust generates sequential code (loops are marked
@@ -399,13 +367,12 @@ pub fn compute(scop: &Scop, deps: &Dependences, fusion: Fusion) -> Result<Schedu
         // scheduler's time on the corpus's largest regions, for the same schedules
         // (every corpus and NPB object was byte-identical without it).
         let no_coincidence = UnionMap::empty(&scop.context.ctx())?;
-        scheduler::compute_schedule_with(
+        scheduler::compute_schedule(
             &scop.domains,
             &scop.context,
             &validity,
             &validity,
             &no_coincidence,
-            fusion,
         )
     })
 }
