@@ -180,6 +180,16 @@ impl Map {
         )
     }
 
+    /// `{ a -> [b, c] : a -> b in self, a -> c in other }`, the images side by side in
+    /// one flat tuple.
+    pub fn flat_range_product(self, other: Map) -> Result<Map, IslError> {
+        Map::wrap(
+            &self.ctx,
+            "putting two maps' images side by side",
+            self.inner.flat_range_product(other.inner),
+        )
+    }
+
     /// `{ b - a : a -> b in self }`; domain and range must be the same space.
     pub fn deltas(self) -> Result<Set, IslError> {
         Set::wrap(

@@ -37,6 +37,11 @@ extern "C" {
     fn isl_schedule_node_band_member_get_coincident(node: RawPtr, pos: c_int) -> c_int;
     fn isl_schedule_node_band_get_space(node: RawPtr) -> RawPtr;
     fn isl_schedule_node_band_tile(node: RawPtr, sizes: RawPtr) -> RawPtr;
+    fn isl_schedule_node_band_member_set_ast_loop_type(
+        node: RawPtr,
+        pos: c_int,
+        loop_type: c_int,
+    ) -> RawPtr;
     fn isl_schedule_node_get_schedule_depth(node: RawPtr) -> c_int;
     fn isl_schedule_node_get_ctx(node: RawPtr) -> RawPtr;
 
@@ -70,6 +75,8 @@ extern "C" {
 
 /// isl's `isl_schedule_node_band`.
 const BAND: c_int = 0;
+/// isl's `isl_ast_loop_atomic`: one loop per member over all statements' instances.
+const AST_LOOP_ATOMIC: c_int = 1;
 /// Deepest schedule tree walked (guards the recursion).
 const MAX_DEPTH: u32 = 256;
 
@@ -134,8 +141,9 @@ pub fn bands(schedule: &Schedule) -> Result<Vec<BandInfo>, IslError> {
 
 /// What to do to one band of a schedule tree.
 enum BandEdit {
-    /// Tile it with these sizes, one per member.
-    Tile(Vec<i64>),
+    /// Tile it with these sizes, one per member; with `atomic`, the tile and point
+    /// loops are generated as one loop each (see `tile_bands_atomic`).
+    Tile { sizes: Vec<i64>, atomic: bool },
     /// Reorder its members: member `k` of the result is member `order[k]` of the band.
     Permute(Vec<usize>),
 }
@@ -146,7 +154,30 @@ pub fn tile_bands(
     schedule: &Schedule,
     mut sizes: impl FnMut(&BandInfo) -> Option<Vec<i64>>,
 ) -> Result<Schedule, IslError> {
-    walk(schedule, &mut |band| sizes(band).map(BandEdit::Tile))
+    walk(schedule, &mut |band| {
+        sizes(band).map(|sizes| BandEdit::Tile {
+            sizes,
+            atomic: false,
+        })
+    })
+}
+
+/// Like `tile_bands`, with the tile loops and point loops generated atomically: one
+/// loop per member around all the statements it schedules, instead of a loop per
+/// piece where the statements' domains differ. For bands whose statements are shifted
+/// against each other or sit at single points (time tiles of an FDTD step with its
+/// boundary row and point source), where separating the pieces multiplies the loop
+/// AST beyond the operation bound, for conditions that sit outside innermost loops.
+pub fn tile_bands_atomic(
+    schedule: &Schedule,
+    mut sizes: impl FnMut(&BandInfo) -> Option<Vec<i64>>,
+) -> Result<Schedule, IslError> {
+    walk(schedule, &mut |band| {
+        sizes(band).map(|sizes| BandEdit::Tile {
+            sizes,
+            atomic: true,
+        })
+    })
 }
 
 /// Reorders the members of the `index`-th band (preorder, as `bands` lists them):
@@ -229,7 +260,7 @@ unsafe fn visit_node(
             node = permute(node, &info, &order)?;
             return visit_children(ctx, node, visit, depth);
         }
-        if let Some(BandEdit::Tile(sizes)) = edit {
+        if let Some(BandEdit::Tile { sizes, atomic }) = edit {
             if sizes.len() != members as usize || sizes.iter().any(|s| *s <= 0) {
                 isl_schedule_node_free(node);
                 return Err(Walk::Invalid(format!(
@@ -256,7 +287,13 @@ unsafe fn visit_node(
             if node == 0 {
                 return Err(Walk::Isl);
             }
+            if atomic {
+                node = set_atomic(node, members);
+            }
             node = isl_schedule_node_child(node, 0);
+            if atomic {
+                node = set_atomic(node, members);
+            }
             node = isl_schedule_node_child(node, 0);
             if node == 0 {
                 return Err(Walk::Isl);
@@ -268,6 +305,14 @@ unsafe fn visit_node(
         }
     }
     visit_children(ctx, node, visit, depth)
+}
+
+/// Marks every member of the band at `node` atomic for AST generation.
+unsafe fn set_atomic(mut node: RawPtr, members: c_int) -> RawPtr {
+    for pos in 0..members {
+        node = isl_schedule_node_band_member_set_ast_loop_type(node, pos, AST_LOOP_ATOMIC);
+    }
+    node
 }
 
 /// The band's partial schedule and its domain, both owned by the caller; `None` on any

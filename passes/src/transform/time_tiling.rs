@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 
 use crate::deps::{Dependences, DepsError, PairDeltas};
 use crate::isl::scheduler;
-use crate::isl::{parse_map, parse_union_map, IslError, Schedule, UnionMap};
+use crate::isl::{parse_map, IslError, Map, Schedule, UnionMap};
 use crate::model::{AccessKind, Scop};
 
 use super::permutable::shifts;
@@ -100,7 +100,9 @@ pub fn candidate(scop: &Scop, deps: &Dependences, reuse: &Reuse) -> Result<Outco
     let Some(first) = scop.statements.first() else {
         return Ok(Outcome::NotApplicable);
     };
-    let ctx = scop.context.ctx();
+    let Some(coordinates) = coordinates(scop, depth).map_err(isl)? else {
+        return Ok(Outcome::NotApplicable);
+    };
     let strip = (depth == 2).then_some(STRIP);
     let unskewed: Vec<Skew> = skewed_levels(depth)
         .map(|_| Skew {
@@ -109,7 +111,7 @@ pub fn candidate(scop: &Scop, deps: &Dependences, reuse: &Reuse) -> Result<Outco
             strip,
         })
         .collect();
-    let rows = parse_union_map(&ctx, &band_text(scop, &unskewed), "rows").map_err(isl)?;
+    let rows = band(scop, &coordinates, &unskewed).map_err(isl)?;
     let flows = deps.scalar_flows(scop)?;
     let private = match &flows {
         Some(flows) => flows.private_to(&rows)?,
@@ -127,13 +129,13 @@ pub fn candidate(scop: &Scop, deps: &Dependences, reuse: &Reuse) -> Result<Outco
     };
     let time_loop = &first.textual_positions[..1];
     let width = 2 * depth + 1;
-    let pairs = deps.deltas_within_loop(&relation, time_loop).map_err(isl)?;
+    let pairs = space_deltas(&relation, &coordinates).map_err(isl)?;
     // Per skewed loop (1 ..= depth - 2): its skew and the statements' shifts.
     let mut skews = Vec::new();
     for level in skewed_levels(depth) {
         // Not a stencil's time loop (or one skewed further than polyrust tries): the
         // other transformations say why they do not apply.
-        let Some(found) = skew_for(scop, &pairs, width, level).map_err(isl)? else {
+        let Some(found) = skew_for(scop, &pairs, depth, level).map_err(isl)? else {
             return Ok(Outcome::NotApplicable);
         };
         skews.push(match strip {
@@ -162,7 +164,7 @@ pub fn candidate(scop: &Scop, deps: &Dependences, reuse: &Reuse) -> Result<Outco
             "time tiles would not gain: an innermost loop carries a flow dependence through memory ({statement} reads what an earlier iteration wrote), so its iterations wait for each other whatever the cache holds"
         )));
     }
-    let band = parse_union_map(&ctx, &band_text(scop, &skews), "time tiles").map_err(isl)?;
+    let band = band(scop, &coordinates, &skews).map_err(isl)?;
     let (validity, private) = match private {
         None => (deps.validity().copy().map_err(isl)?, Vec::new()),
         Some(before) => match flows
@@ -175,7 +177,7 @@ pub fn candidate(scop: &Scop, deps: &Dependences, reuse: &Reuse) -> Result<Outco
             _ => return Ok(Outcome::NotApplicable),
         },
     };
-    let tail = parse_union_map(&ctx, &tail_text(scop, depth), "statement order").map_err(isl)?;
+    let tail = tail(scop, &coordinates, depth).map_err(isl)?;
     let schedule = Schedule::from_domain(scop.domains.copy().map_err(isl)?)
         .and_then(|s| s.insert_band(tail))
         .and_then(|s| s.insert_band(band))
@@ -203,9 +205,11 @@ pub fn candidate(scop: &Scop, deps: &Dependences, reuse: &Reuse) -> Result<Outco
 fn stencil_depth(scop: &Scop) -> Option<usize> {
     let first = scop.statements.first()?;
     let depth = scop.statements.iter().map(|s| s.depth()).max()?;
-    let same = scop.statements.iter().all(|s| {
-        s.depth() + 1 >= depth && s.textual_positions.first() == first.textual_positions.first()
-    });
+    // Shallower statements need a place in the space (`coordinates`).
+    let same = scop
+        .statements
+        .iter()
+        .all(|s| s.depth() >= 1 && s.textual_positions.first() == first.textual_positions.first());
     let strips = depth == 2 && scop.statements.iter().all(|s| s.depth() == 2);
     (same && (depth >= 3 || strips)).then_some(depth)
 }
@@ -315,24 +319,21 @@ struct Skew {
     strip: Option<i64>,
 }
 
-/// The smallest skew of loop `level` (with shifts) that makes every dependence go
-/// forward or stay in it, if one up to `MAX_SKEW` does.
+/// The smallest skew of space dimension `level` (with shifts) that makes every
+/// dependence go forward or stay in it, if one up to `MAX_SKEW` does. `pairs` are
+/// distances `[dt, dx1, ..., dx(depth - 1)]` in the stencil's space.
 fn skew_for(
     scop: &Scop,
     pairs: &[PairDeltas],
-    width: usize,
+    depth: usize,
     level: usize,
 ) -> Result<Option<Skew>, IslError> {
     let ctx = scop.context.ctx();
-    let dims: Vec<String> = (0..width).map(|k| format!("d{k}")).collect();
+    let dims: Vec<String> = (0..depth).map(|k| format!("d{k}")).collect();
     'factor: for factor in 0..=MAX_SKEW {
         let along = parse_map(
             &ctx,
-            &format!(
-                "{{ [{}] -> [{factor} * d1 + d{}] }}",
-                dims.join(", "),
-                2 * level + 1
-            ),
+            &format!("{{ [{}] -> [{factor} * d0 + d{level}] }}", dims.join(", ")),
             "a skewed distance",
         )?;
         // Edge sink -> source of weight `distance`: shift(source) <= shift(sink) +
@@ -360,65 +361,221 @@ fn skew_for(
     Ok(None)
 }
 
-/// `[params] -> { S[i0, ..] -> [i0, s1*i0 + i1 + c1, ...]; ... }`.
-fn band_text(scop: &Scop, skews: &[Skew]) -> String {
-    let pieces: Vec<String> = scop
-        .statements
-        .iter()
-        .map(|s| {
-            let mut members = vec!["i0".to_string()];
-            for (k, skew) in skews.iter().enumerate() {
-                let shift = skew.shifts.get(&s.name).copied().unwrap_or(0);
-                members.push(match skew.strip {
-                    None => format!("{} * i0 + i{} + ({shift})", skew.factor, k + 1),
-                    Some(strip) => format!(
-                        "{} * i0 + floor((i{} + ({shift})) / {strip})",
-                        skew.factor,
-                        k + 1
-                    ),
-                });
-            }
-            format!(
-                "{}[{}] -> [{}]",
+/// Each statement's place in the stencil's space, `S[i0, ...] -> [t, x1, ...,
+/// x(depth - 1)]`: its own loops for the deepest statements; for a statement one loop
+/// shallower, its loops as the row loops (the innermost at 0: a value loaded before a
+/// row loop); for any shallower statement that writes one element of an array the
+/// deepest statements write, that element's place (FDTD's `ey[0][j] = f[t]` at row 0,
+/// a point source `Hz[n / 2][n / 3] += p[t]`); a statement that writes nothing, at the
+/// first row. `None` when some statement has no place.
+fn coordinates(scop: &Scop, depth: usize) -> Result<Option<BTreeMap<String, Map>>, IslError> {
+    let ctx = scop.context.ctx();
+    let params = scop.params.join(", ");
+    let mut out = BTreeMap::new();
+    for s in &scop.statements {
+        let own = s.depth();
+        let place = if own == depth {
+            let text = format!(
+                "[{params}] -> {{ {}[{}] -> [{}] }}",
                 s.name,
-                iterators(s.depth()),
-                members.join(", ")
-            )
-        })
+                iterators(own),
+                iterators(own)
+            );
+            Some(parse_map(&ctx, &text, "a statement's place")?)
+        } else {
+            match written_place(scop, s, depth)? {
+                Some(place) => Some(place),
+                // A statement that writes nothing (a load LLVM hoisted in front of a
+                // loop that reads it again) is ordered by its reads alone: any place
+                // the dependences allow, the time step's first row here.
+                None if s.accesses.iter().all(|a| a.kind == AccessKind::Read) => {
+                    let zeros = vec!["0"; depth - 1].join(", ");
+                    let text = format!(
+                        "[{params}] -> {{ {}[{}] -> [i0, {zeros}] }}",
+                        s.name,
+                        iterators(own)
+                    );
+                    Some(parse_map(&ctx, &text, "a statement's place")?)
+                }
+                None if own + 1 == depth => {
+                    let text = format!(
+                        "[{params}] -> {{ {}[{}] -> [{}, 0] }}",
+                        s.name,
+                        iterators(own),
+                        iterators(own)
+                    );
+                    Some(parse_map(&ctx, &text, "a statement's place")?)
+                }
+                None => None,
+            }
+        };
+        let Some(place) = place else {
+            return Ok(None);
+        };
+        out.insert(s.name.clone(), place);
+    }
+    Ok(Some(out))
+}
+
+/// The place of the one element statement `s` writes, where a deepest statement writes
+/// the same array with its own space loops as subscripts (plus constants).
+fn written_place(
+    scop: &Scop,
+    s: &crate::model::Statement,
+    depth: usize,
+) -> Result<Option<Map>, IslError> {
+    let ctx = scop.context.ctx();
+    let params = scop.params.join(", ");
+    let is_array = |name: &str| scop.arrays.iter().any(|a| a.name == name && !a.is_scalar);
+    let writes: Vec<_> = s
+        .accesses
+        .iter()
+        .filter(|a| a.kind != AccessKind::Read && is_array(&a.array))
         .collect();
-    format!(
-        "[{}] -> {{ {} }}",
-        scop.params.join(", "),
-        pieces.join("; ")
-    )
+    let [write] = writes[..] else {
+        return Ok(None);
+    };
+    if write.kind != AccessKind::MustWrite || !write.relation.is_single_valued()? {
+        return Ok(None);
+    }
+    for deepest in scop.statements.iter().filter(|r| r.depth() == depth) {
+        for theirs in deepest
+            .accesses
+            .iter()
+            .filter(|a| a.kind == AccessKind::MustWrite && a.array == write.array)
+        {
+            // Element -> the deepest statement's space loops that write it.
+            let space = parse_map(
+                &ctx,
+                &format!(
+                    "[{params}] -> {{ {}[{}] -> [{}] }}",
+                    deepest.name,
+                    iterators(depth),
+                    (1..depth)
+                        .map(|k| format!("i{k}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "space loops",
+            )?;
+            let element_place = theirs.relation.copy()?.reverse()?.apply_range(space)?;
+            if !element_place.is_single_valued()? {
+                continue;
+            }
+            let place = write.relation.copy()?.apply_range(element_place)?;
+            if !place.is_single_valued()? || place.is_empty()? {
+                continue;
+            }
+            let time = parse_map(
+                &ctx,
+                &format!(
+                    "[{params}] -> {{ {}[{}] -> [i0] }}",
+                    s.name,
+                    iterators(s.depth())
+                ),
+                "time",
+            )?;
+            return Ok(Some(time.flat_range_product(place)?));
+        }
+    }
+    Ok(None)
+}
+
+/// The distance vectors of `relation` in the stencil's space (`[dt, dx1, ...]`), per
+/// pair of statements.
+fn space_deltas(
+    relation: &UnionMap,
+    coordinates: &BTreeMap<String, Map>,
+) -> Result<Vec<PairDeltas>, IslError> {
+    let mut out = Vec::new();
+    for dep in relation.maps()? {
+        let (Some(source), Some(sink)) = (dep.domain_name(), dep.range_name()) else {
+            continue;
+        };
+        let (Some(from), Some(to)) = (coordinates.get(&source), coordinates.get(&sink)) else {
+            continue;
+        };
+        let deltas = from
+            .copy()?
+            .reverse()?
+            .apply_range(dep)?
+            .apply_range(to.copy()?)?
+            .deltas()?;
+        if deltas.is_empty()? {
+            continue;
+        }
+        out.push(PairDeltas {
+            source,
+            sink,
+            deltas,
+        });
+    }
+    Ok(out)
+}
+
+/// The band: each statement's place skewed, `[t, s1 * t + x1 + c1, ...]` (or with
+/// strips, `s * t + floor((x1 + c) / strip)`).
+fn band(
+    scop: &Scop,
+    coordinates: &BTreeMap<String, Map>,
+    skews: &[Skew],
+) -> Result<UnionMap, IslError> {
+    let ctx = scop.context.ctx();
+    let mut band = UnionMap::empty(&ctx)?;
+    for s in &scop.statements {
+        let Some(place) = coordinates.get(&s.name) else {
+            continue;
+        };
+        let dims: Vec<String> = (0..place.n_out()?).map(|k| format!("d{k}")).collect();
+        let mut members = vec!["d0".to_string()];
+        for (k, skew) in skews.iter().enumerate() {
+            let shift = skew.shifts.get(&s.name).copied().unwrap_or(0);
+            members.push(match skew.strip {
+                None => format!("{} * d0 + d{} + ({shift})", skew.factor, k + 1),
+                Some(strip) => format!(
+                    "{} * d0 + floor((d{} + ({shift})) / {strip})",
+                    skew.factor,
+                    k + 1
+                ),
+            });
+        }
+        let skewed = parse_map(
+            &ctx,
+            &format!("{{ [{}] -> [{}] }}", dims.join(", "), members.join(", ")),
+            "time tiles",
+        )?;
+        band = band.add_map(place.copy()?.apply_range(skewed)?)?;
+    }
+    Ok(band)
 }
 
 /// The order within one point of the band: the statements' positions inside the time
-/// loop and their innermost loop, as written (`0` for a statement outside the deepest
-/// statements' innermost loop).
-fn tail_text(scop: &Scop, depth: usize) -> String {
-    let pieces: Vec<String> = scop
-        .statements
-        .iter()
-        .map(|s| {
-            let own = s.depth();
-            let mut members: Vec<String> = (1..depth)
-                .map(|k| s.textual_positions.get(k).map_or(0, |p| *p).to_string())
-                .collect();
-            if own == depth {
-                members.push(format!("i{}", depth - 1));
-                members.push(s.textual_positions[depth].to_string());
-            } else {
-                members.extend(["0".to_string(), "0".to_string()]);
-            }
-            format!("{}[{}] -> [{}]", s.name, iterators(own), members.join(", "))
-        })
-        .collect();
-    format!(
-        "[{}] -> {{ {} }}",
-        scop.params.join(", "),
-        pieces.join("; ")
-    )
+/// loop (0 where a statement has fewer), then their place in the innermost dimension
+/// (their innermost loop), then their position in it.
+fn tail(
+    scop: &Scop,
+    coordinates: &BTreeMap<String, Map>,
+    depth: usize,
+) -> Result<UnionMap, IslError> {
+    let ctx = scop.context.ctx();
+    let mut tail = UnionMap::empty(&ctx)?;
+    for s in &scop.statements {
+        let Some(place) = coordinates.get(&s.name) else {
+            continue;
+        };
+        let position = |k: usize| s.textual_positions.get(k).map_or(0, |p| *p).to_string();
+        let mut members: Vec<String> = (1..depth).map(position).collect();
+        members.push(format!("d{}", depth - 1));
+        members.push(position(depth));
+        let dims: Vec<String> = (0..depth).map(|k| format!("d{k}")).collect();
+        let order = parse_map(
+            &ctx,
+            &format!("{{ [{}] -> [{}] }}", dims.join(", "), members.join(", ")),
+            "statement order",
+        )?;
+        tail = tail.add_map(place.copy()?.apply_range(order)?)?;
+    }
+    Ok(tail)
 }
 
 fn iterators(depth: usize) -> String {
@@ -489,9 +646,10 @@ pub fn traffic_ratio(skews: &[i64], sizes: &[i64]) -> f64 {
     ratio
 }
 
-/// Tiles the band at the top of `schedule` with `sizes`.
+/// Tiles the band at the top of `schedule` with `sizes`, its loops atomic (see
+/// `scheduler::tile_bands_atomic`).
 pub fn tile(schedule: &Schedule, sizes: &[i64]) -> Result<Schedule, IslError> {
-    scheduler::tile_bands(schedule, |band| {
+    scheduler::tile_bands_atomic(schedule, |band| {
         (band.depth == 0 && band.coincident.len() == sizes.len()).then(|| sizes.to_vec())
     })
 }
