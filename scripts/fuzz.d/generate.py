@@ -555,6 +555,9 @@ class Generator:
         self.nonaffine = self.strided = False
         dims = rng.choice((1, 1, 2, 2, 2, 3))
         space = list(rng.choice(STENCIL_SPACES[dims]))
+        # Mostly extents passed as parameters: LLVM delinearizes `A[i * e_m + j]` with
+        # row length e_m, but `A[i * (m + 4) + j]` with m (and a subscript 4 * i + j).
+        self.named_extents = rng.random() < 0.9
         elem = rng.choice(("double",) * 5 + ("float",) * 2 + INT_TYPES)
         shape = rng.choice(("jacobi", "jacobi", "pingpong", "pingpong", "inplace", "redblack", "chain",
                             "mixed"))
@@ -598,7 +601,8 @@ class Generator:
             parts.insert(rng.randint(0, len(parts)), f"    {self.format_ref(g, ['0'])} = {self.format_ref(g, ['2'])};")
         if rng.random() < 0.08:
             parts.append(self.residual(rng.choice(grids), 2))
-        if rng.random() < 0.5:
+        # (LLVM unrolls a time loop of a constant trip count away before polyrust sees it.)
+        if rng.random() < 0.3:
             steps = str(rng.choice((1, 2, 3, 4, 5, 7, 8, 9, 9, 10, 11, 12, 13, 13)))
         else:
             self.kernel_params.append(("T", rng.choice(STENCIL_STEPS[dims])))
@@ -623,11 +627,9 @@ class Generator:
         """A grid of the stencil, passed as a pointer (linearized when plain), a VLA pointer
         or a linearized pointer; added to the program's arrays."""
         rng = self.rng
-        kind = "ptr" if len(space) == 1 else rng.choice(("ptr", "vla", "vla", "linear"))
+        kind = "ptr" if len(space) == 1 else rng.choice(("ptr", "vla", "vla", "vla", "linear"))
         array = Array(name, elem, list(space), kind, restrict=rng.random() < 0.5, readonly=readonly)
-        # Mostly extents passed as parameters: LLVM delinearizes `A[i * e_m + j]` with
-        # row length e_m, but `A[i * (m + 4) + j]` with m (and a subscript 4 * i + j).
-        if len(space) > 1 and rng.random() < 0.85:
+        if len(space) > 1 and self.named_extents:
             array.named_extents = True
             for p in space[1:]:
                 if p not in self.extent_params:
