@@ -24,11 +24,28 @@ calls the kernel and prints one checksum line per array. What varies:
     loop counters keep such nests from being regions until profile-guided speculation
     fixes the values (the fuzzer's two-run option sets). These programs get a third
     input, placed first because the two-run sets profile the first input: sizes of 3
-    to 12, which enter most nests.
+    to 12, which enter most nests;
+  - stencil programs (STENCIL_SHARE of them, again a choice drawn from a stream of their
+    own, `is_stencil`; neither strided nor drawn from the main stream): a kernel that
+    is one time loop `for (t = 0; t < T; t++)` (T a constant of 1 to 13, or a kernel
+    parameter main computes from n and m, 0 to 13) around 1-3 sweeps over grids of 1,
+    2 or 3 dimensions passed as pointers (plain, restrict, VLA `T (*A)[e_m]`,
+    linearized; extents mostly kernel parameters `e_m` = m + 4, which LLVM delinearizes,
+    sometimes `(m + 4)`, which it does not), the shapes of real codes: Jacobi with a
+    copy-back or relaxation sweep, two sweeps A -> B and B -> A, in-place Gauss-Seidel
+    updates (red-black among them), chains of three grids, FDTD-like updates of each
+    grid from the others; each sweep a nest writing v + c and reading neighbours
+    v + c' (stars, boxes, upwind, row-only, wider), with its own extents, sometimes a
+    scalar temporary (read by a second write), a scalar carried along the row (the left
+    neighbour), an accumulation, an affine guard (on t too), a read-only coefficient
+    grid, a boundary plane copied each step, a residual summed into R[t % 4]. Grids
+    are all one element type; sizes go up to STENCIL_LIMIT (main's bound instead of
+    NMAX), 1-D inputs often beyond a strip of 512 elements.
 
 Every program is free of undefined behaviour at the sizes it comes with, because -O0
 and -O3 must print the same bytes:
-  - array dimension d has extent p_d + 4 (p_d is n or m, or NMAX for globals), each
+  - array dimension d has extent p_d + 4 (p_d is n or m, or NMAX for globals; e_n and
+    e_m are n + 4 and m + 4), each
     loop iterator tied to one of n, m stays in [0, p), and subscripts are v + c
     (0 <= c <= 3), p - 1 - v + c, v / 2 + c, (v + w) / 2 + c, or constants below 4;
     strides and row lengths are those of the extents (any layout stays in the buffer),
@@ -51,6 +68,17 @@ from dataclasses import dataclass, field
 
 NMAX = 40  # capacity of global arrays; sizes never exceed it
 STRIDED_SHARE = 0.3  # share of programs with run-time row lengths and strides
+STENCIL_SHARE = 0.2  # share of time-iterated stencil programs
+# Stencil programs: the space dimensions' sizes per number of dimensions, the largest n
+# and m main accepts (1-D arrays beyond a 512-element strip), the kernel's time steps
+# when they are a parameter (main computes them from n and m; m alone in 1-D programs,
+# where it sizes nothing).
+STENCIL_SPACES = {1: (("n",),), 2: (("n", "m"), ("n", "n"), ("m", "n")),
+                  3: (("n", "n", "m"), ("n", "m", "m"), ("n", "n", "n"))}
+STENCIL_LIMIT = {1: 6000, 2: 200, 3: 48}
+STENCIL_STEPS = {1: ("m", "m % 14", "(n + m) % 14"),
+                 2: ("(n + m) % 14", "n % 11 + 3", "m % 14", "13 - m % 6"),
+                 3: ("(n + m) % 14", "n % 11 + 3", "m % 14", "13 - m % 6")}
 FLOAT_TYPES = ("double", "float")
 INT_TYPES = ("int", "long", "unsigned")
 
@@ -80,12 +108,17 @@ class Array:
     strides: str = ""
     stride_type: str = "int"
     column_major: str = "0"
+    # Stencil programs: the kernel writes the extents of dimensions but the first as its
+    # parameters `e_n`, `e_m` (which main sets to n + 4, m + 4).
+    named_extents: bool = False
 
-    def extent(self, p):
-        return "(NMAX + 4)" if self.kind == "global" else f"({p} + 4)"
+    def extent(self, p, in_kernel=True):
+        if self.kind == "global":
+            return "(NMAX + 4)"
+        return f"e_{p}" if self.named_extents and in_kernel else f"({p} + 4)"
 
     def count_expr(self):
-        return " * ".join(self.extent(p) for p in self.params)
+        return " * ".join(self.extent(p, in_kernel=False) for p in self.params)
 
     def stride_names(self):
         """The kernel parameters holding the run-time strides (none without strides)."""
@@ -151,6 +184,12 @@ class Generator:
         self.strided = self.strided_rng.random() < STRIDED_SHARE
         self.extent_params = []  # "n", "m": kernel parameters `int e_n = n + 4` (sweeps)
         self.calls = 1  # of the kernel: strided programs may call it twice, with other strides
+        # Stencil programs: their own random stream too; they are neither strided nor
+        # drawn from the main stream.
+        self.stencil_rng = random.Random(f"stencil-{seed}")
+        self.stencil = self.stencil_rng.random() < STENCIL_SHARE
+        self.kernel_params = []  # (name, value computed in main) of `int` kernel parameters
+        self.size_limit = None  # main's bound on n and m, when not NMAX
 
     # ---- choices -------------------------------------------------------------
 
@@ -257,6 +296,10 @@ class Generator:
                 preferred = self.pick(mine[:2])
                 unused.remove(preferred)
             subs.append(self.subscript(p, scope, preferred))
+        return self.format_ref(array, subs)
+
+    def format_ref(self, array, subs):
+        """array's element at subscripts subs (C expressions), as its kind writes it."""
         if array.kind in ("vla", "global", "ptr") and (array.kind != "ptr" or len(subs) == 1):
             return array.name + "".join(f"[{s}]" for s in subs)
         if array.strides == "view":
@@ -503,9 +546,315 @@ class Generator:
         return (f"{pad}for (int r = 0; r < {outer}; r++)\n{pad}  for (int q = 0; q < {bound}; q++)\n"
                 f"{pad}    {body}")
 
+    # ---- stencil programs ----------------------------------------------------
+
+    def stencil_program(self):
+        """A time-iterated stencil: `for (t = 0; t < T; t++)` around 1-3 sweeps over
+        grids of 1-3 dimensions (see the module doc). Draws from `stencil_rng` only."""
+        rng = self.rng = self.stencil_rng  # (chance, pick and the helpers below use self.rng)
+        self.nonaffine = self.strided = False
+        dims = rng.choice((1, 1, 2, 2, 2, 3))
+        space = list(rng.choice(STENCIL_SPACES[dims]))
+        # Mostly extents passed as parameters: LLVM delinearizes `A[i * e_m + j]` with
+        # row length e_m, but `A[i * (m + 4) + j]` with m (and a subscript 4 * i + j).
+        self.named_extents = rng.random() < 0.9
+        elem = rng.choice(("double",) * 5 + ("float",) * 2 + INT_TYPES)
+        shape = rng.choice(("jacobi", "jacobi", "pingpong", "pingpong", "inplace", "redblack", "chain",
+                            "mixed"))
+        count = {"jacobi": 2, "pingpong": 2, "inplace": rng.randint(1, 2), "redblack": 1, "chain": 3,
+                 "mixed": 3}[shape]
+        grids = [self.grid(name, elem, space) for name in "ABC"[:count]]
+        coefficients = self.grid("K", elem, space, readonly=True) if rng.random() < 0.25 else None
+        # Plain pointers may share a buffer (the run-time alias checks' business).
+        plain = [g for g in grids if not g.restrict]
+        if len(plain) >= 2 and rng.random() < 0.25 and plain[0].kind == plain[1].kind:
+            plain[1].alias_of = plain[0]
+            plain[1].alias_offset = rng.choice((0, 1, 3))
+        a, b, c = (grids + [None, None])[:3]
+        sweeps = []
+        if shape == "jacobi":
+            sweeps = [(b, [a], None), (a, [b], rng.choice(("copy", "copy", "relax")))]
+        elif shape == "pingpong":
+            sweeps = [(b, [a], None), (a, [b], None)]
+        elif shape == "inplace":
+            sweeps = [(g, [g] + ([h for h in grids if h is not g] if rng.random() < 0.3 else []), None)
+                      for g in grids]
+        elif shape == "redblack":
+            sweeps = [(a, [a], "red"), (a, [a], "black")]
+        elif shape == "chain":
+            sweeps = [(b, [a], None), (c, [b], None), (a, [c], rng.choice((None, "copy")))]
+        else:
+            # FDTD-like: each grid updated from its own value and its neighbours' in others.
+            for x in rng.sample(grids, 3):
+                others = [g for g in grids if g is not x]
+                sweeps.append((x, rng.sample(others, rng.randint(1, 2)), rng.choice(("update", "accumulate",
+                                                                                      None))))
+        parts = []
+        for x, sources, form in sweeps:
+            if coefficients is not None and form is None and rng.random() < 0.5:
+                form = "coefficient"
+            parts.append(self.stencil_sweep(x, sources, form, grids, coefficients, 2))
+            if len(space) > 1 and rng.random() < 0.12:
+                parts.append(self.boundary_sweep(x, 2))
+        if dims == 1 and rng.random() < 0.06:
+            g = rng.choice(grids)
+            parts.insert(rng.randint(0, len(parts)), f"    {self.format_ref(g, ['0'])} = {self.format_ref(g, ['2'])};")
+        if rng.random() < 0.08:
+            parts.append(self.residual(rng.choice(grids), 2))
+        # (LLVM unrolls a time loop of a constant trip count away before polyrust sees it.)
+        if rng.random() < 0.3:
+            steps = str(rng.choice((1, 2, 3, 4, 5, 7, 8, 9, 9, 10, 11, 12, 13, 13)))
+        else:
+            self.kernel_params.append(("T", rng.choice(STENCIL_STEPS[dims])))
+            steps = "T"
+        time = (f"for (int t = 1; t <= {steps}; t++)" if rng.random() < 0.15
+                else f"for (int t = 0; t < {steps}; t++)")
+        kernel_body = f"  {time} {{\n" + "\n".join(parts) + "\n  }"
+        self.size_limit = STENCIL_LIMIT[dims]
+        if dims == 1:
+            inputs = [(rng.randint(0, 6), rng.randint(0, 13)), (rng.randint(9, 40), rng.randint(0, 13))]
+            if rng.random() < 0.6:
+                inputs.append((rng.choice((rng.randint(500, 1100), rng.randint(1100, 5999))), rng.randint(0, 13)))
+        else:
+            mid, large = (40, (41, 150)) if dims == 2 else (24, (25, 40))
+            inputs = [(rng.randint(0, 6), rng.randint(0, 6)), (rng.randint(9, mid), rng.randint(9, mid))]
+            if rng.random() < 0.5:
+                inputs.append((rng.randint(*large), rng.randint(*large)))
+        source = self.render(kernel_body) + inputs_comment(inputs)
+        return Program(self.seed, source, inputs)
+
+    def grid(self, name, elem, space, readonly=False):
+        """A grid of the stencil, passed as a pointer (linearized when plain), a VLA pointer
+        or a linearized pointer; added to the program's arrays."""
+        rng = self.rng
+        kind = "ptr" if len(space) == 1 else rng.choice(("ptr", "vla", "vla", "vla", "linear"))
+        array = Array(name, elem, list(space), kind, restrict=rng.random() < 0.5, readonly=readonly)
+        if len(space) > 1 and self.named_extents:
+            array.named_extents = True
+            for p in space[1:]:
+                if p not in self.extent_params:
+                    self.extent_params.append(p)
+        self.arrays.append(array)
+        return array
+
+    def neighbours(self, center):
+        """Offsets around center, one tuple per read, every coordinate in [0, 3]."""
+        rng = self.rng
+        dims = len(center)
+        pattern = rng.choice(("star", "star", "star", "hollow", "box", "upwind", "row", "columns", "wide"))
+        if pattern == "box" and dims > 2:
+            pattern = "star"
+        if pattern == "columns" and dims == 1:
+            pattern = "star"
+        points = [tuple(center)]
+        axes = {"row": [dims - 1], "columns": range(dims - 1)}.get(pattern, range(dims))
+        for d in axes:
+            for step in ((-1,) if pattern == "upwind" else (-1, 1, 2) if pattern == "wide" else (-1, 1)):
+                p = list(center)
+                p[d] += step
+                points.append(tuple(p))
+        if pattern == "box":
+            points = [tuple(center[d] + o[d] for d in range(dims))
+                      for o in ([(x,) for x in (-1, 0, 1)] if dims == 1 else
+                                [(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1)])]
+        if pattern == "hollow" and len(points) > 2:
+            points = points[1:]
+        points = [p for p in points if all(0 <= x <= 3 for x in p)]
+        if len(points) > 2 and rng.random() < 0.3:
+            points = rng.sample(points, rng.randint(2, len(points)))
+        return points
+
+    def at(self, array, variables, offsets, mask=True):
+        """array's element at variables + offsets; integers masked (& 1023) when read."""
+        text = self.format_ref(array, [f"{v} + {c}" if c else v for v, c in zip(variables, offsets)])
+        return f"({text} & 1023)" if mask and array.elem in INT_TYPES else text
+
+    def combine(self, ty, reads, center=None):
+        """A stencil's value from its reads (already masked for integers): weighted means,
+        a diffusion step around center, or weights; bounded by the largest read (and a
+        few times that for diffusion), so repeated steps cannot overflow."""
+        rng = self.rng
+        k = len(reads)
+        if ty in INT_TYPES:
+            form = rng.random()
+            if form < 0.5:
+                return f"({' + '.join(reads)}) / {k}"
+            if form < 0.7 and k >= 2:
+                return f"(({reads[0]} ^ {reads[1]}) + {' + '.join(reads[2:]) or '1'}) >> 1"
+            if form < 0.85 and k >= 2:
+                return f"({reads[0]} * {reads[1]}) >> 10"
+            return f"({' + '.join(reads)}) & 1023"
+        form = rng.random()
+        if center is not None and k > 1 and form < 0.3:
+            others = [r for r in reads if r != center]
+            return f"{center} + 0.125 * ({' + '.join(others)} - {float(len(others))} * {center})"
+        if form < 0.75:
+            w = rng.choice([w for w in (0.5, 0.25, 0.2, 0.125, 0.1, 0.0625) if w * k <= 1])
+            signs = [" + "] * (k - 1)
+            if k > 2 and rng.random() < 0.2:
+                signs[rng.randrange(k - 1)] = " - "
+            text = reads[0] + "".join(s + r for s, r in zip(signs, reads[1:]))
+            return f"{w} * ({text})"
+        weights = [rng.choice(("0.5", "0.25", "0.125", "-0.25")) for _ in reads]
+        return " + ".join(f"{w} * {r}" for w, r in zip(weights, reads))
+
+    def stencil_sweep(self, x, sources, form, grids, coefficients, indent):
+        """One sweep: a nest over x's dimensions writing x around a center from the
+        neighbours of each source; form None (a stencil), "copy", "relax", "update"
+        (FDTD-like: x minus a difference of a source's neighbours), "accumulate", "red"
+        or "black" (Gauss-Seidel on one parity), "coefficient" (a stencil times the
+        coefficients' element)."""
+        rng = self.rng
+        ty = x.elem
+        dims = len(x.params)
+        variables = list("ijk"[:dims])
+        center = [rng.choice((1, 1, 1, 2)) for _ in range(dims)]
+        headers, forward = [], []
+        for v, p in zip(variables, x.params):
+            low, high = rng.choice(((0, p), (0, p), (0, p), (1, f"{p} - 1"), (0, f"{p} - 1"), (1, p), (2, p),
+                                    (0, f"{p} - 2")))
+            if rng.random() < 0.06:
+                headers.append(f"for (int {v} = {high} - 1; {v} >= {low}; {v}--)")
+                forward.append(None)
+            else:
+                headers.append(f"for (int {v} = {low}; {v} < {high}; {v}++)")
+                forward.append(low)
+        lhs = self.at(x, variables, center, mask=False)
+        pre, body = [], []
+        y = sources[0]
+        rolling = (form in (None, "coefficient") and forward[-1] is not None and 1 <= center[-1] <= 2
+                   and rng.random() < (0.15 if dims > 1 else 0.05))
+        if rolling:
+            # A scalar carried along the row: the left neighbour, read one iteration before.
+            left, right = f"l{self.var_count}", f"r{self.var_count}"
+            self.var_count += 1
+            start = center[:-1] + [None]
+            first = self.format_ref(y, [f"{v} + {c}" if c else v for v, c in zip(variables[:-1], center[:-1])]
+                                    + [str(forward[-1] + center[-1] - 1)])
+            mask = (lambda r: f"({r} & 1023)") if ty in INT_TYPES else (lambda r: r)
+            pre.append(f"{ty} {left} = {mask(first)};")
+            right_at = list(center)
+            right_at[-1] += 1
+            body.append(f"{ty} {right} = {self.at(y, variables, right_at)};")
+            mid = self.at(y, variables, center)
+            value = self.combine(ty, [left, mid, right] + [self.at(s, variables, center) for s in sources[1:]])
+            statement = f"{lhs} = {value};"
+            del start
+        else:
+            reads = []
+            for s in sources:
+                reads += [self.at(s, variables, p) for p in self.neighbours(center)]
+            own = self.at(x, variables, center)
+            if form == "copy":
+                value = self.at(y, variables, center)
+            elif form == "relax":
+                value = (f"({own} + {self.at(y, variables, center)}) >> 1" if ty in INT_TYPES
+                         else f"0.5 * {own} + 0.5 * {self.at(y, variables, center)}")
+            elif form == "update" and len(reads) >= 2:
+                value = (f"{own} - ({reads[0]} - {reads[1]}) / 2" if ty in INT_TYPES
+                         else f"{own} - 0.5 * ({reads[0]} - {reads[1]})")
+            else:
+                value = self.combine(ty, reads, self.at(y, variables, center) if y is not x or rng.random() < 0.5
+                                     else None)
+            if form == "coefficient":
+                k = self.at(coefficients, variables, center)
+                value = f"({k} & 3) * ({value})" if ty in INT_TYPES else f"{k} * ({value})"
+            if rng.random() < 0.08:
+                value = f"({value}) + (t & 7)" if ty in INT_TYPES else f"{value} + 0.0625 * t"
+
+            def assign(value):
+                if form != "accumulate":
+                    return f"{lhs} = {value};"
+                return f"{lhs} += ({value}) & 255;" if ty in INT_TYPES else f"{lhs} += 0.25 * ({value});"
+            statement = assign(value)
+            if rng.random() < 0.12:
+                # A temporary, sometimes read by a second write in the same iteration.
+                temp = f"s{self.var_count}"
+                self.var_count += 1
+                statement = assign(temp)
+                body.append(f"{ty} {temp} = {value};")
+                others = [g for g in grids if g is not x]
+                if others and rng.random() < 0.5:
+                    z = rng.choice(others)
+                    at_z = self.at(z, variables, center)
+                    z_value = f"(({temp} & 1023) + {at_z}) >> 1" if ty in INT_TYPES else f"0.5 * {temp} + 0.5 * {at_z}"
+                    statement += f"\n{self.at(z, variables, center, mask=False)} = {z_value};"
+        guard = None
+        if form in ("red", "black"):
+            guard = f"({' + '.join(variables)} + t) % 2 == {0 if form == 'red' else 1}"
+        elif rng.random() < 0.15:
+            v = rng.choice(variables)
+            p = x.params[variables.index(v)]
+            choices = [f"{v} % 2 == 0", f"{v} > 2", f"{v} < {p} - 2", f"{v} > t", "t % 3 != 1"]
+            if dims > 1:
+                w = rng.choice([u for u in variables if u != v])
+                choices += [f"{v} > {w}", f"{v} + {w} < {p}"]
+            guard = rng.choice(choices)
+        if guard:
+            statement = f"if ({guard}) {{\n" + "\n".join("  " + l for l in statement.split("\n")) + "\n}"
+        body.append(statement)
+        if rolling:
+            body.append(f"{left} = {self.at(y, variables, center)};")
+        # The nest, innermost loop last; `pre` in front of the innermost loop.
+        text = ""
+        for level, header in enumerate(headers):
+            pad = "  " * (indent + level)
+            if level == dims - 1:
+                text += "".join(f"{pad}{line}\n" for line in pre)
+            text += f"{pad}{header} {{\n"
+        inner = "  " * (indent + dims)
+        text += "".join(inner + line + "\n" for b in body for line in b.split("\n"))
+        for level in reversed(range(dims)):
+            text += "  " * (indent + level) + "}" + ("\n" if level else "")
+        return text
+
+    def boundary_sweep(self, x, indent):
+        """A boundary condition: one plane of x (a constant subscript) copied from a
+        neighbouring plane, over x's other dimensions."""
+        rng = self.rng
+        dims = len(x.params)
+        pinned = rng.randrange(dims)
+        to, source = rng.sample(range(4), 2)
+        variables = [v for d, v in enumerate("ijk"[:dims]) if d != pinned]
+        subs_w, subs_r, headers = [], [], []
+        names = iter(variables)
+        for d in range(dims):
+            if d == pinned:
+                subs_w.append(str(to))
+                subs_r.append(str(source))
+                continue
+            v = next(names)
+            c = rng.choice((0, 1, 1))
+            subs_w.append(f"{v} + {c}" if c else v)
+            subs_r.append(f"{v} + {c}" if c else v)
+            headers.append(f"for (int {v} = 0; {v} < {x.params[d]}; {v}++)")
+        text = ""
+        for level, header in enumerate(headers):
+            text += "  " * (indent + level) + header + "\n"
+        return text + "  " * (indent + len(headers)) + \
+            f"{self.format_ref(x, subs_w)} = {self.format_ref(x, subs_r)};"
+
+    def residual(self, x, indent):
+        """A sum over x (a residual) stored each time step into R[t % 4]."""
+        rng = self.rng
+        r = self.grid("R", x.elem, ["n"])
+        dims = len(x.params)
+        variables = list("ijk"[:dims])
+        s = f"s{self.var_count}"
+        self.var_count += 1
+        pad = "  " * indent
+        text = f"{pad}{x.elem} {s} = 0;\n"
+        for level, (v, p) in enumerate(zip(variables, x.params)):
+            text += "  " * (indent + level) + f"for (int {v} = 0; {v} < {p}; {v}++)\n"
+        read = self.at(x, variables, [rng.randint(0, 3) for _ in variables], mask=False)
+        text += "  " * (indent + dims) + (f"{s} += {read} & 255;\n" if x.elem in INT_TYPES else f"{s} += {read};\n")
+        return text + f"{pad}{self.format_ref(r, ['t % 4'])} = {s};"
+
     # ---- the whole program ---------------------------------------------------
 
     def program(self):
+        if self.stencil:
+            return self.stencil_program()
         rng = self.rng
         n_nests = rng.randint(1, 3)
         depths = [rng.choice((1, 2, 2, 3, 3)) for _ in range(n_nests)]
@@ -552,9 +901,10 @@ class Generator:
             dims = "".join("[NMAX + 4]" for _ in a.params)
             out.append(f"static {a.elem} {a.name}{dims};")
         sig = ", ".join(["int n", "int m"] + [f"int e_{p}" for p in self.extent_params]
+                        + [f"int {name}" for name, _ in self.kernel_params]
                         + [self.param_decl(a) for a in params])
         out.append(f"\nstatic __attribute__((noinline)) void kernel({sig}) {{\n{body}\n}}\n")
-        out.append(MAIN_HEAD)
+        out.append(MAIN_HEAD if self.size_limit is None else MAIN_HEAD.replace("NMAX", str(self.size_limit)))
         buffers = [a for a in params if a.alias_of is None]
         for a in buffers:
             # Slack of 4 elements behind every buffer: room for shifted aliases.
@@ -574,6 +924,9 @@ class Generator:
         for p in self.extent_params:
             out.append(f"  int e_{p} = {p} + 4;")
             args.append(f"e_{p}")
+        for name, value in self.kernel_params:
+            out.append(f"  int {name} = {value};")
+            args.append(name)
         pad = "  "
         if self.calls == 2:
             out.append("  for (int call = 0; call < 2; call++) {")
@@ -615,6 +968,11 @@ def parse_inputs_comment(text):
 
 def generate(seed):
     return Generator(seed).program()
+
+
+def is_stencil(seed):
+    """Whether seed's program is a time-iterated stencil (cheaply: its stream's first draw)."""
+    return random.Random(f"stencil-{seed}").random() < STENCIL_SHARE
 
 
 PRELUDE = r"""// polyrust fuzz program, seed @SEED@ (scripts/fuzz.d/generate.py)

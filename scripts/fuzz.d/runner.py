@@ -12,7 +12,7 @@ of the profile written, run on every input. An llvm-stress module goes through
 opt-22 -passes='polyrust,verify' under each option set.
 
 A check returns `Finding`s and counts the regions polyrust regenerated per option set
-(from -Rpass=polyrust remarks), and for two-run sets the nests instrumented and
+(from -Rpass=polyrust remarks), those of them it time-tiled, and for two-run sets the nests instrumented and
 specialized (remarks "loop nest instrumented", "loop nest specialized"). Findings: a
 compiler crash, a verifier failure, a polyrust error, a compile timeout or a compile far
 slower than without the plugin, a run that fails or times out, or an output that
@@ -88,6 +88,8 @@ class Outcome:
     sets_tried: list = field(default_factory=list)
     # Per two-run set: a `Speculation`.
     speculation: dict = field(default_factory=dict)
+    # Per option set: regions time-tiled (remarks "optimized (time-tiled: ...").
+    time_tiled: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -290,6 +292,7 @@ def check_c(tools, source_name, source_text, inputs, extra_flags=(), option_sets
             optimized = re.findall(rb"remark: region in [^\n]*? optimized \(([^\n]*)", err)
             outcome.regions[option_set.name] = (
                 len(optimized), sum(b"(forced)" not in line for line in optimized))
+            outcome.time_tiled[option_set.name] = sum(line.startswith(b"time-tiled:") for line in optimized)
             outputs, failure = b.run(name, inputs)
             if failure:
                 finding(failure[0], option_set.name, failure[1], shown)
@@ -385,6 +388,7 @@ def check_two_run(b, option_set, inputs, reference, o3_seconds, outcome, finding
     speculation.guarded = len(re.findall(rb"behind a run-time check that also compares", err))
     optimized = re.findall(rb"remark: region in [^\n]*? optimized \(([^\n]*)", err)
     outcome.regions[option_set.name] = (len(optimized), sum(b"(forced)" not in line for line in optimized))
+    outcome.time_tiled[option_set.name] = sum(line.startswith(b"time-tiled:") for line in optimized)
     ran("profile-use", name, inputs, second_profile)
 
 
