@@ -6,18 +6,23 @@
 //! by the time loop (`y = s * t + i + c`): a dependence one row back in the next step
 //! goes backwards in `i` and forward again in `y`.
 //!
-//! The schedule built here: band `[t, s1*t + i1 + c1, ..., s(d-1)*t + i(d-1) + c(d-1)]`
-//! over every loop but the innermost, then the statements' order and innermost loops as
+//! Each statement first gets a place in the stencil's space, `[t, x1, ..., x(d-1)]`
+//! (`coordinates`): its own loops, or for a statement outside the row loops the place
+//! of the element it writes (FDTD's boundary row, a point source). The schedule built
+//! here: band `[t, s1*t + x1 + c1, ..., s(d-2)*t + x(d-2) + c(d-2)]` over every space
+//! dimension but the innermost, then the statements' order and innermost loops as
 //! written. Innermost loops stay whole and unchanged (each sweep's own contiguous,
 //! vectorizable row loop, with no condition inside), only which rows of which steps run
-//! together changes. Skews `s` and the statements' shifts `c` are the smallest that
-//! make every dependence go forward (or stay) in every member of the band, which makes
-//! the band tilable: per loop, shifts are a difference-constraint problem over the
-//! smallest `s * dt + di` of each pair of statements (`permutable::shifts`).
+//! together changes. A 1-D stencil's one space loop is cut into strips that play the
+//! rows. Skews `s` and the statements' shifts `c` are the smallest that make every
+//! dependence go forward (or stay) in every member of the band, which makes the band
+//! tilable: per dimension, shifts are a difference-constraint problem over the smallest
+//! `s * dt + dx` of each pair of statements (`permutable::shifts`). Scalars that only
+//! carry a value along one row are private to it (`deps::private`).
 //!
-//! Relies on `deps` for the distance vectors per pair of statements in the original
-//! time space, on `reuse` for whether a time step's data leaves the cache, and on the
-//! caller to check the schedule against the dependences.
+//! Relies on `deps` for the dependences (and the private scalars' ones), on `reuse` for
+//! whether a time step's data leaves the cache, and on the caller to check the schedule
+//! against the dependences.
 
 use std::collections::BTreeMap;
 
