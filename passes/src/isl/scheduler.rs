@@ -152,14 +152,9 @@ enum BandEdit {
 /// band becomes a band of tile loops with the band of point loops below it.
 pub fn tile_bands(
     schedule: &Schedule,
-    mut sizes: impl FnMut(&BandInfo) -> Option<Vec<i64>>,
+    sizes: impl FnMut(&BandInfo) -> Option<Vec<i64>>,
 ) -> Result<Schedule, IslError> {
-    walk(schedule, &mut |band| {
-        sizes(band).map(|sizes| BandEdit::Tile {
-            sizes,
-            atomic: false,
-        })
-    })
+    tile_bands_with(schedule, sizes, false)
 }
 
 /// Like `tile_bands`, with the tile loops and point loops generated atomically: one
@@ -170,13 +165,18 @@ pub fn tile_bands(
 /// AST beyond the operation bound, for conditions that sit outside innermost loops.
 pub fn tile_bands_atomic(
     schedule: &Schedule,
+    sizes: impl FnMut(&BandInfo) -> Option<Vec<i64>>,
+) -> Result<Schedule, IslError> {
+    tile_bands_with(schedule, sizes, true)
+}
+
+fn tile_bands_with(
+    schedule: &Schedule,
     mut sizes: impl FnMut(&BandInfo) -> Option<Vec<i64>>,
+    atomic: bool,
 ) -> Result<Schedule, IslError> {
     walk(schedule, &mut |band| {
-        sizes(band).map(|sizes| BandEdit::Tile {
-            sizes,
-            atomic: true,
-        })
+        sizes(band).map(|sizes| BandEdit::Tile { sizes, atomic })
     })
 }
 

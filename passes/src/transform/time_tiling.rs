@@ -374,19 +374,16 @@ fn skew_for(
 /// a point source `Hz[n / 2][n / 3] += p[t]`); a statement that writes nothing, at the
 /// first row. `None` when some statement has no place.
 fn coordinates(scop: &Scop, depth: usize) -> Result<Option<BTreeMap<String, Map>>, IslError> {
-    let ctx = scop.context.ctx();
-    let params = scop.params.join(", ");
     let mut out = BTreeMap::new();
     for s in &scop.statements {
         let own = s.depth();
         let place = if own == depth {
-            let text = format!(
-                "[{params}] -> {{ {}[{}] -> [{}] }}",
-                s.name,
-                iterators(own),
-                iterators(own)
-            );
-            Some(parse_map(&ctx, &text, "a statement's place")?)
+            Some(statement_map(
+                scop,
+                s,
+                &iterators(own),
+                "a statement's place",
+            )?)
         } else {
             match written_place(scop, s, depth)? {
                 Some(place) => Some(place),
@@ -395,21 +392,16 @@ fn coordinates(scop: &Scop, depth: usize) -> Result<Option<BTreeMap<String, Map>
                 // the dependences allow, the time step's first row here.
                 None if s.accesses.iter().all(|a| a.kind == AccessKind::Read) => {
                     let zeros = vec!["0"; depth - 1].join(", ");
-                    let text = format!(
-                        "[{params}] -> {{ {}[{}] -> [i0, {zeros}] }}",
-                        s.name,
-                        iterators(own)
-                    );
-                    Some(parse_map(&ctx, &text, "a statement's place")?)
+                    Some(statement_map(
+                        scop,
+                        s,
+                        &format!("i0, {zeros}"),
+                        "a statement's place",
+                    )?)
                 }
                 None if own + 1 == depth => {
-                    let text = format!(
-                        "[{params}] -> {{ {}[{}] -> [{}, 0] }}",
-                        s.name,
-                        iterators(own),
-                        iterators(own)
-                    );
-                    Some(parse_map(&ctx, &text, "a statement's place")?)
+                    let members = format!("{}, 0", iterators(own));
+                    Some(statement_map(scop, s, &members, "a statement's place")?)
                 }
                 None => None,
             }
@@ -422,6 +414,22 @@ fn coordinates(scop: &Scop, depth: usize) -> Result<Option<BTreeMap<String, Map>
     Ok(Some(out))
 }
 
+/// `[params] -> { S[i0, ...] -> [members] }` for statement `s`.
+fn statement_map(
+    scop: &Scop,
+    s: &crate::model::Statement,
+    members: &str,
+    what: &str,
+) -> Result<Map, IslError> {
+    let text = format!(
+        "[{}] -> {{ {}[{}] -> [{members}] }}",
+        scop.params.join(", "),
+        s.name,
+        iterators(s.depth())
+    );
+    parse_map(&scop.context.ctx(), &text, what)
+}
+
 /// The place of the one element statement `s` writes, where a deepest statement writes
 /// the same array with its own space loops as subscripts (plus constants).
 fn written_place(
@@ -429,8 +437,6 @@ fn written_place(
     s: &crate::model::Statement,
     depth: usize,
 ) -> Result<Option<Map>, IslError> {
-    let ctx = scop.context.ctx();
-    let params = scop.params.join(", ");
     let is_array = |name: &str| scop.arrays.iter().any(|a| a.name == name && !a.is_scalar);
     let writes: Vec<_> = s
         .accesses
@@ -450,19 +456,8 @@ fn written_place(
             .filter(|a| a.kind == AccessKind::MustWrite && a.array == write.array)
         {
             // Element -> the deepest statement's space loops that write it.
-            let space = parse_map(
-                &ctx,
-                &format!(
-                    "[{params}] -> {{ {}[{}] -> [{}] }}",
-                    deepest.name,
-                    iterators(depth),
-                    (1..depth)
-                        .map(|k| format!("i{k}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                "space loops",
-            )?;
+            let loops: Vec<String> = (1..depth).map(|k| format!("i{k}")).collect();
+            let space = statement_map(scop, deepest, &loops.join(", "), "space loops")?;
             let element_place = theirs.relation.copy()?.reverse()?.apply_range(space)?;
             if !element_place.is_single_valued()? {
                 continue;
@@ -471,15 +466,7 @@ fn written_place(
             if !place.is_single_valued()? || place.is_empty()? {
                 continue;
             }
-            let time = parse_map(
-                &ctx,
-                &format!(
-                    "[{params}] -> {{ {}[{}] -> [i0] }}",
-                    s.name,
-                    iterators(s.depth())
-                ),
-                "time",
-            )?;
+            let time = statement_map(scop, s, "i0", "time")?;
             return Ok(Some(time.flat_range_product(place)?));
         }
     }
@@ -525,13 +512,7 @@ fn band(
     coordinates: &BTreeMap<String, Map>,
     skews: &[Skew],
 ) -> Result<UnionMap, IslError> {
-    let ctx = scop.context.ctx();
-    let mut band = UnionMap::empty(&ctx)?;
-    for s in &scop.statements {
-        let Some(place) = coordinates.get(&s.name) else {
-            continue;
-        };
-        let dims: Vec<String> = (0..place.n_out()?).map(|k| format!("d{k}")).collect();
+    over_places(scop, coordinates, "time tiles", |s, _| {
         let mut members = vec!["d0".to_string()];
         for (k, skew) in skews.iter().enumerate() {
             let shift = skew.shifts.get(&s.name).copied().unwrap_or(0);
@@ -544,14 +525,8 @@ fn band(
                 ),
             });
         }
-        let skewed = parse_map(
-            &ctx,
-            &format!("{{ [{}] -> [{}] }}", dims.join(", "), members.join(", ")),
-            "time tiles",
-        )?;
-        band = band.add_map(place.copy()?.apply_range(skewed)?)?;
-    }
-    Ok(band)
+        members
+    })
 }
 
 /// The order within one point of the band: the statements' positions inside the time
@@ -562,25 +537,44 @@ fn tail(
     coordinates: &BTreeMap<String, Map>,
     depth: usize,
 ) -> Result<UnionMap, IslError> {
+    over_places(scop, coordinates, "statement order", |s, dims| {
+        let position = |k: usize| s.textual_positions.get(k).map_or(0, |p| *p).to_string();
+        let mut members: Vec<String> = (1..depth).map(position).collect();
+        members.push(format!("d{}", dims - 1));
+        members.push(position(depth));
+        members
+    })
+}
+
+/// The union over the statements of `{ S[...] -> [members] }`, the members (given the
+/// statement and the number of its place's dimensions) written over its place
+/// `[d0, d1, ...]`.
+fn over_places(
+    scop: &Scop,
+    coordinates: &BTreeMap<String, Map>,
+    what: &str,
+    mut members: impl FnMut(&crate::model::Statement, usize) -> Vec<String>,
+) -> Result<UnionMap, IslError> {
     let ctx = scop.context.ctx();
-    let mut tail = UnionMap::empty(&ctx)?;
+    let mut out = UnionMap::empty(&ctx)?;
     for s in &scop.statements {
         let Some(place) = coordinates.get(&s.name) else {
             continue;
         };
-        let position = |k: usize| s.textual_positions.get(k).map_or(0, |p| *p).to_string();
-        let mut members: Vec<String> = (1..depth).map(position).collect();
-        members.push(format!("d{}", depth - 1));
-        members.push(position(depth));
-        let dims: Vec<String> = (0..depth).map(|k| format!("d{k}")).collect();
-        let order = parse_map(
+        let dims = place.n_out()?;
+        let names: Vec<String> = (0..dims).map(|k| format!("d{k}")).collect();
+        let map = parse_map(
             &ctx,
-            &format!("{{ [{}] -> [{}] }}", dims.join(", "), members.join(", ")),
-            "statement order",
+            &format!(
+                "{{ [{}] -> [{}] }}",
+                names.join(", "),
+                members(s, dims).join(", ")
+            ),
+            what,
         )?;
-        tail = tail.add_map(place.copy()?.apply_range(order)?)?;
+        out = out.add_map(place.copy()?.apply_range(map)?)?;
     }
-    Ok(tail)
+    Ok(out)
 }
 
 fn iterators(depth: usize) -> String {
