@@ -328,6 +328,7 @@ fn refuse_unmodelled(fa: &FunctionAnalyses<'_>, region: &DetectedRegion<'_>) -> 
 fn hardware(fa: &FunctionAnalyses<'_>, options: &Options) -> Hardware {
     let target = TargetHardware {
         simd_bits: fa.vector_register_bits(),
+        vector_registers: fa.vector_registers(),
         l1_bytes: fa.cache_size(CacheLevel::L1Data).map(u64::from),
         l2_bytes: fa.cache_size(CacheLevel::L2Data).map(u64::from),
     };

@@ -66,6 +66,8 @@ pub struct Options {
     pub round: u32,
     /// Tile the time loops of iterated stencils, skewed (`-polyrust-time-tiling`).
     pub time_tiling: bool,
+    /// Unroll and jam point loops into register tiles (`-polyrust-register-tiling`).
+    pub register_tiling: bool,
 }
 
 impl Default for Options {
@@ -87,6 +89,7 @@ impl Default for Options {
             profile_use: None,
             round: 0,
             time_tiling: true,
+            register_tiling: true,
         }
     }
 }
@@ -218,6 +221,7 @@ pub struct RawOptions {
     pub profile_use: String,
     pub round: u32,
     pub time_tiling: bool,
+    pub register_tiling: bool,
 }
 
 impl RawOptions {
@@ -254,6 +258,7 @@ impl RawOptions {
             profile_use: text(raw.profile_use),
             round: raw.round,
             time_tiling: raw.time_tiling != 0,
+            register_tiling: raw.register_tiling != 0,
         }
     }
 }
@@ -320,6 +325,7 @@ impl Options {
             profile_use,
             round: raw.round,
             time_tiling: raw.time_tiling,
+            register_tiling: raw.register_tiling,
         })
     }
 }
@@ -365,6 +371,7 @@ mod tests {
             profile_use: String::new(),
             round: 0,
             time_tiling: true,
+            register_tiling: true,
         }
     }
 

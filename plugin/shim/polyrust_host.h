@@ -101,6 +101,7 @@ typedef struct {
   uint32_t round;          /* 0 on the first run of the pass on a function, then 1, 2, ...
                               after each region rewritten (detection remarks only on 0) */
   int time_tiling;         /* tile the time loops of iterated stencils (skewed) */
+  int register_tiling;     /* unroll and jam point loops into register tiles */
 } PrOptions;
 
 /* Which printer pass is asking Rust for text. */
@@ -200,6 +201,14 @@ typedef struct {
   LLVMMetadataRef (*new_access_group)(LLVMValueRef function);
   /* Adds `group` to a memory instruction's `!llvm.access.group` list. */
   void (*add_access_group)(LLVMValueRef instruction, LLVMMetadataRef group);
+  /* A new anonymous alias scope domain with `count` scopes in it, written to `scopes`
+   * (scoped no-alias metadata: one scope per array of a region the run-time check
+   * proved disjoint). */
+  void (*new_alias_scopes)(LLVMValueRef function, size_t count, LLVMMetadataRef *scopes);
+  /* Adds `scope` to a memory instruction's `!alias.scope` list and `others` to its
+   * `!noalias` list (both keep what they had). */
+  void (*add_alias_scopes)(LLVMValueRef instruction, LLVMMetadataRef scope, const LLVMMetadataRef *others,
+                           size_t count);
 
   /* Alias analysis and memory effects. Sizes in bytes; UINT64_MAX means unknown. */
   PrAliasResult (*alias)(PrFunctionCtx *, LLVMValueRef a, uint64_t a_size, LLVMValueRef b, uint64_t b_size);
@@ -208,6 +217,7 @@ typedef struct {
   /* TargetTransformInfo. 0 when the target does not say. */
   unsigned (*vector_register_bits)(PrFunctionCtx *);
   unsigned (*cache_size_bytes)(PrFunctionCtx *, unsigned level /* 1 = L1D, 2 = L2D */);
+  unsigned (*vector_registers)(PrFunctionCtx *);
 
   /* "file:line:col" of an instruction, or of the start of a loop when `at` is NULL;
    * NULL when there is no debug location. */

@@ -19,6 +19,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ModuleSlotTracker.h"
 #include "llvm/Pass.h"
@@ -27,6 +28,8 @@
 #include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/DeadStoreElimination.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/LICM.h"
 #include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/Transforms/Scalar/LoopRotation.h"
@@ -123,6 +126,12 @@ cl::opt<bool> TimeTiling(
     "polyrust-time-tiling",
     cl::desc("Tile the time loop of iterated stencils together with their row loops, "
              "skewed, when a time step's data does not stay in cache (default: true)"),
+    cl::init(true), cl::cat(PolyrustCategory));
+
+cl::opt<bool> RegisterTiling(
+    "polyrust-register-tiling",
+    cl::desc("Unroll and jam the point loops of a tiled band around its innermost loop, "
+             "so that values loaded there are reused from registers (default: true)"),
     cl::init(true), cl::cat(PolyrustCategory));
 
 cl::opt<bool> AllowReassociation(
@@ -565,6 +574,25 @@ const PrHostApi HostApi = {
       I->setMetadata(LLVMContext::MD_access_group,
                      Groups.size() == 1 ? cast<MDNode>(Groups[0]) : MDNode::get(I->getContext(), Groups));
     },
+    [](LLVMValueRef Fn, size_t Count, LLVMMetadataRef *Scopes) {
+      MDBuilder MDB(unwrap<Function>(Fn)->getContext());
+      MDNode *Domain = MDB.createAnonymousAliasScopeDomain("polyrust");
+      for (size_t K = 0; K < Count; ++K)
+        Scopes[K] = wrap(MDB.createAnonymousAliasScope(Domain));
+    },
+    [](LLVMValueRef Inst, LLVMMetadataRef Scope, const LLVMMetadataRef *Others, size_t Count) {
+      auto *I = cast<Instruction>(unwrap(Inst));
+      LLVMContext &Ctx = I->getContext();
+      SmallVector<Metadata *, 8> NoAlias;
+      for (size_t K = 0; K < Count; ++K)
+        NoAlias.push_back(unwrap(Others[K]));
+      I->setMetadata(LLVMContext::MD_alias_scope,
+                     MDNode::concatenate(I->getMetadata(LLVMContext::MD_alias_scope),
+                                         MDNode::get(Ctx, {unwrap(Scope)})));
+      if (!NoAlias.empty())
+        I->setMetadata(LLVMContext::MD_noalias,
+                       MDNode::concatenate(I->getMetadata(LLVMContext::MD_noalias), MDNode::get(Ctx, NoAlias)));
+    },
     // Alias analysis.
     [](PrFunctionCtx *C, LLVMValueRef A, uint64_t ASize, LLVMValueRef B, uint64_t BSize) {
       AliasResult R = C->AA.alias(MemoryLocation(unwrap(A), locationSize(ASize)),
@@ -604,6 +632,9 @@ const PrHostApi HostApi = {
       auto Size = C->TTI.getCacheSize(Level == 1 ? TargetTransformInfo::CacheLevel::L1D
                                                  : TargetTransformInfo::CacheLevel::L2D);
       return Size.value_or(0);
+    },
+    [](PrFunctionCtx *C) -> unsigned {
+      return C->TTI.getNumberOfRegisters(C->TTI.getRegisterClassForType(/*Vector=*/true));
     },
     [](LLVMValueRef At, PrLoop *Lp) -> char * {
       DebugLoc Loc;
@@ -704,6 +735,7 @@ PrOptions currentOptions() {
   O.force_codegen = ForceCodegen;
   O.allow_reassociation = AllowReassociation;
   O.time_tiling = TimeTiling;
+  O.register_tiling = RegisterTiling;
   O.debug_remarks = DebugRemarks;
   O.profile_generate = ProfileGenerate.getNumOccurrences() > 0;
   O.profile_generate_path = ProfileGenerate.c_str();
@@ -764,6 +796,15 @@ bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
   if (Changed) {
     FAM.invalidate(F, SROAPass(SROAOptions::ModifyCFG).run(F, FAM));
     FAM.invalidate(F, InstCombinePass().run(F, FAM));
+    // The pipeline's common subexpression and dead store elimination ran before this
+    // pass. Generated code computes each copy's addresses afresh, and a register
+    // tile's copies load and store the same elements (C[i][j] once per copy of k):
+    // without merging them, the tile's copies went through memory (the matrix product
+    // in register tiles of 4x4 ran 0.105 s, 0.079 s without register tiles, 0.033 s
+    // with this). EarlyCSE rather than GVN: GVN also merges blocks, and the structure
+    // of the generated code is what the lit tests of code generation read.
+    FAM.invalidate(F, EarlyCSEPass(/*UseMemorySSA=*/true).run(F, FAM));
+    FAM.invalidate(F, DSEPass().run(F, FAM));
     // Generated code keeps a promoted scalar in its element (`P[i][j] += G[i][k] *
     // X[j][k]` loads and stores P[i][j] in every iteration of k): LICM holds it in a
     // register again, as it did in the original before polyrust ran. The pipeline's

@@ -55,6 +55,8 @@ pub struct Emitter<'a, 'f> {
     /// The access groups of the parallel loops around the code being emitted: every
     /// memory access of a statement goes in all of them.
     pub groups: Vec<AccessGroup>,
+    /// The alias scope of each access's array (see `AliasScopes`).
+    pub scopes: super::AliasScopes,
 }
 
 /// One instance of a statement with a branch inside, as it is being copied: the
@@ -405,8 +407,10 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 writes.push((value, slot.pointer));
             }
         }
+        let mut homes = HashMap::new();
         for write in &st.promoted_writes {
             let pointer = self.value(write.pointer, st, &counters, placeholder, &mut local)?;
+            homes.insert(pointer, write.pointer);
             writes.push((write.value, pointer));
         }
         // Values handed to phis first (they become phis of `end`), then the stores.
@@ -421,11 +425,33 @@ impl<'a, 'f> Emitter<'a, 'f> {
             stores.push((written, pointer));
         }
         for (written, pointer) in stores {
-            self.b.store(written, pointer);
+            let store = self.b.store(written, pointer);
+            // A promoted scalar's element is memory like any other access.
+            if let (Some(store), Some(home)) = (as_instruction(store), homes.get(&pointer)) {
+                self.tag_access(store, self.scopes.of_address(self.fa, *home));
+            }
         }
         self.b.erase(placeholder.as_value_ref());
         self.b.position_at_end(end);
         Ok(())
+    }
+
+    /// Puts a new memory access in the access groups of the parallel loops around it,
+    /// and in the alias scope of its array (see `AliasScopes`).
+    fn tag_access(
+        &self,
+        access: InstructionValue<'f>,
+        scope: Option<&(
+            crate::llvm::host::AliasScope,
+            Vec<crate::llvm::host::AliasScope>,
+        )>,
+    ) {
+        for group in &self.groups {
+            self.fa.add_access_group(access, *group);
+        }
+        if let Some((scope, others)) = scope {
+            self.fa.add_alias_scopes(access, *scope, others);
+        }
     }
 
     /// An `unreachable` at the builder's position, with the builder before it.
@@ -469,9 +495,8 @@ impl<'a, 'f> Emitter<'a, 'f> {
             InstructionOpcode::Load | InstructionOpcode::Store
         ) {
             if let Some(cloned) = as_instruction(clone) {
-                for group in &self.groups {
-                    self.fa.add_access_group(cloned, *group);
-                }
+                let scope = self.scopes.of_access(inst.as_value_ref());
+                self.tag_access(cloned, scope);
             }
         }
         Ok(clone)
@@ -679,7 +704,11 @@ impl<'a, 'f> Emitter<'a, 'f> {
             // A promoted scalar holds the element's contents: read it where the
             // statement first needs it.
             let address = self.value(pointer, st, counters, before, local)?;
-            self.b.load(type_of(op), address, "polyrust.promoted")
+            let load = self.b.load(type_of(op), address, "polyrust.promoted");
+            if let Some(load) = as_instruction(load) {
+                self.tag_access(load, self.scopes.of_address(self.fa, pointer));
+            }
+            load
         } else if let Some(slot) = self.slots.get(&op) {
             self.b.load(slot.ty, slot.pointer, "polyrust.scalar")
         } else {

@@ -25,9 +25,10 @@ use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 use inkwell::values::{AsValueRef, InstructionOpcode};
 
 use crate::detect::translate::ParamValue;
-use crate::detect::{ArrayIr, DetectedRegion, HANDLED};
+use crate::detect::{ArrayIr, DetectedRegion, RegionIr, HANDLED};
 use crate::isl::{ast, IslCtx, IslError, Schedule, UnionMap};
 use crate::llvm::builder::{phis_of, IrBuilder, Value};
+use crate::llvm::host::AliasScope;
 use crate::llvm::ir::{
     as_instruction, basic_value, phi_incoming, pointer_operand, predecessors, successors, type_of,
     users,
@@ -144,6 +145,7 @@ pub fn generate<'f>(
             .loop_for_block(*entering)
             .filter(|l| !ir.loops.contains(l)),
         groups: Vec::new(),
+        scopes: AliasScopes::new(fa, ir),
     };
     let check_block = em.block("polyrust.check", *entering);
     let start = em.block("polyrust.start", check_block);
@@ -742,5 +744,78 @@ fn redirect<'f>(b: &IrBuilder<'f>, from: BasicBlock<'f>, to: BasicBlock<'f>, new
         if succ == to {
             b.set_successor(term.as_value_ref(), i as u32, new);
         }
+    }
+}
+
+/// Scoped no-alias metadata for the generated copies of the statements' memory
+/// accesses: one scope per memory array, each access disjoint from the other arrays.
+/// Sound because the copies only run where every pair of arrays that may alias (one
+/// of them written) was checked disjoint at run time, and alias analysis proved the
+/// others' objects distinct; pairs of read-only arrays need no claim. It lets LLVM
+/// keep values in registers across stores to other arrays (register tiles reuse a
+/// loaded vector after the stores of the other rows).
+pub struct AliasScopes {
+    /// Per original load or store: its array's scope and the other arrays' scopes.
+    by_access: HashMap<Value, (AliasScope, Vec<AliasScope>)>,
+    /// The same per base pointer, for accesses made from an address (promoted
+    /// scalars' elements).
+    by_base: HashMap<Value, (AliasScope, Vec<AliasScope>)>,
+}
+
+impl AliasScopes {
+    fn new<'f>(fa: &FunctionAnalyses<'f>, ir: &RegionIr<'f>) -> AliasScopes {
+        let mut names: Vec<&String> = ir.memory_arrays.values().collect();
+        names.sort();
+        names.dedup();
+        let mut scopes = AliasScopes {
+            by_access: HashMap::new(),
+            by_base: HashMap::new(),
+        };
+        if names.len() < 2 {
+            return scopes;
+        }
+        let made = fa.new_alias_scopes(names.len());
+        let scoped = |name: &String| {
+            let k = names.iter().position(|n| *n == name)?;
+            let others = (0..names.len())
+                .filter(|j| *j != k)
+                .map(|j| made[j])
+                .collect();
+            Some((made[k], others))
+        };
+        for (inst, name) in &ir.memory_arrays {
+            if let Some(entry) = scoped(name) {
+                scopes.by_access.insert(*inst, entry);
+            }
+        }
+        for (name, array) in &ir.arrays {
+            if let (ArrayIr::Memory { base }, Some(entry)) = (array, scoped(name)) {
+                scopes.by_base.insert(*base, entry);
+            }
+        }
+        scopes
+    }
+
+    /// The scope of the array the original load or store `access` accesses, and the
+    /// scopes it is disjoint from.
+    pub fn of_access(&self, access: Value) -> Option<&(AliasScope, Vec<AliasScope>)> {
+        self.by_access.get(&access)
+    }
+
+    /// The same for the array the original address `address` points into.
+    pub fn of_address<'f>(
+        &self,
+        fa: &FunctionAnalyses<'f>,
+        address: Value,
+    ) -> Option<&(AliasScope, Vec<AliasScope>)> {
+        if !crate::llvm::ir::is_pointer(address) {
+            return None;
+        }
+        let pointer = basic_value(address);
+        if !fa.is_scevable(&pointer) {
+            return None;
+        }
+        let base = fa.pointer_base(fa.scev(&pointer)).unknown_value()?;
+        self.by_base.get(&base)
     }
 }

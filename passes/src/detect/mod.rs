@@ -20,8 +20,10 @@ pub mod region;
 pub mod reject;
 pub mod translate;
 
+use std::collections::HashMap;
+
 use inkwell::basic_block::BasicBlock;
-use inkwell::values::InstructionValue;
+use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
 use crate::llvm::{FunctionAnalyses, Loop, RemarkAt, RemarkKind};
 use crate::model::spec::ScopSpec;
@@ -64,6 +66,9 @@ pub struct RegionIr<'f> {
     /// Whether the original loops kept as fallback stay open to a later round (another
     /// specialized version for other speculated values) instead of being marked handled.
     pub fallback_open: bool,
+    /// The memory array (a name of `arrays`) each load and store of the statements
+    /// accesses, for the scoped no-alias metadata of the generated copies.
+    pub memory_arrays: HashMap<inkwell::llvm_sys::prelude::LLVMValueRef, String>,
 }
 
 pub struct StatementIr<'f> {
@@ -328,6 +333,20 @@ fn analyse<'f>(
                 forwarded: accesses.forwarded.clone(),
                 speculated,
                 fallback_open: false,
+                memory_arrays: accesses
+                    .accesses
+                    .iter()
+                    .filter_map(|access| {
+                        let inst = access.inst?;
+                        let array = accesses.arrays.get(access.array)?;
+                        array.base?;
+                        matches!(
+                            inst.get_opcode(),
+                            InstructionOpcode::Load | InstructionOpcode::Store
+                        )
+                        .then(|| (inst.as_value_ref(), array.name.clone()))
+                    })
+                    .collect(),
             };
             Ok(DetectedRegion {
                 top: top.to_vec(),

@@ -8,9 +8,10 @@
 
 use std::ffi::{c_int, c_long};
 
-use super::ctx::CtxRef;
+use super::ctx::{CtxRef, IslCtx};
 use super::error::IslError;
 use super::object::{error_after_raw_call, release};
+use super::parse::{parse_union_map, parse_union_set};
 use super::raw::{isl_union_map_to_str, take_ctx_error, take_string, RawPtr};
 use super::schedule::Schedule;
 use super::set::Set;
@@ -71,12 +72,25 @@ extern "C" {
     fn isl_multi_val_zero(space: RawPtr) -> RawPtr;
     fn isl_multi_val_set_val(mv: RawPtr, pos: c_int, val: RawPtr) -> RawPtr;
     fn isl_val_int_from_si(ctx: RawPtr, value: c_long) -> RawPtr;
+    fn isl_schedule_node_copy(node: RawPtr) -> RawPtr;
+    fn isl_options_get_tile_scale_tile_loops(ctx: RawPtr) -> c_int;
+    fn isl_options_set_tile_scale_tile_loops(ctx: RawPtr, val: c_int) -> c_int;
+    fn isl_schedule_node_band_split(node: RawPtr, pos: c_int) -> RawPtr;
+    fn isl_schedule_node_band_sink(node: RawPtr) -> RawPtr;
+    fn isl_schedule_node_band_set_ast_build_options(node: RawPtr, options: RawPtr) -> RawPtr;
+    fn isl_schedule_node_get_prefix_schedule_union_map(node: RawPtr) -> RawPtr;
+    fn isl_schedule_node_get_subtree_schedule_union_map(node: RawPtr) -> RawPtr;
+    fn isl_union_set_n_set(uset: RawPtr) -> c_int;
 }
 
 /// isl's `isl_schedule_node_band`.
 const BAND: c_int = 0;
+/// isl's `isl_schedule_node_leaf`.
+const LEAF: c_int = 6;
 /// isl's `isl_ast_loop_atomic`: one loop per member over all statements' instances.
 const AST_LOOP_ATOMIC: c_int = 1;
+/// isl's `isl_ast_loop_unroll`: the loop is replaced by a copy of its body per value.
+const AST_LOOP_UNROLL: c_int = 2;
 /// Deepest schedule tree walked (guards the recursion).
 const MAX_DEPTH: u32 = 256;
 
@@ -142,8 +156,14 @@ pub fn bands(schedule: &Schedule) -> Result<Vec<BandInfo>, IslError> {
 /// What to do to one band of a schedule tree.
 enum BandEdit {
     /// Tile it with these sizes, one per member; with `atomic`, the tile and point
-    /// loops are generated as one loop each (see `tile_bands_atomic`).
-    Tile { sizes: Vec<i64>, atomic: bool },
+    /// loops are generated as one loop each (see `tile_bands_atomic`); `jam` are the
+    /// register tile factors of the point loops but the innermost (see
+    /// `tile_bands_jammed`; empty: none).
+    Tile {
+        sizes: Vec<i64>,
+        atomic: bool,
+        jam: Vec<i64>,
+    },
     /// Reorder its members: member `k` of the result is member `order[k]` of the band.
     Permute(Vec<usize>),
 }
@@ -176,7 +196,33 @@ fn tile_bands_with(
     atomic: bool,
 ) -> Result<Schedule, IslError> {
     walk(schedule, &mut |band| {
-        sizes(band).map(|sizes| BandEdit::Tile { sizes, atomic })
+        sizes(band).map(|sizes| BandEdit::Tile {
+            sizes,
+            atomic,
+            jam: Vec::new(),
+        })
+    })
+}
+
+/// Like `tile_bands`, where `choose` also gives register tile factors for the point
+/// loops but the innermost (one per member but the last; 1 leaves a member alone):
+/// those point loops are strip-mined by their factors, and the strips are moved inside
+/// the innermost point loop and unrolled there (unroll-and-jam), so that each element
+/// the innermost loop loads is used by every copy of the body from a register. Full
+/// register tiles are generated apart from the partial ones at the edges (isl's
+/// `isolate` option), without a condition around the copies. Legal wherever tiling is:
+/// a permutable band's point loops may be strip-mined and reordered. Only done for a
+/// point band over one statement with nothing below it; others are tiled alone.
+pub fn tile_bands_jammed(
+    schedule: &Schedule,
+    mut choose: impl FnMut(&BandInfo) -> Option<(Vec<i64>, Vec<i64>)>,
+) -> Result<Schedule, IslError> {
+    walk(schedule, &mut |band| {
+        choose(band).map(|(sizes, jam)| BandEdit::Tile {
+            sizes,
+            atomic: false,
+            jam,
+        })
     })
 }
 
@@ -260,7 +306,7 @@ unsafe fn visit_node(
             node = permute(node, &info, &order)?;
             return visit_children(ctx, node, visit, depth);
         }
-        if let Some(BandEdit::Tile { sizes, atomic }) = edit {
+        if let Some(BandEdit::Tile { sizes, atomic, jam }) = edit {
             if sizes.len() != members as usize || sizes.iter().any(|s| *s <= 0) {
                 isl_schedule_node_free(node);
                 return Err(Walk::Invalid(format!(
@@ -294,6 +340,22 @@ unsafe fn visit_node(
             if atomic {
                 node = set_atomic(node, members);
             }
+            if jam.iter().any(|f| *f > 1) {
+                if jam.len() + 1 != members as usize || jam.iter().any(|f| *f <= 0) {
+                    isl_schedule_node_free(node);
+                    return Err(Walk::Invalid(format!(
+                        "{} register tile factors for a band of {members} members",
+                        jam.len()
+                    )));
+                }
+                let jammed;
+                (node, jammed) = jam_point_band(ctx, node, &jam)?;
+                if jammed {
+                    // Nothing below the register tiles is tiled again.
+                    node = isl_schedule_node_parent(node);
+                    return if node == 0 { Err(Walk::Isl) } else { Ok(node) };
+                }
+            }
             node = isl_schedule_node_child(node, 0);
             if node == 0 {
                 return Err(Walk::Isl);
@@ -305,6 +367,162 @@ unsafe fn visit_node(
         }
     }
     visit_children(ctx, node, visit, depth)
+}
+
+/// Register tiles in the point band at `node` (see `tile_bands_jammed`): the band
+/// `[p1, ..., pn]` becomes `[p1 / f1, ..., p(n-1) / f(n-1)]` (isolating full register
+/// tiles), then `[pn]`, then the unrolled `[p1 mod f1, ...]`. Returns the node at the
+/// same position and whether it was done (not when the band has more than one
+/// statement or anything below it).
+unsafe fn jam_point_band(
+    ctx: &CtxRef,
+    mut node: RawPtr,
+    factors: &[i64],
+) -> Result<(RawPtr, bool), Walk> {
+    let child = isl_schedule_node_child(isl_schedule_node_copy(node), 0);
+    let below_is_leaf = child != 0 && isl_schedule_node_get_type(child) == LEAF;
+    isl_schedule_node_free(child);
+    let domain = isl_schedule_node_get_domain(node);
+    let statements = if domain == 0 {
+        0
+    } else {
+        isl_union_set_n_set(domain)
+    };
+    isl_union_set_free(domain);
+    if !below_is_leaf || statements != 1 {
+        take_ctx_error(isl_schedule_node_get_ctx(node));
+        return Ok((node, false));
+    }
+    let outer = factors.len() as c_int;
+    node = isl_schedule_node_band_split(node, outer);
+    if node == 0 {
+        return Err(Walk::Isl);
+    }
+    let raw_ctx = isl_schedule_node_get_ctx(node);
+    let mut mv = isl_multi_val_zero(isl_schedule_node_band_get_space(node));
+    for (i, factor) in factors.iter().enumerate() {
+        mv = isl_multi_val_set_val(
+            mv,
+            i as c_int,
+            isl_val_int_from_si(raw_ctx, *factor as c_long),
+        );
+    }
+    // Register tile loops count tiles (not their first element): the full tiles are
+    // then bounded by affine constraints, where multiples of a factor would split them
+    // by the parity of the sizes and leave conditions on the copies.
+    let scaled = isl_options_get_tile_scale_tile_loops(raw_ctx);
+    isl_options_set_tile_scale_tile_loops(raw_ctx, 0);
+    node = isl_schedule_node_band_tile(node, mv);
+    isl_options_set_tile_scale_tile_loops(raw_ctx, scaled);
+    // The register loops go below the innermost point loop, and are unrolled there.
+    node = isl_schedule_node_child(node, 0);
+    node = isl_schedule_node_band_sink(node);
+    node = isl_schedule_node_child(node, 0);
+    for pos in 0..outer {
+        node = isl_schedule_node_band_member_set_ast_loop_type(node, pos, AST_LOOP_UNROLL);
+    }
+    node = isl_schedule_node_parent(node);
+    node = isl_schedule_node_parent(node);
+    if node == 0 {
+        return Err(Walk::Isl);
+    }
+    let options = match full_register_tiles(ctx, node, factors) {
+        Ok(options) => options,
+        Err(message) => {
+            isl_schedule_node_free(node);
+            return Err(Walk::Invalid(message));
+        }
+    };
+    node = isl_schedule_node_band_set_ast_build_options(node, release(options.inner));
+    if node == 0 {
+        return Err(Walk::Isl);
+    }
+    Ok((node, true))
+}
+
+/// The `isolate` option of the band of register tile loops at `node`: the tiles whose
+/// copies all exist at every value of the innermost loop, so that unrolling them needs
+/// no condition. In the flat space `[prefix, tiles, innermost, copies]` of the node's
+/// prefix and subtree schedules, a tile is partial when some copy is missing at an
+/// innermost value another copy has.
+unsafe fn full_register_tiles(
+    ctx: &CtxRef,
+    node: RawPtr,
+    factors: &[i64],
+) -> Result<UnionSet, String> {
+    let text = |e: IslError| e.to_string();
+    let prefix = isl_schedule_node_get_prefix_schedule_union_map(node);
+    let subtree = isl_schedule_node_get_subtree_schedule_union_map(node);
+    let depth = isl_schedule_node_get_schedule_depth(node);
+    if prefix == 0 || subtree == 0 || depth < 0 {
+        isl_union_map_free(prefix);
+        isl_union_map_free(subtree);
+        return Err(
+            error_after_raw_call("register tiling", isl_schedule_node_get_ctx(node)).to_string(),
+        );
+    }
+    let (prefix, subtree) = (UnionMap::adopt(ctx, prefix), UnionMap::adopt(ctx, subtree));
+    let domain = isl_schedule_node_get_domain(node);
+    if domain == 0 {
+        return Err(
+            error_after_raw_call("register tiling", isl_schedule_node_get_ctx(node)).to_string(),
+        );
+    }
+    let domain = UnionSet::adopt(ctx, domain);
+    // The subtree's schedule is not restricted to the instances that reach the node.
+    let points = prefix
+        .flat_range_product(subtree)
+        .and_then(|m| m.intersect_domain(domain))
+        .and_then(|m| m.range())
+        .map_err(text)?;
+    let names = |letter: &str, count: usize| -> Vec<String> {
+        (0..count).map(|k| format!("{letter}{k}")).collect()
+    };
+    let p = names("p", depth as usize);
+    let o = names("o", factors.len());
+    let r = names("r", factors.len());
+    let tuple = |parts: &[&[String]]| format!("[{}]", parts.concat().join(", "));
+    let j = vec!["j".to_string()];
+    let all = tuple(&[&p, &o, &j, &r]);
+    let owned = IslCtx::from_ref(ctx);
+    let parse_map = |s: String| parse_union_map(&owned, &s, "register tiles").map_err(text);
+    let to_rows = parse_map(format!("{{ {all} -> {} }}", tuple(&[&p, &o, &j])))?;
+    let to_tiles = parse_map(format!("{{ {all} -> {} }}", tuple(&[&p, &o])))?;
+    let bounds: Vec<String> = r
+        .iter()
+        .zip(factors)
+        .map(|(name, f)| format!("0 <= {name} < {f}"))
+        .collect();
+    let copies = parse_union_set(
+        &owned,
+        &format!("{{ {all} : {} }}", bounds.join(" and ")),
+        "register tiles",
+    )
+    .map_err(text)?;
+    let rows = points
+        .copy()
+        .map_err(text)?
+        .apply(to_rows.copy().map_err(text)?)
+        .map_err(text)?;
+    let wanted = rows
+        .apply(to_rows.reverse().map_err(text)?)
+        .and_then(|s| s.intersect(copies))
+        .map_err(text)?;
+    let partial = wanted
+        .subtract(points.copy().map_err(text)?)
+        .and_then(|s| s.apply(to_tiles.copy()?))
+        .map_err(text)?;
+    let full = points
+        .apply(to_tiles)
+        .and_then(|s| s.subtract(partial))
+        .map_err(text)?;
+    let isolate = parse_map(format!(
+        "{{ {} -> isolate[{} -> {}] }}",
+        tuple(&[&p, &o]),
+        tuple(&[&p]),
+        tuple(&[&o])
+    ))?;
+    full.apply(isolate).map_err(text)
 }
 
 /// Marks every member of the band at `node` atomic for AST generation.
@@ -496,6 +714,35 @@ mod tests {
         let ast = crate::isl::ast::generate(&matmul(&ctx).context, &tiled).unwrap();
         assert!(ast.text.contains("c0 += 32"), "{}", ast.text);
         assert!(ast.text.contains("min(31, n - c0 - 1)"), "{}", ast.text);
+    }
+
+    #[test]
+    fn register_tiles_are_unrolled_inside_the_innermost_loop_and_full_ones_isolated() {
+        let ctx = IslCtx::new(None).unwrap();
+        let p = matmul(&ctx);
+        // The loop order i, k, j: j innermost (contiguous in C and B).
+        let schedule = Schedule::from_domain(p.domain.copy().unwrap())
+            .unwrap()
+            .insert_band(parse_union_map(&ctx, "[n] -> { S[i, j, k] -> [i, k, j] }", "s").unwrap())
+            .unwrap();
+        let jammed =
+            tile_bands_jammed(&schedule, |_| Some((vec![32, 32, 64], vec![4, 2]))).unwrap();
+        // Still every instance once, in an order that respects the dependence on C.
+        let map = jammed.get_map().unwrap();
+        let before = map.copy().unwrap().lex_lt_union_map(map).unwrap();
+        assert!(p.deps.is_subset(&before).unwrap());
+        let ast = crate::isl::ast::generate(&p.context, &jammed).unwrap();
+        let text = &ast.text;
+        // Full register tiles: 4 x 2 copies of the statement in one innermost loop,
+        // with no condition around them.
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let unguarded = lines.windows(10).any(|w| {
+            w[0].starts_with("for (") && w[1..9].iter().all(|l| l.starts_with("S(")) && w[9] == "}"
+        });
+        assert!(unguarded, "no loop around 8 copies alone:\n{text}");
+        // Partial tiles exist only for sizes the factors do not divide; they keep
+        // conditions, so they are generated apart.
+        assert!(text.matches("S(").count() > 8, "{text}");
     }
 
     #[test]

@@ -73,6 +73,16 @@ impl UnionMap {
         )
     }
 
+    /// `{ a -> [b, c] : a -> b in self, a -> c in other }`, the images side by side in
+    /// one flat tuple.
+    pub fn flat_range_product(self, other: UnionMap) -> Result<UnionMap, IslError> {
+        UnionMap::wrap(
+            &self.ctx,
+            "putting two union maps' images side by side",
+            self.inner.flat_range_product(other.inner),
+        )
+    }
+
     pub fn reverse(self) -> Result<UnionMap, IslError> {
         UnionMap::wrap(&self.ctx, "reversing a union map", self.inner.reverse())
     }

@@ -39,6 +39,22 @@ impl UnionSet {
         )
     }
 
+    pub fn intersect(self, other: UnionSet) -> Result<UnionSet, IslError> {
+        UnionSet::wrap(
+            &self.ctx,
+            "intersecting two union sets",
+            self.inner.intersect(other.inner),
+        )
+    }
+
+    pub fn subtract(self, other: UnionSet) -> Result<UnionSet, IslError> {
+        UnionSet::wrap(
+            &self.ctx,
+            "subtracting a union set",
+            self.inner.subtract(other.inner),
+        )
+    }
+
     /// Images of the elements of `self` under `map`.
     pub fn apply(self, map: UnionMap) -> Result<UnionSet, IslError> {
         UnionSet::wrap(

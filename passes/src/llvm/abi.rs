@@ -114,6 +114,7 @@ pub struct PrOptions {
     pub profile_use: *const c_char,
     pub round: u32,
     pub time_tiling: i32,
+    pub register_tiling: i32,
 }
 
 #[repr(C)]
@@ -200,12 +201,16 @@ pub struct PrHostApi {
     pub tag_latch: unsafe extern "C" fn(LLVMValueRef, *const c_char, LLVMMetadataRef),
     pub new_access_group: unsafe extern "C" fn(LLVMValueRef) -> LLVMMetadataRef,
     pub add_access_group: unsafe extern "C" fn(LLVMValueRef, LLVMMetadataRef),
+    pub new_alias_scopes: unsafe extern "C" fn(LLVMValueRef, usize, *mut LLVMMetadataRef),
+    pub add_alias_scopes:
+        unsafe extern "C" fn(LLVMValueRef, LLVMMetadataRef, *const LLVMMetadataRef, usize),
 
     pub alias: unsafe extern "C" fn(Ctx, LLVMValueRef, u64, LLVMValueRef, u64) -> PrAliasResult,
     pub call_memory_effect: unsafe extern "C" fn(Ctx, LLVMValueRef) -> PrMemoryEffect,
 
     pub vector_register_bits: unsafe extern "C" fn(Ctx) -> u32,
     pub cache_size_bytes: unsafe extern "C" fn(Ctx, u32) -> u32,
+    pub vector_registers: unsafe extern "C" fn(Ctx) -> u32,
 
     pub source_location: unsafe extern "C" fn(LLVMValueRef, Lp) -> *mut c_char,
     pub value_as_operand: unsafe extern "C" fn(LLVMValueRef) -> *mut c_char,

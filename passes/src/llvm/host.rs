@@ -97,6 +97,10 @@ fn c_string(text: &str) -> CString {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AccessGroup(LLVMMetadataRef);
 
+/// An alias scope (`!alias.scope`) made by `FunctionAnalyses::new_alias_scopes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AliasScope(LLVMMetadataRef);
+
 impl<'f> FunctionAnalyses<'f> {
     /// # Safety
     /// `api`, `ctx` and `function` must come from the shim and stay valid for `'f`.
@@ -426,6 +430,34 @@ impl<'f> FunctionAnalyses<'f> {
         unsafe { (self.api.add_access_group)(instruction.as_value_ref(), group.0) }
     }
 
+    /// `count` new alias scopes in one new domain of their own.
+    pub fn new_alias_scopes(&self, count: usize) -> Vec<AliasScope> {
+        let mut scopes: Vec<LLVMMetadataRef> = vec![std::ptr::null_mut(); count];
+        unsafe {
+            (self.api.new_alias_scopes)(self.function().as_value_ref(), count, scopes.as_mut_ptr())
+        };
+        scopes.into_iter().map(AliasScope).collect()
+    }
+
+    /// Puts a memory instruction in `scope` and declares it disjoint from the accesses
+    /// in `others` (it keeps the scopes it had).
+    pub fn add_alias_scopes(
+        &self,
+        instruction: InstructionValue<'f>,
+        scope: AliasScope,
+        others: &[AliasScope],
+    ) {
+        let others: Vec<LLVMMetadataRef> = others.iter().map(|s| s.0).collect();
+        unsafe {
+            (self.api.add_alias_scopes)(
+                instruction.as_value_ref(),
+                scope.0,
+                others.as_ptr(),
+                others.len(),
+            )
+        }
+    }
+
     /// Alias query between two accesses of `size` bytes (`None`: unknown extent).
     pub fn alias(
         &self,
@@ -448,6 +480,12 @@ impl<'f> FunctionAnalyses<'f> {
     /// What a call instruction may do to memory.
     pub fn call_memory_effect(&self, call: InstructionValue<'f>) -> MemoryEffect {
         unsafe { (self.api.call_memory_effect)(self.ctx(), call.as_value_ref()) }
+    }
+
+    /// Number of vector registers, if the target says.
+    pub fn vector_registers(&self) -> Option<u32> {
+        let count = unsafe { (self.api.vector_registers)(self.ctx()) };
+        (count != 0).then_some(count)
     }
 
     /// Width of a fixed-width vector register in bits, if the target says.

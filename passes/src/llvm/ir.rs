@@ -75,6 +75,15 @@ pub fn int_width(value: LLVMValueRef) -> Option<u32> {
     }
 }
 
+/// Whether a value is a pointer.
+pub fn is_pointer(value: LLVMValueRef) -> bool {
+    // SAFETY: type queries on a live value.
+    unsafe {
+        c::LLVMGetTypeKind(c::LLVMTypeOf(value))
+            == inkwell::llvm_sys::LLVMTypeKind::LLVMPointerTypeKind
+    }
+}
+
 /// The type of a value, for size queries.
 pub fn type_of(value: LLVMValueRef) -> inkwell::llvm_sys::prelude::LLVMTypeRef {
     // SAFETY: any value has a type.

@@ -28,6 +28,8 @@ pub const DEFAULT_L1_BYTES: u64 = 32 * 1024;
 pub const DEFAULT_L2_BYTES: u64 = 256 * 1024;
 /// SIMD register width when nothing says otherwise: 128 bits.
 pub const DEFAULT_SIMD_BITS: u32 = 128;
+/// Vector registers when the target does not say (SSE and AVX2 have 16).
+pub const DEFAULT_VECTOR_REGISTERS: u32 = 16;
 
 /// Where a hardware value came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +84,7 @@ impl ExplicitHardware {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TargetHardware {
     pub simd_bits: Option<u32>,
+    pub vector_registers: Option<u32>,
     pub l1_bytes: Option<u64>,
     pub l2_bytes: Option<u64>,
 }
@@ -103,6 +106,8 @@ pub struct Hardware {
     pub l1_bytes: Sourced<u64>,
     pub l2_bytes: Sourced<u64>,
     pub simd_bits: Sourced<u32>,
+    /// Vector registers of the target (register tiles are sized to fit them).
+    pub vector_registers: Sourced<u32>,
 }
 
 impl Hardware {
@@ -138,6 +143,10 @@ impl Hardware {
                     (target.simd_bits, ValueSource::Target),
                 ],
                 DEFAULT_SIMD_BITS,
+            ),
+            vector_registers: first_given(
+                [(target.vector_registers, ValueSource::Target)],
+                DEFAULT_VECTOR_REGISTERS,
             ),
         }
     }
@@ -506,6 +515,7 @@ mod tests {
     fn avx2_target() -> TargetHardware {
         TargetHardware {
             simd_bits: Some(256),
+            vector_registers: Some(16),
             l1_bytes: Some(32 * KIB),
             l2_bytes: None,
         }
@@ -572,6 +582,7 @@ mod tests {
     fn zero_from_any_source_counts_as_unset() {
         let zeros = TargetHardware {
             simd_bits: Some(0),
+            vector_registers: Some(0),
             l1_bytes: Some(0),
             l2_bytes: Some(0),
         };

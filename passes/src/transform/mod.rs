@@ -19,6 +19,8 @@
 //!   does not gain;
 //! - `time_tiling`: iterated stencils' time steps tiled together over skewed row loops
 //!   (innermost loops kept whole), where a time step's data leaves the cache;
+//! - `register_tiling`: which point loops of a tiled band are unrolled and jammed into
+//!   its innermost loop, and by how much (from the target's vector registers);
 //! - `hardware`: the machine description SICA needs (L1 and L2 data cache sizes, SIMD
 //!   register width), taken from the options, the host's sysfs, the target or documented
 //!   defaults, remembering where each value came from for remarks.
@@ -29,6 +31,7 @@ pub mod cost;
 pub mod hardware;
 pub mod interchange;
 pub mod permutable;
+pub mod register_tiling;
 pub mod reuse;
 pub mod schedule;
 pub mod sica;

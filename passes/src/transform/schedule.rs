@@ -24,6 +24,7 @@ use super::cost::{self, StatementView};
 use super::hardware::Hardware;
 use super::interchange;
 use super::permutable;
+use super::register_tiling;
 use super::reuse::{self, Locality, Reuse};
 use super::sica::{self, BlockAccess, NewElements, SicaBand, SicaDecision};
 use super::time_tiling;
@@ -507,7 +508,7 @@ pub fn tile(
         Tiling::Sica => {
             let new_elements = new_elements(scop)?;
             let machine = hardware.sica_machine();
-            scheduler::tile_bands(schedule, |band| {
+            scheduler::tile_bands_jammed(schedule, |band| {
                 // Tiles shorten reuse distances: a band whose statements keep all their
                 // reuse in cache gains nothing from them (a chain of two loops does).
                 let chained = chain_band(scop, band, dependences, options, chain);
@@ -524,12 +525,12 @@ pub fn tile(
                     outer_trip_count: trip_count(band.extents.first()),
                 };
                 // An isl error counts as "carries none": SICA's sizes, as before.
-                let decision =
-                    if chained || innermost_carries(scop, band, dependences).unwrap_or(false) {
-                        sica::tile_sizes_chain(&machine, &new_elements, &sica_band)
-                    } else {
-                        sica::tile_sizes_sica(&machine, &new_elements, options.sica_rho, &sica_band)
-                    };
+                let carries = innermost_carries(scop, band, dependences).unwrap_or(false);
+                let decision = if chained || carries {
+                    sica::tile_sizes_chain(&machine, &new_elements, &sica_band)
+                } else {
+                    sica::tile_sizes_sica(&machine, &new_elements, options.sica_rho, &sica_band)
+                };
                 let (SicaDecision::Tile { .. } | SicaDecision::Chain { .. }) = decision else {
                     return None;
                 };
@@ -550,9 +551,33 @@ pub fn tile(
                         member + 1
                     ));
                 }
-                let chosen = keep_short(band, chosen)?;
+                let mut chosen = keep_short(band, chosen)?;
+                // Register tiles only around a vectorized innermost loop. An isl error
+                // counts as "nothing to jam".
+                let jam = (options.register_tiling && !chained && !carries)
+                    .then(|| {
+                        register_tiling::factors(scop, band, hardware.vector_registers.value)
+                            .ok()
+                            .flatten()
+                    })
+                    .flatten()
+                    .unwrap_or_default();
+                if jam.iter().any(|f| *f > 1) {
+                    // Tiles a multiple of the copies leave no partial register tile inside.
+                    for (size, factor) in chosen.iter_mut().zip(&jam) {
+                        if *size != UNTILED && *size % factor != 0 {
+                            *size += factor - *size % factor;
+                        }
+                    }
+                    let shown: Vec<String> = jam.iter().map(i64::to_string).collect();
+                    text.push_str(&format!(
+                        "; register tiles of {} copies around the innermost loop ({} vector registers)",
+                        shown.join("x"),
+                        hardware.vector_registers.value
+                    ));
+                }
                 described.push(text);
-                Some(chosen)
+                Some((chosen, jam))
             })?
         }
     };
