@@ -16,50 +16,31 @@
 //! 45; 4 x 2 44; 4 x 4 61; 8 x 4 52-56; 4 x 8 52-55. Copies need the run-time check's
 //! no-alias scopes: without them LLVM reloads `B` after each store to `C` (16 GFLOP/s).
 
-use crate::isl::scheduler::BandInfo;
-use crate::isl::{parse_map, parse_union_map, IslError, Map, Set};
-use crate::model::Scop;
-
-use super::cost::StatementView;
+use super::sica::{varies_with, BlockAccess, SicaError};
 
 /// Largest number of copies along one loop.
 const MAX_FACTOR: i64 = 4;
 /// Vector registers left for addresses, loop counters' vectors and spills.
 const SPARE_REGISTERS: i64 = 4;
 
-/// Register tile factors for the point loops of `band` but the innermost (1 leaves a
-/// loop alone), or `None` when none is worth jamming: the band schedules more than
-/// one statement, or no access is reused across copies of any loop.
+/// Register tile factors for the point loops of a band of `members` loops but the
+/// innermost (1 leaves a loop alone), from the accesses of its one statement as
+/// relations from the band's members; `None` when no access is reused across copies of
+/// any loop.
 pub fn factors(
-    scop: &Scop,
-    band: &BandInfo,
+    accesses: &[BlockAccess<'_>],
+    members: usize,
     vector_registers: u32,
-) -> Result<Option<Vec<i64>>, IslError> {
-    let members = band.coincident.len();
-    let Some(partial) = band.partial.as_deref() else {
-        return Ok(None);
-    };
+) -> Result<Option<Vec<i64>>, SicaError> {
     if members < 2 {
         return Ok(None);
     }
-    let maps = parse_union_map(&scop.context.ctx(), partial, "band")?.maps()?;
-    let [map] = maps.as_slice() else {
-        return Ok(None);
-    };
-    let Some(name) = map.domain_name() else {
-        return Ok(None);
-    };
-    let views = StatementView::all(scop);
-    let Some(statement) = views.iter().find(|v| v.name == name) else {
-        return Ok(None);
-    };
     let innermost = members - 1;
     let mut reused = Vec::new();
     for member in 0..innermost {
         let mut found = false;
-        for access in &statement.accesses {
-            let moves = |dim| moves_with(map, access, dim, statement.domain);
-            if !moves(member)? && moves(innermost)? {
+        for access in accesses {
+            if !varies_with(access, member)? && varies_with(access, innermost)? {
                 found = true;
                 break;
             }
@@ -118,50 +99,44 @@ fn copies(loops: usize, registers: i64) -> Vec<i64> {
     }
 }
 
-/// Whether the element `access` touches changes when band member `dim` of `band` (the
-/// band's schedule of the statement) advances by one.
-fn moves_with(band: &Map, access: &Map, dim: usize, domain: &Set) -> Result<bool, IslError> {
-    let width = band.n_out()?;
-    let names: Vec<String> = (0..width).map(|k| format!("b{k}")).collect();
-    let stepped: Vec<String> = names
-        .iter()
-        .enumerate()
-        .map(|(k, n)| {
-            if k == dim {
-                format!("{n} + 1")
-            } else {
-                n.clone()
-            }
-        })
-        .collect();
-    let ctx = domain.ctx();
-    let step = parse_map(
-        &ctx,
-        &format!("{{ [{}] -> [{}] }}", names.join(", "), stepped.join(", ")),
-        "one step of a band member",
-    )?;
-    let band = band
-        .copy()?
-        .intersect_domain(domain.copy()?)?
-        .drop_range_name()?;
-    let elements = band.reverse()?.apply_range(access.copy()?)?;
-    let moved = elements
-        .copy()?
-        .reverse()?
-        .apply_range(step)?
-        .apply_range(elements)?
-        .deltas()?;
-    for k in 0..moved.n_dims()? {
-        if moved.dim_value_range(k)? != Some((0, 0)) && !moved.is_empty()? {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::isl::{parse_map, IslCtx, Map};
+
+    #[test]
+    fn matrix_product_jams_the_row_and_reduction_loops() {
+        // Band [i, k, j] of C[i][j] += A[i][k] * B[k][j]: B is reused across copies of
+        // i, C across copies of k; A does not move with j (a broadcast, not a vector).
+        let ctx = IslCtx::new(None).unwrap();
+        let parse = |s: &str| parse_map(&ctx, s, "access").unwrap();
+        let relations: Vec<(Map, u32)> = [
+            "[n] -> { [i, k, j] -> C[i, j] : 0 <= i, j, k < n }",
+            "[n] -> { [i, k, j] -> A[i, k] : 0 <= i, j, k < n }",
+            "[n] -> { [i, k, j] -> B[k, j] : 0 <= i, j, k < n }",
+        ]
+        .iter()
+        .map(|s| (parse(s), 8))
+        .collect();
+        let accesses = BlockAccess::all(&relations);
+        assert_eq!(factors(&accesses, 3, 32).unwrap(), Some(vec![4, 4]));
+        assert_eq!(factors(&accesses, 3, 16).unwrap(), Some(vec![2, 2]));
+    }
+
+    #[test]
+    fn nothing_reused_across_copies_means_no_register_tiles() {
+        // A[i][k][j] = B[i][k][j] + 1: every element is touched once.
+        let ctx = IslCtx::new(None).unwrap();
+        let relations: Vec<(Map, u32)> = [
+            "[n] -> { [i, k, j] -> A[i, k, j] : 0 <= i, j, k < n }",
+            "[n] -> { [i, k, j] -> B[i, k, j] : 0 <= i, j, k < n }",
+        ]
+        .iter()
+        .map(|s| (parse_map(&ctx, s, "access").unwrap(), 8))
+        .collect();
+        assert_eq!(factors(&BlockAccess::all(&relations), 3, 32).unwrap(), None);
+    }
 
     #[test]
     fn thirty_two_registers_give_four_by_four_sixteen_give_two_by_two() {

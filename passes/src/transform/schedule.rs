@@ -555,12 +555,18 @@ pub fn tile(
                 // Register tiles only around a vectorized innermost loop. An isl error
                 // counts as "nothing to jam".
                 let jam = (options.register_tiling && !chained && !carries)
-                    .then(|| {
-                        register_tiling::factors(scop, band, hardware.vector_registers.value)
-                            .ok()
-                            .flatten()
-                    })
+                    .then(|| band_accesses(scop, band))
                     .flatten()
+                    .filter(|(_, statements)| *statements == 1)
+                    .and_then(|(relations, _)| {
+                        register_tiling::factors(
+                            &BlockAccess::all(&relations),
+                            band.coincident.len(),
+                            hardware.vector_registers.value,
+                        )
+                        .ok()
+                        .flatten()
+                    })
                     .unwrap_or_default();
                 if jam.iter().any(|f| *f > 1) {
                     // Tiles a multiple of the copies leave no partial register tile inside.
@@ -638,13 +644,32 @@ fn l2_tile(
     if members < 3 {
         return None;
     }
-    let partial = parse_union_map(&scop.context.ctx(), band.partial.as_deref()?, "band").ok()?;
     let inner_tile = match chosen[members - 1] {
         UNTILED => trip_count(band.extents.last())?,
         size => u64::try_from(size).ok()?,
     };
+    let (relations, _) = band_accesses(scop, band)?;
+    let accesses = BlockAccess::all(&relations);
+    let middle = members - 2;
+    let size = sica::l2_tile_size(
+        machine,
+        &accesses,
+        members,
+        inner_tile,
+        trip_count(band.extents.get(middle)),
+    )
+    .ok()??;
+    Some((middle, i64::try_from(size).ok()?))
+}
+
+/// The array accesses of the statements of `band`, as relations from the band's members
+/// to elements with the element size, and how many statements the band schedules;
+/// `None` when isl cannot say.
+fn band_accesses(scop: &Scop, band: &BandInfo) -> Option<(Vec<(Map, u32)>, usize)> {
+    let partial = parse_union_map(&scop.context.ctx(), band.partial.as_deref()?, "band").ok()?;
+    let maps = partial.maps().ok()?;
     let mut relations = Vec::new();
-    for band_map in partial.maps().ok()? {
+    for band_map in &maps {
         let statement = scop
             .statements
             .iter()
@@ -664,17 +689,7 @@ fn l2_tile(
             relations.push((in_band, array.element_size));
         }
     }
-    let accesses = BlockAccess::all(&relations);
-    let middle = members - 2;
-    let size = sica::l2_tile_size(
-        machine,
-        &accesses,
-        members,
-        inner_tile,
-        trip_count(band.extents.get(middle)),
-    )
-    .ok()??;
-    Some((middle, i64::try_from(size).ok()?))
+    Some((relations, maps.len()))
 }
 
 /// The statements a band schedules (all of them when isl cannot say).

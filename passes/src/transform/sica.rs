@@ -440,19 +440,16 @@ pub fn l2_tile_size(
         return Ok(None);
     }
     let (outer, middle, inner) = (0, members - 2, members - 1);
-    let varies = |access: &BlockAccess<'_>, member: usize| -> Result<bool, SicaError> {
-        Ok(count_new_elements(std::slice::from_ref(access), member)?.elements > 0)
-    };
     let mut reused = false;
     let mut bytes_per_middle: u64 = 0;
     for access in accesses {
-        if !varies(access, middle)? {
+        if !varies_with(access, middle)? {
             continue;
         }
-        if !varies(access, outer)? {
+        if !varies_with(access, outer)? {
             reused = true;
         }
-        let elements = if varies(access, inner)? {
+        let elements = if varies_with(access, inner)? {
             inner_tile
         } else {
             1
@@ -469,6 +466,11 @@ pub fn l2_tile_size(
         return Ok(None);
     }
     Ok(Some(size))
+}
+
+/// Whether `access` reaches a new element when band member `member` advances.
+pub fn varies_with(access: &BlockAccess<'_>, member: usize) -> Result<bool, SicaError> {
+    Ok(count_new_elements(std::slice::from_ref(access), member)?.elements > 0)
 }
 
 /// Parses each `(relation, element bytes)` and counts `E` as `count_new_elements` does.
