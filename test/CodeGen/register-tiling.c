@@ -1,8 +1,9 @@
 // Register tiling: after cache tiling, the point loops outside the vectorized innermost
 // loop are unrolled and jammed into it, so that each vector loaded there is used by
 // several copies from a register (B[k][j] by the copies of i, C[i][j] by the copies of
-// k). The copies fill the target's vector registers: 4x4 with AVX-512's 32, 2x2 with
-// 16. Full register tiles carry no condition; partial ones at the edges keep theirs.
+// k). The copies' live vectors take at most half the target's vector registers: 4x4
+// with AVX-512's 32 and with SSE's 16. Full register tiles carry no condition; partial
+// ones at the edges keep theirs.
 // The machine's caches are given so that the sizes do not depend on the host.
 // RUN: %o3ir -fno-discard-value-names %s | %opt %loadpolyrust -passes='print<polyrust-ast>' \
 // RUN:   -mattr=+avx512f -polyrust-l1-cache=48K -polyrust-l2-cache=1M -disable-output 2>&1 \
@@ -50,13 +51,9 @@ __attribute__((noinline)) void product(int n, double (*C)[n], double (*A)[n],
 // The partial register tiles, apart.
 // AVX512:      if (
 // SSE-LABEL: polyrust-ast: function 'product'
-// SSE: New AST of product{{.*}}; register tiles of 2x2 copies around the innermost loop (16 vector registers)):
+// SSE: New AST of product{{.*}}; register tiles of 4x4 copies around the innermost loop (16 vector registers)):
 // SSE:      for (int c5 = 0; c5 <= min({{.*}}); c5 += 1) {
-// SSE-NEXT:   S0(c0 + 2 * c3, c2 + c5, c1 + 2 * c4);
-// SSE-NEXT:   S0(c0 + 2 * c3, c2 + c5, c1 + 2 * c4 + 1);
-// SSE-NEXT:   S0(c0 + 2 * c3 + 1, c2 + c5, c1 + 2 * c4);
-// SSE-NEXT:   S0(c0 + 2 * c3 + 1, c2 + c5, c1 + 2 * c4 + 1);
-// SSE-NEXT: }
+// SSE-NEXT:   S0(c0 + 4 * c3, c2 + c5, c1 + 4 * c4);
 // OFF-LABEL: polyrust-ast: function 'product'
 // OFF: New AST of product
 // OFF-NOT: register tiles
@@ -75,7 +72,7 @@ __attribute__((noinline)) void product(int n, double (*C)[n], double (*A)[n],
 // IR-DAG:   [[C]] = distinct !{[[C]], [[DOMAIN:![0-9]+]]}
 // IR-DAG:   [[B]] = distinct !{[[B]], [[DOMAIN]]}
 // IR-DAG:   [[DOMAIN]] = distinct !{[[DOMAIN]], !"polyrust"}
-// REMARK: remark: region in product at {{.*}} optimized ({{.*}}register tiles of {{[24]}}x{{[24]}} copies around the innermost loop
+// REMARK: remark: region in product at {{.*}} optimized ({{.*}}register tiles of 4x4 copies around the innermost loop
 
 int main(int argc, char **argv) {
   for (int a = 1; a < argc; a++) {

@@ -6,22 +6,32 @@
 //! wherever tiling is). A point loop is jammed when some access of the band's statement
 //! does not move with it but moves with the innermost loop: every copy then reads the
 //! same vector (`B[k][j]` across copies of `i` in a matrix product, `C[i][j]` across
-//! copies of `k`). The factors fill the vector registers the target has (from
-//! TargetTransformInfo): copies `a x b` keep `a * b` broadcast values, `a` and `b`
-//! vectors live at once.
+//! copies of `k`). The factors come from the vector registers the target has (from
+//! TargetTransformInfo): copies `a x b` keep `a + b` vectors live (a row of each
+//! operand); the `a * b` broadcast scalars need not stay in registers, x86's
+//! multiply-adds read them from memory.
 //!
-//! Measured on this project's matrix product (n = 1024, doubles, AVX-512 with 32
-//! registers, tiles 64 x 256 x 512, one thread): no jam 24.5 GFLOP/s; `i` by 4 alone
-//! 25.9 (stores of C still one per multiply-add); `k` by 4 alone 26.0; 2 x 2 37; 2 x 4
-//! 45; 4 x 2 44; 4 x 4 61; 8 x 4 52-56; 4 x 8 52-55. Copies need the run-time check's
-//! no-alias scopes: without them LLVM reloads `B` after each store to `C` (16 GFLOP/s).
+//! Measured on this project's matrix product (n = 1024, doubles, tiles 64 x 256 x 512,
+//! one thread), GFLOP/s by copies of i x k:
+//!
+//! | copies | AVX-512 (32 registers) | AVX2 (16 registers) |
+//! |---|---|---|
+//! | none | 24.5 | 17.4 |
+//! | 4 x 1, 1 x 4 | 25.9, 26.0 | |
+//! | 2 x 2 | 37 | 30.5 |
+//! | 2 x 4, 4 x 2 | 45, 44 | 40.3, 35.5 |
+//! | 3 x 3 | | 41.0 |
+//! | 4 x 4 | 61 | 38.5-41.3 |
+//! | 8 x 4, 4 x 8 | 52-56, 52-55 | |
+//!
+//! Copies along one loop alone gain nothing (stores of C stay one per multiply-add),
+//! hence two loops whenever two are reused. Copies need the run-time check's no-alias
+//! scopes: without them LLVM reloads B after each store to C (16 GFLOP/s).
 
 use super::sica::{varies_with, BlockAccess, SicaError};
 
 /// Largest number of copies along one loop.
 const MAX_FACTOR: i64 = 4;
-/// Vector registers left for addresses, loop counters' vectors and spills.
-const SPARE_REGISTERS: i64 = 4;
 
 /// Register tile factors for the point loops of a band of `members` loops but the
 /// innermost (1 leaves a loop alone), from the accesses of its one statement as
@@ -63,9 +73,9 @@ pub fn factors(
 }
 
 /// Copies along `loops` (at most two) loops: the largest product of powers of two up
-/// to `MAX_FACTOR` whose values fit the registers (`a * b + a + b`).
+/// to `MAX_FACTOR` whose live vectors (`a + b`) take at most half the registers.
 fn copies(loops: usize, registers: i64) -> Vec<i64> {
-    let budget = registers - SPARE_REGISTERS;
+    let budget = registers / 2;
     let powers: Vec<i64> = (0..)
         .map(|k| 1i64 << k)
         .take_while(|f| *f <= MAX_FACTOR)
@@ -75,7 +85,7 @@ fn copies(loops: usize, registers: i64) -> Vec<i64> {
             let f = powers
                 .iter()
                 .copied()
-                .filter(|f| 2 * f < budget)
+                .filter(|f| *f < budget)
                 .max()
                 .unwrap_or(1);
             vec![f]
@@ -84,8 +94,8 @@ fn copies(loops: usize, registers: i64) -> Vec<i64> {
             let mut best = (1, 1);
             for a in &powers {
                 for b in &powers {
-                    let fits = a * b + a + b <= budget;
-                    // Ties go to the balanced pair, then to more copies outside.
+                    let fits = a + b <= budget;
+                    // Ties go to the balanced pair.
                     let better = a * b > best.0 * best.1
                         || (a * b == best.0 * best.1 && (a - b).abs() < (best.0 - best.1).abs());
                     if fits && better {
@@ -121,7 +131,7 @@ mod tests {
         .collect();
         let accesses = BlockAccess::all(&relations);
         assert_eq!(factors(&accesses, 3, 32).unwrap(), Some(vec![4, 4]));
-        assert_eq!(factors(&accesses, 3, 16).unwrap(), Some(vec![2, 2]));
+        assert_eq!(factors(&accesses, 3, 8).unwrap(), Some(vec![2, 2]));
     }
 
     #[test]
@@ -139,11 +149,12 @@ mod tests {
     }
 
     #[test]
-    fn thirty_two_registers_give_four_by_four_sixteen_give_two_by_two() {
+    fn sixteen_registers_or_more_give_four_by_four_eight_give_two_by_two() {
         assert_eq!(copies(2, 32), vec![4, 4]);
-        assert_eq!(copies(2, 16), vec![2, 2]);
+        assert_eq!(copies(2, 16), vec![4, 4]);
+        assert_eq!(copies(2, 8), vec![2, 2]);
         assert_eq!(copies(1, 32), vec![4]);
-        assert_eq!(copies(1, 16), vec![4]);
-        assert_eq!(copies(2, 6), vec![1, 1]);
+        assert_eq!(copies(1, 8), vec![2]);
+        assert_eq!(copies(2, 2), vec![1, 1]);
     }
 }
