@@ -39,7 +39,7 @@ __attribute__((noinline)) void product(int n, double (*C)[n], double (*A)[n],
         C[i][j] += A[i][k] * B[k][j];
 }
 // AVX512-LABEL: polyrust-ast: function 'product'
-// AVX512: New AST of product{{.*}}; register tiles of 4x4 copies around the innermost loop (32 vector registers)):
+// AVX512: New AST of product{{.*}}; register tiles of 4x4 copies around the innermost loop (32 vector registers): memory traffic estimated {{[0-9.]+}}x lower):
 // AVX512:      for (int c5 = 0; c5 <= min({{.*}}); c5 += 1) {
 // AVX512-NEXT:   S0(c0 + 4 * c3, c2 + c5, c1 + 4 * c4);
 // AVX512-NEXT:   S0(c0 + 4 * c3, c2 + c5, c1 + 4 * c4 + 1);
@@ -51,7 +51,7 @@ __attribute__((noinline)) void product(int n, double (*C)[n], double (*A)[n],
 // The partial register tiles, apart.
 // AVX512:      if (
 // SSE-LABEL: polyrust-ast: function 'product'
-// SSE: New AST of product{{.*}}; register tiles of 4x4 copies around the innermost loop (16 vector registers)):
+// SSE: New AST of product{{.*}}; register tiles of 4x4 copies around the innermost loop (16 vector registers): memory traffic estimated {{[0-9.]+}}x lower):
 // SSE:      for (int c5 = 0; c5 <= min({{.*}}); c5 += 1) {
 // SSE-NEXT:   S0(c0 + 4 * c3, c2 + c5, c1 + 4 * c4);
 // OFF-LABEL: polyrust-ast: function 'product'

@@ -21,6 +21,8 @@
 //!   (innermost loops kept whole), where a time step's data leaves the cache;
 //! - `register_tiling`: which point loops of a tiled band are unrolled and jammed into
 //!   its innermost loop, and by how much (from the target's vector registers);
+//! - `traffic`: the memory traffic of a loop nest, estimated from footprints against the
+//!   cache, for the original order and a tiled one (what the remarks say tiling gains);
 //! - `hardware`: the machine description SICA needs (L1 and L2 data cache sizes, SIMD
 //!   register width), taken from the options, the host's sysfs, the target or documented
 //!   defaults, remembering where each value came from for remarks.
@@ -36,3 +38,4 @@ pub mod reuse;
 pub mod schedule;
 pub mod sica;
 pub mod time_tiling;
+pub mod traffic;

@@ -28,6 +28,7 @@ use super::register_tiling;
 use super::reuse::{self, Locality, Reuse};
 use super::sica::{self, BlockAccess, NewElements, SicaBand, SicaDecision};
 use super::time_tiling;
+use super::traffic;
 
 /// What to do with a region.
 pub enum Decision {
@@ -582,6 +583,11 @@ pub fn tile(
                         hardware.vector_registers.value
                     ));
                 }
+                if !chained && !carries {
+                    if let Some(ratio) = traffic_gain(scop, band, &chosen, hardware) {
+                        text.push_str(&format!(": memory traffic estimated {ratio:.1}x lower"));
+                    }
+                }
                 described.push(text);
                 Some((chosen, jam))
             })?
@@ -660,6 +666,70 @@ fn l2_tile(
     )
     .ok()??;
     Some((middle, i64::try_from(size).ok()?))
+}
+
+/// How many times less data the band moves tiled by `sizes` than its statement in its
+/// original loop order, estimated (see `traffic`) against the share of L2 reuse may
+/// span. `None` when the band does not schedule exactly one statement over all its
+/// loops, or isl cannot say.
+fn traffic_gain(scop: &Scop, band: &BandInfo, sizes: &[i64], hardware: &Hardware) -> Option<f64> {
+    let (relations, statements) = band_accesses(scop, band)?;
+    let members = band.coincident.len();
+    let name = band_statements(scop, band).next()?;
+    let statement = scop.statements.iter().find(|s| s.name == name)?;
+    if statements != 1 || statement.domain.n_dims().ok()? != members {
+        return None;
+    }
+    let moves_in = |relations: &[(Map, u32)]| -> Option<Vec<Vec<bool>>> {
+        let accesses = BlockAccess::all(relations);
+        (0..members)
+            .map(|m| {
+                accesses
+                    .iter()
+                    .map(|a| sica::varies_with(a, m))
+                    .collect::<Result<Vec<bool>, _>>()
+            })
+            .collect::<Result<_, _>>()
+            .ok()
+    };
+    let nominal = |range: Option<(i64, i64)>| {
+        range.map_or(traffic::NOMINAL_TRIP, |(lo, hi)| {
+            (hi - lo + 1).max(1) as f64
+        })
+    };
+    // The original order: the statement's own loops, outermost first.
+    let original: Vec<(Map, u32)> = statement
+        .accesses
+        .iter()
+        .filter_map(|access| {
+            let array = scop.arrays.iter().find(|x| x.name == access.array)?;
+            (!array.is_scalar).then(|| Some((access.relation.copy().ok()?, array.element_size)))?
+        })
+        .collect();
+    let original_trips: Vec<f64> = (0..members)
+        .map(|d| nominal(statement.domain.dim_value_range(d).ok().flatten()))
+        .collect();
+    let trips: Vec<f64> = (0..members)
+        .map(|m| trip_count(band.extents.get(m)).map_or(traffic::NOMINAL_TRIP, |t| t as f64))
+        .collect();
+    let tiled: Vec<Option<f64>> = sizes
+        .iter()
+        .map(|s| (*s != UNTILED).then_some(*s as f64))
+        .collect();
+    let bytes: Vec<u32> = relations.iter().map(|(_, b)| *b).collect();
+    let original_bytes: Vec<u32> = original.iter().map(|(_, b)| *b).collect();
+    let cache = reuse::CACHE_SHARE * hardware.l2_bytes.value as f64;
+    let before = traffic::bytes_per_iteration(
+        &traffic::tiled_nest(&original_trips, &vec![None; members], &moves_in(&original)?),
+        &original_bytes,
+        cache,
+    );
+    let after = traffic::bytes_per_iteration(
+        &traffic::tiled_nest(&trips, &tiled, &moves_in(&relations)?),
+        &bytes,
+        cache,
+    );
+    (after > 0.0).then(|| before / after)
 }
 
 /// The array accesses of the statements of `band`, as relations from the band's members
