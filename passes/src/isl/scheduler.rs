@@ -74,6 +74,8 @@ extern "C" {
     fn isl_val_int_from_si(ctx: RawPtr, value: c_long) -> RawPtr;
     fn isl_schedule_node_copy(node: RawPtr) -> RawPtr;
     fn isl_options_get_tile_scale_tile_loops(ctx: RawPtr) -> c_int;
+    fn isl_options_get_schedule_serialize_sccs(ctx: RawPtr) -> c_int;
+    fn isl_options_set_schedule_serialize_sccs(ctx: RawPtr, val: c_int) -> c_int;
     fn isl_options_set_tile_scale_tile_loops(ctx: RawPtr, val: c_int) -> c_int;
     fn isl_schedule_node_band_split(node: RawPtr, pos: c_int) -> RawPtr;
     fn isl_schedule_node_band_sink(node: RawPtr) -> RawPtr;
@@ -111,6 +113,27 @@ pub struct BandInfo {
     /// it (`None` when isl could not give it): the space the members' tile sizes are
     /// counted in.
     pub partial: Option<String>,
+}
+
+/// Like `compute_schedule`, with every strongly connected component of the dependence
+/// graph in a loop nest of its own (isl's `schedule_serialize_sccs`): statements that
+/// need not share loops are distributed, so that a statement deeper than its
+/// neighbours gets a band of all its loops.
+pub fn compute_schedule_distributed(
+    domain: &UnionSet,
+    context: &Set,
+    validity: &UnionMap,
+    proximity: &UnionMap,
+    coincidence: &UnionMap,
+) -> Result<Schedule, IslError> {
+    let ctx = domain.ctx_ptr();
+    // SAFETY: option queries and settings on a live context; the old value is restored
+    // whatever the scheduler returns.
+    let serialized = unsafe { isl_options_get_schedule_serialize_sccs(ctx) };
+    unsafe { isl_options_set_schedule_serialize_sccs(ctx, 1) };
+    let schedule = compute_schedule(domain, context, validity, proximity, coincidence);
+    unsafe { isl_options_set_schedule_serialize_sccs(ctx, serialized) };
+    schedule
 }
 
 /// Computes a new schedule for `domain` that respects `validity`, keeps `proximity`

@@ -50,6 +50,14 @@ const UNTILED: i64 = 1 << 30;
 /// through cache lines, and the tile loops' bounds cost more than the reuse gives
 /// (measured on the corpus: stencils and rank-1 updates slowed by up to 20%).
 const MIN_TILED_LOOPS: usize = 3;
+/// Estimated memory traffic (see `traffic`) a band's SICA tiles must divide by for the
+/// band to be tiled: tile loops cost up to 20% where they gain nothing (measured on
+/// stencils and rank-1 updates, see `MIN_TILED_LOOPS`), and the estimate is rough.
+/// The tiles taken on the corpus are estimated 4.6x (rank2_sym_vla, measured 8.0x with
+/// register tiles) to 39x (rank1_seq, measured 10.6x); the one refused, 1.0x, is
+/// gram's `G[a][b] += X[i][a] * X[i][b]` distributed and tiled, where the interchange
+/// alone is what gains.
+const MIN_TRAFFIC_GAIN: f64 = 1.5;
 /// Fixed tile size for members `-polyrust-tile-sizes` does not cover.
 const DEFAULT_TILE: i64 = 32;
 
@@ -230,8 +238,47 @@ fn from_isl(
     hardware: &Hardware,
     locality: &Locality,
 ) -> Result<Decision, IslError> {
+    let fused = from_isl_with(original, deps, options, hardware, locality, false)?;
+    let Decision::Keep(reason) = fused else {
+        return Ok(fused);
+    };
+    // A statement deeper than its neighbours (gemm's `C[i][j] += A[i][k] * B[k][j]`
+    // after `C[i][j] *= beta` in the same i loop) shares a band with them in isl's
+    // fused schedule: the band falls short of its loops, or, tiled, puts the shallower
+    // statement under a condition inside the innermost loop. Distributed, it gets a
+    // band of all its loops (PolyBench gemm, LARGE: 0.092 s at -O3, 0.0xx s so).
+    if !deep_statement_loses_reuse(original.scop, locality, min_tiled_loops(options)) {
+        return Ok(Decision::Keep(reason));
+    }
+    match from_isl_with(original, deps, options, hardware, locality, true)? {
+        Decision::Transform {
+            schedule,
+            description,
+            dependences,
+        } => Ok(Decision::Transform {
+            schedule,
+            description: format!(
+                "statements distributed into loop nests of their own; {description}"
+            ),
+            dependences,
+        }),
+        Decision::Keep(_) => Ok(Decision::Keep(reason)),
+    }
+}
+
+/// `from_isl`, with isl's schedule distributed (`distribute`) or not; the fused
+/// schedule comes first, the distributed one when the fused one has no band to tile.
+fn from_isl_with(
+    original: &Original<'_>,
+    deps: &Dependences,
+    options: &Options,
+    hardware: &Hardware,
+    locality: &Locality,
+    distribute: bool,
+) -> Result<Decision, IslError> {
     let scop = original.scop;
-    let new = compute(scop, deps)?;
+    let new = compute_with(scop, deps, distribute)?;
+
     // Checked before tiling: tiling a permutable band keeps every dependence forward,
     // and the tiled map (with its floor divisions) is much costlier to check.
     let map = new.get_map()?;
@@ -244,6 +291,12 @@ fn from_isl(
     let statements = StatementView::all(scop);
     let mut assessment = cost::assess(&statements, &original_map, &map)?;
     let bands = scheduler::bands(&new)?;
+    let min_loops = min_tiled_loops(options);
+    let dependences = deps.all()?;
+    let chain = locality.chain.as_deref();
+    let tilable = bands.iter().any(|band| {
+        worth_tiling(band, min_loops) || chain_band(scop, band, &dependences, options, chain)
+    });
     // isl's scheduler has no notion of strides; within a permutable band any loop may
     // go innermost, so pick the one whose accesses are the most contiguous.
     let mut new = new;
@@ -274,13 +327,7 @@ fn from_isl(
     if let Some(reason) = assessment.rejection() {
         return Ok(Decision::Keep(reason));
     }
-    let min_loops = min_tiled_loops(options);
-    let dependences = deps.all()?;
-    let chain = locality.chain.as_deref();
-    if !bands.iter().any(|band| {
-        worth_tiling(band, min_loops) || chain_band(scop, band, &dependences, options, chain)
-    }) && !assessment.improves_strides()
-    {
+    if !tilable && !assessment.improves_strides() {
         let reason = format!(
             "no permutable band of {min_loops} or more loops to tile, and no innermost loop gets a smaller stride"
         );
@@ -294,6 +341,10 @@ fn from_isl(
         ));
     }
     let (tiled, tiles) = tile(&new, scop, &dependences, options, hardware, locality)?;
+    if distribute && tiles.is_empty() {
+        // Distribution is only worth it for the bands it lets tiling reach.
+        return Ok(Decision::Keep("distributed, no band is tiled".into()));
+    }
     described.extend(tiles);
     if described.is_empty() {
         return Ok(Decision::Keep(
@@ -313,6 +364,14 @@ fn from_isl(
         description,
         dependences,
     })
+}
+
+/// Whether a statement at least `min_loops` deep loses reuse (so that a band of all its
+/// loops would be tiled).
+fn deep_statement_loses_reuse(scop: &Scop, locality: &Locality, min_loops: usize) -> bool {
+    scop.statements
+        .iter()
+        .any(|s| s.depth() >= min_loops && locality.temporal.lost_by(&s.name))
 }
 
 /// Conditions inside innermost loops of the AST `schedule` generates for `scop`.
@@ -361,6 +420,12 @@ fn interchanged(original: &Original<'_>, deps: &Dependences) -> Result<Option<De
 /// rule out schedules (the one-row shift that fuses stencil2d_5pt's copy-back), so
 /// dependences with small constants only (parametric sizes) go to isl as they are.
 pub fn compute(scop: &Scop, deps: &Dependences) -> Result<Schedule, IslError> {
+    compute_with(scop, deps, false)
+}
+
+/// `compute`, with statements distributed into loop nests of their own where the
+/// dependences allow (`distribute`).
+fn compute_with(scop: &Scop, deps: &Dependences, distribute: bool) -> Result<Schedule, IslError> {
     let validity = scheduling_constraints(scop, deps)?;
     scop.context.ctx().within_share(SCHEDULER_SHARE, || {
         // No coincidence relation: polyrust generates sequential code (loops are marked
@@ -369,7 +434,12 @@ pub fn compute(scop: &Scop, deps: &Dependences) -> Result<Schedule, IslError> {
         // scheduler's time on the corpus's largest regions, for the same schedules
         // (every corpus and NPB object was byte-identical without it).
         let no_coincidence = UnionMap::empty(&scop.context.ctx())?;
-        scheduler::compute_schedule(
+        let compute = if distribute {
+            scheduler::compute_schedule_distributed
+        } else {
+            scheduler::compute_schedule
+        };
+        compute(
             &scop.domains,
             &scop.context,
             &validity,
@@ -585,6 +655,9 @@ pub fn tile(
                 }
                 if !chained && !carries {
                     if let Some(ratio) = traffic_gain(scop, band, &chosen, hardware) {
+                        if ratio < MIN_TRAFFIC_GAIN {
+                            return None;
+                        }
                         text.push_str(&format!(": memory traffic estimated {ratio:.1}x lower"));
                     }
                 }

@@ -226,6 +226,15 @@ pub fn tile_sizes_sica(
     };
     if let Some(trip_count) = band.vector_trip_count {
         if trip_count <= q_l1 {
+            // The whole vectorized loop is one L1 block; with loops around it that
+            // reuse its data from L2, those are still tiled (gemm at fixed sizes, 1000
+            // x 1100 x 1200: the rows of B reused by every row of C).
+            if band.loops >= MIN_L2_LOOPS {
+                return SicaDecision::Tile {
+                    q_l1: trip_count,
+                    outer: outer_tile(machine, band),
+                };
+            }
             return SicaDecision::TripCountFits { trip_count, q_l1 };
         }
     }
@@ -234,6 +243,10 @@ pub fn tile_sizes_sica(
         outer: outer_tile(machine, band),
     }
 }
+
+/// Loops a band needs for its outer loops to be tiled for L2 when its vectorized loop
+/// is one L1 block already: one to reuse the block from L2, one to walk it.
+const MIN_L2_LOOPS: usize = 3;
 
 /// The decision for a band whose innermost loop carries a dependence (so is not
 /// vectorized): that loop tiled by `DEPENDENT_CHAIN` iterations, unless it runs no more
@@ -780,10 +793,10 @@ mod tests {
     }
 
     #[test]
-    fn vector_loop_running_exactly_q_l1_times_is_not_tiled() {
+    fn vector_loop_of_two_running_exactly_q_l1_times_is_not_tiled() {
         let fits = SicaBand {
             vector_trip_count: Some(3684),
-            ..band(3)
+            ..band(2)
         };
         let decision = tile_sizes_sica(&xeon_x5650(), &floats(2), 0.9, &fits);
         assert_eq!(
@@ -797,6 +810,21 @@ mod tests {
             decision.to_string().contains("runs 3684 times"),
             "{decision}"
         );
+    }
+
+    #[test]
+    fn a_vector_loop_that_fits_leaves_the_outer_loops_of_three_to_tile_for_l2() {
+        let fits = SicaBand {
+            vector_trip_count: Some(1100),
+            outer_trip_count: Some(1000),
+            ..band(3)
+        };
+        let decision = tile_sizes_sica(&xeon_x5650(), &floats(2), 0.9, &fits);
+        let SicaDecision::Tile { q_l1, outer } = decision else {
+            panic!("{decision:?}");
+        };
+        assert_eq!(q_l1, 1100);
+        assert!(matches!(outer, OuterTile::Tiled(_)), "{outer:?}");
     }
 
     #[test]
