@@ -14,6 +14,7 @@ use crate::llvm::{FunctionAnalyses, RemarkAt, RemarkKind, Severity, Stage};
 use crate::model::{json, Scop};
 use crate::options::Options;
 use crate::speculate;
+use crate::transform::exprprop;
 use crate::transform::hardware::{
     read_host_caches, ExplicitHardware, Hardware, TargetHardware, HOST_CACHE_DIR,
 };
@@ -86,6 +87,7 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
             continue;
         };
         ctx.start_region();
+        report_propagation(analyses, scop, at);
         let decision = decide(analyses, &modelled, options);
         let (schedule, description, dependences) = match decision {
             Ok(Decision::Transform {
@@ -155,6 +157,43 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         }
     }
     false
+}
+
+/// Share of the operation bound the expression propagation analysis may use.
+const EXPRPROP_SHARE: u64 = 8;
+
+/// Says which temporaries of the region expression propagation could recompute where
+/// they are read (`-Rpass-analysis=polyrust`); the propagation itself is still to come.
+/// An isl error (the bound reached) only means nothing is said.
+fn report_propagation(fa: &FunctionAnalyses<'_>, scop: &crate::model::Scop, at: RemarkAt<'_>) {
+    let Ok(verdicts) = scop
+        .context
+        .ctx()
+        .within_share(EXPRPROP_SHARE, || exprprop::analyse(scop))
+    else {
+        return;
+    };
+    for verdict in verdicts {
+        if let exprprop::Verdict::Propagable {
+            array,
+            producer,
+            reads,
+        } = verdict
+        {
+            let mut consumers: Vec<&str> = reads.iter().map(|r| r.consumer.as_str()).collect();
+            consumers.dedup();
+            fa.remark(
+                RemarkKind::Analysis,
+                "Propagable",
+                at,
+                &format!(
+                    "{array} could be recomputed where it is read ({} reads in {} of the value {producer} writes; its operands stay unchanged in between): a candidate for expression propagation",
+                    reads.len(),
+                    consumers.join(", ")
+                ),
+            );
+        }
+    }
 }
 
 /// Gives each speculation candidate of `detection` its call into the runtime, with a

@@ -32,6 +32,7 @@ mod validity;
 pub use carried::{PairDeltas, PairDistances};
 pub use error::DepsError;
 pub use private::{PrivateScalars, ScalarFlows};
+pub use program_order::original_schedule;
 pub use validity::respects;
 
 use crate::isl::UnionMap;

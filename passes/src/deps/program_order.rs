@@ -21,7 +21,7 @@ pub(super) fn width(scop: &Scop) -> usize {
 }
 
 /// The original schedule of all statements, with the region's parameters.
-pub(super) fn original_schedule(scop: &Scop) -> Result<UnionMap, IslError> {
+pub fn original_schedule(scop: &Scop) -> Result<UnionMap, IslError> {
     let width = width(scop);
     let pieces: Vec<String> = scop
         .statements

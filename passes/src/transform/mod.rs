@@ -2,6 +2,8 @@
 //! propagation, scheduling, QUOV storage remapping, tile sizes, tiling. Each stage is a
 //! module of its own; so far:
 //!
+//! - `exprprop`: expression propagation, so far which temporaries' values could be
+//!   recomputed where they are read (legality: exact single sources, the reload test);
 //! - `schedule`: the decision per region: isl's scheduler, the cost model's choice of the
 //!   innermost loop of each permutable band, tiling, or keeping the original code;
 //! - `cost`: the cost model (no skewing; no innermost loop with more strided accesses;
@@ -30,6 +32,7 @@
 //! Relies on the `isl` layer for everything polyhedral; no LLVM type appears here.
 
 pub mod cost;
+pub mod exprprop;
 pub mod hardware;
 pub mod interchange;
 pub mod permutable;

@@ -1,0 +1,290 @@
+//! Expression propagation (Doerfert, Sharma and Hack, CC'18), the legality half: which
+//! temporary arrays of a region could have their producer's expression recomputed
+//! where each value is read, so that the reads no longer go through memory, the stages
+//! can fuse, and the producer and the temporary can go.
+//!
+//! For an array `A` written by exactly one statement `S` (one must-write, nothing else
+//! written, no scalar of the model read) and read by other statements, each read `r` of
+//! `A` in a statement `T` is propagable when
+//! - its value comes from `S` for every instance of `T` (value-based dataflow in the
+//!   original order: every `T[j]` has a source, and one: `j -> i` is a function, the
+//!   *source map*);
+//! - none of the cells `S[i]` reads is overwritten between `S[i]` and `T[j]` (the paper's
+//!   reload test, per pair `(i, j)`), nor by `T[j]` itself;
+//! - `S` does not read `A` (a recurrence such as a Fibonacci table keeps its memory).
+//! Propagation is all or nothing per array (the paper's heuristic 4): a temporary goes
+//! only if every read of it can recompute its value.
+//!
+//! Relies on the model's domains and access relations and on isl's dataflow analysis,
+//! in the order the program is written (`deps::original_schedule`). The rewriting of the
+//! model and the recomputation in generated code are still to come.
+
+use crate::deps::original_schedule;
+use crate::isl::{IslError, UnionAccessInfo, UnionMap};
+use crate::model::spec::AccessKind;
+use crate::model::{Access, Scop, Statement};
+
+/// One read of a temporary whose value can be recomputed where it is read.
+#[derive(Debug)]
+pub struct PropagatedRead {
+    /// The reading statement.
+    pub consumer: String,
+    /// The read among the consumer's accesses.
+    pub access: usize,
+    /// `{ T[j] -> S[i] }`: the producer instance whose value each consumer instance
+    /// reads (a function on the consumer's domain).
+    pub source: UnionMap,
+}
+
+/// What the analysis says of one array written in the region.
+#[derive(Debug)]
+pub enum Verdict {
+    /// Every read of `array` can recompute `producer`'s expression.
+    Propagable {
+        array: String,
+        producer: String,
+        reads: Vec<PropagatedRead>,
+    },
+    /// Why not.
+    Kept { array: String, reason: String },
+}
+
+impl Verdict {
+    pub fn array(&self) -> &str {
+        match self {
+            Verdict::Propagable { array, .. } | Verdict::Kept { array, .. } => array,
+        }
+    }
+}
+
+/// The verdict for each array the region writes (not scalars), in the model's order.
+pub fn analyse(scop: &Scop) -> Result<Vec<Verdict>, IslError> {
+    let order = original_schedule(scop)?;
+    let mut verdicts = Vec::new();
+    for array in scop.arrays.iter().filter(|a| !a.is_scalar) {
+        let writers: Vec<(&Statement, &Access)> = accesses_to(scop, &array.name)
+            .filter(|(_, a)| a.kind != AccessKind::Read)
+            .collect();
+        if writers.is_empty() {
+            continue;
+        }
+        let verdict = match producer(scop, &array.name, &writers) {
+            Err(reason) => Verdict::Kept {
+                array: array.name.clone(),
+                reason,
+            },
+            Ok((producer, write)) => match reads_of(scop, &order, producer, write, &array.name)? {
+                Ok(reads) => Verdict::Propagable {
+                    array: array.name.clone(),
+                    producer: producer.name.clone(),
+                    reads,
+                },
+                Err(reason) => Verdict::Kept {
+                    array: array.name.clone(),
+                    reason,
+                },
+            },
+        };
+        verdicts.push(verdict);
+    }
+    Ok(verdicts)
+}
+
+fn accesses_to<'s>(
+    scop: &'s Scop,
+    array: &'s str,
+) -> impl Iterator<Item = (&'s Statement, &'s Access)> + 's {
+    scop.statements.iter().flat_map(move |s| {
+        s.accesses
+            .iter()
+            .filter(move |a| a.array == array)
+            .map(move |a| (s, a))
+    })
+}
+
+/// The one statement writing `array`, and its write, if it qualifies as a producer.
+fn producer<'s>(
+    scop: &'s Scop,
+    array: &str,
+    writers: &[(&'s Statement, &'s Access)],
+) -> Result<(&'s Statement, &'s Access), String> {
+    let [(statement, write)] = writers else {
+        return Err(format!("{array} is written by {} accesses", writers.len()));
+    };
+    if write.kind != AccessKind::MustWrite {
+        return Err(format!(
+            "{} may write {array} (under a condition)",
+            statement.name
+        ));
+    }
+    let other_writes = statement
+        .accesses
+        .iter()
+        .filter(|a| a.kind != AccessKind::Read && a.array != array)
+        .count();
+    if other_writes > 0 {
+        return Err(format!(
+            "{} writes more than {array}: its expression is not one value",
+            statement.name
+        ));
+    }
+    for access in statement
+        .accesses
+        .iter()
+        .filter(|a| a.kind == AccessKind::Read)
+    {
+        if access.array == array {
+            return Err(format!(
+                "{} reads {array} itself (a recurrence: each value needs the one before)",
+                statement.name
+            ));
+        }
+        let scalar = scop
+            .arrays
+            .iter()
+            .any(|a| a.name == access.array && a.is_scalar);
+        if scalar {
+            return Err(format!(
+                "{} reads the scalar {}, which is not recomputed",
+                statement.name, access.array
+            ));
+        }
+    }
+    Ok((statement, write))
+}
+
+/// Every read of `array` outside the producer with its source map, or why one cannot be
+/// propagated.
+fn reads_of(
+    scop: &Scop,
+    order: &UnionMap,
+    producer: &Statement,
+    write: &Access,
+    array: &str,
+) -> Result<Result<Vec<PropagatedRead>, String>, IslError> {
+    let mut reads = Vec::new();
+    for consumer in scop.statements.iter().filter(|s| s.name != producer.name) {
+        for (index, access) in consumer.accesses.iter().enumerate() {
+            if access.array != array || access.kind != AccessKind::Read {
+                continue;
+            }
+            let sink = restricted(access, consumer)?;
+            let flow = UnionAccessInfo::from_sink(sink)?
+                .set_must_source(restricted(write, producer)?)?
+                .set_schedule_map(order.copy()?)?
+                .compute_flow()?;
+            if !flow.must_no_source()?.is_empty()? {
+                return Ok(Err(format!(
+                    "some values of {array} that {} reads are not written in the region",
+                    consumer.name
+                )));
+            }
+            let source = flow.must_dependence()?.reverse()?;
+            if !source.is_single_valued()? {
+                return Ok(Err(format!(
+                    "{} reads {array} where {} writes it more than once",
+                    consumer.name, producer.name
+                )));
+            }
+            if let Some(reason) = overwritten(scop, order, producer, consumer, &source)? {
+                return Ok(Err(reason));
+            }
+            reads.push(PropagatedRead {
+                consumer: consumer.name.clone(),
+                access: index,
+                source,
+            });
+        }
+    }
+    if reads.is_empty() {
+        return Ok(Err(format!("nothing in the region reads {array}")));
+    }
+    Ok(Ok(reads))
+}
+
+/// The reload test: some cell the producer's expression reads at `S[i]` is written again
+/// after `S[i]` and before (or by) the consumer instance `T[j]` that would recompute it.
+fn overwritten(
+    scop: &Scop,
+    order: &UnionMap,
+    producer: &Statement,
+    consumer: &Statement,
+    source: &UnionMap,
+) -> Result<Option<String>, IslError> {
+    let schedule_of = |s: &Statement| -> Result<UnionMap, IslError> {
+        order
+            .copy()?
+            .intersect_domain(s.domain.copy()?.to_union_set()?)
+    };
+    let producer_time = schedule_of(producer)?;
+    let consumer_time = schedule_of(consumer)?;
+    for operand in producer
+        .accesses
+        .iter()
+        .filter(|a| a.kind == AccessKind::Read)
+    {
+        // T[j] -> the cells S[source(j)] reads.
+        let cells = source.copy()?.apply_range(restricted(operand, producer)?)?;
+        for (writer, write) in accesses_to(scop, &operand.array) {
+            if write.kind == AccessKind::Read {
+                continue;
+            }
+            // T[j] -> W[l] writing one of those cells.
+            let writes = cells
+                .copy()?
+                .apply_range(restricted(write, writer)?.reverse()?)?;
+            if writes.is_empty()? {
+                continue;
+            }
+            let writer_time = schedule_of(writer)?;
+            // W[l] before T[j], or W = T at the same instance (its store may come
+            // before the recomputed load).
+            let before_consumer = writer_time
+                .copy()?
+                .lex_lt_union_map(consumer_time.copy()?)?
+                .reverse()?;
+            let mut reached = writes.copy()?.intersect(before_consumer)?;
+            if writer.name == consumer.name {
+                let same = identity(consumer)?;
+                reached = reached.union(writes.copy()?.intersect(same)?)?;
+            }
+            // ... and after S[i].
+            let after_producer = source
+                .copy()?
+                .apply_range(producer_time.copy()?.lex_lt_union_map(writer_time)?)?;
+            if !reached.intersect(after_producer)?.is_empty()? {
+                return Ok(Some(format!(
+                    "{} writes {} between {}, which reads it, and {}, which would recompute it",
+                    writer.name, operand.array, producer.name, consumer.name
+                )));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// `{ T[j] -> T[j] }` on the statement's domain.
+fn identity(statement: &Statement) -> Result<UnionMap, IslError> {
+    let ctx = statement.domain.ctx();
+    let dims = statement.domain.n_dims()?;
+    let names: Vec<String> = (0..dims).map(|k| format!("i{k}")).collect();
+    let text = format!(
+        "{{ {0}[{1}] -> {0}[{1}] }}",
+        statement.name,
+        names.join(", ")
+    );
+    crate::isl::parse_union_map(&ctx, &text, "identity")?
+        .intersect_domain(statement.domain.copy()?.to_union_set()?)
+}
+
+/// An access relation restricted to its statement's domain.
+fn restricted(access: &Access, statement: &Statement) -> Result<UnionMap, IslError> {
+    access
+        .relation
+        .copy()?
+        .intersect_domain(statement.domain.copy()?)?
+        .to_union_map()
+}
+
+#[cfg(test)]
+mod tests;

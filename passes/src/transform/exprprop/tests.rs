@@ -1,0 +1,295 @@
+//! The paper's examples (CC'18, Figs. 4, 5, 7) and the rules around them.
+
+use super::*;
+use crate::isl::IslCtx;
+use crate::model::spec_builders::{array, read, statement, write};
+use crate::model::ScopSpec;
+
+fn region(arrays: &[&str], statements: Vec<crate::model::spec::StatementSpec>) -> ScopSpec {
+    ScopSpec {
+        name: "f:entry".into(),
+        function: "f".into(),
+        location: None,
+        params: vec!["n".into()],
+        context: "[n] -> { : 4 <= n <= 1000 }".into(),
+        assumptions: vec![],
+        arrays: arrays.iter().map(|a| array(a, &[])).collect(),
+        statements,
+        alias_groups: vec![],
+    }
+}
+
+fn verdicts(spec: &ScopSpec) -> Vec<Verdict> {
+    let ctx = IslCtx::new(None).unwrap();
+    let scop = Scop::build(&ctx, spec).unwrap();
+    analyse(&scop).unwrap()
+}
+
+fn verdict_for<'v>(verdicts: &'v [Verdict], array: &str) -> &'v Verdict {
+    verdicts
+        .iter()
+        .find(|v| v.array() == array)
+        .unwrap_or_else(|| panic!("no verdict for {array}: {verdicts:?}"))
+}
+
+#[test]
+fn fig4_both_reads_recompute_the_producer() {
+    // for i in 1..=2n: A[i] = (i + 1) * i;   for j in 1..=n: B[j] = A[2j] - A[2j - 1]
+    let spec = region(
+        &["A", "B"],
+        vec![
+            statement(
+                "S0",
+                "[n] -> { S0[i0] : 1 <= i0 <= 2n }",
+                &[0, 0],
+                vec![write("A", "{ S0[i0] -> A[i0] }")],
+            ),
+            statement(
+                "S1",
+                "[n] -> { S1[i0] : 1 <= i0 <= n }",
+                &[1, 0],
+                vec![
+                    read("A", "{ S1[i0] -> A[2i0] }"),
+                    read("A", "{ S1[i0] -> A[2i0 - 1] }"),
+                    write("B", "{ S1[i0] -> B[i0] }"),
+                ],
+            ),
+        ],
+    );
+    let verdicts = verdicts(&spec);
+    let Verdict::Propagable {
+        producer, reads, ..
+    } = verdict_for(&verdicts, "A")
+    else {
+        panic!("{verdicts:?}");
+    };
+    assert_eq!(producer, "S0");
+    assert_eq!(reads.len(), 2);
+    let ctx = reads[1].source.ctx();
+    let expected = crate::isl::parse_union_map(
+        &ctx,
+        "[n] -> { S1[i0] -> S0[2i0 - 1] : 1 <= i0 <= n }",
+        "expected",
+    )
+    .unwrap();
+    assert!(
+        reads[1].source.is_equal(&expected).unwrap(),
+        "{:?}",
+        reads[1].source.to_str()
+    );
+}
+
+#[test]
+fn fig5_values_written_only_for_even_indices_are_not_all_recomputable() {
+    // for i even in 0..n: A[i] = ...;   for j in 0..n: B[j] = A[j]
+    let spec = region(
+        &["A", "B", "X"],
+        vec![
+            statement(
+                "S0",
+                "[n] -> { S0[i0] : 0 <= i0 < n and i0 mod 2 = 0 }",
+                &[0, 0],
+                vec![
+                    read("X", "{ S0[i0] -> X[i0] }"),
+                    write("A", "{ S0[i0] -> A[i0] }"),
+                ],
+            ),
+            statement(
+                "S1",
+                "[n] -> { S1[i0] : 0 <= i0 < n }",
+                &[1, 0],
+                vec![
+                    read("A", "{ S1[i0] -> A[i0] }"),
+                    write("B", "{ S1[i0] -> B[i0] }"),
+                ],
+            ),
+        ],
+    );
+    let verdicts = verdicts(&spec);
+    let Verdict::Kept { reason, .. } = verdict_for(&verdicts, "A") else {
+        panic!("{verdicts:?}");
+    };
+    assert!(reason.contains("not written in the region"), "{reason}");
+}
+
+#[test]
+fn fig7a_a_recurrence_keeps_its_table() {
+    // for i in 2..n: T[i] = T[i - 1] + T[i - 2];   for j in 2..n: B[j] = T[j]
+    let spec = region(
+        &["T", "B"],
+        vec![
+            statement(
+                "S0",
+                "[n] -> { S0[i0] : 2 <= i0 < n }",
+                &[0, 0],
+                vec![
+                    read("T", "{ S0[i0] -> T[i0 - 1] }"),
+                    read("T", "{ S0[i0] -> T[i0 - 2] }"),
+                    write("T", "{ S0[i0] -> T[i0] }"),
+                ],
+            ),
+            statement(
+                "S1",
+                "[n] -> { S1[i0] : 2 <= i0 < n }",
+                &[1, 0],
+                vec![
+                    read("T", "{ S1[i0] -> T[i0] }"),
+                    write("B", "{ S1[i0] -> B[i0] }"),
+                ],
+            ),
+        ],
+    );
+    let verdicts = verdicts(&spec);
+    let Verdict::Kept { reason, .. } = verdict_for(&verdicts, "T") else {
+        panic!("{verdicts:?}");
+    };
+    assert!(reason.contains("recurrence"), "{reason}");
+}
+
+#[test]
+fn fig7b_an_operand_overwritten_before_the_read_blocks_propagation() {
+    // for i < n: tmp[i] = A[i];   for j < n: { A[j] = 0; B[j] = tmp[j]; }
+    let spec = region(
+        &["tmp", "A", "B"],
+        vec![
+            statement(
+                "S0",
+                "[n] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![
+                    read("A", "{ S0[i0] -> A[i0] }"),
+                    write("tmp", "{ S0[i0] -> tmp[i0] }"),
+                ],
+            ),
+            statement(
+                "S1",
+                "[n] -> { S1[i0] : 0 <= i0 < n }",
+                &[1, 0],
+                vec![write("A", "{ S1[i0] -> A[i0] }")],
+            ),
+            statement(
+                "S2",
+                "[n] -> { S2[i0] : 0 <= i0 < n }",
+                &[1, 1],
+                vec![
+                    read("tmp", "{ S2[i0] -> tmp[i0] }"),
+                    write("B", "{ S2[i0] -> B[i0] }"),
+                ],
+            ),
+        ],
+    );
+    let verdicts = verdicts(&spec);
+    let Verdict::Kept { reason, .. } = verdict_for(&verdicts, "tmp") else {
+        panic!("{verdicts:?}");
+    };
+    assert!(reason.contains("S1 writes A"), "{reason}");
+}
+
+#[test]
+fn an_operand_overwritten_after_the_last_read_does_not_block_it() {
+    // for i < n: tmp[i] = A[i];   for j < n: B[j] = tmp[j];   for k < n: A[k] = 0
+    let spec = region(
+        &["tmp", "A", "B"],
+        vec![
+            statement(
+                "S0",
+                "[n] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![
+                    read("A", "{ S0[i0] -> A[i0] }"),
+                    write("tmp", "{ S0[i0] -> tmp[i0] }"),
+                ],
+            ),
+            statement(
+                "S1",
+                "[n] -> { S1[i0] : 0 <= i0 < n }",
+                &[1, 0],
+                vec![
+                    read("tmp", "{ S1[i0] -> tmp[i0] }"),
+                    write("B", "{ S1[i0] -> B[i0] }"),
+                ],
+            ),
+            statement(
+                "S2",
+                "[n] -> { S2[i0] : 0 <= i0 < n }",
+                &[2, 0],
+                vec![write("A", "{ S2[i0] -> A[i0] }")],
+            ),
+        ],
+    );
+    let verdicts = verdicts(&spec);
+    assert!(
+        matches!(verdict_for(&verdicts, "tmp"), Verdict::Propagable { .. }),
+        "{verdicts:?}"
+    );
+}
+
+#[test]
+fn a_consumer_writing_an_operand_in_the_same_instance_is_kept_apart() {
+    // for i < n: tmp[i] = X[i];   for j < n: X[j] = 2 * tmp[j]
+    let spec = region(
+        &["tmp", "X"],
+        vec![
+            statement(
+                "S0",
+                "[n] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![
+                    read("X", "{ S0[i0] -> X[i0] }"),
+                    write("tmp", "{ S0[i0] -> tmp[i0] }"),
+                ],
+            ),
+            statement(
+                "S1",
+                "[n] -> { S1[i0] : 0 <= i0 < n }",
+                &[1, 0],
+                vec![
+                    read("tmp", "{ S1[i0] -> tmp[i0] }"),
+                    write("X", "{ S1[i0] -> X[i0] }"),
+                ],
+            ),
+        ],
+    );
+    let verdicts = verdicts(&spec);
+    let Verdict::Kept { reason, .. } = verdict_for(&verdicts, "tmp") else {
+        panic!("{verdicts:?}");
+    };
+    assert!(reason.contains("S1 writes X"), "{reason}");
+}
+
+#[test]
+fn a_stencil_reading_three_neighbours_recomputes_each() {
+    // for i < n: tmp[i] = X[i] * X[i];   for j in 1..n-1: Y[j] = tmp[j-1] + tmp[j] + tmp[j+1]
+    let spec = region(
+        &["tmp", "X", "Y"],
+        vec![
+            statement(
+                "S0",
+                "[n] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![
+                    read("X", "{ S0[i0] -> X[i0] }"),
+                    write("tmp", "{ S0[i0] -> tmp[i0] }"),
+                ],
+            ),
+            statement(
+                "S1",
+                "[n] -> { S1[i0] : 1 <= i0 < n - 1 }",
+                &[1, 0],
+                vec![
+                    read("tmp", "{ S1[i0] -> tmp[i0 - 1] }"),
+                    read("tmp", "{ S1[i0] -> tmp[i0] }"),
+                    read("tmp", "{ S1[i0] -> tmp[i0 + 1] }"),
+                    write("Y", "{ S1[i0] -> Y[i0] }"),
+                ],
+            ),
+        ],
+    );
+    let verdicts = verdicts(&spec);
+    let Verdict::Propagable { reads, .. } = verdict_for(&verdicts, "tmp") else {
+        panic!("{verdicts:?}");
+    };
+    assert_eq!(reads.len(), 3);
+    // X is only read: no verdict is needed for it, and Y is written but never read.
+    assert!(matches!(verdict_for(&verdicts, "Y"), Verdict::Kept { .. }));
+}
