@@ -88,42 +88,61 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         };
         ctx.start_region();
         report_propagation(analyses, scop, at);
-        let decision = decide(analyses, &modelled, options);
-        let (schedule, description, dependences) = match decision {
-            Ok(Decision::Transform {
-                schedule,
-                description,
-                dependences,
-            }) => (schedule, description, Some(dependences)),
-            // Both are missed optimizations: -Rpass-missed shows every region left alone.
-            Ok(Decision::Keep(reason)) if !options.force_codegen => {
-                left_unchanged(analyses, region, at, "Unchanged", &reason);
+        // Register tiles multiply the loop AST; if isl's bound stops its generation,
+        // the region is decided again without them.
+        let mut deciding = options.clone();
+        let (generated, description) = loop {
+            let decision = decide(analyses, &modelled, &deciding);
+            let (schedule, description, dependences) = match decision {
+                Ok(Decision::Transform {
+                    schedule,
+                    description,
+                    dependences,
+                }) => (schedule, description, Some(dependences)),
+                // Both are missed optimizations: -Rpass-missed shows every region left
+                // alone.
+                Ok(Decision::Keep(reason)) if !options.force_codegen => {
+                    left_unchanged(analyses, region, at, "Unchanged", &reason);
+                    break (None, String::new());
+                }
+                Err(reason) if !options.force_codegen => {
+                    left_unchanged(analyses, region, at, "NoSchedule", &reason);
+                    break (None, String::new());
+                }
+                _ => match scop.schedule.copy() {
+                    Ok(original) => (original, "original schedule (forced)".to_string(), None),
+                    Err(_) => break (None, String::new()),
+                },
+            };
+            let recording = options
+                .profile_generate
+                .as_deref()
+                .and_then(|path| speculate::recording(analyses, region, path));
+            let generated = {
+                let _time = analyses.time(Stage::Codegen);
+                codegen::generate(
+                    analyses,
+                    &ctx,
+                    region,
+                    scop,
+                    &schedule,
+                    dependences.as_ref(),
+                    recording.as_ref(),
+                )
+            };
+            let ast_too_large = matches!(
+                &generated,
+                Err(codegen::CodegenError::Isl(e)) if e.is_operation_limit()
+            );
+            if ast_too_large && deciding.register_tiling && description.contains("register tiles") {
+                deciding.register_tiling = false;
+                ctx.start_region();
                 continue;
             }
-            Err(reason) if !options.force_codegen => {
-                left_unchanged(analyses, region, at, "NoSchedule", &reason);
-                continue;
-            }
-            _ => match scop.schedule.copy() {
-                Ok(original) => (original, "original schedule (forced)".to_string(), None),
-                Err(_) => continue,
-            },
+            break (Some(generated), description);
         };
-        let recording = options
-            .profile_generate
-            .as_deref()
-            .and_then(|path| speculate::recording(analyses, region, path));
-        let generated = {
-            let _time = analyses.time(Stage::Codegen);
-            codegen::generate(
-                analyses,
-                &ctx,
-                region,
-                scop,
-                &schedule,
-                dependences.as_ref(),
-                recording.as_ref(),
-            )
+        let Some(generated) = generated else {
+            continue;
         };
         match generated {
             // Not generated yet: the region is decided again in the next round, with
