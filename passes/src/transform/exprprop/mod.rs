@@ -12,6 +12,7 @@
 //! - none of the cells `S[i]` reads is overwritten between `S[i]` and `T[j]` (the paper's
 //!   reload test, per pair `(i, j)`), nor by `T[j]` itself;
 //! - `S` does not read `A` (a recurrence such as a Fibonacci table keeps its memory).
+//!
 //! Propagation is all or nothing per array (the paper's heuristic 4): a temporary goes
 //! only if every read of it can recompute its value.
 //!
