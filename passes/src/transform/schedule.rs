@@ -238,31 +238,33 @@ fn from_isl(
     hardware: &Hardware,
     locality: &Locality,
 ) -> Result<Decision, IslError> {
-    let fused = from_isl_with(original, deps, options, hardware, locality, false)?;
-    let Decision::Keep(reason) = fused else {
-        return Ok(fused);
-    };
+    let (fused, tiled) = from_isl_with(original, deps, options, hardware, locality, false)?;
     // A statement deeper than its neighbours (gemm's `C[i][j] += A[i][k] * B[k][j]`
     // after `C[i][j] *= beta` in the same i loop) shares a band with them in isl's
     // fused schedule: the band falls short of its loops, or, tiled, puts the shallower
     // statement under a condition inside the innermost loop. Distributed, it gets a
-    // band of all its loops (PolyBench gemm, LARGE: 0.092 s at -O3, 0.0xx s so).
-    if !deep_statement_loses_reuse(original.scop, locality, min_tiled_loops(options)) {
-        return Ok(Decision::Keep(reason));
+    // band of all its loops (PolyBench LARGE: gemm 0.096 s at -O3, 0.037 s so; 2mm,
+    // whose fused schedule was only reordered, 1.45 s at -O3, 0.80 s reordered, 0.048 s
+    // distributed and tiled).
+    if tiled || !deep_statement_loses_reuse(original.scop, locality, min_tiled_loops(options)) {
+        return Ok(fused);
     }
     match from_isl_with(original, deps, options, hardware, locality, true)? {
-        Decision::Transform {
-            schedule,
-            description,
-            dependences,
-        } => Ok(Decision::Transform {
+        (
+            Decision::Transform {
+                schedule,
+                description,
+                dependences,
+            },
+            _,
+        ) => Ok(Decision::Transform {
             schedule,
             description: format!(
                 "statements distributed into loop nests of their own; {description}"
             ),
             dependences,
         }),
-        Decision::Keep(_) => Ok(Decision::Keep(reason)),
+        (Decision::Keep(_), _) => Ok(fused),
     }
 }
 
@@ -275,7 +277,7 @@ fn from_isl_with(
     hardware: &Hardware,
     locality: &Locality,
     distribute: bool,
-) -> Result<Decision, IslError> {
+) -> Result<(Decision, bool), IslError> {
     let scop = original.scop;
     let new = compute_with(scop, deps, distribute)?;
 
@@ -283,8 +285,9 @@ fn from_isl_with(
     // and the tiled map (with its floor divisions) is much costlier to check.
     let map = new.get_map()?;
     if !respects(deps, &map)? {
-        return Ok(Decision::Keep(
-            "the computed schedule does not respect the dependences".into(),
+        return Ok((
+            Decision::Keep("the computed schedule does not respect the dependences".into()),
+            false,
         ));
     }
     let original_map = scop.schedule.get_map()?;
@@ -325,13 +328,13 @@ fn from_isl_with(
     // (covariance's centring loop, fused with the loop over the means) may be fixed by
     // them.
     if let Some(reason) = assessment.rejection() {
-        return Ok(Decision::Keep(reason));
+        return Ok((Decision::Keep(reason), false));
     }
     if !tilable && !assessment.improves_strides() {
         let reason = format!(
             "no permutable band of {min_loops} or more loops to tile, and no innermost loop gets a smaller stride"
         );
-        return Ok(Decision::Keep(reason));
+        return Ok((Decision::Keep(reason), false));
     }
     let mut described = Vec::new();
     if assessment.improves_strides() {
@@ -341,29 +344,37 @@ fn from_isl_with(
         ));
     }
     let (tiled, tiles) = tile(&new, scop, &dependences, options, hardware, locality)?;
-    if distribute && tiles.is_empty() {
+    let any_tiles = !tiles.is_empty();
+    if distribute && !any_tiles {
         // Distribution is only worth it for the bands it lets tiling reach.
-        return Ok(Decision::Keep("distributed, no band is tiled".into()));
+        return Ok((
+            Decision::Keep("distributed, no band is tiled".into()),
+            false,
+        ));
     }
     described.extend(tiles);
     if described.is_empty() {
-        return Ok(Decision::Keep(
-            "neither tiling nor a smaller innermost stride applies".into(),
+        return Ok((
+            Decision::Keep("neither tiling nor a smaller innermost stride applies".into()),
+            false,
         ));
     }
     // Last, as it generates two loop ASTs.
     if original.adds_guards(&new)? {
-        return Ok(Decision::Keep(
+        return Ok((Decision::Keep(
             "the schedule found puts conditions inside innermost loops (it fuses loops of different extents), which keeps them from being vectorized".into(),
-        ));
+        ), false));
     }
 
     let description = described.join("; ");
-    Ok(Decision::Transform {
-        schedule: tiled,
-        description,
-        dependences,
-    })
+    Ok((
+        Decision::Transform {
+            schedule: tiled,
+            description,
+            dependences,
+        },
+        any_tiles,
+    ))
 }
 
 /// Whether a statement at least `min_loops` deep loses reuse (so that a band of all its
