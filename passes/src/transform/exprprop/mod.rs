@@ -17,8 +17,12 @@
 //! only if every read of it can recompute its value.
 //!
 //! Relies on the model's domains and access relations and on isl's dataflow analysis,
-//! in the order the program is written (`deps::original_schedule`). The rewriting of the
-//! model and the recomputation in generated code are still to come.
+//! in the order the program is written (`deps::original_schedule`). `rewrite` turns a
+//! verdict into the model without the producer; code generation recomputes.
+
+mod rewrite;
+
+pub use rewrite::{rewrite, Recompute};
 
 use crate::deps::original_schedule;
 use crate::isl::{IslError, UnionAccessInfo, UnionMap};

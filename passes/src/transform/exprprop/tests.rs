@@ -293,3 +293,95 @@ fn a_stencil_reading_three_neighbours_recomputes_each() {
     // X is only read: no verdict is needed for it, and Y is written but never read.
     assert!(matches!(verdict_for(&verdicts, "Y"), Verdict::Kept { .. }));
 }
+
+#[test]
+fn rewriting_a_stencil_moves_the_producers_reads_into_the_consumer() {
+    // for i < n: tmp[i] = X[i] * X[i];   for j in 1..n-1: Y[j] = tmp[j-1] + tmp[j] + tmp[j+1]
+    let spec = region(
+        &["tmp", "X", "Y"],
+        vec![
+            statement(
+                "S0",
+                "[n] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![read("X", "{ S0[i0] -> X[i0] }"), write("tmp", "{ S0[i0] -> tmp[i0] }")],
+            ),
+            statement(
+                "S1",
+                "[n] -> { S1[i0] : 1 <= i0 < n - 1 }",
+                &[1, 0],
+                vec![
+                    read("tmp", "{ S1[i0] -> tmp[i0 - 1] }"),
+                    read("tmp", "{ S1[i0] -> tmp[i0] }"),
+                    read("tmp", "{ S1[i0] -> tmp[i0 + 1] }"),
+                    write("Y", "{ S1[i0] -> Y[i0] }"),
+                ],
+            ),
+        ],
+    );
+    let ctx = IslCtx::new(None).unwrap();
+    let scop = Scop::build(&ctx, &spec).unwrap();
+    let verdicts = analyse(&scop).unwrap();
+    let verdict = verdict_for(&verdicts, "tmp");
+    let (rewritten, recomputed) = rewrite(&spec, &scop, verdict).unwrap().unwrap();
+    assert_eq!(rewritten.statements.len(), 1, "{rewritten:?}");
+    let shifts: Vec<(usize, Vec<i64>)> =
+        recomputed.iter().map(|r| (r.read, r.shift.clone())).collect();
+    assert_eq!(shifts, vec![(0, vec![-1]), (1, vec![0]), (2, vec![1])]);
+    // The consumer reads X where the producer did, and tmp no more.
+    let consumer = &rewritten.statements[0];
+    assert!(consumer.accesses.iter().all(|a| a.array != "tmp"), "{consumer:?}");
+    let reads_of_x: Vec<&str> = consumer
+        .accesses
+        .iter()
+        .filter(|a| a.array == "X")
+        .map(|a| a.relation.as_str())
+        .collect();
+    assert_eq!(reads_of_x.len(), 3, "{consumer:?}");
+    let rebuilt = Scop::build(&ctx, &rewritten).unwrap();
+    let expected = crate::isl::parse_map(
+        &ctx,
+        "[n] -> { S1[i0] -> X[i0 + 1] : 1 <= i0 < n - 1 }",
+        "expected",
+    )
+    .unwrap();
+    let last = rebuilt.statements[0]
+        .accesses
+        .iter()
+        .filter(|a| a.array == "X")
+        .nth(2)
+        .unwrap();
+    let restricted = last
+        .relation
+        .copy()
+        .unwrap()
+        .intersect_domain(rebuilt.statements[0].domain.copy().unwrap())
+        .unwrap();
+    assert!(restricted.is_equal(&expected).unwrap(), "{:?}", last.relation.to_str());
+}
+
+#[test]
+fn a_source_map_that_is_not_a_translation_is_not_rewritten() {
+    // Fig. 4: B[j] = A[2j] - A[2j - 1] reads A at 2j: recomputing needs i = 2j.
+    let spec = region(
+        &["A", "B"],
+        vec![
+            statement(
+                "S0",
+                "[n] -> { S0[i0] : 1 <= i0 <= 2n }",
+                &[0, 0],
+                vec![write("A", "{ S0[i0] -> A[i0] }")],
+            ),
+            statement(
+                "S1",
+                "[n] -> { S1[i0] : 1 <= i0 <= n }",
+                &[1, 0],
+                vec![read("A", "{ S1[i0] -> A[2i0] }"), write("B", "{ S1[i0] -> B[i0] }")],
+            ),
+        ],
+    );
+    let ctx = IslCtx::new(None).unwrap();
+    let scop = Scop::build(&ctx, &spec).unwrap();
+    let verdicts = analyse(&scop).unwrap();
+    assert!(rewrite(&spec, &scop, verdict_for(&verdicts, "A")).unwrap().is_none());
+}

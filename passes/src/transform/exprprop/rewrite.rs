@@ -1,0 +1,173 @@
+//! Expression propagation, the rewriting half: the region's model with a temporary's
+//! producer gone and each read of the temporary replaced by the producer's own reads,
+//! moved to the instance that recomputes them.
+//!
+//! Done on the region's spec (isl strings), which is then built again, so that every
+//! later stage (dependences, scheduling, the run-time check) sees the region as it will
+//! run. Only producers whose source map is a translation (`T[j] -> S[j + c]`, the same
+//! loops) are rewritten: code generation recomputes the producer's expression with its
+//! counters shifted by `c`. The producer's assumptions (subscripts in bounds, no wrap)
+//! become the consumers' over the instances they recompute.
+
+use crate::isl::{parse_set, parse_union_map, IslError, Map, UnionMap};
+use crate::model::spec::{AccessKind, AccessSpec, Assumption, ScopSpec};
+use crate::model::Scop;
+
+use super::Verdict;
+
+/// One read of a temporary that generated code recomputes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recompute {
+    pub array: String,
+    pub producer: String,
+    pub consumer: String,
+    /// Which of the consumer's reads of `array`, in the order of its accesses (the
+    /// order of its loads).
+    pub read: usize,
+    /// The producer's counters are the consumer's plus these.
+    pub shift: Vec<i64>,
+}
+
+/// The spec without the producer of `verdict`'s array and with its reads moved into
+/// the consumers, and what code generation recomputes; `None` when a source map is not
+/// a translation between loops of the same depth.
+pub fn rewrite(
+    spec: &ScopSpec,
+    scop: &Scop,
+    verdict: &Verdict,
+) -> Result<Option<(ScopSpec, Vec<Recompute>)>, IslError> {
+    let Verdict::Propagable {
+        array,
+        producer,
+        reads,
+    } = verdict
+    else {
+        return Ok(None);
+    };
+    let Some(source) = spec.statements.iter().find(|s| &s.name == producer) else {
+        return Ok(None);
+    };
+    let ctx = scop.context.ctx();
+    let mut out = spec.clone();
+    out.statements.retain(|s| &s.name != producer);
+    let mut recomputed = Vec::new();
+    // New accesses per consumer, replacing the read at each index.
+    let mut replaced: Vec<(String, usize, Vec<AccessSpec>)> = Vec::new();
+    for read in reads {
+        let Some(shift) = translation(&read.source)? else {
+            return Ok(None);
+        };
+        let consumer = scop
+            .statements
+            .iter()
+            .find(|s| s.name == read.consumer)
+            .ok_or_else(|| IslError::Other {
+                context: "expression propagation".into(),
+                message: format!("no statement {}", read.consumer),
+            })?;
+        let ordinal = consumer.accesses[..read.access]
+            .iter()
+            .filter(|a| &a.array == array && a.kind == AccessKind::Read)
+            .count();
+        recomputed.push(Recompute {
+            array: array.clone(),
+            producer: producer.clone(),
+            consumer: read.consumer.clone(),
+            read: ordinal,
+            shift,
+        });
+        let mut moved = Vec::new();
+        for access in source.accesses.iter().filter(|a| a.kind == AccessKind::Read) {
+            let relation = parse_union_map(&ctx, &access.relation, "producer access")?;
+            let composed = read.source.copy()?.apply_range(relation)?;
+            moved.push(AccessSpec {
+                kind: AccessKind::Read,
+                array: access.array.clone(),
+                relation: composed.to_str()?,
+                instruction: access.instruction.clone(),
+            });
+        }
+        replaced.push((read.consumer.clone(), read.access, moved));
+        // The producer's assumptions, over the instances this consumer recomputes.
+        for assumption in spec
+            .assumptions
+            .iter()
+            .filter(|a| a.statement.as_deref() == Some(producer))
+        {
+            let set = parse_set(&ctx, &assumption.set, "assumption")?;
+            let pulled = read
+                .source
+                .copy()?
+                .intersect_range(set.to_union_set()?)?
+                .domain()?;
+            let consumer_domain = consumer.domain.copy()?.to_union_set()?;
+            // Instances of the consumer the set leaves out must not exist: the
+            // assumption holds where the consumer's domain lies within the preimage.
+            let text = consumer_domain.subtract(pulled)?;
+            out.assumptions.push(Assumption {
+                kind: assumption.kind,
+                set: complement_within(&text, consumer)?,
+                statement: Some(read.consumer.clone()),
+                reason: format!("{} (recomputed in {})", assumption.reason, read.consumer),
+            });
+        }
+    }
+    out.assumptions
+        .retain(|a| a.statement.as_deref() != Some(producer.as_str()));
+    for statement in &mut out.statements {
+        let mut edits: Vec<&(String, usize, Vec<AccessSpec>)> = replaced
+            .iter()
+            .filter(|(name, _, _)| *name == statement.name)
+            .collect();
+        // Highest index first, so that earlier indices stay valid.
+        edits.sort_by(|a, b| b.1.cmp(&a.1));
+        for (_, index, moved) in edits {
+            if *index < statement.accesses.len() {
+                statement.accesses.splice(*index..=*index, moved.iter().cloned());
+            }
+        }
+    }
+    Ok(Some((out, recomputed)))
+}
+
+/// The constant `c` of a source map `{ T[j] -> S[j + c] }` between spaces of the same
+/// dimension; `None` for any other map.
+fn translation(source: &UnionMap) -> Result<Option<Vec<i64>>, IslError> {
+    let maps = source.maps()?;
+    let [map] = maps.as_slice() else {
+        return Ok(None);
+    };
+    if map.n_in()? != map.n_out()? {
+        return Ok(None);
+    }
+    let deltas = unnamed(map)?.deltas()?;
+    let mut shift = Vec::new();
+    for k in 0..deltas.n_dims()? {
+        match deltas.dim_value_range(k)? {
+            Some((lo, hi)) if lo == hi => shift.push(lo),
+            _ => return Ok(None),
+        }
+    }
+    Ok(Some(shift))
+}
+
+fn unnamed(map: &Map) -> Result<Map, IslError> {
+    map.copy()?.drop_domain_name()?.drop_range_name()
+}
+
+/// The assumption set over the consumer's space: every instance of it except those in
+/// `excluded` (which must not exist).
+fn complement_within(
+    excluded: &crate::isl::UnionSet,
+    consumer: &crate::model::Statement,
+) -> Result<String, IslError> {
+    let dims = consumer.domain.n_dims()?;
+    let names: Vec<String> = (0..dims).map(|k| format!("i{k}")).collect();
+    let ctx = consumer.domain.ctx();
+    let universe = crate::isl::parse_union_set(
+        &ctx,
+        &format!("{{ {}[{}] }}", consumer.name, names.join(", ")),
+        "universe",
+    )?;
+    universe.subtract(excluded.copy()?)?.coalesce()?.to_str()
+}
