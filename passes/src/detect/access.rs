@@ -4,7 +4,10 @@
 //! constant-size dimensions where LLVM's fixed-size delinearization agrees for every
 //! access, parametric dimensions (`A[i*m + j]`) from LLVM's delinearization, else one
 //! dimension. Subscripts of inner dimensions are assumed in bounds (checked at run
-//! time) wherever that is not evident.
+//! time) wherever that is not evident. When LLVM finds no parametric shape for all
+//! accesses of an array at once, each loop nest's accesses are delinearized on their
+//! own and must agree on the sizes as affine expressions (the stages of a pipeline may
+//! spell the row length `sext i32 %w` and `zext i32 %w`; see `parametric_parts`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
