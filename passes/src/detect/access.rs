@@ -4,7 +4,10 @@
 //! constant-size dimensions where LLVM's fixed-size delinearization agrees for every
 //! access, parametric dimensions (`A[i*m + j]`) from LLVM's delinearization, else one
 //! dimension. Subscripts of inner dimensions are assumed in bounds (checked at run
-//! time) wherever that is not evident.
+//! time) wherever that is not evident. When LLVM finds no parametric shape for all
+//! accesses of an array at once, each loop nest's accesses are delinearized on their
+//! own and must agree on the sizes as affine expressions (the stages of a pipeline may
+//! spell the row length `sext i32 %w` and `zext i32 %w`; see `parametric_parts`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -384,10 +387,10 @@ fn shape_of<'f>(
             ),
         ));
     }
-    // Parametric shape from all offsets at once.
-    let offsets: Vec<_> = raws.iter().map(|r| r.offset).collect();
+    // Parametric shape from all offsets at once, else from the offsets of each loop
+    // nest on its own (see `parametric_parts`).
     let fail = |why: String| Rejection::new(RejectReason::NonAffineSubscript, why);
-    let Some(d) = fa.delinearize_parametric(&offsets, size) else {
+    let Some(parts) = parametric_parts(tr, raws, size) else {
         let bad = raws
             .iter()
             .find(|r| tr.affine(r.offset).is_err())
@@ -401,36 +404,120 @@ fn shape_of<'f>(
             )
         })));
     };
-    let mut inner_sizes = Vec::new();
-    for s in &d.inner_sizes {
-        let a = tr
-            .affine(*s)
-            .map_err(|e| fail(format!("array size: {e}")))?;
-        if a.max_counter().is_some() {
-            return Err(fail(format!(
-                "array size {} varies in the loop nest",
-                describe_scev(fa, *s)
-            )));
+    // Every part must give the same sizes, as affine expressions: `sext i32 %w` in one
+    // stage and `zext i32 %w` in another (LLVM writes `zext nneg`, and ScalarEvolution
+    // forgets the nneg) are both the parameter `w`, the zero extension under the
+    // assumption `w >= 0` that its translation records (and the run-time check tests
+    // where the statement runs).
+    let mut inner_sizes: Option<Vec<Affine>> = None;
+    for (_, d) in &parts {
+        let mut sizes = Vec::new();
+        for s in &d.inner_sizes {
+            let a = tr
+                .affine(*s)
+                .map_err(|e| fail(format!("array size: {e}")))?;
+            if a.max_counter().is_some() {
+                return Err(fail(format!(
+                    "array size {} varies in the loop nest",
+                    describe_scev(fa, *s)
+                )));
+            }
+            sizes.push(a);
         }
-        inner_sizes.push(a);
+        match &inner_sizes {
+            None => inner_sizes = Some(sizes),
+            Some(known) if *known == sizes => {}
+            Some(_) => {
+                tr.take_assumed();
+                return Err(fail(format!(
+                    "the loop nests see different sizes of the array accessed by the {}",
+                    describe_access(fa, raws[0].inst)
+                )));
+            }
+        }
     }
+    let inner_sizes = inner_sizes.unwrap_or_default();
     let size_assumed = tr.take_assumed();
-    let mut subscripts = Vec::new();
-    let mut assumed = Vec::new();
-    for (raw, subs) in raws.iter().zip(&d.subscripts) {
-        let mut translated = Vec::new();
-        for s in subs {
-            translated.push(
-                tr.affine(*s)
-                    .map_err(|e| fail(format!("{e} in the {}", describe_access(fa, raw.inst))))?,
-            );
+    let mut subscripts = vec![Vec::new(); raws.len()];
+    let mut assumed = vec![Vec::new(); raws.len()];
+    for (members, d) in &parts {
+        for (index, subs) in members.iter().zip(&d.subscripts) {
+            let raw = &raws[*index];
+            let mut translated = Vec::new();
+            for s in subs {
+                translated.push(
+                    tr.affine(*s).map_err(|e| {
+                        fail(format!("{e} in the {}", describe_access(fa, raw.inst)))
+                    })?,
+                );
+            }
+            let mut a = tr.take_assumed();
+            a.extend(size_assumed.iter().cloned());
+            subscripts[*index] = translated;
+            assumed[*index] = a;
         }
-        let mut a = tr.take_assumed();
-        a.extend(size_assumed.iter().cloned());
-        subscripts.push(translated);
-        assumed.push(a);
     }
     Ok((inner_sizes, subscripts, assumed))
+}
+
+/// LLVM's parametric delinearization of the offsets `raws`, as parts that each list the
+/// indices of their accesses: one part for all of them when LLVM finds one shape for
+/// all offsets at once; else one per outermost loop of the region (a stage of a
+/// pipeline, with the code before it), when each of these has a shape of the same
+/// number of dimensions. The stages of a pipeline may spell a size differently (`sext
+/// i32 %w` and `zext i32 %w`): LLVM then sees two unrelated sizes and gives up on the
+/// whole set, while each stage has its own consistent shape (their translations are
+/// compared by the caller).
+fn parametric_parts<'f>(
+    tr: &Translator<'_, 'f>,
+    raws: &[RawAccess<'f>],
+    size: u64,
+) -> Option<Vec<(Vec<usize>, crate::llvm::Delinearized<'f>)>> {
+    let fa = tr.fa();
+    let shape = tr.shape();
+    let offsets: Vec<_> = raws.iter().map(|r| r.offset).collect();
+    if let Some(d) = fa.delinearize_parametric(&offsets, size) {
+        return Some(vec![((0..raws.len()).collect(), d)]);
+    }
+    // Accesses outside every loop go with the nest that follows them.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut keys: Vec<usize> = Vec::new();
+    for (index, raw) in raws.iter().enumerate() {
+        let position = shape.position(raw.block)?;
+        let key = shape
+            .top
+            .iter()
+            .position(|l| {
+                l.contains_block(raw.block)
+                    || shape.position(l.header()).is_some_and(|h| h > position)
+            })
+            .unwrap_or(shape.top.len());
+        match keys.iter().position(|k| *k == key) {
+            Some(g) => groups[g].push(index),
+            None => {
+                keys.push(key);
+                groups.push(vec![index]);
+            }
+        }
+    }
+    if groups.len() < 2 {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for members in groups {
+        let offsets: Vec<_> = members.iter().map(|i| raws[*i].offset).collect();
+        let d = fa.delinearize_parametric(&offsets, size)?;
+        if parts
+            .first()
+            .is_some_and(|(_, first): &(Vec<usize>, crate::llvm::Delinearized<'f>)| {
+                first.inner_sizes.len() != d.inner_sizes.len()
+            })
+        {
+            return None;
+        }
+        parts.push((members, d));
+    }
+    Some(parts)
 }
 
 /// The dimensions the source declared (`double A[N][M]`), from the GEP types of the

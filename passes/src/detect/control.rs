@@ -488,7 +488,14 @@ fn comparison<'f>(
         pred,
         IntPredicate::UGT | IntPredicate::UGE | IntPredicate::ULT | IntPredicate::ULE
     );
-    if unsigned && !(fa.known_non_negative(sa) && fa.known_non_negative(sb)) {
+    // `icmp samesign` (LLVM 22 writes `a > 4` as `icmp samesign ugt`) is poison when
+    // its operands' signs differ, and so is every condition computed from it that it
+    // decides (and, or, xor and the chosen operand of a select pass poison on); a
+    // branch on poison is undefined behaviour. Wherever the branch is taken in a
+    // defined run, the signs agree, and then unsigned and signed order are the same.
+    // (Only branch conditions come here: a poison select would not be undefined.)
+    let same_sign = icmp.get_same_sign_flag().unwrap_or(false);
+    if unsigned && !same_sign && !(fa.known_non_negative(sa) && fa.known_non_negative(sb)) {
         return Err(format!(
             "unsigned comparison of {} and {}, which may be negative",
             describe_scev(fa, sa),

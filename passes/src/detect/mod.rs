@@ -125,10 +125,20 @@ pub fn detect<'f>(fa: &FunctionAnalyses<'f>) -> Detection<'f> {
 /// scheduler is not asked about larger regions anyway.
 pub const MAX_REGION_STATEMENTS: usize = 40;
 
+/// How many following siblings a region looks past when taking them in fails only for
+/// the shape of the control flow. Interior-only stages (`for (y = 1; y < h - 1; y++)`)
+/// each have a zero-trip guard that LLVM jump-threads to the block after the last
+/// stage: the first stages alone then have no single exit (their guards leave to that
+/// far block), and only the run of stages up to that block is a region.
+pub const MAX_SHAPE_LOOKAHEAD: usize = 16;
+
 /// Sibling loop nests, in program order: each valid nest is grown into the longest run
 /// of following siblings that still forms a valid region (of at most
 /// `MAX_REGION_STATEMENTS` statements); a nest that is not valid is reported and its
-/// inner loops are tried instead.
+/// inner loops are tried instead. A run that fails only for its shape (see
+/// `Rejected::shape_only`) does not end the growth: up to `MAX_SHAPE_LOOKAHEAD` longer
+/// runs are tried after it, as a longer run may end where the guards of all its nests
+/// lead. Any other failure ends it, as taking in more nests cannot undo it.
 fn detect_level<'f>(fa: &FunctionAnalyses<'f>, siblings: &[Loop<'f>], out: &mut Detection<'f>) {
     let mut i = 0;
     while i < siblings.len() {
@@ -139,23 +149,31 @@ fn detect_level<'f>(fa: &FunctionAnalyses<'f>, siblings: &[Loop<'f>], out: &mut 
         }
         match analyse(fa, &siblings[i..=i], &[]) {
             Ok(mut region) => {
+                // `end` is one past the last nest of `region`, `next` the last nest of
+                // the run being tried.
                 let mut end = i + 1;
-                while end < siblings.len()
-                    && !siblings[end].has_tag(HANDLED)
+                let mut next = i + 1;
+                while next < siblings.len()
+                    && next - end < MAX_SHAPE_LOOKAHEAD
+                    && !siblings[next].has_tag(HANDLED)
                     && region.spec.statements.len() < MAX_REGION_STATEMENTS
                 {
-                    match analyse(fa, &siblings[i..=end], &[]) {
+                    match analyse(fa, &siblings[i..=next], &[]) {
                         Ok(bigger) if bigger.spec.statements.len() <= MAX_REGION_STATEMENTS => {
                             region = bigger;
-                            end += 1;
+                            end = next + 1;
                         }
+                        Err(rejected) if rejected.shape_only => {}
                         _ => break,
                     }
+                    next += 1;
                 }
                 out.regions.push(region);
                 i = end;
             }
-            Err(Rejected { reasons, offending }) => {
+            Err(Rejected {
+                reasons, offending, ..
+            }) => {
                 out.rejected.push(RejectedNest {
                     root: nest,
                     reasons,
@@ -175,6 +193,9 @@ pub struct Rejected<'f> {
     pub reasons: Reasons<'f>,
     /// See `RejectedNest::offending`.
     pub offending: Vec<inkwell::llvm_sys::prelude::LLVMValueRef>,
+    /// The candidate failed only for the shape of its control flow (no single exit,
+    /// loops partly inside), before anything was translated.
+    pub shape_only: bool,
 }
 
 impl<'f> From<Reasons<'f>> for Rejected<'f> {
@@ -182,6 +203,7 @@ impl<'f> From<Reasons<'f>> for Rejected<'f> {
         Rejected {
             reasons,
             offending: Vec::new(),
+            shape_only: false,
         }
     }
 }
@@ -237,6 +259,22 @@ fn region_exit<'f>(fa: &FunctionAnalyses<'f>, top: &[Loop<'f>]) -> Option<BasicB
         .copied()
 }
 
+/// A rejection for the region's shape: shape-only when no instruction of the nests
+/// was refused either (those problems stay whatever nests are added).
+fn shape_failure(reasons: Reasons<'_>) -> Rejected<'_> {
+    let shape_only = reasons.iter().all(|(r, _)| {
+        matches!(
+            r.reason,
+            reject::RejectReason::MultipleExits | reject::RejectReason::IrreducibleControlFlow
+        )
+    });
+    Rejected {
+        reasons,
+        offending: Vec::new(),
+        shape_only,
+    }
+}
+
 fn analyse<'f>(
     fa: &FunctionAnalyses<'f>,
     top: &[Loop<'f>],
@@ -254,14 +292,14 @@ fn analyse<'f>(
             Rejection::new(reject::RejectReason::MultipleExits, "no single exit"),
             None,
         ));
-        return Err(reasons.into());
+        return Err(shape_failure(reasons));
     };
     let shape = match region::shape(fa, top, exit) {
         Ok(shape) => shape,
         Err(problems) => {
             let mut reasons = located(&top.iter().flat_map(|l| l.blocks()).collect::<Vec<_>>());
             reasons.extend(problems.into_iter().map(|r| (r, None)));
-            return Err(reasons.into());
+            return Err(shape_failure(reasons));
         }
     };
     let mut reasons = located(&shape.blocks);
@@ -368,6 +406,7 @@ fn analyse<'f>(
             Err(Rejected {
                 reasons,
                 offending: tr.offending(),
+                shape_only: false,
             })
         }
     }
