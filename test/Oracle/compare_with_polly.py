@@ -45,6 +45,15 @@ def regions(cmd, rejected=None):
     return found
 
 
+# Regions Polly forms that polyrust does not yet, each with the reason; reported as
+# known gaps, not counted as missed. Keep this short: each entry is a missing feature.
+KNOWN_GAPS = {
+    # The colour-matrix nest joined with the tone curve, whose lookup-table read
+    # curve[(int)r] Polly models as a non-affine read of the whole table; polyrust
+    # rejects the tone-curve nest for that subscript and forms the first nest alone.
+    ("camera_pipe_like.c", 107): "non-affine read modelled as a read of the whole array",
+}
+
 BEGIN_SLACK = 4
 END_SLACK = 2
 
@@ -92,6 +101,9 @@ def main():
         results = list(pool.map(lambda k: compare(k, args), kernels))
     for name, polly, ours, rejected in results:
         missing = sorted(p for p in polly if not any(covers(r, p, rejected, ours) for r in ours))
+        for gap in [p for p in missing if (p[0], p[1]) in KNOWN_GAPS]:
+            print(f"known gap: {gap[0]}:{gap[1]}: {KNOWN_GAPS[(gap[0], gap[1])]}")
+            missing.remove(gap)
         extra = sorted(r for r in ours if not any(covers(r, p, rejected, ours) for p in polly))
         total_polly += len(polly)
         total_ours += len(ours)

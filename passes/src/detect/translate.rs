@@ -444,6 +444,45 @@ impl<'a, 'f> Translator<'a, 'f> {
         if leaf && signed {
             return Ok(a);
         }
+        // A minimum or maximum of ring expressions is exact where each of them is (they
+        // do not wrap in the signed range): each is assumed to lie there.
+        let extremum = matches!(inner.kind(), ScevKind::SMax | ScevKind::SMin)
+            && inner.operands().into_iter().all(is_ring);
+        if extremum && self.wraps_possibly(inner) {
+            let (signed_low, signed_high) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);
+            for op in inner.operands() {
+                if !self.wraps_possibly(op) {
+                    continue;
+                }
+                let b = self.affine(op)?;
+                self.assume(
+                    Cond::Cmp(b.clone(), CmpOp::Ge, Affine::constant(signed_low)).and(Cond::Cmp(
+                        b,
+                        CmpOp::Le,
+                        Affine::constant(signed_high),
+                    )),
+                    format!(
+                        "{} does not wrap in i{bits} (under a minimum or maximum)",
+                        describe_scev(self.fa, op)
+                    ),
+                );
+            }
+            let cond = if signed || self.fa.known_non_negative(inner) {
+                Cond::True
+            } else {
+                Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(low))
+            };
+            if cond != Cond::True {
+                self.assume(
+                    cond,
+                    format!(
+                        "{} is not negative ({what} extension)",
+                        describe_scev(self.fa, inner)
+                    ),
+                );
+            }
+            return Ok(a);
+        }
         if !leaf && self.wraps_possibly(inner) && !is_ring(inner) {
             return Err(format!(
                 "{} may wrap before it is {what}-extended",
