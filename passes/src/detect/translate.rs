@@ -444,13 +444,18 @@ impl<'a, 'f> Translator<'a, 'f> {
         if leaf && signed {
             return Ok(a);
         }
-        // A minimum or maximum of ring expressions is exact where each of them is (they
-        // do not wrap in the signed range): each is assumed to lie there.
-        let extremum = matches!(inner.kind(), ScevKind::SMax | ScevKind::SMin)
-            && inner.operands().into_iter().all(is_ring);
-        if extremum && self.wraps_possibly(inner) {
+        // Ring operations over minima and maxima of ring expressions: exact where the
+        // whole and each operand of an extremum lie in the signed range (a wrapped
+        // operand would change which one the extremum picks), so those are assumed.
+        if !leaf && self.wraps_possibly(inner) && !is_ring(inner) {
+            let Some(operands) = extremum_operands(inner) else {
+                return Err(format!(
+                    "{} may wrap before it is {what}-extended",
+                    describe_scev(self.fa, inner)
+                ));
+            };
             let (signed_low, signed_high) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);
-            for op in inner.operands() {
+            for op in operands {
                 if !self.wraps_possibly(op) {
                     continue;
                 }
@@ -467,28 +472,23 @@ impl<'a, 'f> Translator<'a, 'f> {
                     ),
                 );
             }
-            let cond = if signed || self.fa.known_non_negative(inner) {
-                Cond::True
-            } else {
-                Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(low))
-            };
-            if cond != Cond::True {
-                self.assume(
-                    cond,
-                    format!(
-                        "{} is not negative ({what} extension)",
-                        describe_scev(self.fa, inner)
-                    ),
-                );
-            }
-            return Ok(a);
         }
-        if !leaf && self.wraps_possibly(inner) && !is_ring(inner) {
-            return Err(format!(
-                "{} may wrap before it is {what}-extended",
-                describe_scev(self.fa, inner)
-            ));
-        }
+        self.extension_in_range(inner, a, signed, bits, low, high)
+    }
+
+    /// The rest of `extension`: the value `a` of `inner` assumed to lie in the narrow
+    /// type's range `[low, high]` where it could leave it.
+    fn extension_in_range(
+        &self,
+        inner: Scev<'f>,
+        a: Affine,
+        signed: bool,
+        bits: u32,
+        low: i128,
+        high: i128,
+    ) -> Result<Affine, String> {
+        let what = if signed { "sign" } else { "zero" };
+        let leaf = matches!(inner.kind(), ScevKind::Constant | ScevKind::Unknown);
         let known_low = if signed || self.fa.known_non_negative(inner) {
             None
         } else {
@@ -635,6 +635,30 @@ fn is_ring(scev: Scev<'_>) -> bool {
             scev.operands().iter().all(leaf)
         }
         _ => false,
+    }
+}
+
+/// The operands of every minimum and maximum in `scev`, when it is built from ring
+/// operations, leaves and extrema of such expressions; `None` otherwise.
+fn extremum_operands(scev: Scev<'_>) -> Option<Vec<Scev<'_>>> {
+    match scev.kind() {
+        ScevKind::Constant | ScevKind::Unknown => Some(Vec::new()),
+        ScevKind::Add | ScevKind::Mul | ScevKind::AddRec | ScevKind::Truncate => {
+            let mut out = Vec::new();
+            for op in scev.operands() {
+                out.extend(extremum_operands(op)?);
+            }
+            Some(out)
+        }
+        ScevKind::SMax | ScevKind::SMin => {
+            let mut out = Vec::new();
+            for op in scev.operands() {
+                out.extend(extremum_operands(op)?);
+                out.push(op);
+            }
+            Some(out)
+        }
+        _ => None,
     }
 }
 

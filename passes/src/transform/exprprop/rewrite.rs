@@ -77,7 +77,11 @@ pub fn rewrite(
             shift,
         });
         let mut moved = Vec::new();
-        for access in source.accesses.iter().filter(|a| a.kind == AccessKind::Read) {
+        for access in source
+            .accesses
+            .iter()
+            .filter(|a| a.kind == AccessKind::Read)
+        {
             let relation = parse_union_map(&ctx, &access.relation, "producer access")?;
             let composed = read.source.copy()?.apply_range(relation)?;
             moved.push(AccessSpec {
@@ -123,7 +127,9 @@ pub fn rewrite(
         edits.sort_by(|a, b| b.1.cmp(&a.1));
         for (_, index, moved) in edits {
             if *index < statement.accesses.len() {
-                statement.accesses.splice(*index..=*index, moved.iter().cloned());
+                statement
+                    .accesses
+                    .splice(*index..=*index, moved.iter().cloned());
             }
         }
     }

@@ -304,7 +304,10 @@ fn rewriting_a_stencil_moves_the_producers_reads_into_the_consumer() {
                 "S0",
                 "[n] -> { S0[i0] : 0 <= i0 < n }",
                 &[0, 0],
-                vec![read("X", "{ S0[i0] -> X[i0] }"), write("tmp", "{ S0[i0] -> tmp[i0] }")],
+                vec![
+                    read("X", "{ S0[i0] -> X[i0] }"),
+                    write("tmp", "{ S0[i0] -> tmp[i0] }"),
+                ],
             ),
             statement(
                 "S1",
@@ -325,12 +328,17 @@ fn rewriting_a_stencil_moves_the_producers_reads_into_the_consumer() {
     let verdict = verdict_for(&verdicts, "tmp");
     let (rewritten, recomputed) = rewrite(&spec, &scop, verdict).unwrap().unwrap();
     assert_eq!(rewritten.statements.len(), 1, "{rewritten:?}");
-    let shifts: Vec<(usize, Vec<i64>)> =
-        recomputed.iter().map(|r| (r.read, r.shift.clone())).collect();
+    let shifts: Vec<(usize, Vec<i64>)> = recomputed
+        .iter()
+        .map(|r| (r.read, r.shift.clone()))
+        .collect();
     assert_eq!(shifts, vec![(0, vec![-1]), (1, vec![0]), (2, vec![1])]);
     // The consumer reads X where the producer did, and tmp no more.
     let consumer = &rewritten.statements[0];
-    assert!(consumer.accesses.iter().all(|a| a.array != "tmp"), "{consumer:?}");
+    assert!(
+        consumer.accesses.iter().all(|a| a.array != "tmp"),
+        "{consumer:?}"
+    );
     let reads_of_x: Vec<&str> = consumer
         .accesses
         .iter()
@@ -357,7 +365,11 @@ fn rewriting_a_stencil_moves_the_producers_reads_into_the_consumer() {
         .unwrap()
         .intersect_domain(rebuilt.statements[0].domain.copy().unwrap())
         .unwrap();
-    assert!(restricted.is_equal(&expected).unwrap(), "{:?}", last.relation.to_str());
+    assert!(
+        restricted.is_equal(&expected).unwrap(),
+        "{:?}",
+        last.relation.to_str()
+    );
 }
 
 #[test]
@@ -376,12 +388,17 @@ fn a_source_map_that_is_not_a_translation_is_not_rewritten() {
                 "S1",
                 "[n] -> { S1[i0] : 1 <= i0 <= n }",
                 &[1, 0],
-                vec![read("A", "{ S1[i0] -> A[2i0] }"), write("B", "{ S1[i0] -> B[i0] }")],
+                vec![
+                    read("A", "{ S1[i0] -> A[2i0] }"),
+                    write("B", "{ S1[i0] -> B[i0] }"),
+                ],
             ),
         ],
     );
     let ctx = IslCtx::new(None).unwrap();
     let scop = Scop::build(&ctx, &spec).unwrap();
     let verdicts = analyse(&scop).unwrap();
-    assert!(rewrite(&spec, &scop, verdict_for(&verdicts, "A")).unwrap().is_none());
+    assert!(rewrite(&spec, &scop, verdict_for(&verdicts, "A"))
+        .unwrap()
+        .is_none());
 }
