@@ -124,7 +124,7 @@ pub fn rewrite(
             .filter(|(name, _, _)| *name == statement.name)
             .collect();
         // Highest index first, so that earlier indices stay valid.
-        edits.sort_by(|a, b| b.1.cmp(&a.1));
+        edits.sort_by_key(|e| std::cmp::Reverse(e.1));
         for (_, index, moved) in edits {
             if *index < statement.accesses.len() {
                 statement
