@@ -87,18 +87,53 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
             continue;
         };
         ctx.start_region();
-        report_propagation(analyses, scop, at);
         // Register tiles multiply the loop AST; if isl's bound stops its generation,
-        // the region is decided again without them.
+        // the region is decided again without them. Expression propagation that code
+        // generation cannot carry out is dropped the same way.
         let mut deciding = options.clone();
         let (generated, description) = loop {
-            let decision = decide(analyses, &modelled, &deciding);
+            let propagation = if deciding.exprprop {
+                propagate(analyses, &ctx, region, scop, at)
+            } else {
+                report_propagation(analyses, scop, at);
+                None
+            };
+            let (propagated, recomputed, propagated_text) = match propagation {
+                Some(p) => (
+                    Some(Modelled {
+                        region,
+                        scop: Some(p.scop),
+                        imported: modelled.imported,
+                    }),
+                    p.recomputed,
+                    format!("{}; ", p.description),
+                ),
+                None => (None, Vec::new(), String::new()),
+            };
+            let modelled_now = propagated.as_ref().unwrap_or(&modelled);
+            let Some(scop_now) = modelled_now.scop.as_ref() else {
+                break (None, String::new());
+            };
+            let decision = decide(analyses, modelled_now, &deciding);
             let (schedule, description, dependences) = match decision {
                 Ok(Decision::Transform {
                     schedule,
                     description,
                     dependences,
-                }) => (schedule, description, Some(dependences)),
+                }) => (
+                    schedule,
+                    format!("{propagated_text}{description}"),
+                    Some(dependences),
+                ),
+                // Propagation alone pays: the temporary's stores and its memory go.
+                Ok(Decision::Keep(_)) if !recomputed.is_empty() => match scop_now.schedule.copy() {
+                    Ok(original) => (
+                        original,
+                        format!("{propagated_text}loops in their original order"),
+                        None,
+                    ),
+                    Err(_) => break (None, String::new()),
+                },
                 // Both are missed optimizations: -Rpass-missed shows every region left
                 // alone.
                 Ok(Decision::Keep(reason)) if !options.force_codegen => {
@@ -109,8 +144,12 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                     left_unchanged(analyses, region, at, "NoSchedule", &reason);
                     break (None, String::new());
                 }
-                _ => match scop.schedule.copy() {
-                    Ok(original) => (original, "original schedule (forced)".to_string(), None),
+                _ => match scop_now.schedule.copy() {
+                    Ok(original) => (
+                        original,
+                        format!("{propagated_text}original schedule (forced)"),
+                        None,
+                    ),
                     Err(_) => break (None, String::new()),
                 },
             };
@@ -124,9 +163,12 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                     analyses,
                     &ctx,
                     region,
-                    scop,
-                    &schedule,
-                    dependences.as_ref(),
+                    scop_now,
+                    &codegen::NewCode {
+                        schedule: &schedule,
+                        dependences: dependences.as_ref(),
+                        recomputed: &recomputed,
+                    },
                     recording.as_ref(),
                 )
             };
@@ -136,6 +178,17 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
             );
             if ast_too_large && deciding.register_tiling && description.contains("register tiles") {
                 deciding.register_tiling = false;
+                ctx.start_region();
+                continue;
+            }
+            if let (Err(e), false) = (&generated, recomputed.is_empty()) {
+                analyses.remark(
+                    RemarkKind::Analysis,
+                    "PropagationDropped",
+                    at,
+                    &format!("expression propagation dropped: code generation failed ({e})"),
+                );
+                deciding.exprprop = false;
                 ctx.start_region();
                 continue;
             }
@@ -176,6 +229,123 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         }
     }
     false
+}
+
+/// A region's model after expression propagation, with what code generation recomputes.
+struct Propagation {
+    scop: crate::model::Scop,
+    recomputed: Vec<exprprop::Recompute>,
+    /// For the remark: what was propagated and removed.
+    description: String,
+}
+
+/// Most temporaries propagated in one region.
+const MAX_PROPAGATED: usize = 8;
+
+/// Expression propagation of the region's temporaries that the function owns (see
+/// `codegen::propagate::removable`), one after the other, each on the model the one
+/// before left; `None` when none is. Candidates that stay (memory the function does
+/// not own) are said in an analysis remark.
+fn propagate(
+    fa: &FunctionAnalyses<'_>,
+    ctx: &IslCtx,
+    region: &DetectedRegion<'_>,
+    scop: &crate::model::Scop,
+    at: RemarkAt<'_>,
+) -> Option<Propagation> {
+    let mut spec = region.spec.clone();
+    let mut current: Option<crate::model::Scop> = None;
+    let mut recomputed: Vec<exprprop::Recompute> = Vec::new();
+    let mut done: Vec<String> = Vec::new();
+    let mut tried: Vec<String> = Vec::new();
+    while done.len() < MAX_PROPAGATED {
+        let model = current.as_ref().unwrap_or(scop);
+        let verdicts = model
+            .context
+            .ctx()
+            .within_share(EXPRPROP_SHARE, || exprprop::analyse(model))
+            .ok()?;
+        let mut next = None;
+        for verdict in &verdicts {
+            let exprprop::Verdict::Propagable { array, .. } = verdict else {
+                continue;
+            };
+            if tried.contains(array) {
+                continue;
+            }
+            tried.push(array.clone());
+            if !codegen::propagate::removable(region, array) {
+                remark_candidate(
+                    fa,
+                    at,
+                    verdict,
+                    "it is not memory the function owns and reads only in the region",
+                );
+                continue;
+            }
+            let Ok(Some((rewritten, recomputes))) = exprprop::rewrite(&spec, model, verdict) else {
+                remark_candidate(
+                    fa,
+                    at,
+                    verdict,
+                    "a read needs the producer at other than a shifted instance",
+                );
+                continue;
+            };
+            let mut all = recomputed.clone();
+            all.extend(recomputes.iter().cloned());
+            if let Err(why) = codegen::propagate::plan(region, &all) {
+                remark_candidate(fa, at, verdict, &why);
+                continue;
+            }
+            next = Some((rewritten, recomputes, verdict));
+            break;
+        }
+        let Some((rewritten, recomputes, verdict)) = next else {
+            break;
+        };
+        let Ok(rebuilt) = crate::model::Scop::build(ctx, &rewritten) else {
+            break;
+        };
+        if let exprprop::Verdict::Propagable {
+            array,
+            producer,
+            reads,
+        } = verdict
+        {
+            done.push(format!(
+                "{array} recomputed where it is read ({} reads), {producer} and its stores removed",
+                reads.len()
+            ));
+        }
+        spec = rewritten;
+        recomputed.extend(recomputes);
+        current = Some(rebuilt);
+    }
+    let scop = current?;
+    Some(Propagation {
+        scop,
+        recomputed,
+        description: format!("expression propagation: {}", done.join("; ")),
+    })
+}
+
+/// An analysis remark for a temporary that could be recomputed but is not, and why.
+fn remark_candidate(
+    fa: &FunctionAnalyses<'_>,
+    at: RemarkAt<'_>,
+    verdict: &exprprop::Verdict,
+    why: &str,
+) {
+    fa.remark(
+        RemarkKind::Analysis,
+        "Propagable",
+        at,
+        &format!(
+            "{} could be recomputed where it is read, but stays: {why}",
+            verdict.array()
+        ),
+    );
 }
 
 /// Share of the operation bound the expression propagation analysis may use.

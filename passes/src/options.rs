@@ -68,6 +68,8 @@ pub struct Options {
     pub time_tiling: bool,
     /// Unroll and jam point loops into register tiles (`-polyrust-register-tiling`).
     pub register_tiling: bool,
+    /// Recompute owned temporaries where they are read (`-polyrust-exprprop`).
+    pub exprprop: bool,
 }
 
 impl Default for Options {
@@ -90,6 +92,7 @@ impl Default for Options {
             round: 0,
             time_tiling: true,
             register_tiling: true,
+            exprprop: true,
         }
     }
 }
@@ -222,6 +225,7 @@ pub struct RawOptions {
     pub round: u32,
     pub time_tiling: bool,
     pub register_tiling: bool,
+    pub exprprop: bool,
 }
 
 impl RawOptions {
@@ -259,6 +263,7 @@ impl RawOptions {
             round: raw.round,
             time_tiling: raw.time_tiling != 0,
             register_tiling: raw.register_tiling != 0,
+            exprprop: raw.exprprop != 0,
         }
     }
 }
@@ -326,6 +331,7 @@ impl Options {
             round: raw.round,
             time_tiling: raw.time_tiling,
             register_tiling: raw.register_tiling,
+            exprprop: raw.exprprop,
         })
     }
 }
@@ -372,6 +378,7 @@ mod tests {
             round: 0,
             time_tiling: true,
             register_tiling: true,
+            exprprop: true,
         }
     }
 

@@ -102,6 +102,7 @@ typedef struct {
                               after each region rewritten (detection remarks only on 0) */
   int time_tiling;         /* tile the time loops of iterated stencils (skewed) */
   int register_tiling;     /* unroll and jam point loops into register tiles */
+  int exprprop;            /* expression propagation of owned temporaries */
 } PrOptions;
 
 /* Which printer pass is asking Rust for text. */

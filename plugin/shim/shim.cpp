@@ -134,6 +134,13 @@ cl::opt<bool> RegisterTiling(
              "so that values loaded there are reused from registers (default: true)"),
     cl::init(true), cl::cat(PolyrustCategory));
 
+cl::opt<bool> Exprprop(
+    "polyrust-exprprop",
+    cl::desc("Recompute a temporary's values where they are read, when the function owns "
+             "it and nothing after the region reads it, so that its stores and its "
+             "memory go (default: true)"),
+    cl::init(true), cl::cat(PolyrustCategory));
+
 cl::opt<bool> AllowReassociation(
     "polyrust-allow-reassociation",
     cl::desc("Let schedules reorder the updates of reductions (s += x): floating-point "
@@ -736,6 +743,7 @@ PrOptions currentOptions() {
   O.allow_reassociation = AllowReassociation;
   O.time_tiling = TimeTiling;
   O.register_tiling = RegisterTiling;
+  O.exprprop = Exprprop;
   O.debug_remarks = DebugRemarks;
   O.profile_generate = ProfileGenerate.getNumOccurrences() > 0;
   O.profile_generate_path = ProfileGenerate.c_str();

@@ -57,6 +57,9 @@ pub struct Emitter<'a, 'f> {
     pub groups: Vec<AccessGroup>,
     /// The alias scope of each access's array (see `AliasScopes`).
     pub scopes: super::AliasScopes,
+    /// Loads of temporaries replaced by their producer's expression (see
+    /// `propagate`).
+    pub recomputed: HashMap<Value, super::propagate::Recomputation<'a, 'f>>,
 }
 
 /// One instance of a statement with a branch inside, as it is being copied: the
@@ -378,6 +381,11 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 if is_annotation_intrinsic(inst) {
                     continue;
                 }
+                if let Some(recomputation) = self.recomputed.get(&v) {
+                    let value = self.recompute(recomputation, &counters, placeholder)?;
+                    local.insert(v, value);
+                    continue;
+                }
                 let clone = self.copy(inst, st, &counters, placeholder, &mut local)?;
                 local.insert(v, clone);
             }
@@ -434,6 +442,69 @@ impl<'a, 'f> Emitter<'a, 'f> {
         self.b.erase(placeholder.as_value_ref());
         self.b.position_at_end(end);
         Ok(())
+    }
+
+    /// The value a producer stores into a temporary, computed again from its operands
+    /// for the consumer instance with counters `counters` (expression propagation): the
+    /// producer's instructions cloned one by one (floating-point results stay
+    /// bit-exact), its counters the consumer's shifted, its own recomputed loads
+    /// recomputed in turn.
+    fn recompute(
+        &self,
+        recomputation: &super::propagate::Recomputation<'a, 'f>,
+        counters: &[Value],
+        before: InstructionValue<'f>,
+    ) -> Result<Value, CodegenError> {
+        let st = recomputation.producer;
+        let mut shifted: Vec<Value> = Vec::with_capacity(recomputation.counters.len());
+        for (follows, constant) in &recomputation.counters {
+            let value = match follows {
+                Some(k) => {
+                    let counter = *counters.get(*k).ok_or_else(|| {
+                        CodegenError::Unsupported(format!(
+                            "{} recomputed with fewer counters than it follows",
+                            st.name
+                        ))
+                    })?;
+                    if *constant == 0 {
+                        counter
+                    } else {
+                        self.b
+                            .binary(LLVMOpcode::LLVMAdd, counter, self.b.const_i64(*constant))
+                    }
+                }
+                None => self.b.const_i64(*constant),
+            };
+            shifted.push(value);
+        }
+        let [block] = st.blocks.as_slice() else {
+            return Err(CodegenError::Unsupported(format!(
+                "{} has a branch inside",
+                st.name
+            )));
+        };
+        let mut local: HashMap<Value, Value> = HashMap::new();
+        for inst in block.get_instructions() {
+            if inst.is_terminator() {
+                break;
+            }
+            let v = inst.as_value_ref();
+            if inst.get_opcode() == InstructionOpcode::Store || is_annotation_intrinsic(inst) {
+                continue;
+            }
+            let mapped = if inst.get_opcode() == InstructionOpcode::Phi {
+                self.value(v, st, &shifted, before, &mut local)?
+            } else if let Some(inner) = self.recomputed.get(&v) {
+                self.recompute(inner, &shifted, before)?
+            } else {
+                self.copy(inst, st, &shifted, before, &mut local)?
+            };
+            local.insert(v, mapped);
+        }
+        match local.get(&recomputation.stored) {
+            Some(value) => Ok(*value),
+            None => self.value(recomputation.stored, st, &shifted, before, &mut local),
+        }
     }
 
     /// Puts a new memory access in the access groups of the parallel loops around it,

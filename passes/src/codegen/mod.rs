@@ -16,6 +16,7 @@
 
 mod check;
 mod emit;
+pub mod propagate;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -81,17 +82,27 @@ enum Entering<'f> {
     Several(Vec<BasicBlock<'f>>),
 }
 
-/// Generates `schedule` for `region`; the original code stays behind the check.
+/// What the new code of a region is: the schedule to generate, the dependences that
+/// tell which of its loops are parallel (`None`: none is marked), and the temporaries'
+/// reads it recomputes (expression propagation).
+pub struct NewCode<'a> {
+    pub schedule: &'a Schedule,
+    pub dependences: Option<&'a UnionMap>,
+    pub recomputed: &'a [crate::transform::exprprop::Recompute],
+}
+
+/// Generates `code` for `region`; the original code stays behind the check.
 pub fn generate<'f>(
     fa: &FunctionAnalyses<'f>,
     ctx: &IslCtx,
     region: &DetectedRegion<'f>,
     scop: &Scop,
-    schedule: &Schedule,
-    dependences: Option<&UnionMap>,
+    code: &NewCode<'_>,
     recording: Option<&Recording>,
 ) -> Result<Generated, CodegenError> {
     let ir = &region.ir;
+    let (schedule, dependences) = (code.schedule, code.dependences);
+    let recomputed = propagate::plan(region, code.recomputed).map_err(CodegenError::Unsupported)?;
     // What can fail, before anything changes.
     let (entering, live) = structure(fa, region)?;
     // Without one block in front of the region, one is made first. The analyses no
@@ -146,6 +157,7 @@ pub fn generate<'f>(
             .filter(|l| !ir.loops.contains(l)),
         groups: Vec::new(),
         scopes: AliasScopes::new(fa, ir),
+        recomputed,
     };
     let check_block = em.block("polyrust.check", *entering);
     let start = em.block("polyrust.start", check_block);

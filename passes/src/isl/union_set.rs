@@ -2,7 +2,7 @@
 
 use super::ctx::IslCtx;
 use super::error::IslError;
-use super::object::{flag, isl_object, param_names, space};
+use super::object::{count, flag, isl_object, param_names, space, unbounded};
 use super::set::Set;
 use super::union_map::UnionMap;
 
@@ -37,6 +37,27 @@ impl UnionSet {
             "computing the union of two union sets",
             self.inner.union(other.inner),
         )
+    }
+
+    /// The sets of `self`, one per space.
+    pub fn sets(&self) -> Result<Vec<Set>, IslError> {
+        let operation = "listing the sets of a union set";
+        unbounded(&self.ctx.ctx, || {
+            let list = self
+                .inner
+                .get_set_list()
+                .map_err(|error| IslError::from_lib(operation, error))?;
+            if list.ptr == 0 {
+                return Err(IslError::no_result(operation));
+            }
+            let n = count(operation, list.size())?;
+            let mut sets = Vec::with_capacity(n);
+            for index in 0..n {
+                let index = i32::try_from(index).map_err(|_| IslError::no_result(operation))?;
+                sets.push(Set::wrap(&self.ctx, operation, list.get_at(index))?);
+            }
+            Ok(sets)
+        })
     }
 
     pub fn intersect(self, other: UnionSet) -> Result<UnionSet, IslError> {

@@ -115,6 +115,7 @@ pub struct PrOptions {
     pub round: u32,
     pub time_tiling: i32,
     pub register_tiling: i32,
+    pub exprprop: i32,
 }
 
 #[repr(C)]

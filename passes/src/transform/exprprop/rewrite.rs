@@ -4,12 +4,14 @@
 //!
 //! Done on the region's spec (isl strings), which is then built again, so that every
 //! later stage (dependences, scheduling, the run-time check) sees the region as it will
-//! run. Only producers whose source map is a translation (`T[j] -> S[j + c]`, the same
-//! loops) are rewritten: code generation recomputes the producer's expression with its
-//! counters shifted by `c`. The producer's assumptions (subscripts in bounds, no wrap)
-//! become the consumers' over the instances they recompute.
+//! run. Only producers whose source map gives each of their counters as a consumer's
+//! counter plus a constant, or a constant (`T[j] -> S[j + c]`, `T[] -> S[0]` for a load
+//! LLVM hoisted in front of a loop) are rewritten: code generation recomputes the
+//! producer's expression with its counters so computed. The producer's assumptions
+//! (subscripts in bounds, no wrap) become the consumers' over the instances they
+//! recompute.
 
-use crate::isl::{parse_set, parse_union_map, IslError, Map, UnionMap};
+use crate::isl::{parse_set, parse_union_map, IslError, UnionMap};
 use crate::model::spec::{AccessKind, AccessSpec, Assumption, ScopSpec};
 use crate::model::Scop;
 
@@ -24,8 +26,9 @@ pub struct Recompute {
     /// Which of the consumer's reads of `array`, in the order of its accesses (the
     /// order of its loads).
     pub read: usize,
-    /// The producer's counters are the consumer's plus these.
-    pub shift: Vec<i64>,
+    /// Per counter of the producer: the consumer's counter it follows (`None`: none)
+    /// and the constant added.
+    pub counters: Vec<(Option<usize>, i64)>,
 }
 
 /// The spec without the producer of `verdict`'s array and with its reads moved into
@@ -54,7 +57,7 @@ pub fn rewrite(
     // New accesses per consumer, replacing the read at each index.
     let mut replaced: Vec<(String, usize, Vec<AccessSpec>)> = Vec::new();
     for read in reads {
-        let Some(shift) = translation(&read.source)? else {
+        let Some(counters) = counters_of(&read.source)? else {
             return Ok(None);
         };
         let consumer = scop
@@ -74,7 +77,7 @@ pub fn rewrite(
             producer: producer.clone(),
             consumer: read.consumer.clone(),
             read: ordinal,
-            shift,
+            counters,
         });
         let mut moved = Vec::new();
         for access in source
@@ -136,29 +139,78 @@ pub fn rewrite(
     Ok(Some((out, recomputed)))
 }
 
-/// The constant `c` of a source map `{ T[j] -> S[j + c] }` between spaces of the same
-/// dimension; `None` for any other map.
-fn translation(source: &UnionMap) -> Result<Option<Vec<i64>>, IslError> {
+/// Each producer counter of a source map `{ T[j] -> S[i] }` as a consumer counter plus
+/// a constant, or a constant; `None` when some counter is neither.
+fn counters_of(source: &UnionMap) -> Result<Option<Vec<(Option<usize>, i64)>>, IslError> {
     let maps = source.maps()?;
     let [map] = maps.as_slice() else {
         return Ok(None);
     };
-    if map.n_in()? != map.n_out()? {
+    let (consumer_dims, producer_dims) = (map.n_in()?, map.n_out()?);
+    let ctx = map.ctx();
+    let names = |letter: &str, n: usize| -> String {
+        (0..n)
+            .map(|k| format!("{letter}{k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // `{ [j] -> [j, i] }`: each consumer instance beside its producer instance.
+    let pairs = map
+        .copy()?
+        .drop_domain_name()?
+        .drop_range_name()?
+        .to_union_map()?;
+    let both = parse_union_map(
+        &ctx,
+        &format!(
+            "{{ [{}] -> [{}] }}",
+            names("j", consumer_dims),
+            names("j", consumer_dims)
+        ),
+        "identity",
+    )?
+    .flat_range_product(pairs)?
+    .range()?;
+    let all = format!(
+        "[{}{}{}]",
+        names("j", consumer_dims),
+        if consumer_dims > 0 && producer_dims > 0 {
+            ", "
+        } else {
+            ""
+        },
+        names("i", producer_dims)
+    );
+    let constant = |expr: &str| -> Result<Option<i64>, IslError> {
+        let values = both.copy()?.apply(parse_union_map(
+            &ctx,
+            &format!("{{ {all} -> [{expr}] }}"),
+            "difference",
+        )?)?;
+        let sets = values.sets()?;
+        let [set] = sets.as_slice() else {
+            return Ok(None);
+        };
+        Ok(match set.dim_value_range(0)? {
+            Some((lo, hi)) if lo == hi => Some(lo),
+            _ => None,
+        })
+    };
+    let mut counters = Vec::new();
+    'producer: for d in 0..producer_dims {
+        if let Some(c) = constant(&format!("i{d}"))? {
+            counters.push((None, c));
+            continue;
+        }
+        for k in 0..consumer_dims {
+            if let Some(c) = constant(&format!("i{d} - j{k}"))? {
+                counters.push((Some(k), c));
+                continue 'producer;
+            }
+        }
         return Ok(None);
     }
-    let deltas = unnamed(map)?.deltas()?;
-    let mut shift = Vec::new();
-    for k in 0..deltas.n_dims()? {
-        match deltas.dim_value_range(k)? {
-            Some((lo, hi)) if lo == hi => shift.push(lo),
-            _ => return Ok(None),
-        }
-    }
-    Ok(Some(shift))
-}
-
-fn unnamed(map: &Map) -> Result<Map, IslError> {
-    map.copy()?.drop_domain_name()?.drop_range_name()
+    Ok(Some(counters))
 }
 
 /// The assumption set over the consumer's space: every instance of it except those in

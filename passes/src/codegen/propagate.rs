@@ -1,0 +1,162 @@
+//! The IR side of expression propagation (`transform::exprprop`): whether a temporary is
+//! memory the function owns and nothing outside the region reads, and which loads of
+//! the consumers the generated code replaces by a copy of the producer's expression.
+//!
+//! Relies on detection's map from each load and store to its array
+//! (`RegionIr::memory_arrays`) and on the statements' blocks.
+
+use std::collections::HashMap;
+
+use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
+
+use crate::detect::{ArrayIr, DetectedRegion, StatementIr};
+use crate::llvm::builder::Value;
+use crate::llvm::ir::{called_function_name, operand, pointer_operand, users};
+use crate::transform::exprprop::Recompute;
+
+/// A load the generated code replaces by the producer's expression.
+pub struct Recomputation<'a, 'f> {
+    pub producer: &'a StatementIr<'f>,
+    /// Per counter of the producer: the consumer's counter it follows (`None`: none)
+    /// and the constant added.
+    pub counters: Vec<(Option<usize>, i64)>,
+    /// The value the producer stores into the temporary.
+    pub stored: Value,
+}
+
+/// Allocation functions whose result is memory nothing else can see until the pointer
+/// is handed out.
+const ALLOCATORS: &[&str] = &["malloc", "calloc", "aligned_alloc"];
+
+/// Whether the temporary `array` of `region` can go from the generated code: its base
+/// is a local allocation (`alloca`, or `malloc`/`calloc` in the function) whose pointer
+/// is only used for loads and stores inside the region, compared, or freed. Then no one reads
+/// what the region wrote into it, and the original code (the fallback) keeps its own.
+pub fn removable(region: &DetectedRegion<'_>, array: &str) -> bool {
+    let Some(ArrayIr::Memory { base }) = region
+        .ir
+        .arrays
+        .iter()
+        .find(|(name, _)| name == array)
+        .map(|(_, ir)| *ir)
+    else {
+        return false;
+    };
+    let Some(allocation) = crate::llvm::ir::as_instruction(base) else {
+        return false;
+    };
+    let owned = match allocation.get_opcode() {
+        InstructionOpcode::Alloca => true,
+        InstructionOpcode::Call => {
+            called_function_name(allocation).is_some_and(|name| ALLOCATORS.contains(&name.as_str()))
+        }
+        _ => false,
+    };
+    owned && uses_stay_inside(region, allocation, 0)
+}
+
+/// Whether every use of the pointer `value` (and of addresses computed from it) is a
+/// load or store through it inside the region, or a call to `free` on it.
+fn uses_stay_inside(region: &DetectedRegion<'_>, value: InstructionValue<'_>, depth: u32) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    users(&value).into_iter().all(|user| {
+        let inside = user
+            .get_parent()
+            .is_some_and(|b| region.ir.blocks.contains(&b));
+        match user.get_opcode() {
+            InstructionOpcode::Load => inside,
+            // Through it, not of it (a stored pointer escapes).
+            InstructionOpcode::Store => {
+                inside
+                    && operand(user, 0) != Some(value.as_value_ref())
+                    && pointer_operand(user) == Some(value.as_value_ref())
+            }
+            InstructionOpcode::GetElementPtr => uses_stay_inside(region, user, depth + 1),
+            // A comparison (the check for a failed allocation) neither reads nor
+            // hands out the memory.
+            InstructionOpcode::ICmp => true,
+            InstructionOpcode::Call => called_function_name(user).as_deref() == Some("free"),
+            _ => false,
+        }
+    })
+}
+
+/// The loads to replace, each with what recomputes it; an error says why the IR does
+/// not allow it (then nothing is propagated).
+pub fn plan<'a, 'f>(
+    region: &'a DetectedRegion<'f>,
+    recomputes: &[Recompute],
+) -> Result<HashMap<Value, Recomputation<'a, 'f>>, String> {
+    let ir = &region.ir;
+    let statement = |name: &str| {
+        ir.statements
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| format!("no statement {name}"))
+    };
+    let of_array = |inst: &InstructionValue<'f>, array: &str, opcode: InstructionOpcode| {
+        inst.get_opcode() == opcode
+            && ir
+                .memory_arrays
+                .get(&inst.as_value_ref())
+                .is_some_and(|a| a == array)
+    };
+    let mut plan = HashMap::new();
+    for r in recomputes {
+        let consumer = statement(&r.consumer)?;
+        let producer = statement(&r.producer)?;
+        let [block] = producer.blocks.as_slice() else {
+            return Err(format!("{} has a branch inside", r.producer));
+        };
+        let stores: Vec<InstructionValue<'f>> = block
+            .get_instructions()
+            .filter(|i| of_array(i, &r.array, InstructionOpcode::Store))
+            .collect();
+        let [store] = stores.as_slice() else {
+            return Err(format!(
+                "{} stores to {} {} times",
+                r.producer,
+                r.array,
+                stores.len()
+            ));
+        };
+        let stored = operand(*store, 0).ok_or("a store without a value")?;
+        let loads: Vec<InstructionValue<'f>> = consumer
+            .blocks
+            .iter()
+            .flat_map(|b| b.get_instructions())
+            .filter(|i| of_array(i, &r.array, InstructionOpcode::Load))
+            .collect();
+        let load = loads
+            .get(r.read)
+            .ok_or_else(|| format!("{} has no load {} of {}", r.consumer, r.read, r.array))?;
+        if producer.loops.len() != r.counters.len() {
+            return Err(format!(
+                "{} is not {} loops deep",
+                r.producer,
+                r.counters.len()
+            ));
+        }
+        let consumer_loops = consumer.loops.len();
+        if r.counters
+            .iter()
+            .any(|(k, _)| k.is_some_and(|k| k >= consumer_loops))
+        {
+            return Err(format!(
+                "{} has fewer loops than {} reads",
+                r.consumer, r.producer
+            ));
+        }
+        plan.insert(
+            load.as_value_ref(),
+            Recomputation {
+                producer,
+                counters: r.counters.clone(),
+                stored,
+            },
+        );
+    }
+    Ok(plan)
+}
