@@ -457,10 +457,11 @@ impl<'a, 'f> Emitter<'a, 'f> {
     ) -> Result<Value, CodegenError> {
         let st = recomputation.producer;
         let mut shifted: Vec<Value> = Vec::with_capacity(recomputation.counters.len());
-        for (follows, constant) in &recomputation.counters {
-            let value = match follows {
+        for producer_counter in &recomputation.counters {
+            let constant = &producer_counter.plus;
+            let value = match producer_counter.follows {
                 Some(k) => {
-                    let counter = *counters.get(*k).ok_or_else(|| {
+                    let counter = *counters.get(k).ok_or_else(|| {
                         CodegenError::Unsupported(format!(
                             "{} recomputed with fewer counters than it follows",
                             st.name

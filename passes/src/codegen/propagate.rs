@@ -12,14 +12,13 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 use crate::detect::{ArrayIr, DetectedRegion, StatementIr};
 use crate::llvm::builder::Value;
 use crate::llvm::ir::{called_function_name, operand, pointer_operand, users};
-use crate::transform::exprprop::Recompute;
+use crate::transform::exprprop::{Counter, Recompute};
 
 /// A load the generated code replaces by the producer's expression.
 pub struct Recomputation<'a, 'f> {
     pub producer: &'a StatementIr<'f>,
-    /// Per counter of the producer: the consumer's counter it follows (`None`: none)
-    /// and the constant added.
-    pub counters: Vec<(Option<usize>, i64)>,
+    /// The producer's counters, from the consumer's.
+    pub counters: Vec<Counter>,
     /// The value the producer stores into the temporary.
     pub stored: Value,
 }
@@ -142,7 +141,7 @@ pub fn plan<'a, 'f>(
         let consumer_loops = consumer.loops.len();
         if r.counters
             .iter()
-            .any(|(k, _)| k.is_some_and(|k| k >= consumer_loops))
+            .any(|c| c.follows.is_some_and(|k| k >= consumer_loops))
         {
             return Err(format!(
                 "{} has fewer loops than {} reads",

@@ -22,7 +22,7 @@
 
 mod rewrite;
 
-pub use rewrite::{rewrite, Recompute};
+pub use rewrite::{rewrite, Counter, Recompute};
 
 use crate::deps::original_schedule;
 use crate::isl::{IslError, UnionAccessInfo, UnionMap};

@@ -17,6 +17,14 @@ use crate::model::Scop;
 
 use super::Verdict;
 
+/// One counter of a producer recomputed at a consumer instance: the consumer's counter
+/// it follows (`None`: none) plus a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counter {
+    pub follows: Option<usize>,
+    pub plus: i64,
+}
+
 /// One read of a temporary that generated code recomputes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Recompute {
@@ -26,9 +34,8 @@ pub struct Recompute {
     /// Which of the consumer's reads of `array`, in the order of its accesses (the
     /// order of its loads).
     pub read: usize,
-    /// Per counter of the producer: the consumer's counter it follows (`None`: none)
-    /// and the constant added.
-    pub counters: Vec<(Option<usize>, i64)>,
+    /// The producer's counters, from the consumer's.
+    pub counters: Vec<Counter>,
 }
 
 /// The spec without the producer of `verdict`'s array and with its reads moved into
@@ -141,7 +148,7 @@ pub fn rewrite(
 
 /// Each producer counter of a source map `{ T[j] -> S[i] }` as a consumer counter plus
 /// a constant, or a constant; `None` when some counter is neither.
-fn counters_of(source: &UnionMap) -> Result<Option<Vec<(Option<usize>, i64)>>, IslError> {
+fn counters_of(source: &UnionMap) -> Result<Option<Vec<Counter>>, IslError> {
     let maps = source.maps()?;
     let [map] = maps.as_slice() else {
         return Ok(None);
@@ -198,13 +205,19 @@ fn counters_of(source: &UnionMap) -> Result<Option<Vec<(Option<usize>, i64)>>, I
     };
     let mut counters = Vec::new();
     'producer: for d in 0..producer_dims {
-        if let Some(c) = constant(&format!("i{d}"))? {
-            counters.push((None, c));
+        if let Some(plus) = constant(&format!("i{d}"))? {
+            counters.push(Counter {
+                follows: None,
+                plus,
+            });
             continue;
         }
         for k in 0..consumer_dims {
-            if let Some(c) = constant(&format!("i{d} - j{k}"))? {
-                counters.push((Some(k), c));
+            if let Some(plus) = constant(&format!("i{d} - j{k}"))? {
+                counters.push(Counter {
+                    follows: Some(k),
+                    plus,
+                });
                 continue 'producer;
             }
         }

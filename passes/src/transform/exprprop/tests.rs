@@ -328,11 +328,20 @@ fn rewriting_a_stencil_moves_the_producers_reads_into_the_consumer() {
     let verdict = verdict_for(&verdicts, "tmp");
     let (rewritten, recomputed) = rewrite(&spec, &scop, verdict).unwrap().unwrap();
     assert_eq!(rewritten.statements.len(), 1, "{rewritten:?}");
-    let shifts: Vec<(usize, Vec<i64>)> = recomputed
+    let counters: Vec<(usize, Vec<Counter>)> = recomputed
         .iter()
-        .map(|r| (r.read, r.shift.clone()))
+        .map(|r| (r.read, r.counters.clone()))
         .collect();
-    assert_eq!(shifts, vec![(0, vec![-1]), (1, vec![0]), (2, vec![1])]);
+    let follows = |plus| {
+        vec![Counter {
+            follows: Some(0),
+            plus,
+        }]
+    };
+    assert_eq!(
+        counters,
+        vec![(0, follows(-1)), (1, follows(0)), (2, follows(1))]
+    );
     // The consumer reads X where the producer did, and tmp no more.
     let consumer = &rewritten.statements[0];
     assert!(
