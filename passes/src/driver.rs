@@ -243,9 +243,16 @@ struct Propagation {
 const MAX_PROPAGATED: usize = 8;
 
 /// Expression propagation of the region's temporaries that the function owns (see
-/// `codegen::propagate::removable`), one after the other, each on the model the one
-/// before left; `None` when none is. Candidates that stay (memory the function does
-/// not own) are said in an analysis remark.
+/// `codegen::propagate::removable`); `None` when none is. Candidates that stay (memory
+/// the function does not own) are said in an analysis remark.
+///
+/// Every candidate is judged on the region as written, and what code generation
+/// recomputes comes from there: each recomputed load is a load of the original code,
+/// at the counters of the statement it sits in. Several temporaries go together only
+/// when every producer reads nothing the region writes but the temporaries themselves
+/// (a pipeline over its input): a producer recomputed inside another's recomputation
+/// then runs later than the reload test looked, on values nothing changes. The model
+/// is rewritten one temporary after the other, each on the model the one before left.
 fn propagate(
     fa: &FunctionAnalyses<'_>,
     ctx: &IslCtx,
@@ -253,65 +260,107 @@ fn propagate(
     scop: &crate::model::Scop,
     at: RemarkAt<'_>,
 ) -> Option<Propagation> {
+    let verdicts = scop
+        .context
+        .ctx()
+        .within_share(EXPRPROP_SHARE, || exprprop::analyse(scop))
+        .ok()?;
+    // Candidates with what their reads recompute, judged on the original model.
+    let mut candidates: Vec<(&exprprop::Verdict, Vec<exprprop::Recompute>)> = Vec::new();
+    for verdict in &verdicts {
+        let exprprop::Verdict::Propagable { array, .. } = verdict else {
+            continue;
+        };
+        if !codegen::propagate::removable(region, array) {
+            remark_candidate(
+                fa,
+                at,
+                verdict,
+                "it is not memory the function owns and reads only in the region",
+            );
+            continue;
+        }
+        let Ok(Some((_, recomputes))) = exprprop::rewrite(&region.spec, scop, verdict) else {
+            remark_candidate(
+                fa,
+                at,
+                verdict,
+                "a read needs the producer at other than a shifted instance",
+            );
+            continue;
+        };
+        if let Err(why) = codegen::propagate::plan(region, &recomputes) {
+            remark_candidate(fa, at, verdict, &why);
+            continue;
+        }
+        candidates.push((verdict, recomputes));
+    }
+    if candidates.len() > 1 {
+        // Only producers whose operands the region never writes, unless they are the
+        // temporaries that go too; dropping one may disqualify another.
+        loop {
+            let going: Vec<&str> = candidates.iter().map(|(v, _)| v.array()).collect();
+            let before = candidates.len();
+            candidates.retain(|(verdict, _)| producer_reads_only_inputs(scop, verdict, &going));
+            if candidates.len() == before {
+                break;
+            }
+        }
+        if candidates.is_empty() {
+            fa.remark(
+                RemarkKind::Analysis,
+                "PropagationDropped",
+                at,
+                "expression propagation dropped: each producer reads what the region writes besides the temporaries",
+            );
+            return None;
+        }
+    }
+    let candidates: Vec<_> = candidates.into_iter().take(MAX_PROPAGATED).collect();
     let mut spec = region.spec.clone();
     let mut current: Option<crate::model::Scop> = None;
     let mut recomputed: Vec<exprprop::Recompute> = Vec::new();
     let mut done: Vec<String> = Vec::new();
-    let mut tried: Vec<String> = Vec::new();
-    while done.len() < MAX_PROPAGATED {
+    for (original, recomputes) in candidates {
         let model = current.as_ref().unwrap_or(scop);
         let verdicts = model
             .context
             .ctx()
             .within_share(EXPRPROP_SHARE, || exprprop::analyse(model))
             .ok()?;
-        let mut next = None;
-        for verdict in &verdicts {
-            let exprprop::Verdict::Propagable { array, .. } = verdict else {
-                continue;
-            };
-            if tried.contains(array) {
-                continue;
-            }
-            tried.push(array.clone());
-            if !codegen::propagate::removable(region, array) {
-                remark_candidate(
-                    fa,
-                    at,
-                    verdict,
-                    "it is not memory the function owns and reads only in the region",
-                );
-                continue;
-            }
-            let Ok(Some((rewritten, recomputes))) = exprprop::rewrite(&spec, model, verdict) else {
-                remark_candidate(
-                    fa,
-                    at,
-                    verdict,
-                    "a read needs the producer at other than a shifted instance",
-                );
-                continue;
-            };
-            let mut all = recomputed.clone();
-            all.extend(recomputes.iter().cloned());
-            if let Err(why) = codegen::propagate::plan(region, &all) {
-                remark_candidate(fa, at, verdict, &why);
-                continue;
-            }
-            next = Some((rewritten, recomputes, verdict));
-            break;
+        // Each rewrite leaves the others' temporaries as they were: one that no longer
+        // qualifies on the rewritten model stops them all.
+        let give_up = |why: &str| {
+            fa.remark(
+                RemarkKind::Analysis,
+                "PropagationDropped",
+                at,
+                &format!("expression propagation dropped: {} {why}", original.array()),
+            );
+        };
+        let Some(verdict) = verdicts.iter().find(|v| v.array() == original.array()) else {
+            give_up("is no longer written once the others are propagated");
+            return None;
+        };
+        if let exprprop::Verdict::Kept { reason, .. } = verdict {
+            give_up(&format!(
+                "no longer qualifies once the others are propagated: {reason}"
+            ));
+            return None;
         }
-        let Some((rewritten, recomputes, verdict)) = next else {
-            break;
+        let Ok(Some((rewritten, _))) = exprprop::rewrite(&spec, model, verdict) else {
+            give_up("cannot be rewritten once the others are propagated");
+            return None;
         };
         let Ok(rebuilt) = crate::model::Scop::build(ctx, &rewritten) else {
-            break;
+            give_up("leaves a model that does not build");
+            return None;
         };
         if let exprprop::Verdict::Propagable {
             array,
             producer,
             reads,
-        } = verdict
+        } = original
         {
             done.push(format!(
                 "{array} recomputed where it is read ({} reads), {producer} and its stores removed",
@@ -323,11 +372,54 @@ fn propagate(
         current = Some(rebuilt);
     }
     let scop = current?;
+    if let Err(why) = codegen::propagate::plan(region, &recomputed) {
+        fa.remark(
+            RemarkKind::Analysis,
+            "PropagationDropped",
+            at,
+            &format!("expression propagation dropped: {why}"),
+        );
+        return None;
+    }
     Some(Propagation {
         scop,
         recomputed,
         description: format!("expression propagation: {}", done.join("; ")),
     })
+}
+
+/// Whether the producer of `verdict` reads only arrays that stay unchanged from its own
+/// loop nest to the end of the region: the temporaries in `going`, arrays the region
+/// does not write, and arrays written only in loop nests before the producer's.
+fn producer_reads_only_inputs(
+    scop: &crate::model::Scop,
+    verdict: &exprprop::Verdict,
+    going: &[&str],
+) -> bool {
+    let exprprop::Verdict::Propagable { producer, .. } = verdict else {
+        return false;
+    };
+    let Some(statement) = scop.statements.iter().find(|s| &s.name == producer) else {
+        return false;
+    };
+    let nest = |s: &crate::model::Statement| s.textual_positions.first().copied();
+    let own = nest(statement);
+    statement
+        .accesses
+        .iter()
+        .filter(|a| a.kind == crate::model::spec::AccessKind::Read)
+        .all(|read| {
+            going.contains(&read.array.as_str())
+                || scop
+                    .statements
+                    .iter()
+                    .filter(|s| {
+                        s.accesses.iter().any(|w| {
+                            w.array == read.array && w.kind != crate::model::spec::AccessKind::Read
+                        })
+                    })
+                    .all(|writer| matches!((nest(writer), own), (Some(w), Some(p)) if w < p))
+        })
 }
 
 /// An analysis remark for a temporary that could be recomputed but is not, and why.

@@ -29,6 +29,24 @@ __attribute__((noinline)) void smooth(int n, float *restrict out, const float *r
 // OFF: expression-propagation.c:[[@LINE-7]]:3: remark: {{.*}} could be recomputed where it is read (3 reads in {{.*}}): a candidate for expression propagation
 // OFF-NOT: expression propagation:
 
+// A chain: the second stage reads the first through LLVM's phis (the first stays: its
+// values reach the phis), and is recomputed itself, phis and all (this crashed: a phi
+// taken for a call). Nested recomputation (a producer inside another's) is exercised by
+// the corpus's stencil_chain1d and unsharp_pipe.
+__attribute__((noinline)) void chain(int n, const double *restrict in, double *restrict out) {
+  double *s = malloc(sizeof(double) * (n > 0 ? n : 1));
+  double *g = malloc(sizeof(double) * (n > 0 ? n : 1));
+  for (int i = 1; i < n - 1; i++)
+    s[i] = 0.25 * in[i - 1] + 0.5 * in[i] + 0.25 * in[i + 1];
+  for (int i = 2; i < n - 2; i++)
+    g[i] = 0.5 * (s[i + 1] - s[i - 1]);
+  for (int i = 3; i < n - 3; i++)
+    out[i] = s[i] + 0.3 * (g[i + 1] - g[i - 1]);
+  free(s);
+  free(g);
+}
+// CHECK: remark: region in chain at {{.*}} optimized (expression propagation: {{.*}} recomputed where it is read ({{[0-9]+}} reads), S{{[0-9]+}} and its stores removed
+
 // A global the caller reads afterwards: its stores stay, nothing is recomputed.
 float shared[1024];
 __attribute__((noinline)) void smooth_global(int n, float *restrict out, const float *restrict in) {
@@ -77,6 +95,12 @@ int main(int argc, char **argv) {
     double s = 0;
     smooth(n, out, in);
     for (int i = 0; i < n; i++) s += out[i] * (i % 7 + 1);
+    double *din = malloc(sizeof(double) * (n + 1)), *dout = calloc(n + 1, sizeof(double));
+    for (int i = 0; i < n; i++) din[i] = (double)(i % 11) / 3.0;
+    chain(n, din, dout);
+    for (int i = 0; i < n; i++) s += dout[i] * (i % 4 + 1);
+    free(din);
+    free(dout);
     smooth_global(m, out, in);
     for (int i = 0; i < m; i++) s += out[i] * (i % 3 + 1) + shared[i];
     recurrence(n < 60 ? n : 60, out);

@@ -98,8 +98,18 @@ pub fn is_constant_int(value: LLVMValueRef) -> Option<i64> {
     }
 }
 
-/// Name of the function a call calls directly; `None` for indirect calls.
+/// Name of the function a call calls directly; `None` for indirect calls and for
+/// instructions that are not calls.
 pub fn called_function_name(call: InstructionValue<'_>) -> Option<String> {
+    // LLVMGetCalledValue reads the last operand of whatever it is given: of a phi or an
+    // instruction without operands, memory that is not one (a crash when expression
+    // propagation cloned a producer's phi).
+    if !matches!(
+        call.get_opcode(),
+        InstructionOpcode::Call | InstructionOpcode::Invoke | InstructionOpcode::CallBr
+    ) {
+        return None;
+    }
     // SAFETY: the callee of a call instruction is its last operand.
     unsafe {
         let callee = c::LLVMGetCalledValue(call.as_value_ref());
