@@ -239,6 +239,13 @@ struct Propagation {
     description: String,
 }
 
+/// Most instructions one statement instance may clone to recompute what it reads. A
+/// bound on code size and compile time against chains whose recomputation multiplies
+/// (each stage reading several of the one before), far above what was measured to pay:
+/// stencil_chain2d (three 5-point stages, about 300 instructions per output) ran 5.4x
+/// faster than -O3 recomputed, unsharp_pipe 7.2x.
+const MAX_RECOMPUTED_INSTRUCTIONS: usize = 4096;
+
 /// Most temporaries propagated in one region.
 const MAX_PROPAGATED: usize = 8;
 
@@ -372,13 +379,26 @@ fn propagate(
         current = Some(rebuilt);
     }
     let scop = current?;
-    if let Err(why) = codegen::propagate::plan(region, &recomputed) {
+    let dropped = |why: &str| {
         fa.remark(
             RemarkKind::Analysis,
             "PropagationDropped",
             at,
             &format!("expression propagation dropped: {why}"),
         );
+    };
+    let plan = match codegen::propagate::plan(region, &recomputed) {
+        Ok(plan) => plan,
+        Err(why) => {
+            dropped(&why);
+            return None;
+        }
+    };
+    let cloned = codegen::propagate::cloned_instructions(region, &plan);
+    if cloned > MAX_RECOMPUTED_INSTRUCTIONS {
+        dropped(&format!(
+            "a statement would recompute {cloned} instructions per instance (at most {MAX_RECOMPUTED_INSTRUCTIONS})"
+        ));
         return None;
     }
     Some(Propagation {

@@ -159,3 +159,38 @@ pub fn plan<'a, 'f>(
     }
     Ok(plan)
 }
+
+/// Instructions the most demanding statement instance clones to recompute what it reads
+/// (nested recomputations counted in), with the loads of `plan`.
+pub fn cloned_instructions(
+    region: &DetectedRegion<'_>,
+    plan: &HashMap<Value, Recomputation<'_, '_>>,
+) -> usize {
+    fn cost(load: Value, plan: &HashMap<Value, Recomputation<'_, '_>>, depth: u32) -> usize {
+        let Some(r) = plan.get(&load) else {
+            return 0;
+        };
+        if depth > 16 {
+            return usize::MAX / 4;
+        }
+        r.producer
+            .blocks
+            .iter()
+            .flat_map(|b| b.get_instructions())
+            .map(|i| 1usize.saturating_add(cost(i.as_value_ref(), plan, depth + 1)))
+            .fold(0usize, usize::saturating_add)
+    }
+    region
+        .ir
+        .statements
+        .iter()
+        .map(|st| {
+            st.blocks
+                .iter()
+                .flat_map(|b| b.get_instructions())
+                .map(|i| cost(i.as_value_ref(), plan, 0))
+                .fold(0usize, usize::saturating_add)
+        })
+        .max()
+        .unwrap_or(0)
+}
