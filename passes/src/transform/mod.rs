@@ -21,6 +21,8 @@
 //!   does not gain;
 //! - `time_tiling`: iterated stencils' time steps tiled together over skewed row loops
 //!   (innermost loops kept whole), where a time step's data leaves the cache;
+//! - `quov`: QUOV storage allocation, so far the vectors and the modular mappings (the
+//!   paper's rules and worked examples);
 //! - `register_tiling`: which point loops of a tiled band are unrolled and jammed into
 //!   its innermost loop, and by how much (from the target's vector registers);
 //! - `traffic`: the memory traffic of a loop nest, estimated from footprints against the
@@ -36,6 +38,7 @@ pub mod exprprop;
 pub mod hardware;
 pub mod interchange;
 pub mod permutable;
+pub mod quov;
 pub mod register_tiling;
 pub mod reuse;
 pub mod schedule;
