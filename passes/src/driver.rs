@@ -302,6 +302,8 @@ fn propagate(
         }
         candidates.push((verdict, recomputes));
     }
+    // Cut before the check below, which must see exactly the temporaries that go.
+    candidates.truncate(MAX_PROPAGATED);
     if candidates.len() > 1 {
         // Only producers whose operands the region never writes, unless they are the
         // temporaries that go too; dropping one may disqualify another.
@@ -323,7 +325,6 @@ fn propagate(
             return None;
         }
     }
-    let candidates: Vec<_> = candidates.into_iter().take(MAX_PROPAGATED).collect();
     let mut spec = region.spec.clone();
     let mut current: Option<crate::model::Scop> = None;
     let mut recomputed: Vec<exprprop::Recompute> = Vec::new();
