@@ -281,6 +281,7 @@ fn propagate(
         if !codegen::propagate::removable(region, array) {
             remark_candidate(
                 fa,
+                region,
                 at,
                 verdict,
                 "it is not memory the function owns and reads only in the region",
@@ -290,6 +291,7 @@ fn propagate(
         let Ok(Some((_, recomputes))) = exprprop::rewrite(&region.spec, scop, verdict) else {
             remark_candidate(
                 fa,
+                region,
                 at,
                 verdict,
                 "a read needs the producer at other than a shifted instance",
@@ -297,7 +299,7 @@ fn propagate(
             continue;
         };
         if let Err(why) = codegen::propagate::plan(region, &recomputes) {
-            remark_candidate(fa, at, verdict, &why);
+            remark_candidate(fa, region, at, verdict, &why);
             continue;
         }
         candidates.push((verdict, recomputes));
@@ -343,7 +345,10 @@ fn propagate(
                 RemarkKind::Analysis,
                 "PropagationDropped",
                 at,
-                &format!("expression propagation dropped: {} {why}", original.array()),
+                &format!(
+                    "expression propagation dropped: {} {why}",
+                    codegen::propagate::source_name(fa, region, original.array())
+                ),
             );
         };
         let Some(verdict) = verdicts.iter().find(|v| v.array() == original.array()) else {
@@ -370,9 +375,13 @@ fn propagate(
             reads,
         } = original
         {
+            let count = match reads.len() {
+                1 => "1 read".to_string(),
+                n => format!("{n} reads"),
+            };
             done.push(format!(
-                "{array} recomputed where it is read ({} reads), {producer} and its stores removed",
-                reads.len()
+                "{} recomputed where it is read ({count}), {producer} and its stores removed",
+                codegen::propagate::source_name(fa, region, array),
             ));
         }
         spec = rewritten;
@@ -446,6 +455,7 @@ fn producer_reads_only_inputs(
 /// An analysis remark for a temporary that could be recomputed but is not, and why.
 fn remark_candidate(
     fa: &FunctionAnalyses<'_>,
+    region: &DetectedRegion<'_>,
     at: RemarkAt<'_>,
     verdict: &exprprop::Verdict,
     why: &str,
@@ -456,7 +466,7 @@ fn remark_candidate(
         at,
         &format!(
             "{} could be recomputed where it is read, but stays: {why}",
-            verdict.array()
+            codegen::propagate::source_name(fa, region, verdict.array())
         ),
     );
 }

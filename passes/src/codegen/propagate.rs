@@ -82,6 +82,24 @@ fn uses_stay_inside(region: &DetectedRegion<'_>, value: InstructionValue<'_>, de
     })
 }
 
+/// How remarks name the temporary `array`: its source variable when debug information
+/// says it, else the model's name.
+pub fn source_name(
+    fa: &crate::llvm::FunctionAnalyses<'_>,
+    region: &DetectedRegion<'_>,
+    array: &str,
+) -> String {
+    region
+        .ir
+        .arrays
+        .iter()
+        .find_map(|(name, ir)| match ir {
+            ArrayIr::Memory { base } if name == array => fa.source_name(*base),
+            _ => None,
+        })
+        .unwrap_or_else(|| array.to_string())
+}
+
 /// The loads to replace, each with what recomputes it; an error says why the IR does
 /// not allow it (then nothing is propagated).
 pub fn plan<'a, 'f>(
