@@ -182,12 +182,7 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                 continue;
             }
             if let (Err(e), false) = (&generated, recomputed.is_empty()) {
-                analyses.remark(
-                    RemarkKind::Analysis,
-                    "PropagationDropped",
-                    at,
-                    &format!("expression propagation dropped: code generation failed ({e})"),
-                );
+                remark_dropped(analyses, at, &format!("code generation failed ({e})"));
                 deciding.exprprop = false;
                 ctx.start_region();
                 continue;
@@ -318,11 +313,10 @@ fn propagate(
             }
         }
         if candidates.is_empty() {
-            fa.remark(
-                RemarkKind::Analysis,
-                "PropagationDropped",
+            remark_dropped(
+                fa,
                 at,
-                "expression propagation dropped: each producer reads what the region writes besides the temporaries",
+                "each producer reads what the region writes besides the temporaries",
             );
             return None;
         }
@@ -341,15 +335,8 @@ fn propagate(
         // Each rewrite leaves the others' temporaries as they were: one that no longer
         // qualifies on the rewritten model stops them all.
         let give_up = |why: &str| {
-            fa.remark(
-                RemarkKind::Analysis,
-                "PropagationDropped",
-                at,
-                &format!(
-                    "expression propagation dropped: {} {why}",
-                    codegen::propagate::source_name(fa, region, original.array())
-                ),
-            );
+            let name = codegen::propagate::source_name(fa, region, original.array());
+            remark_dropped(fa, at, &format!("{name} {why}"));
         };
         let Some(verdict) = verdicts.iter().find(|v| v.array() == original.array()) else {
             give_up("is no longer written once the others are propagated");
@@ -389,14 +376,7 @@ fn propagate(
         current = Some(rebuilt);
     }
     let scop = current?;
-    let dropped = |why: &str| {
-        fa.remark(
-            RemarkKind::Analysis,
-            "PropagationDropped",
-            at,
-            &format!("expression propagation dropped: {why}"),
-        );
-    };
+    let dropped = |why: &str| remark_dropped(fa, at, why);
     let plan = match codegen::propagate::plan(region, &recomputed) {
         Ok(plan) => plan,
         Err(why) => {
@@ -450,6 +430,16 @@ fn producer_reads_only_inputs(
                     })
                     .all(|writer| matches!((nest(writer), own), (Some(w), Some(p)) if w < p))
         })
+}
+
+/// An analysis remark: expression propagation was given up in the region, and why.
+fn remark_dropped(fa: &FunctionAnalyses<'_>, at: RemarkAt<'_>, why: &str) {
+    fa.remark(
+        RemarkKind::Analysis,
+        "PropagationDropped",
+        at,
+        &format!("expression propagation dropped: {why}"),
+    );
 }
 
 /// An analysis remark for a temporary that could be recomputed but is not, and why.

@@ -337,15 +337,7 @@ unsafe fn visit_node(
                     sizes.len()
                 )));
             }
-            let raw_ctx = isl_schedule_node_get_ctx(node);
-            let mut mv = isl_multi_val_zero(isl_schedule_node_band_get_space(node));
-            for (i, size) in sizes.iter().enumerate() {
-                mv = isl_multi_val_set_val(
-                    mv,
-                    i as c_int,
-                    isl_val_int_from_si(raw_ctx, *size as c_long),
-                );
-            }
+            let mv = band_sizes(node, &sizes);
             if mv == 0 {
                 isl_schedule_node_free(node);
                 return Err(Walk::Isl);
@@ -422,14 +414,7 @@ unsafe fn jam_point_band(
         return Err(Walk::Isl);
     }
     let raw_ctx = isl_schedule_node_get_ctx(node);
-    let mut mv = isl_multi_val_zero(isl_schedule_node_band_get_space(node));
-    for (i, factor) in factors.iter().enumerate() {
-        mv = isl_multi_val_set_val(
-            mv,
-            i as c_int,
-            isl_val_int_from_si(raw_ctx, *factor as c_long),
-        );
-    }
+    let mv = band_sizes(node, factors);
     // Register tile loops count tiles (not their first element): the full tiles are
     // then bounded by affine constraints, where multiples of a factor would split them
     // by the parity of the sizes and leave conditions on the copies.
@@ -546,6 +531,21 @@ unsafe fn full_register_tiles(
         tuple(&[&o])
     ))?;
     full.apply(isolate).map_err(text)
+}
+
+/// The sizes, one per member of the band at `node`, as the multi-value isl's tiling
+/// takes (owned by the caller; null on failure).
+unsafe fn band_sizes(node: RawPtr, sizes: &[i64]) -> RawPtr {
+    let raw_ctx = isl_schedule_node_get_ctx(node);
+    let mut mv = isl_multi_val_zero(isl_schedule_node_band_get_space(node));
+    for (i, size) in sizes.iter().enumerate() {
+        mv = isl_multi_val_set_val(
+            mv,
+            i as c_int,
+            isl_val_int_from_si(raw_ctx, *size as c_long),
+        );
+    }
+    mv
 }
 
 /// Marks every member of the band at `node` atomic for AST generation.

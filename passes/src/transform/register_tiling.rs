@@ -28,7 +28,7 @@
 //! hence two loops whenever two are reused. Copies need the run-time check's no-alias
 //! scopes: without them LLVM reloads B after each store to C (16 GFLOP/s).
 
-use super::sica::{varies_with, BlockAccess, SicaError};
+use super::sica::{moves, BlockAccess, SicaError};
 
 /// Largest number of copies along one loop.
 const MAX_FACTOR: i64 = 4;
@@ -46,19 +46,10 @@ pub fn factors(
         return Ok(None);
     }
     let innermost = members - 1;
-    let mut reused = Vec::new();
-    for member in 0..innermost {
-        let mut found = false;
-        for access in accesses {
-            if !varies_with(access, member)? && varies_with(access, innermost)? {
-                found = true;
-                break;
-            }
-        }
-        if found {
-            reused.push(member);
-        }
-    }
+    let moves = moves(accesses, members)?;
+    let reused: Vec<usize> = (0..innermost)
+        .filter(|member| (0..accesses.len()).any(|a| !moves[*member][a] && moves[innermost][a]))
+        .collect();
     // The loops nearest the innermost one: their copies share the most.
     let jammed: Vec<usize> = reused.iter().rev().take(2).rev().copied().collect();
     let sizes = copies(jammed.len(), i64::from(vector_registers));

@@ -764,18 +764,8 @@ fn traffic_gain(scop: &Scop, band: &BandInfo, sizes: &[i64], hardware: &Hardware
     if statements != 1 || statement.domain.n_dims().ok()? != members {
         return None;
     }
-    let moves_in = |relations: &[(Map, u32)]| -> Option<Vec<Vec<bool>>> {
-        let accesses = BlockAccess::all(relations);
-        (0..members)
-            .map(|m| {
-                accesses
-                    .iter()
-                    .map(|a| sica::varies_with(a, m))
-                    .collect::<Result<Vec<bool>, _>>()
-            })
-            .collect::<Result<_, _>>()
-            .ok()
-    };
+    let moves_in =
+        |relations: &[(Map, u32)]| sica::moves(&BlockAccess::all(relations), members).ok();
     let nominal = |range: Option<(i64, i64)>| {
         range.map_or(traffic::NOMINAL_TRIP, |(lo, hi)| {
             (hi - lo + 1).max(1) as f64

@@ -481,6 +481,14 @@ pub fn l2_tile_size(
     Ok(Some(size))
 }
 
+/// Per member of a band of `members` loops, per access, whether the access reaches a
+/// new element when that member advances.
+pub fn moves(accesses: &[BlockAccess<'_>], members: usize) -> Result<Vec<Vec<bool>>, SicaError> {
+    (0..members)
+        .map(|m| accesses.iter().map(|a| varies_with(a, m)).collect())
+        .collect()
+}
+
 /// Whether `access` reaches a new element when band member `member` advances.
 pub fn varies_with(access: &BlockAccess<'_>, member: usize) -> Result<bool, SicaError> {
     Ok(count_new_elements(std::slice::from_ref(access), member)?.elements > 0)
