@@ -216,6 +216,51 @@ impl Map {
         Map::wrap(&self.ctx, operation, self.inner.align_params(model_space))
     }
 
+    /// The same relation with `n` more output dimensions, each fixed to 0: flattened
+    /// schedules of different depths padded to one width (a zero after the last
+    /// dimension does not change the order).
+    pub fn pad_range(self, n: usize) -> Result<Map, IslError> {
+        let operation = "padding a map's range";
+        let from = self.n_out()?;
+        let n32 = u32::try_from(n).map_err(|_| IslError::no_result(operation))?;
+        let mut map = Map::wrap(&self.ctx, operation, self.inner.add_dims(DimType::Out, n32))?;
+        for pos in from..from + n {
+            let pos = u32::try_from(pos).map_err(|_| IslError::no_result(operation))?;
+            map = Map::wrap(&map.ctx, operation, map.inner.fix_si(DimType::Out, pos, 0))?;
+        }
+        Ok(map)
+    }
+
+    /// The range as a set over the parameters and the domain's dimensions, the latter
+    /// turned into parameters named `prefix0`, `prefix1`, ...: a function's value as an
+    /// expression of its arguments (for expressions the loop AST builder can write).
+    pub fn range_over_domain_params(self, prefix: &str) -> Result<Set, IslError> {
+        let operation = "turning a map's domain into parameters";
+        let n_in = self.n_in()?;
+        let n_param = self.param_names()?.len();
+        let mut map = self;
+        for pos in 0..n_in {
+            let pos32 = u32::try_from(pos).map_err(|_| IslError::no_result(operation))?;
+            let name = format!("{prefix}{pos}");
+            map = Map::wrap(
+                &map.ctx,
+                operation,
+                map.inner.set_dim_name(DimType::In, pos32, &name),
+            )?;
+        }
+        let (params, inputs) = (
+            u32::try_from(n_param).map_err(|_| IslError::no_result(operation))?,
+            u32::try_from(n_in).map_err(|_| IslError::no_result(operation))?,
+        );
+        let moved = Map::wrap(
+            &map.ctx,
+            operation,
+            map.inner
+                .move_dims(DimType::Param, params, DimType::In, 0, inputs),
+        )?;
+        moved.range()
+    }
+
     pub fn to_union_map(self) -> Result<UnionMap, IslError> {
         UnionMap::wrap(
             &self.ctx,

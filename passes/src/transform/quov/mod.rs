@@ -17,8 +17,15 @@
 //!
 //! The mapping: with `g = gcd(u)` and `u' = u / g`, a unimodular `M` with `M u' = e1`;
 //! an element `z` lives at `((M z)_1 mod g, (M z)_2, ..)`. Relies on nothing but
-//! integer arithmetic; the analysis that finds the vectors and the rewriting of the
-//! accesses are still to come.
+//! integer arithmetic.
+//!
+//! `fold`: which folds of a temporary's dimensions the final schedule allows (checked
+//! exactly, tiles and all), proposed by the QUOV; code generation rewrites the accesses
+//! and allocates the folded storage.
+
+mod fold;
+
+pub use fold::{fold, Fold, Folding};
 
 /// How a dimension of the band is executed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,583 @@
+//! QUOV storage allocation, the folding half: which dimensions of a temporary the final
+//! schedule lets share storage, so that `U[t][i]` lives in `U[t mod 2][i]` and a value
+//! read at once lives in one cell.
+//!
+//! The shortest QUOV of the array's writer (`super::quov`, over the flow vectors in its
+//! iteration space) proposes a fold; folds along one dimension (`mod 1`: the dimension
+//! goes; `mod g`: `g` rotating copies) follow, cheapest first. Each is checked exactly
+//! against the schedule that will run, tiles and all (isl's flattened schedule map): no
+//! value-based flow `w -> r` may have another write to the same folded cell between `w`
+//! and `r`. Since tile sizes are fixed before this runs, the check is for exactly the
+//! code generated. The folded storage's own dependences (flow, anti, output) are
+//! returned: code generation marks a loop parallel only if they do not cross it either,
+//! and a fold that would make a parallel loop sequential is refused (the memory it
+//! saves would cost the vectorizer).
+//!
+//! Relies on: the model's access relations (every access of the array single-valued, no
+//! may-write, every value read written in the region), isl's dataflow in the original
+//! order, and the schedule tree's flattened map. Which arrays are the function's own
+//! memory (so that their layout can change) is the caller's question.
+
+use crate::deps::original_schedule;
+use crate::isl::{parse_map, parse_union_map, IslError, Schedule, Set, UnionAccessInfo, UnionMap};
+use crate::model::spec::AccessKind;
+use crate::model::Scop;
+
+use super::{quov, Dim};
+
+/// Largest number of rotating copies a fold along one dimension tries.
+const MAX_COPIES: i64 = 4;
+
+/// How one dimension of a folded array is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    /// As before (its accessed range, from its least accessed index).
+    Keep,
+    /// `index mod g`: `g` rotating copies; with `g = 1` the dimension is gone.
+    Modulo(i64),
+}
+
+/// A fold of one array that the schedule allows.
+#[derive(Debug)]
+pub struct Folding {
+    pub array: String,
+    /// Per dimension of the array, outermost first.
+    pub dims: Vec<Fold>,
+    /// The shortest QUOV of the array's writer in its iteration space, when its flows
+    /// are uniform (for remarks: the fold chosen may be another one, see the module).
+    pub quov: Option<Vec<i64>>,
+    /// The folded storage's dependences, ordered by the schedule (instance to instance).
+    pub dependences: UnionMap,
+}
+
+impl Folding {
+    /// `U[i0 mod 2][i1]`, for remarks.
+    pub fn describe(&self, name: &str) -> String {
+        let dims: Vec<String> = self
+            .dims
+            .iter()
+            .enumerate()
+            .filter_map(|(k, f)| match f {
+                Fold::Keep => Some(format!("[i{k}]")),
+                Fold::Modulo(1) => None,
+                Fold::Modulo(g) => Some(format!("[i{k} mod {g}]")),
+            })
+            .collect();
+        if dims.is_empty() {
+            format!("one {name} element")
+        } else {
+            format!("{name}{}", dims.concat())
+        }
+    }
+}
+
+/// The cheapest fold of `array` that `schedule` allows without making a loop that
+/// `dependences` leaves parallel sequential; `Ok(Err(reason))` when there is none.
+pub fn fold(
+    scop: &Scop,
+    schedule: &Schedule,
+    dependences: Option<&UnionMap>,
+    array: &str,
+) -> Result<Result<Folding, String>, IslError> {
+    let Some(info) = scop.arrays.iter().find(|a| a.name == array) else {
+        return Ok(Err(format!("no array {array}")));
+    };
+    let rank = info.rank();
+    if info.is_scalar || rank == 0 {
+        return Ok(Err(format!("{array} is a scalar")));
+    }
+    let ctx = scop.context.ctx();
+    let mut reads = UnionMap::empty(&ctx)?;
+    let mut writes = UnionMap::empty(&ctx)?;
+    for statement in &scop.statements {
+        let mut written = 0;
+        for access in statement.accesses.iter().filter(|a| a.array == array) {
+            if !access.relation.is_single_valued()? {
+                return Ok(Err(format!(
+                    "{} accesses a range of {array}",
+                    statement.name
+                )));
+            }
+            let relation = access
+                .relation
+                .copy()?
+                .intersect_domain(statement.domain.copy()?)?
+                .to_union_map()?;
+            match access.kind {
+                AccessKind::Read => reads = reads.union(relation)?,
+                AccessKind::MustWrite => {
+                    written += 1;
+                    writes = writes.union(relation)?;
+                }
+                AccessKind::MayWrite => {
+                    return Ok(Err(format!("{} may write {array}", statement.name)))
+                }
+            }
+        }
+        if written > 1 {
+            return Ok(Err(format!(
+                "{} writes {array} more than once",
+                statement.name
+            )));
+        }
+    }
+    if writes.is_empty()? {
+        return Ok(Err(format!("nothing in the region writes {array}")));
+    }
+    let flow = UnionAccessInfo::from_sink(reads.copy()?)?
+        .set_must_source(writes.copy()?)?
+        .set_schedule_map(original_schedule(scop)?)?
+        .compute_flow()?;
+    let unwritten = flow
+        .must_no_source()?
+        .intersect_params(scop.assumed_context.copy()?)?;
+    if !unwritten.is_empty()? {
+        return Ok(Err(format!(
+            "some values of {array} read in the region are written before it"
+        )));
+    }
+    let flows = flow.must_dependence()?;
+    let Some(time) = flat_schedule(schedule, scop)? else {
+        return Ok(Err("the schedule's statements have no common time space".into()));
+    };
+    let before = time.copy()?.lex_lt_union_map(time.copy()?)?;
+    let quov = writer_quov(&flows)?;
+    let loops = loop_levels(&time)?;
+    let kept_parallel = match dependences {
+        Some(d) => carried_levels(&time, d)?,
+        None => Vec::new(),
+    };
+    // A fold gains only where a dimension's accessed range is longer than its copies.
+    let touched = reads.copy()?.union(writes.copy()?)?.range()?;
+    let mut extents = Vec::with_capacity(rank);
+    for set in touched.sets()? {
+        for k in 0..rank {
+            let range = set.copy()?.project_onto(k)?.dim_value_range(0)?;
+            let extent = range.map(|(lo, hi)| hi - lo + 1);
+            match extents.get_mut(k) {
+                Some(e) => *e = extent.zip(*e).map(|(a, b): (i64, i64)| a.max(b)),
+                None => extents.push(extent),
+            }
+        }
+    }
+    let gains = |dims: &[Fold]| {
+        dims.iter().zip(&extents).any(|(f, e)| match (f, e) {
+            (Fold::Modulo(g), Some(extent)) => extent > g,
+            (Fold::Modulo(_), None) => true,
+            (Fold::Keep, _) => false,
+        })
+    };
+    let mut serializing = None;
+    for dims in candidates(rank, quov.as_deref()) {
+        if !gains(&dims) {
+            continue;
+        }
+        let location = fold_map(scop, array, &dims)?;
+        let new_writes = writes.copy()?.apply_range(location.copy()?)?;
+        let new_reads = reads.copy()?.apply_range(location)?;
+        // Write pairs sharing a folded cell, the first before the second.
+        let clobbers = new_writes
+            .copy()?
+            .apply_range(new_writes.copy()?.reverse()?)?
+            .intersect(before.copy()?)?;
+        let overwritten = clobbers
+            .copy()?
+            .apply_range(before.copy()?)?
+            .intersect(flows.copy()?)?;
+        if !overwritten.is_empty()? {
+            continue;
+        }
+        let anti = new_reads
+            .copy()?
+            .apply_range(new_writes.copy()?.reverse()?)?
+            .intersect(before.copy()?)?;
+        let true_flow = new_writes
+            .apply_range(new_reads.reverse()?)?
+            .intersect(before.copy()?)?;
+        let folded = clobbers.union(anti)?.union(true_flow)?;
+        if dependences.is_some() {
+            let carried = carried_levels(&time, &folded)?;
+            let serializes = carried
+                .iter()
+                .zip(&kept_parallel)
+                .zip(&loops)
+                .any(|((now, before), is_loop)| *now && !*before && *is_loop);
+            if serializes {
+                serializing.get_or_insert(dims);
+                continue;
+            }
+        }
+        return Ok(Ok(Folding {
+            array: array.to_string(),
+            dims,
+            quov,
+            dependences: folded,
+        }));
+    }
+    Ok(Err(match serializing {
+        Some(_) => format!("folding {array} would make a parallel loop sequential"),
+        None => format!("no fold of {array} saves memory under this schedule"),
+    }))
+}
+
+/// Folds to try, least memory first: one cell; the QUOV's, when it lies along one
+/// dimension; then each dimension dropped, then in 2, 3, .. rotating copies.
+fn candidates(rank: usize, quov: Option<&[i64]>) -> Vec<Vec<Fold>> {
+    let mut out = vec![vec![Fold::Modulo(1); rank]];
+    if let Some(u) = quov {
+        let nonzero: Vec<usize> = (0..u.len()).filter(|k| u[*k] != 0).collect();
+        if let ([k], true) = (nonzero.as_slice(), u.len() == rank) {
+            let mut dims = vec![Fold::Keep; rank];
+            dims[*k] = Fold::Modulo(u[*k].abs());
+            out.push(dims);
+        }
+    }
+    for g in 1..=MAX_COPIES {
+        for k in 0..rank {
+            let mut dims = vec![Fold::Keep; rank];
+            dims[k] = Fold::Modulo(g);
+            if !out.contains(&dims) {
+                out.push(dims);
+            }
+        }
+    }
+    out
+}
+
+/// `{ A[c0, c1] -> A[o0, c1] : o0 = c0 mod 2 }` for the fold `dims`.
+fn fold_map(scop: &Scop, array: &str, dims: &[Fold]) -> Result<UnionMap, IslError> {
+    let from: Vec<String> = (0..dims.len()).map(|k| format!("c{k}")).collect();
+    let to: Vec<String> = dims
+        .iter()
+        .enumerate()
+        .map(|(k, f)| match f {
+            Fold::Keep => format!("c{k}"),
+            Fold::Modulo(g) => format!("c{k} mod {g}"),
+        })
+        .collect();
+    let text = format!(
+        "{{ {array}[{}] -> {array}[{}] }}",
+        from.join(", "),
+        to.join(", ")
+    );
+    parse_map(&scop.context.ctx(), &text, "folded storage")?.to_union_map()
+}
+
+/// The schedule's map from instances to time, every statement padded to the same
+/// number of time dimensions; `None` when there is no statement.
+fn flat_schedule(schedule: &Schedule, scop: &Scop) -> Result<Option<UnionMap>, IslError> {
+    let map = schedule.get_map()?.intersect_domain(scop.domains.copy()?)?;
+    let maps = map.maps()?;
+    let Some(width) = maps.iter().map(|m| m.n_out()).collect::<Result<Vec<_>, _>>()?.into_iter().max()
+    else {
+        return Ok(None);
+    };
+    let mut padded = UnionMap::empty(&scop.context.ctx())?;
+    for m in maps {
+        let missing = width - m.n_out()?;
+        padded = padded.add_map(m.drop_range_name()?.pad_range(missing)?)?;
+    }
+    Ok(Some(padded))
+}
+
+/// Per time dimension, whether it is a loop for some statement (takes several values)
+/// rather than a position in a sequence.
+fn loop_levels(time: &UnionMap) -> Result<Vec<bool>, IslError> {
+    let maps = time.maps()?;
+    let width = match maps.first() {
+        Some(m) => m.n_out()?,
+        None => return Ok(Vec::new()),
+    };
+    let mut levels = vec![false; width];
+    for map in maps {
+        let range = map.range()?;
+        for (level, is_loop) in levels.iter_mut().enumerate() {
+            if !*is_loop {
+                *is_loop = !range.copy()?.project_onto(level)?.is_singleton()?;
+            }
+        }
+    }
+    Ok(levels)
+}
+
+/// Per time dimension, whether some pair of `dependences` is carried there (same time
+/// before it, later at it): the loops the pairs keep from running in parallel.
+fn carried_levels(time: &UnionMap, dependences: &UnionMap) -> Result<Vec<bool>, IslError> {
+    let Some(first) = time.maps()?.into_iter().next() else {
+        return Ok(Vec::new());
+    };
+    let width = first.n_out()?;
+    let in_time = time
+        .copy()?
+        .reverse()?
+        .apply_range(dependences.copy()?)?
+        .apply_range(time.copy()?)?;
+    let t: Vec<String> = (0..width).map(|k| format!("t{k}")).collect();
+    let u: Vec<String> = (0..width).map(|k| format!("u{k}")).collect();
+    let mut carried = Vec::with_capacity(width);
+    for level in 0..width {
+        let mut constraints: Vec<String> = (0..level).map(|k| format!("t{k} = u{k}")).collect();
+        constraints.push(format!("t{level} < u{level}"));
+        let text = format!(
+            "{{ [{}] -> [{}] : {} }}",
+            t.join(", "),
+            u.join(", "),
+            constraints.join(" and ")
+        );
+        let at_level = parse_union_map(&time.ctx(), &text, "pairs carried at a level")?;
+        carried.push(!in_time.copy()?.intersect(at_level)?.is_empty()?);
+    }
+    Ok(carried)
+}
+
+/// The shortest QUOV (sequential scan of the loops, the order the schedule keeps inside
+/// a tile) of the flows between statements of the same depth, in their iteration space,
+/// when every such flow vector is a constant; `None` otherwise.
+fn writer_quov(flows: &UnionMap) -> Result<Option<Vec<i64>>, IslError> {
+    let mut vectors: Vec<Vec<i64>> = Vec::new();
+    let mut width = None;
+    for map in flows.maps()? {
+        let (n_in, n_out) = (map.n_in()?, map.n_out()?);
+        // Flows into statements of another depth have no vector in this space.
+        if n_in != n_out || n_in == 0 || *width.get_or_insert(n_in) != n_in {
+            continue;
+        }
+        let deltas = map.drop_domain_name()?.drop_range_name()?.deltas()?;
+        match constant_vectors(deltas, 16)? {
+            Some(found) => vectors.extend(found),
+            None => return Ok(None),
+        }
+    }
+    let Some(width) = width else {
+        return Ok(None);
+    };
+    Ok(quov(&vectors, &vec![Dim::Sequential; width]))
+}
+
+/// The points of `set` when it holds at most `limit` of them and they do not depend on
+/// the parameters; `None` otherwise.
+fn constant_vectors(set: Set, limit: usize) -> Result<Option<Vec<Vec<i64>>>, IslError> {
+    let n = set.n_dims()?;
+    let mut rest = set;
+    let mut points = Vec::new();
+    while !rest.is_empty()? {
+        if points.len() == limit {
+            return Ok(None);
+        }
+        let least = rest.copy()?.lexmin()?;
+        let mut point = Vec::with_capacity(n);
+        for pos in 0..n {
+            match least.dim_value_range(pos)? {
+                Some((lo, hi)) if lo == hi => point.push(lo),
+                _ => return Ok(None),
+            }
+        }
+        rest = rest.subtract(least)?;
+        points.push(point);
+    }
+    Ok(Some(points))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isl::IslCtx;
+    use crate::model::spec_builders::{array, read, statement, write};
+    use crate::model::ScopSpec;
+
+    fn region(statements: Vec<crate::model::spec::StatementSpec>) -> ScopSpec {
+        ScopSpec {
+            name: "f:entry".into(),
+            function: "f".into(),
+            location: None,
+            params: vec!["n".into(), "T".into()],
+            context: "[n, T] -> { : 4 <= n <= 1000 and 1 <= T <= 1000 }".into(),
+            assumptions: vec![],
+            arrays: vec![array("U", &["n"]), array("out", &[]), array("in", &[])],
+            statements,
+            alias_groups: vec![],
+        }
+    }
+
+    /// `U[0][i] = in[i]; for t: U[t+1][i] = U[t][i-1] + U[t][i] + U[t][i+1]` (inner
+    /// points only, borders copied); `out[i] = U[T][i]`.
+    fn time_expanded() -> ScopSpec {
+        region(vec![
+            statement(
+                "S0",
+                "[n, T] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![read("in", "{ S0[i0] -> in[i0] }"), write("U", "{ S0[i0] -> U[0, i0] }")],
+            ),
+            statement(
+                "S1",
+                "[n, T] -> { S1[i0, i1] : 0 <= i0 < T and 0 <= i1 < n }",
+                &[1, 0, 0],
+                vec![
+                    read("U", "[n] -> { S1[i0, i1] -> U[i0, max(i1 - 1, 0)] }"),
+                    read("U", "{ S1[i0, i1] -> U[i0, i1] }"),
+                    read("U", "[n] -> { S1[i0, i1] -> U[i0, min(i1 + 1, n - 1)] }"),
+                    write("U", "{ S1[i0, i1] -> U[i0 + 1, i1] }"),
+                ],
+            ),
+            statement(
+                "S2",
+                "[n, T] -> { S2[i0] : 0 <= i0 < n }",
+                &[2, 0],
+                vec![read("U", "[T] -> { S2[i0] -> U[T, i0] }"), write("out", "{ S2[i0] -> out[i0] }")],
+            ),
+        ])
+    }
+
+    fn fold_of(spec: &ScopSpec, array: &str) -> Result<Folding, String> {
+        let ctx = IslCtx::new(None).unwrap();
+        let scop = Scop::build(&ctx, spec).unwrap();
+        let schedule = scop.schedule.copy().unwrap();
+        fold(&scop, &schedule, None, array).unwrap()
+    }
+
+    #[test]
+    fn a_time_expanded_stencil_keeps_two_time_steps() {
+        let folding = fold_of(&time_expanded(), "U").unwrap();
+        assert_eq!(folding.dims, vec![Fold::Modulo(2), Fold::Keep]);
+        assert_eq!(folding.describe("U"), "U[i0 mod 2][i1]");
+    }
+
+    #[test]
+    fn a_value_read_in_the_same_iteration_takes_one_cell() {
+        // t[i] = in[i] * 2; out[i] = t[i] + 1, in one loop.
+        let spec = region(vec![
+            statement(
+                "S0",
+                "[n, T] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![read("in", "{ S0[i0] -> in[i0] }"), write("U", "{ S0[i0] -> U[0, i0] }")],
+            ),
+            statement(
+                "S1",
+                "[n, T] -> { S1[i0] : 0 <= i0 < n }",
+                &[0, 1],
+                vec![read("U", "{ S1[i0] -> U[0, i0] }"), write("out", "{ S1[i0] -> out[i0] }")],
+            ),
+        ]);
+        let folding = fold_of(&spec, "U").unwrap();
+        assert_eq!(folding.dims, vec![Fold::Modulo(1), Fold::Modulo(1)]);
+        assert_eq!(folding.describe("U"), "one U element");
+    }
+
+    #[test]
+    fn a_fold_that_would_serialize_a_parallel_loop_is_refused() {
+        // The same one-cell temporary, in a loop nothing keeps from running in parallel.
+        let spec = region(vec![
+            statement(
+                "S0",
+                "[n, T] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![read("in", "{ S0[i0] -> in[i0] }"), write("U", "{ S0[i0] -> U[0, i0] }")],
+            ),
+            statement(
+                "S1",
+                "[n, T] -> { S1[i0] : 0 <= i0 < n }",
+                &[0, 1],
+                vec![read("U", "{ S1[i0] -> U[0, i0] }"), write("out", "{ S1[i0] -> out[i0] }")],
+            ),
+        ]);
+        let ctx = IslCtx::new(None).unwrap();
+        let scop = Scop::build(&ctx, &spec).unwrap();
+        let schedule = scop.schedule.copy().unwrap();
+        let flow = parse_union_map(&ctx, "[n] -> { S0[i] -> S1[i] : 0 <= i < n }", "test").unwrap();
+        let reason = fold(&scop, &schedule, Some(&flow), "U").unwrap().unwrap_err();
+        assert!(reason.contains("parallel loop sequential"), "{reason}");
+    }
+
+    #[test]
+    fn values_read_after_a_whole_loop_are_not_folded() {
+        // Two loops: U[0][i] written in the first, read in reverse in the second.
+        let spec = region(vec![
+            statement(
+                "S0",
+                "[n, T] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![read("in", "{ S0[i0] -> in[i0] }"), write("U", "{ S0[i0] -> U[0, i0] }")],
+            ),
+            statement(
+                "S1",
+                "[n, T] -> { S1[i0] : 0 <= i0 < n }",
+                &[1, 0],
+                vec![
+                    read("U", "[n] -> { S1[i0] -> U[0, n - 1 - i0] }"),
+                    write("out", "{ S1[i0] -> out[i0] }"),
+                ],
+            ),
+        ]);
+        let reason = fold_of(&spec, "U").unwrap_err();
+        assert!(reason.contains("no fold of U saves memory"), "{reason}");
+    }
+
+    #[test]
+    fn a_table_read_two_rows_back_keeps_two_rows() {
+        // U[i][j] = U[i-2][j] + U[i-1][j], the first two rows written first.
+        let spec = region(vec![
+            statement(
+                "S0",
+                "[n, T] -> { S0[i0, i1] : 0 <= i0 < 2 and 0 <= i1 < n }",
+                &[0, 0, 0],
+                vec![read("in", "{ S0[i0, i1] -> in[i1] }"), write("U", "{ S0[i0, i1] -> U[i0, i1] }")],
+            ),
+            statement(
+                "S1",
+                "[n, T] -> { S1[i0, i1] : 2 <= i0 < T and 0 <= i1 < n }",
+                &[1, 0, 0],
+                vec![
+                    read("U", "{ S1[i0, i1] -> U[i0 - 2, i1] }"),
+                    read("U", "{ S1[i0, i1] -> U[i0 - 1, i1] }"),
+                    write("U", "{ S1[i0, i1] -> U[i0, i1] }"),
+                ],
+            ),
+            statement(
+                "S2",
+                "[n, T] -> { S2[i0] : 0 <= i0 < n }",
+                &[2, 0],
+                vec![read("U", "[T] -> { S2[i0] -> U[T - 1, i0] }"), write("out", "{ S2[i0] -> out[i0] }")],
+            ),
+        ]);
+        let folding = fold_of(&spec, "U").unwrap();
+        // Row i reads row i - 2 before it writes the same copy: two rows, the QUOV
+        // [2, 0] (the sequential corollary: the lexicographic maximum).
+        assert_eq!(folding.dims, vec![Fold::Modulo(2), Fold::Keep]);
+        assert_eq!(folding.quov, Some(vec![2, 0]));
+    }
+
+    #[test]
+    fn values_read_before_the_region_are_not_folded() {
+        let spec = region(vec![statement(
+            "S0",
+            "[n, T] -> { S0[i0, i1] : 1 <= i0 < T and 0 <= i1 < n }",
+            &[0, 0, 0],
+            vec![
+                read("U", "{ S0[i0, i1] -> U[i0 - 1, i1] }"),
+                write("U", "{ S0[i0, i1] -> U[i0, i1] }"),
+            ],
+        )]);
+        let reason = fold_of(&spec, "U").unwrap_err();
+        assert!(reason.contains("written before"), "{reason}");
+    }
+
+    #[test]
+    fn the_folded_storage_serializes_no_parallel_loop() {
+        // With the dependences of the original storage (only the time loop carries
+        // one), `U[t mod 2][i]` keeps the row loop parallel; one row would not.
+        let spec = time_expanded();
+        let ctx = IslCtx::new(None).unwrap();
+        let scop = Scop::build(&ctx, &spec).unwrap();
+        let schedule = scop.schedule.copy().unwrap();
+        let deps = parse_union_map(
+            &ctx,
+            "[n, T] -> { S1[t, i] -> S1[t + 1, j] : 0 <= t < T - 1 and 0 <= i < n and i - 1 <= j <= i + 1 and 0 <= j < n }",
+            "test",
+        )
+        .unwrap();
+        let folding = fold(&scop, &schedule, Some(&deps), "U").unwrap().unwrap();
+        assert_eq!(folding.dims, vec![Fold::Modulo(2), Fold::Keep]);
+    }
+}
