@@ -125,15 +125,21 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                     format!("{propagated_text}{description}"),
                     Some(dependences),
                 ),
-                // Propagation alone pays: the temporary's stores and its memory go.
-                Ok(Decision::Keep(_)) if !recomputed.is_empty() => match scop_now.schedule.copy() {
-                    Ok(original) => (
-                        original,
-                        format!("{propagated_text}loops in their original order"),
-                        None,
-                    ),
-                    Err(_) => break (None, String::new()),
-                },
+                // Propagation or folding alone pays: the temporary's stores or most of
+                // its memory go.
+                Ok(Decision::Keep(_))
+                    if !recomputed.is_empty()
+                        || (deciding.quov && foldable_in_order(&ctx, region, scop_now)) =>
+                {
+                    match scop_now.schedule.copy() {
+                        Ok(original) => (
+                            original,
+                            format!("{propagated_text}loops in their original order"),
+                            None,
+                        ),
+                        Err(_) => break (None, String::new()),
+                    }
+                }
                 // Both are missed optimizations: -Rpass-missed shows every region left
                 // alone.
                 Ok(Decision::Keep(reason)) if !options.force_codegen => {
@@ -157,6 +163,18 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                 .profile_generate
                 .as_deref()
                 .and_then(|path| speculate::recording(analyses, region, path));
+            let (folds, dependences) = if deciding.quov {
+                fold_temporaries(analyses, &ctx, region, scop_now, &schedule, dependences, at)
+            } else {
+                (Vec::new(), dependences)
+            };
+            let description = match folds.is_empty() {
+                true => description,
+                false => format!(
+                    "{description}; {}",
+                    describe_folds(analyses, region, &folds)
+                ),
+            };
             let generated = {
                 let _time = analyses.time(Stage::Codegen);
                 codegen::generate(
@@ -168,6 +186,7 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                         schedule: &schedule,
                         dependences: dependences.as_ref(),
                         recomputed: &recomputed,
+                        folds: &folds,
                     },
                     recording.as_ref(),
                 )
@@ -178,6 +197,17 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
             );
             if ast_too_large && deciding.register_tiling && description.contains("register tiles") {
                 deciding.register_tiling = false;
+                ctx.start_region();
+                continue;
+            }
+            if let (Err(e), false) = (&generated, folds.is_empty()) {
+                analyses.remark(
+                    RemarkKind::Analysis,
+                    "FoldingDropped",
+                    at,
+                    &format!("folded storage dropped: code generation failed ({e})"),
+                );
+                deciding.quov = false;
                 ctx.start_region();
                 continue;
             }
@@ -433,6 +463,120 @@ fn producer_reads_only_inputs(
 }
 
 /// An analysis remark: expression propagation was given up in the region, and why.
+/// Share of the operation bound folding may use per array.
+const QUOV_SHARE: u64 = 8;
+
+/// The temporaries of the region (memory the function owns, nothing after the region
+/// reads it) that `schedule` lets be stored folded, and the dependences that decide
+/// which loops are parallel with the folded storage's own added. Temporaries that stay
+/// get an analysis remark saying why.
+fn fold_temporaries(
+    fa: &FunctionAnalyses<'_>,
+    ctx: &IslCtx,
+    region: &DetectedRegion<'_>,
+    scop: &Scop,
+    schedule: &crate::isl::Schedule,
+    dependences: Option<crate::isl::UnionMap>,
+    at: RemarkAt<'_>,
+) -> (
+    Vec<crate::transform::quov::Folding>,
+    Option<crate::isl::UnionMap>,
+) {
+    let mut folds = Vec::new();
+    let mut dependences = dependences;
+    for array in owned_temporaries(region, scop) {
+        let name = codegen::propagate::source_name(fa, region, &array);
+        let verdict = ctx.within_share(QUOV_SHARE, || {
+            crate::transform::quov::fold(scop, schedule, dependences.as_ref(), &array)
+        });
+        match verdict {
+            Ok(Ok(folding)) => {
+                if let Some(d) = dependences.take() {
+                    match d.union(match folding.dependences.copy() {
+                        Ok(f) => f,
+                        Err(_) => return (Vec::new(), None),
+                    }) {
+                        Ok(all) => dependences = Some(all),
+                        // Without the folded storage's dependences no loop may be
+                        // called parallel: the folding goes.
+                        Err(_) => return (Vec::new(), None),
+                    }
+                }
+                folds.push(folding);
+            }
+            Ok(Err(reason)) => fa.remark(
+                RemarkKind::Analysis,
+                "NotFolded",
+                at,
+                &format!("temporary {name} keeps its storage: {reason}"),
+            ),
+            Err(e) => fa.remark(
+                RemarkKind::Analysis,
+                "NotFolded",
+                at,
+                &format!("temporary {name} keeps its storage: {e}"),
+            ),
+        }
+    }
+    (folds, dependences)
+}
+
+/// Whether some temporary could be stored folded with the loops in their original order
+/// (then generating the region pays even where no other transformation does).
+fn foldable_in_order(ctx: &IslCtx, region: &DetectedRegion<'_>, scop: &Scop) -> bool {
+    let Ok(original) = scop.schedule.copy() else {
+        return false;
+    };
+    owned_temporaries(region, scop).iter().any(|array| {
+        let verdict = ctx.within_share(QUOV_SHARE, || {
+            crate::transform::quov::fold(scop, &original, None, array)
+        });
+        matches!(verdict, Ok(Ok(_)))
+    })
+}
+
+/// Arrays of the region that are memory the function owns and that nothing after the
+/// region reads, accessed in the model (a temporary expression propagation removed is
+/// not), when no scalar of the model is promoted into memory (whose element addresses
+/// code generation computes the original way).
+fn owned_temporaries(region: &DetectedRegion<'_>, scop: &Scop) -> Vec<String> {
+    if !region.ir.promotions.is_empty() {
+        return Vec::new();
+    }
+    scop.arrays
+        .iter()
+        .filter(|a| !a.is_scalar)
+        .filter(|a| {
+            scop.statements
+                .iter()
+                .any(|s| s.accesses.iter().any(|x| x.array == a.name))
+        })
+        .filter(|a| codegen::propagate::removable(region, &a.name))
+        .map(|a| a.name.clone())
+        .collect()
+}
+
+/// `temporary U stored as U[i0 mod 2][i1] (QUOV [1, 1])`, for every fold.
+fn describe_folds(
+    fa: &FunctionAnalyses<'_>,
+    region: &DetectedRegion<'_>,
+    folds: &[crate::transform::quov::Folding],
+) -> String {
+    folds
+        .iter()
+        .map(|f| {
+            let name = codegen::propagate::source_name(fa, region, &f.array);
+            let quov = f
+                .quov
+                .as_ref()
+                .map(|u| format!(" (shortest QUOV {u:?})"))
+                .unwrap_or_default();
+            format!("temporary {name} stored as {}{quov}", f.describe(&name))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 fn remark_dropped(fa: &FunctionAnalyses<'_>, at: RemarkAt<'_>, why: &str) {
     fa.remark(
         RemarkKind::Analysis,

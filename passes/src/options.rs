@@ -70,6 +70,8 @@ pub struct Options {
     pub register_tiling: bool,
     /// Recompute owned temporaries where they are read (`-polyrust-exprprop`).
     pub exprprop: bool,
+    /// Store owned temporaries folded to what the schedule needs (`-polyrust-quov`).
+    pub quov: bool,
 }
 
 impl Default for Options {
@@ -93,6 +95,7 @@ impl Default for Options {
             time_tiling: true,
             register_tiling: true,
             exprprop: true,
+            quov: true,
         }
     }
 }
@@ -226,6 +229,7 @@ pub struct RawOptions {
     pub time_tiling: bool,
     pub register_tiling: bool,
     pub exprprop: bool,
+    pub quov: bool,
 }
 
 impl RawOptions {
@@ -264,6 +268,7 @@ impl RawOptions {
             time_tiling: raw.time_tiling != 0,
             register_tiling: raw.register_tiling != 0,
             exprprop: raw.exprprop != 0,
+            quov: raw.quov != 0,
         }
     }
 }
@@ -332,6 +337,7 @@ impl Options {
             time_tiling: raw.time_tiling,
             register_tiling: raw.register_tiling,
             exprprop: raw.exprprop,
+            quov: raw.quov,
         })
     }
 }
@@ -379,6 +385,7 @@ mod tests {
             time_tiling: true,
             register_tiling: true,
             exprprop: true,
+            quov: true,
         }
     }
 

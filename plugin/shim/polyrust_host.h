@@ -103,6 +103,7 @@ typedef struct {
   int time_tiling;         /* tile the time loops of iterated stencils (skewed) */
   int register_tiling;     /* unroll and jam point loops into register tiles */
   int exprprop;            /* expression propagation of owned temporaries */
+  int quov;                /* owned temporaries stored folded (QUOV) */
 } PrOptions;
 
 /* Which printer pass is asking Rust for text. */

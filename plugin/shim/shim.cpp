@@ -141,6 +141,14 @@ cl::opt<bool> Exprprop(
              "memory go (default: true)"),
     cl::init(true), cl::cat(PolyrustCategory));
 
+cl::opt<bool> Quov(
+    "polyrust-quov",
+    cl::desc("Store a temporary the function owns folded to the cells the new schedule "
+             "needs live at once (U[t][i] in U[t mod 2][i], a value read at once in one "
+             "cell), checked against the schedule; its full memory is not touched "
+             "(default: true)"),
+    cl::init(true), cl::cat(PolyrustCategory));
+
 cl::opt<bool> AllowReassociation(
     "polyrust-allow-reassociation",
     cl::desc("Let schedules reorder the updates of reductions (s += x): floating-point "
@@ -744,6 +752,7 @@ PrOptions currentOptions() {
   O.time_tiling = TimeTiling;
   O.register_tiling = RegisterTiling;
   O.exprprop = Exprprop;
+  O.quov = Quov;
   O.debug_remarks = DebugRemarks;
   O.profile_generate = ProfileGenerate.getNumOccurrences() > 0;
   O.profile_generate_path = ProfileGenerate.c_str();

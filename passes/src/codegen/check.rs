@@ -75,7 +75,7 @@ fn clone_range(r: &ArrayRange) -> ArrayRange {
 
 /// The per-dimension bounds of the elements any statement instance accesses in
 /// `array` (`None`: none does).
-fn array_range(
+pub(super) fn array_range(
     ctx: &IslCtx,
     builder: &ExprBuilder,
     spec: &ScopSpec,

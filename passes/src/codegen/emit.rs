@@ -60,6 +60,9 @@ pub struct Emitter<'a, 'f> {
     /// Loads of temporaries replaced by their producer's expression (see
     /// `propagate`).
     pub recomputed: HashMap<Value, super::propagate::Recomputation<'a, 'f>>,
+    /// Folded temporaries (see `fold`): the plan, and each array's buffer once made.
+    pub folds: super::fold::FoldPlan,
+    pub storage: Vec<super::fold::Storage>,
 }
 
 /// One instance of a statement with a branch inside, as it is being copied: the
@@ -84,16 +87,27 @@ impl<'a, 'f> Emitter<'a, 'f> {
 
     /// An i64 (or, for conditions, i1) value of an AST expression.
     pub fn expr(&self, e: &AstExpr) -> Result<Value, CodegenError> {
+        self.expr_with(e, &[])
+    }
+
+    /// The value of an AST expression where `locals` names values too (a statement's
+    /// counters, for subscripts).
+    fn expr_with(&self, e: &AstExpr, locals: &[(String, Value)]) -> Result<Value, CodegenError> {
         let b = self.b;
         Ok(match e {
             AstExpr::Int(k) => b.const_i64(*k),
-            AstExpr::Id(name) => *self.ids.get(name).ok_or_else(|| {
-                CodegenError::Unsupported(format!("unknown name {name} in the loop AST"))
-            })?,
+            AstExpr::Id(name) => self
+                .ids
+                .get(name)
+                .or_else(|| locals.iter().find(|(n, _)| n == name).map(|(_, v)| v))
+                .copied()
+                .ok_or_else(|| {
+                    CodegenError::Unsupported(format!("unknown name {name} in the loop AST"))
+                })?,
             AstExpr::Op(op, args) => {
                 let v: Vec<Value> = args
                     .iter()
-                    .map(|a| self.expr(a))
+                    .map(|a| self.expr_with(a, locals))
                     .collect::<Result<_, _>>()?;
                 let arg = |i: usize| {
                     v.get(i).copied().ok_or_else(|| {
@@ -544,9 +558,22 @@ impl<'a, 'f> Emitter<'a, 'f> {
         local: &mut HashMap<Value, Value>,
     ) -> Result<Value, CodegenError> {
         let mut failure: Option<CodegenError> = None;
+        // A folded array's access goes to its folded cell.
+        let folded = match self.folds.accesses.get(&inst.as_value_ref()) {
+            Some((array, subscripts)) => {
+                let pointer = crate::llvm::ir::pointer_operand(inst);
+                Some((pointer, self.folded_address(*array, subscripts, counters)?))
+            }
+            None => None,
+        };
         let clone = self.b.clone_with(inst, |op| {
             if failure.is_some() {
                 return op;
+            }
+            if let Some((Some(pointer), address)) = folded {
+                if op == pointer {
+                    return address;
+                }
             }
             match self.value(op, st, counters, before, local) {
                 Ok(mapped) => mapped,
@@ -572,6 +599,61 @@ impl<'a, 'f> Emitter<'a, 'f> {
             }
         }
         Ok(clone)
+    }
+
+    /// The address of the folded cell of the element at `subscripts` (expressions of the
+    /// statement's counters) in folded array `array` (see `fold`).
+    fn folded_address(
+        &self,
+        array: usize,
+        subscripts: &[AstExpr],
+        counters: &[Value],
+    ) -> Result<Value, CodegenError> {
+        let b = self.b;
+        let (Some(plan), Some(storage)) = (self.folds.arrays.get(array), self.storage.get(array))
+        else {
+            return Err(CodegenError::Unsupported(
+                "a folded array without storage".into(),
+            ));
+        };
+        let locals: Vec<(String, Value)> = counters
+            .iter()
+            .enumerate()
+            .map(|(k, v)| (format!("{}{k}", super::fold::COUNTER_PREFIX), *v))
+            .collect();
+        let mut offset = b.const_i64(0);
+        for (k, (dim, subscript)) in plan.dims.iter().zip(subscripts).enumerate() {
+            let position = match dim {
+                super::fold::FoldedDim::Modulo(1) => continue,
+                super::fold::FoldedDim::Modulo(g) => {
+                    let c = self.expr_with(subscript, &locals)?;
+                    let g = b.const_i64(*g);
+                    let q = self.floor_div(c, g);
+                    b.binary(LLVMOpcode::LLVMSub, c, b.binary(LLVMOpcode::LLVMMul, q, g))
+                }
+                super::fold::FoldedDim::Keep { .. } => {
+                    let c = self.expr_with(subscript, &locals)?;
+                    let low = storage.low.get(k).copied().flatten().ok_or_else(|| {
+                        CodegenError::Unsupported("a kept dimension without its start".into())
+                    })?;
+                    b.binary(LLVMOpcode::LLVMSub, c, low)
+                }
+            };
+            let stride = *storage.stride.get(k).ok_or_else(|| {
+                CodegenError::Unsupported("a folded dimension without its stride".into())
+            })?;
+            offset = b.binary(
+                LLVMOpcode::LLVMAdd,
+                offset,
+                b.binary(LLVMOpcode::LLVMMul, position, stride),
+            );
+        }
+        let bytes = b.binary(
+            LLVMOpcode::LLVMMul,
+            offset,
+            b.const_i64(i64::from(plan.element_size)),
+        );
+        Ok(b.byte_address(storage.buffer, bytes))
     }
 
     /// The copy of a branch inside a statement: to the copies of the statement's

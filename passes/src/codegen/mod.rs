@@ -16,6 +16,7 @@
 
 mod check;
 mod emit;
+mod fold;
 pub mod propagate;
 
 use std::collections::HashMap;
@@ -89,6 +90,8 @@ pub struct NewCode<'a> {
     pub schedule: &'a Schedule,
     pub dependences: Option<&'a UnionMap>,
     pub recomputed: &'a [crate::transform::exprprop::Recompute],
+    /// Temporaries stored folded (QUOV storage allocation).
+    pub folds: &'a [crate::transform::quov::Folding],
 }
 
 /// Generates `code` for `region`; the original code stays behind the check.
@@ -136,6 +139,7 @@ pub fn generate<'f>(
         })
         .map_err(CodegenError::Isl)?;
     let runtime = check::runtime_check(ctx, &region.spec, scop)?;
+    let folds = fold::plan(ctx, region, scop, code.folds)?;
 
     let b = IrBuilder::new(fa.function());
     let mut em = Emitter {
@@ -158,6 +162,8 @@ pub fn generate<'f>(
         groups: Vec::new(),
         scopes: AliasScopes::new(fa, ir),
         recomputed,
+        folds,
+        storage: Vec::new(),
     };
     let check_block = em.block("polyrust.check", *entering);
     let start = em.block("polyrust.start", check_block);
@@ -438,9 +444,27 @@ fn build<'f>(
         speculate::record(fa, b, before, descriptor, &[passed], &bounds)
             .map_err(CodegenError::Unsupported)?;
     }
+    // Folded temporaries' buffers: a failed allocation runs the original code.
+    for array in &em.folds.arrays {
+        let storage = allocate(em, array)?;
+        let made = b.icmp(LLVMIntPredicate::LLVMIntNE, storage.buffer, b.null_ptr());
+        ok = b.binary(LLVMOpcode::LLVMAnd, ok, made);
+        em.storage.push(storage);
+    }
     b.erase(placeholder);
     b.position_at_end(check_block);
-    b.cond_br(ok, start, ir.entry);
+    if em.storage.is_empty() {
+        b.cond_br(ok, start, ir.entry);
+    } else {
+        let fallback = em.block("polyrust.fallback", check_block);
+        b.cond_br(ok, start, fallback);
+        b.position_at_end(fallback);
+        for storage in &em.storage {
+            b.free(storage.buffer);
+        }
+        b.br(ir.entry);
+        fa.replace_phi_incoming_block(ir.entry, check_block, fallback);
+    }
 
     // Stack slots for the scalars, at the top of the function.
     let entry_block = fa
@@ -476,6 +500,9 @@ fn build<'f>(
     let end = b
         .current_block()
         .ok_or_else(|| CodegenError::Unsupported("no block at the end".into()))?;
+    for storage in &em.storage {
+        b.free(storage.buffer);
+    }
     let jump = b.br(ir.exit);
     let jump = as_instruction(jump)
         .ok_or_else(|| CodegenError::Unsupported("branch is not an instruction".into()))?;
@@ -552,6 +579,57 @@ fn build<'f>(
         }
     }
     Ok(())
+}
+
+/// A folded array's buffer (at the builder's position, in the check block): its extents
+/// from the parameters, row-major strides, and `malloc` of the product (at least one
+/// element, so that an empty region still gets a pointer to free).
+fn allocate(
+    em: &Emitter<'_, '_>,
+    array: &fold::FoldedArray,
+) -> Result<fold::Storage, CodegenError> {
+    let b = em.b;
+    let mut low = Vec::with_capacity(array.dims.len());
+    let mut extent = Vec::with_capacity(array.dims.len());
+    for dim in &array.dims {
+        match dim {
+            fold::FoldedDim::Keep { low: lo, high: hi } => {
+                let lo = em.expr(lo)?;
+                let hi = em.expr(hi)?;
+                let length = b.binary(
+                    LLVMOpcode::LLVMAdd,
+                    b.binary(LLVMOpcode::LLVMSub, hi, lo),
+                    b.const_i64(1),
+                );
+                let positive = b.icmp(LLVMIntPredicate::LLVMIntSGT, length, b.const_i64(0));
+                low.push(Some(lo));
+                extent.push(b.select(positive, length, b.const_i64(1)));
+            }
+            fold::FoldedDim::Modulo(g) => {
+                low.push(None);
+                extent.push(b.const_i64(*g));
+            }
+        }
+    }
+    let mut stride = vec![b.const_i64(1); extent.len()];
+    for k in (0..extent.len().saturating_sub(1)).rev() {
+        stride[k] = b.binary(LLVMOpcode::LLVMMul, stride[k + 1], extent[k + 1]);
+    }
+    let elements = match (stride.first(), extent.first()) {
+        (Some(s), Some(e)) => b.binary(LLVMOpcode::LLVMMul, *s, *e),
+        _ => b.const_i64(1),
+    };
+    let bytes = b.binary(
+        LLVMOpcode::LLVMMul,
+        elements,
+        b.const_i64(i64::from(array.element_size)),
+    );
+    let buffer = b.malloc(bytes, &format!("polyrust.folded.{}", array.array));
+    Ok(fold::Storage {
+        buffer,
+        low,
+        stride,
+    })
 }
 
 /// The type of a SCEV, for expansion.

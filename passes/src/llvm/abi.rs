@@ -116,6 +116,7 @@ pub struct PrOptions {
     pub time_tiling: i32,
     pub register_tiling: i32,
     pub exprprop: i32,
+    pub quov: i32,
 }
 
 #[repr(C)]

@@ -394,6 +394,54 @@ impl<'f> IrBuilder<'f> {
         }
     }
 
+    /// `malloc(bytes)` at the insertion point (declared if the module does not yet).
+    pub fn malloc(&self, bytes: Value, label: &str) -> Value {
+        let n = name("malloc");
+        // SAFETY: looking up or declaring a function in the live module, then calling it.
+        unsafe {
+            let mut params = [self.i64_type()];
+            let ty = c::LLVMFunctionType(self.ptr_type(), params.as_mut_ptr(), 1, 0);
+            let existing = c::LLVMGetNamedFunction(self.module(), n.as_ptr());
+            let function = if existing.is_null() {
+                c::LLVMAddFunction(self.module(), n.as_ptr(), ty)
+            } else {
+                existing
+            };
+            let mut args = [bytes];
+            let label = name(label);
+            c::LLVMBuildCall2(
+                self.builder,
+                ty,
+                function,
+                args.as_mut_ptr(),
+                1,
+                label.as_ptr(),
+            )
+        }
+    }
+
+    /// `free(pointer)` at the insertion point.
+    pub fn free(&self, pointer: Value) {
+        let (function, ty) = self.void_function("free", 1);
+        self.call(function, ty, &[pointer]);
+    }
+
+    /// `base + offset` bytes (an in-bounds `getelementptr i8`).
+    pub fn byte_address(&self, base: Value, offset: Value) -> Value {
+        let mut indices = [offset];
+        let n = name("");
+        unsafe {
+            c::LLVMBuildInBoundsGEP2(
+                self.builder,
+                c::LLVMInt8TypeInContext(self.context),
+                base,
+                indices.as_mut_ptr(),
+                1,
+                n.as_ptr(),
+            )
+        }
+    }
+
     /// A call at the insertion point.
     pub fn call(&self, function: Value, ty: LLVMTypeRef, args: &[Value]) -> Value {
         let mut args = args.to_vec();

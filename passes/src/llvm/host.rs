@@ -685,9 +685,40 @@ fn in_program_order(mut loops: Vec<Loop<'_>>) -> Vec<Loop<'_>> {
     let Some(function) = loops.first().and_then(|l| l.header().get_parent()) else {
         return loops;
     };
-    let order = function.get_basic_blocks();
+    // The order control reaches them, not the order the blocks are laid out in: passes
+    // before us may place a loop that runs first after those that follow it (a copy
+    // loop after a `malloc` null check lands below the loops after it).
+    let order = reverse_post_order(function);
     loops.sort_by_key(|l| order.iter().position(|b| *b == l.header()));
     loops
+}
+
+/// The function's blocks in reverse post-order from the entry (each block before its
+/// successors, loops aside); unreachable blocks last, in layout order.
+fn reverse_post_order(function: inkwell::values::FunctionValue<'_>) -> Vec<BasicBlock<'_>> {
+    let blocks = function.get_basic_blocks();
+    let mut seen = std::collections::HashSet::new();
+    let mut post = Vec::with_capacity(blocks.len());
+    if let Some(entry) = blocks.first() {
+        // Iterative depth-first search: (block, successors not yet visited).
+        let mut stack = vec![(*entry, super::ir::successors(*entry).into_iter())];
+        seen.insert(*entry);
+        while let Some((block, next)) = stack.last_mut() {
+            match next.find(|s| !seen.contains(s)) {
+                Some(successor) => {
+                    seen.insert(successor);
+                    stack.push((successor, super::ir::successors(successor).into_iter()));
+                }
+                None => {
+                    post.push(*block);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    post.reverse();
+    post.extend(blocks.into_iter().filter(|b| !seen.contains(b)));
+    post
 }
 
 /// A natural loop of LoopInfo.

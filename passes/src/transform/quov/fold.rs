@@ -138,7 +138,9 @@ pub fn fold(
     }
     let flows = flow.must_dependence()?;
     let Some(time) = flat_schedule(schedule, scop)? else {
-        return Ok(Err("the schedule's statements have no common time space".into()));
+        return Ok(Err(
+            "the schedule's statements have no common time space".into()
+        ));
     };
     let before = time.copy()?.lex_lt_union_map(time.copy()?)?;
     let quov = writer_quov(&flows)?;
@@ -268,7 +270,12 @@ fn fold_map(scop: &Scop, array: &str, dims: &[Fold]) -> Result<UnionMap, IslErro
 fn flat_schedule(schedule: &Schedule, scop: &Scop) -> Result<Option<UnionMap>, IslError> {
     let map = schedule.get_map()?.intersect_domain(scop.domains.copy()?)?;
     let maps = map.maps()?;
-    let Some(width) = maps.iter().map(|m| m.n_out()).collect::<Result<Vec<_>, _>>()?.into_iter().max()
+    let Some(width) = maps
+        .iter()
+        .map(|m| m.n_out())
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .max()
     else {
         return Ok(None);
     };
@@ -407,7 +414,10 @@ mod tests {
                 "S0",
                 "[n, T] -> { S0[i0] : 0 <= i0 < n }",
                 &[0, 0],
-                vec![read("in", "{ S0[i0] -> in[i0] }"), write("U", "{ S0[i0] -> U[0, i0] }")],
+                vec![
+                    read("in", "{ S0[i0] -> in[i0] }"),
+                    write("U", "{ S0[i0] -> U[0, i0] }"),
+                ],
             ),
             statement(
                 "S1",
@@ -424,7 +434,10 @@ mod tests {
                 "S2",
                 "[n, T] -> { S2[i0] : 0 <= i0 < n }",
                 &[2, 0],
-                vec![read("U", "[T] -> { S2[i0] -> U[T, i0] }"), write("out", "{ S2[i0] -> out[i0] }")],
+                vec![
+                    read("U", "[T] -> { S2[i0] -> U[T, i0] }"),
+                    write("out", "{ S2[i0] -> out[i0] }"),
+                ],
             ),
         ])
     }
@@ -451,13 +464,19 @@ mod tests {
                 "S0",
                 "[n, T] -> { S0[i0] : 0 <= i0 < n }",
                 &[0, 0],
-                vec![read("in", "{ S0[i0] -> in[i0] }"), write("U", "{ S0[i0] -> U[0, i0] }")],
+                vec![
+                    read("in", "{ S0[i0] -> in[i0] }"),
+                    write("U", "{ S0[i0] -> U[0, i0] }"),
+                ],
             ),
             statement(
                 "S1",
                 "[n, T] -> { S1[i0] : 0 <= i0 < n }",
                 &[0, 1],
-                vec![read("U", "{ S1[i0] -> U[0, i0] }"), write("out", "{ S1[i0] -> out[i0] }")],
+                vec![
+                    read("U", "{ S1[i0] -> U[0, i0] }"),
+                    write("out", "{ S1[i0] -> out[i0] }"),
+                ],
             ),
         ]);
         let folding = fold_of(&spec, "U").unwrap();
@@ -473,20 +492,28 @@ mod tests {
                 "S0",
                 "[n, T] -> { S0[i0] : 0 <= i0 < n }",
                 &[0, 0],
-                vec![read("in", "{ S0[i0] -> in[i0] }"), write("U", "{ S0[i0] -> U[0, i0] }")],
+                vec![
+                    read("in", "{ S0[i0] -> in[i0] }"),
+                    write("U", "{ S0[i0] -> U[0, i0] }"),
+                ],
             ),
             statement(
                 "S1",
                 "[n, T] -> { S1[i0] : 0 <= i0 < n }",
                 &[0, 1],
-                vec![read("U", "{ S1[i0] -> U[0, i0] }"), write("out", "{ S1[i0] -> out[i0] }")],
+                vec![
+                    read("U", "{ S1[i0] -> U[0, i0] }"),
+                    write("out", "{ S1[i0] -> out[i0] }"),
+                ],
             ),
         ]);
         let ctx = IslCtx::new(None).unwrap();
         let scop = Scop::build(&ctx, &spec).unwrap();
         let schedule = scop.schedule.copy().unwrap();
         let flow = parse_union_map(&ctx, "[n] -> { S0[i] -> S1[i] : 0 <= i < n }", "test").unwrap();
-        let reason = fold(&scop, &schedule, Some(&flow), "U").unwrap().unwrap_err();
+        let reason = fold(&scop, &schedule, Some(&flow), "U")
+            .unwrap()
+            .unwrap_err();
         assert!(reason.contains("parallel loop sequential"), "{reason}");
     }
 
@@ -498,7 +525,10 @@ mod tests {
                 "S0",
                 "[n, T] -> { S0[i0] : 0 <= i0 < n }",
                 &[0, 0],
-                vec![read("in", "{ S0[i0] -> in[i0] }"), write("U", "{ S0[i0] -> U[0, i0] }")],
+                vec![
+                    read("in", "{ S0[i0] -> in[i0] }"),
+                    write("U", "{ S0[i0] -> U[0, i0] }"),
+                ],
             ),
             statement(
                 "S1",
@@ -522,7 +552,10 @@ mod tests {
                 "S0",
                 "[n, T] -> { S0[i0, i1] : 0 <= i0 < 2 and 0 <= i1 < n }",
                 &[0, 0, 0],
-                vec![read("in", "{ S0[i0, i1] -> in[i1] }"), write("U", "{ S0[i0, i1] -> U[i0, i1] }")],
+                vec![
+                    read("in", "{ S0[i0, i1] -> in[i1] }"),
+                    write("U", "{ S0[i0, i1] -> U[i0, i1] }"),
+                ],
             ),
             statement(
                 "S1",
@@ -538,7 +571,10 @@ mod tests {
                 "S2",
                 "[n, T] -> { S2[i0] : 0 <= i0 < n }",
                 &[2, 0],
-                vec![read("U", "[T] -> { S2[i0] -> U[T - 1, i0] }"), write("out", "{ S2[i0] -> out[i0] }")],
+                vec![
+                    read("U", "[T] -> { S2[i0] -> U[T - 1, i0] }"),
+                    write("out", "{ S2[i0] -> out[i0] }"),
+                ],
             ),
         ]);
         let folding = fold_of(&spec, "U").unwrap();

@@ -1,0 +1,164 @@
+//! Folded temporaries in the generated code (QUOV storage allocation,
+//! `transform::quov::fold`): each folded array gets a buffer of its folded size, made in
+//! the check block (an allocation that fails sends the program down the original code)
+//! and freed where the new code ends; each load and store of the array in the new code
+//! goes to its folded cell instead of the original element.
+//!
+//! The folded cell of element `(c0, c1, ..)`: per dimension `c - low` (kept), `c mod g`
+//! (rotating copies) or nothing (dropped), in row-major order over the folded extents.
+//! The subscripts come from the model's access relations as AST expressions of the
+//! statement's counters (named `polyrust_q0`, ..), so one access is matched to each load
+//! and store of the array in program order, as detection listed them.
+
+use std::collections::HashMap;
+
+use inkwell::values::{AsValueRef, InstructionOpcode};
+
+use super::CodegenError;
+use crate::detect::DetectedRegion;
+use crate::isl::ast::{AstExpr, ExprBuilder};
+use crate::isl::{parse_map, IslCtx};
+use crate::llvm::builder::Value;
+use crate::model::spec::AccessKind;
+use crate::model::Scop;
+use crate::transform::quov::{Fold, Folding};
+
+/// The names the subscript expressions give the statement's counters.
+pub const COUNTER_PREFIX: &str = "polyrust_q";
+
+/// How one dimension of a folded array is laid out.
+pub enum FoldedDim {
+    /// The accessed range `low..=high`.
+    Keep { low: AstExpr, high: AstExpr },
+    /// `c mod g` (`g = 1`: the dimension is gone).
+    Modulo(i64),
+}
+
+pub struct FoldedArray {
+    pub array: String,
+    pub element_size: u32,
+    pub dims: Vec<FoldedDim>,
+}
+
+/// What the generated code needs to fold: the arrays, and per load or store of one of
+/// them, which array and its subscripts.
+#[derive(Default)]
+pub struct FoldPlan {
+    pub arrays: Vec<FoldedArray>,
+    pub accesses: HashMap<Value, (usize, Vec<AstExpr>)>,
+}
+
+/// A folded array's buffer at run time, with what addresses are computed from.
+pub struct Storage {
+    pub buffer: Value,
+    /// Per dimension: the least index (kept dimensions) and the stride in elements.
+    pub low: Vec<Option<Value>>,
+    pub stride: Vec<Value>,
+}
+
+/// The plan for `folds` in `region`, whose new model is `scop`.
+pub fn plan(
+    ctx: &IslCtx,
+    region: &DetectedRegion<'_>,
+    scop: &Scop,
+    folds: &[Folding],
+) -> Result<FoldPlan, CodegenError> {
+    let mut plan = FoldPlan::default();
+    if folds.is_empty() {
+        return Ok(plan);
+    }
+    let builder = ExprBuilder::new(&scop.assumed_context).map_err(CodegenError::Isl)?;
+    for folding in folds {
+        let range = super::check::array_range(ctx, &builder, &region.spec, scop, &folding.array)?
+            .ok_or_else(|| {
+            CodegenError::Unsupported(format!("{} is not accessed", folding.array))
+        })?;
+        let dims = folding
+            .dims
+            .iter()
+            .enumerate()
+            .map(|(k, fold)| match fold {
+                Fold::Modulo(g) => Ok(FoldedDim::Modulo(*g)),
+                Fold::Keep => match (range.low.get(k), range.high.get(k)) {
+                    (Some(low), Some(high)) => Ok(FoldedDim::Keep {
+                        low: low.clone(),
+                        high: high.clone(),
+                    }),
+                    _ => Err(CodegenError::Unsupported(format!(
+                        "no range for dimension {k} of {}",
+                        folding.array
+                    ))),
+                },
+            })
+            .collect::<Result<_, _>>()?;
+        let index = plan.arrays.len();
+        plan.arrays.push(FoldedArray {
+            array: folding.array.clone(),
+            element_size: range.element_size,
+            dims,
+        });
+        for (st, spec) in region.ir.statements.iter().zip(&region.spec.statements) {
+            let accesses_of = |kind: AccessKind| {
+                spec.accesses.iter().filter(move |a| {
+                    a.array == folding.array
+                        && (a.kind == AccessKind::Read) == (kind == AccessKind::Read)
+                })
+            };
+            let instructions_of = |opcode: InstructionOpcode| {
+                st.blocks
+                    .iter()
+                    .flat_map(|b| b.get_instructions())
+                    .filter(move |i| {
+                        i.get_opcode() == opcode
+                            && region
+                                .ir
+                                .memory_arrays
+                                .get(&i.as_value_ref())
+                                .is_some_and(|a| *a == folding.array)
+                    })
+            };
+            for (kind, opcode) in [
+                (AccessKind::Read, InstructionOpcode::Load),
+                (AccessKind::MustWrite, InstructionOpcode::Store),
+            ] {
+                let accesses: Vec<_> = accesses_of(kind).collect();
+                let instructions: Vec<_> = instructions_of(opcode).collect();
+                if accesses.len() != instructions.len() {
+                    return Err(CodegenError::Unsupported(format!(
+                        "{} accesses {} {} times, its model {} times",
+                        st.name,
+                        folding.array,
+                        instructions.len(),
+                        accesses.len()
+                    )));
+                }
+                for (access, inst) in accesses.iter().zip(instructions) {
+                    let subscripts = subscripts(ctx, &access.relation)?;
+                    plan.accesses
+                        .insert(inst.as_value_ref(), (index, subscripts));
+                }
+            }
+        }
+    }
+    Ok(plan)
+}
+
+/// The subscripts of an access relation as expressions of the statement's counters.
+fn subscripts(ctx: &IslCtx, relation: &str) -> Result<Vec<AstExpr>, CodegenError> {
+    let isl = |e| CodegenError::Isl(e);
+    let cells = parse_map(ctx, relation, "access relation")
+        .and_then(|m| m.range_over_domain_params(COUNTER_PREFIX))
+        .map_err(isl)?;
+    let n = cells.n_dims().map_err(isl)?;
+    let mut out = Vec::with_capacity(n);
+    for k in 0..n {
+        let values = cells.copy().and_then(|c| c.project_onto(k)).map_err(isl)?;
+        let context = values.copy().and_then(|v| v.params()).map_err(isl)?;
+        let builder = ExprBuilder::new(&context).map_err(isl)?;
+        let (low, _) = builder.bounds(&values).map_err(isl)?.ok_or_else(|| {
+            CodegenError::Unsupported(format!("subscript {k} of {relation} is unbounded"))
+        })?;
+        out.push(low);
+    }
+    Ok(out)
+}
