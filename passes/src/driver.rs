@@ -566,12 +566,18 @@ fn describe_folds(
         .iter()
         .map(|f| {
             let name = codegen::propagate::source_name(fa, region, &f.array);
-            let quov = f
-                .quov
-                .as_ref()
-                .map(|u| format!(" (shortest QUOV {u:?})"))
-                .unwrap_or_default();
-            format!("temporary {name} stored as {}{quov}", f.describe(&name))
+            let quov = match &f.quov {
+                Some(u) if f.follows_quov() => format!(" (shortest QUOV {u:?})"),
+                Some(u) => format!(
+                    " (the shortest QUOV {u:?} runs along no single dimension: folded along one)"
+                ),
+                None => String::new(),
+            };
+            format!(
+                "temporary {name} stored as {}{quov}: {}",
+                f.describe(&name),
+                f.savings()
+            )
         })
         .collect::<Vec<_>>()
         .join("; ")

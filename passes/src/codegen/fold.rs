@@ -36,6 +36,8 @@ pub enum FoldedDim {
 
 pub struct FoldedArray {
     pub array: String,
+    /// True for the parameter values the fold holds for (see `Folding::condition`).
+    pub condition: AstExpr,
     pub element_size: u32,
     pub dims: Vec<FoldedDim>,
 }
@@ -92,8 +94,12 @@ pub fn plan(
             })
             .collect::<Result<_, _>>()?;
         let index = plan.arrays.len();
+        let condition = builder
+            .condition(&folding.condition)
+            .map_err(CodegenError::Isl)?;
         plan.arrays.push(FoldedArray {
             array: folding.array.clone(),
+            condition,
             element_size: range.element_size,
             dims,
         });

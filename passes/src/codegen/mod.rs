@@ -445,10 +445,13 @@ fn build<'f>(
             .map_err(CodegenError::Unsupported)?;
     }
     // Folded temporaries' buffers: a failed allocation runs the original code.
+    // The fold's own condition (no value read that the region does not write) too.
     for array in &em.folds.arrays {
         let storage = allocate(em, array)?;
         let made = b.icmp(LLVMIntPredicate::LLVMIntNE, storage.buffer, b.null_ptr());
+        let holds = em.condition(&array.condition)?;
         ok = b.binary(LLVMOpcode::LLVMAnd, ok, made);
+        ok = b.binary(LLVMOpcode::LLVMAnd, ok, holds);
         em.storage.push(storage);
     }
     b.erase(placeholder);

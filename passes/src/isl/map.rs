@@ -261,6 +261,15 @@ impl Map {
         moved.range()
     }
 
+    /// The same relation with its domain tuple named `name`.
+    pub fn set_domain_name(self, name: &str) -> Result<Map, IslError> {
+        Map::wrap(
+            &self.ctx,
+            "naming a map's domain",
+            self.inner.set_tuple_name(DimType::In, name),
+        )
+    }
+
     pub fn to_union_map(self) -> Result<UnionMap, IslError> {
         UnionMap::wrap(
             &self.ctx,

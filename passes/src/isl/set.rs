@@ -116,6 +116,24 @@ impl Set {
         )
     }
 
+    /// The elements of the set for some value of the parameters (the parameters
+    /// projected out).
+    pub fn for_some_params(self) -> Result<Set, IslError> {
+        let operation = "projecting out a set's parameters";
+        let n =
+            u32::try_from(self.param_names()?.len()).map_err(|_| IslError::no_result(operation))?;
+        Set::wrap(
+            &self.ctx,
+            operation,
+            self.inner.project_out(DimType::Param, 0, n),
+        )
+    }
+
+    /// `{ x -> x : x in self }`.
+    pub fn identity(self) -> Result<super::Map, IslError> {
+        super::Map::wrap(&self.ctx, "the identity on a set", self.inner.identity())
+    }
+
     /// The image of the set under `map`.
     pub fn apply(self, map: super::Map) -> Result<Set, IslError> {
         Set::wrap(

@@ -700,14 +700,19 @@ fn reverse_post_order(function: inkwell::values::FunctionValue<'_>) -> Vec<Basic
     let mut seen = std::collections::HashSet::new();
     let mut post = Vec::with_capacity(blocks.len());
     if let Some(entry) = blocks.first() {
-        // Iterative depth-first search: (block, successors not yet visited).
-        let mut stack = vec![(*entry, super::ir::successors(*entry).into_iter())];
+        // Iterative depth-first search: (block, successors not yet visited). The last
+        // successor is searched first, so that among alternatives (the two versions of
+        // an unswitched loop) the first successor comes first, as in the layout.
+        let mut stack = vec![(*entry, super::ir::successors(*entry).into_iter().rev())];
         seen.insert(*entry);
         while let Some((block, next)) = stack.last_mut() {
             match next.find(|s| !seen.contains(s)) {
                 Some(successor) => {
                     seen.insert(successor);
-                    stack.push((successor, super::ir::successors(successor).into_iter()));
+                    stack.push((
+                        successor,
+                        super::ir::successors(successor).into_iter().rev(),
+                    ));
                 }
                 None => {
                     post.push(*block);

@@ -48,6 +48,11 @@ pub struct Folding {
     pub quov: Option<Vec<i64>>,
     /// The folded storage's dependences, ordered by the schedule (instance to instance).
     pub dependences: UnionMap,
+    /// Per dimension, how many indices the region accesses, when that is a constant.
+    pub extents: Vec<Option<i64>>,
+    /// The parameter values for which the fold holds (every value read is written in
+    /// the region): part of the run-time check.
+    pub condition: Set,
 }
 
 impl Folding {
@@ -67,6 +72,47 @@ impl Folding {
             format!("one {name} element")
         } else {
             format!("{name}{}", dims.concat())
+        }
+    }
+
+    /// Whether the fold is the QUOV's own (a vector along one dimension).
+    pub fn follows_quov(&self) -> bool {
+        let Some(u) = &self.quov else {
+            return false;
+        };
+        u.len() == self.dims.len()
+            && u.iter().zip(&self.dims).all(|(x, f)| match f {
+                Fold::Keep => *x == 0,
+                Fold::Modulo(g) => x.abs() == *g,
+            })
+    }
+
+    /// `2 of 129 indices of dimension 0`, per folded dimension, for remarks: the share
+    /// of the array's memory the folded storage keeps.
+    pub fn savings(&self) -> String {
+        let kept: Vec<String> = self
+            .dims
+            .iter()
+            .zip(&self.extents)
+            .enumerate()
+            .filter_map(|(k, (fold, extent))| match (fold, extent) {
+                (Fold::Keep, _) => None,
+                (Fold::Modulo(g), Some(e)) => Some(format!("{g} of {e} indices of dimension {k}")),
+                (Fold::Modulo(g), None) => Some(format!("{g} indices of dimension {k}")),
+            })
+            .collect();
+        let ratio: Option<f64> = self
+            .dims
+            .iter()
+            .zip(&self.extents)
+            .map(|(fold, extent)| match fold {
+                Fold::Keep => Some(1.0),
+                Fold::Modulo(g) => extent.map(|e| *g as f64 / e as f64),
+            })
+            .product();
+        match ratio {
+            Some(r) => format!("{}, {:.1}% of its memory", kept.join(", "), r * 100.0),
+            None => kept.join(", "),
         }
     }
 }
@@ -89,8 +135,16 @@ pub fn fold(
     let ctx = scop.context.ctx();
     let mut reads = UnionMap::empty(&ctx)?;
     let mut writes = UnionMap::empty(&ctx)?;
+    // Each write on its own (`S0__w1[i]` for the second write of `S0`): a statement
+    // writing two cells has two values, each with its own readers and its own
+    // overwriting.
+    let mut tagged_writes = UnionMap::empty(&ctx)?;
+    let mut tags = UnionMap::empty(&ctx)?;
+    // Statements writing the array more than once: their writes, pairwise, must not
+    // meet in one folded cell within an instance (see `same_instance_clash`).
+    let mut multiple_writes: Vec<Vec<crate::isl::Map>> = Vec::new();
     for statement in &scop.statements {
-        let mut written = 0;
+        let mut own_writes = Vec::new();
         for access in statement.accesses.iter().filter(|a| a.array == array) {
             if !access.relation.is_single_valued()? {
                 return Ok(Err(format!(
@@ -106,7 +160,16 @@ pub fn fold(
             match access.kind {
                 AccessKind::Read => reads = reads.union(relation)?,
                 AccessKind::MustWrite => {
-                    written += 1;
+                    let restricted = access
+                        .relation
+                        .copy()?
+                        .intersect_domain(statement.domain.copy()?)?;
+                    let tag = format!("{}__w{}", statement.name, own_writes.len());
+                    tagged_writes =
+                        tagged_writes.add_map(restricted.copy()?.set_domain_name(&tag)?)?;
+                    let instances = statement.domain.copy()?.identity()?.set_domain_name(&tag)?;
+                    tags = tags.add_map(instances)?;
+                    own_writes.push(restricted);
                     writes = writes.union(relation)?;
                 }
                 AccessKind::MayWrite => {
@@ -114,24 +177,37 @@ pub fn fold(
                 }
             }
         }
-        if written > 1 {
-            return Ok(Err(format!(
-                "{} writes {array} more than once",
-                statement.name
-            )));
+        if own_writes.len() > 1 {
+            multiple_writes.push(own_writes);
         }
     }
     if writes.is_empty()? {
         return Ok(Err(format!("nothing in the region writes {array}")));
     }
+    let original = original_schedule(scop)?;
+    let original = original
+        .copy()?
+        .union(tags.copy()?.apply_range(original)?)?;
     let flow = UnionAccessInfo::from_sink(reads.copy()?)?
-        .set_must_source(writes.copy()?)?
-        .set_schedule_map(original_schedule(scop)?)?
+        .set_must_source(tagged_writes.copy()?)?
+        .set_schedule_map(original)?
         .compute_flow()?;
+    // Reads of values written before the region (live-in values) would find the folded
+    // storage empty: the fold holds only where there are none, which the run-time check
+    // confirms (a negative step count reading a row never written, say).
     let unwritten = flow
         .must_no_source()?
         .intersect_params(scop.assumed_context.copy()?)?;
-    if !unwritten.is_empty()? {
+    let mut condition = scop.assumed_context.copy()?;
+    for set in unwritten.domain()?.sets()? {
+        condition = condition.subtract(set.params()?)?;
+    }
+    let runs = !scop
+        .domains
+        .copy()?
+        .intersect_params(condition.copy()?)?
+        .is_empty()?;
+    if !runs {
         return Ok(Err(format!(
             "some values of {array} read in the region are written before it"
         )));
@@ -143,6 +219,10 @@ pub fn fold(
         ));
     };
     let before = time.copy()?.lex_lt_union_map(time.copy()?)?;
+    let tagged_time = time
+        .copy()?
+        .union(tags.copy()?.apply_range(time.copy()?)?)?;
+    let tagged_before = tagged_time.copy()?.lex_lt_union_map(tagged_time)?;
     let quov = writer_quov(&flows)?;
     let loops = loop_levels(&time)?;
     let kept_parallel = match dependences {
@@ -175,20 +255,28 @@ pub fn fold(
             continue;
         }
         let location = fold_map(scop, array, &dims)?;
+        if same_instance_clash(&multiple_writes, &location)? {
+            continue;
+        }
         let new_writes = writes.copy()?.apply_range(location.copy()?)?;
-        let new_reads = reads.copy()?.apply_range(location)?;
-        // Write pairs sharing a folded cell, the first before the second.
-        let clobbers = new_writes
+        let new_reads = reads.copy()?.apply_range(location.copy()?)?;
+        // Writes sharing a folded cell, the first before the second; a value is lost
+        // when another write to its cell comes between it and one of its reads.
+        let new_tagged = tagged_writes.copy()?.apply_range(location.copy()?)?;
+        let tagged_clobbers = new_tagged
             .copy()?
-            .apply_range(new_writes.copy()?.reverse()?)?
-            .intersect(before.copy()?)?;
-        let overwritten = clobbers
-            .copy()?
-            .apply_range(before.copy()?)?
+            .apply_range(new_tagged.reverse()?)?
+            .intersect(tagged_before.copy()?)?;
+        let overwritten = tagged_clobbers
+            .apply_range(tagged_before.copy()?)?
             .intersect(flows.copy()?)?;
         if !overwritten.is_empty()? {
             continue;
         }
+        let clobbers = new_writes
+            .copy()?
+            .apply_range(new_writes.copy()?.reverse()?)?
+            .intersect(before.copy()?)?;
         let anti = new_reads
             .copy()?
             .apply_range(new_writes.copy()?.reverse()?)?
@@ -214,6 +302,8 @@ pub fn fold(
             dims,
             quov,
             dependences: folded,
+            extents,
+            condition,
         }));
     }
     Ok(Err(match serializing {
@@ -263,6 +353,50 @@ fn fold_map(scop: &Scop, array: &str, dims: &[Fold]) -> Result<UnionMap, IslErro
         to.join(", ")
     );
     parse_map(&scop.context.ctx(), &text, "folded storage")?.to_union_map()
+}
+
+/// Whether two writes of one statement instance land in the same folded cell (the
+/// order check compares instances, not the stores inside one).
+fn same_instance_clash(
+    multiple_writes: &[Vec<crate::isl::Map>],
+    location: &UnionMap,
+) -> Result<bool, IslError> {
+    for own in multiple_writes {
+        let original: Vec<UnionMap> = own
+            .iter()
+            .map(|w| w.copy()?.to_union_map())
+            .collect::<Result<_, _>>()?;
+        let folded: Vec<UnionMap> = original
+            .iter()
+            .map(|w| w.copy()?.apply_range(location.copy()?))
+            .collect::<Result<_, _>>()?;
+        for (k, a) in folded.iter().enumerate() {
+            for (j, b) in folded.iter().enumerate().skip(k + 1) {
+                // Writes of the same element meet in the original too: no change.
+                let same_element = original[k]
+                    .copy()?
+                    .apply_range(original[j].copy()?.reverse()?)?;
+                let meeting = a
+                    .copy()?
+                    .apply_range(b.copy()?.reverse()?)?
+                    .subtract(same_element)?;
+                for map in meeting.maps()? {
+                    let n = map.n_in()?;
+                    let origin = vec!["0"; n].join(", ");
+                    let zero = crate::isl::parse_set(
+                        &map.ctx(),
+                        &format!("{{ [{origin}] }}"),
+                        "the zero vector",
+                    )?;
+                    let deltas = map.drop_domain_name()?.drop_range_name()?.deltas()?;
+                    if !deltas.intersect(zero)?.is_empty()? {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+    }
+    Ok(false)
 }
 
 /// The schedule's map from instances to time, every statement padded to the same
@@ -338,24 +472,33 @@ fn carried_levels(time: &UnionMap, dependences: &UnionMap) -> Result<Vec<bool>, 
 }
 
 /// The shortest QUOV (sequential scan of the loops, the order the schedule keeps inside
-/// a tile) of the flows between statements of the same depth, in their iteration space,
-/// when every such flow vector is a constant; `None` otherwise.
+/// a tile) of the flows from statements into themselves, in their iteration space, when
+/// every such flow vector is a constant; `None` otherwise.
 fn writer_quov(flows: &UnionMap) -> Result<Option<Vec<i64>>, IslError> {
-    let mut vectors: Vec<Vec<i64>> = Vec::new();
-    let mut width = None;
+    // Per writing statement, its flows into itself; the deepest statement speaks for
+    // the array (its vectors span every dimension of the folded storage).
+    let mut by_writer: Vec<(String, usize, Vec<Vec<i64>>)> = Vec::new();
     for map in flows.maps()? {
-        let (n_in, n_out) = (map.n_in()?, map.n_out()?);
-        // Flows into statements of another depth have no vector in this space.
-        if n_in != n_out || n_in == 0 || *width.get_or_insert(n_in) != n_in {
+        // Writes are tagged `S__wk` (see `fold`).
+        let tagged = map.domain_name().unwrap_or_default();
+        let writer = tagged.split_once("__w").map_or(tagged.as_str(), |(s, _)| s);
+        if map.range_name().as_deref() != Some(writer) {
+            continue;
+        }
+        let width = map.n_in()?;
+        if width == 0 {
             continue;
         }
         let deltas = map.drop_domain_name()?.drop_range_name()?.deltas()?;
-        match constant_vectors(deltas, 16)? {
-            Some(found) => vectors.extend(found),
-            None => return Ok(None),
+        let Some(found) = constant_vectors(deltas.for_some_params()?, 16)? else {
+            return Ok(None);
+        };
+        match by_writer.iter_mut().find(|(w, _, _)| w == writer) {
+            Some((_, _, vectors)) => vectors.extend(found),
+            None => by_writer.push((writer.to_string(), width, found)),
         }
     }
-    let Some(width) = width else {
+    let Some((_, width, vectors)) = by_writer.into_iter().max_by_key(|(_, width, _)| *width) else {
         return Ok(None);
     };
     Ok(quov(&vectors, &vec![Dim::Sequential; width]))
@@ -454,6 +597,98 @@ mod tests {
         let folding = fold_of(&time_expanded(), "U").unwrap();
         assert_eq!(folding.dims, vec![Fold::Modulo(2), Fold::Keep]);
         assert_eq!(folding.describe("U"), "U[i0 mod 2][i1]");
+        // T + 1 rows for T up to 1000: the extent is not a constant.
+        assert_eq!(folding.savings(), "2 indices of dimension 0");
+    }
+
+    /// The stencil alone (its first row written in the region too), run in skewed tiles
+    /// `tile x tile` of `(t, i + t)`: the schedule the fold is checked against.
+    fn tiled_stencil(tile: i64) -> (Scop, Schedule) {
+        let spec = region(vec![
+            statement(
+                "S0",
+                "[n, T] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![
+                    read("in", "{ S0[i0] -> in[i0] }"),
+                    write("U", "{ S0[i0] -> U[0, i0] }"),
+                ],
+            ),
+            statement(
+                "S1",
+                "[n, T] -> { S1[i0, i1] : 0 <= i0 < T and 1 <= i1 < n - 1 }",
+                &[1, 0, 0],
+                vec![
+                    read("U", "{ S1[i0, i1] -> U[i0, i1 - 1] }"),
+                    read("U", "{ S1[i0, i1] -> U[i0, i1] }"),
+                    read("U", "{ S1[i0, i1] -> U[i0, i1 + 1] }"),
+                    write("U", "{ S1[i0, i1] -> U[i0 + 1, i1] }"),
+                ],
+            ),
+            statement(
+                "S2",
+                "[n, T] -> { S2[i0] : 0 <= i0 < T }",
+                &[1, 1],
+                vec![
+                    read("U", "{ S2[i0] -> U[i0, 0] }"),
+                    write("U", "{ S2[i0] -> U[i0 + 1, 0] }"),
+                ],
+            ),
+            statement(
+                "S3",
+                "[n, T] -> { S3[i0] : 0 <= i0 < T }",
+                &[1, 2],
+                vec![
+                    read("U", "[n] -> { S3[i0] -> U[i0, n - 1] }"),
+                    write("U", "[n] -> { S3[i0] -> U[i0 + 1, n - 1] }"),
+                ],
+            ),
+        ]);
+        let ctx = IslCtx::new(None).unwrap();
+        let scop = Scop::build(&ctx, &spec).unwrap();
+        // S0 first; then time steps, each: S1's row skewed, S2 and S3 at its ends.
+        let point = format!(
+            "[n, T] -> {{ S0[i] -> [-1, i, 0]; S1[t, i] -> [t, i + t, 0]; \
+             S2[t] -> [t, t, 1]; S3[t] -> [t, n - 1 + t, 2] }}"
+        );
+        let tiles = format!(
+            "[n, T] -> {{ S0[i] -> [-1, 0]; S1[t, i] -> [floor(t / {tile}), floor((i + t) / {tile})]; \
+             S2[t] -> [floor(t / {tile}), floor(t / {tile})]; S3[t] -> [floor(t / {tile}), floor((n - 1 + t) / {tile})] }}"
+        );
+        let schedule = Schedule::from_domain(scop.domains.copy().unwrap())
+            .unwrap()
+            .insert_band(parse_union_map(&ctx, &point, "test").unwrap())
+            .unwrap()
+            .insert_band(parse_union_map(&ctx, &tiles, "test").unwrap())
+            .unwrap();
+        (scop, schedule)
+    }
+
+    #[test]
+    fn skewed_tiles_of_any_size_keep_two_time_steps() {
+        // The paper's A[t mod 2][i] ([2, 2] in the skewed space): legal for every tile
+        // size, those that divide the sizes and those that do not.
+        for tile in [1, 3, 4, 7, 64] {
+            let (scop, schedule) = tiled_stencil(tile);
+            let folding = fold(&scop, &schedule, None, "U").unwrap().unwrap();
+            assert_eq!(
+                folding.dims,
+                vec![Fold::Modulo(2), Fold::Keep],
+                "tile {tile}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_time_step_is_not_enough_in_tiles() {
+        // U[i] alone (the row overwritten in place) would be legal only if every read
+        // of a cell came before its next write, which tiles break: the check refuses.
+        let (scop, schedule) = tiled_stencil(4);
+        let time = flat_schedule(&schedule, &scop).unwrap().unwrap();
+        let before = time.copy().unwrap().lex_lt_union_map(time).unwrap();
+        assert!(!before.is_empty().unwrap());
+        let folding = fold(&scop, &schedule, None, "U").unwrap().unwrap();
+        assert_ne!(folding.dims[0], Fold::Modulo(1));
     }
 
     #[test]
