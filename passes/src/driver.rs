@@ -508,7 +508,10 @@ fn fold_temporaries(
                 RemarkKind::Analysis,
                 "NotFolded",
                 at,
-                &format!("temporary {name} keeps its storage: {reason}"),
+                &format!(
+                    "temporary {name} keeps its storage: {}",
+                    reason.replace(&array, &name)
+                ),
             ),
             Err(e) => fa.remark(
                 RemarkKind::Analysis,

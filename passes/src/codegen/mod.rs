@@ -8,7 +8,9 @@
 //! the original ones kept as fallback carry `polyrust.handled` in their loop ID (so no
 //! later run rewrites them again); generated loops that carry no dependence also carry
 //! `llvm.loop.parallel_accesses` over an access group holding their statements' memory
-//! accesses (the run-time check guarantees the arrays do not overlap).
+//! accesses (the run-time check guarantees the arrays do not overlap). Temporaries
+//! stored folded (`fold`, QUOV) get a buffer of their folded size, made in the check
+//! block and freed on both ways out.
 //!
 //! Everything that can fail is computed before the IR changes (AST, run-time check,
 //! shape of the region's entry and exit); a failure after that (a value that cannot

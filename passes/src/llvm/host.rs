@@ -688,42 +688,75 @@ fn in_program_order(mut loops: Vec<Loop<'_>>) -> Vec<Loop<'_>> {
     // The order control reaches them, not the order the blocks are laid out in: passes
     // before us may place a loop that runs first after those that follow it (a copy
     // loop after a `malloc` null check lands below the loops after it).
-    let order = reverse_post_order(function);
+    let order = control_order(function);
     loops.sort_by_key(|l| order.iter().position(|b| *b == l.header()));
     loops
 }
 
-/// The function's blocks in reverse post-order from the entry (each block before its
-/// successors, loops aside); unreachable blocks last, in layout order.
-fn reverse_post_order(function: inkwell::values::FunctionValue<'_>) -> Vec<BasicBlock<'_>> {
+/// The function's blocks in an order control respects: each block after every block
+/// with a forward edge into it (back edges of loops aside), and among blocks that do
+/// not depend on each other (the two versions of an unswitched loop) the layout's order.
+/// Unreachable blocks come last, in layout order.
+fn control_order(function: inkwell::values::FunctionValue<'_>) -> Vec<BasicBlock<'_>> {
+    use std::cmp::Reverse;
+    use std::collections::{BinaryHeap, HashMap, HashSet};
     let blocks = function.get_basic_blocks();
-    let mut seen = std::collections::HashSet::new();
-    let mut post = Vec::with_capacity(blocks.len());
-    if let Some(entry) = blocks.first() {
-        // Iterative depth-first search: (block, successors not yet visited). The last
-        // successor is searched first, so that among alternatives (the two versions of
-        // an unswitched loop) the first successor comes first, as in the layout.
-        let mut stack = vec![(*entry, super::ir::successors(*entry).into_iter().rev())];
-        seen.insert(*entry);
-        while let Some((block, next)) = stack.last_mut() {
-            match next.find(|s| !seen.contains(s)) {
-                Some(successor) => {
-                    seen.insert(successor);
-                    stack.push((
-                        successor,
-                        super::ir::successors(successor).into_iter().rev(),
-                    ));
-                }
-                None => {
-                    post.push(*block);
-                    stack.pop();
+    let layout: HashMap<BasicBlock<'_>, usize> =
+        blocks.iter().enumerate().map(|(k, b)| (*b, k)).collect();
+    let Some(entry) = blocks.first().copied() else {
+        return blocks;
+    };
+    // Back edges: to a block still on the depth-first search's stack.
+    let mut back: HashSet<(BasicBlock<'_>, BasicBlock<'_>)> = HashSet::new();
+    let mut seen = HashSet::from([entry]);
+    let mut on_stack = HashSet::from([entry]);
+    let mut stack = vec![(entry, super::ir::successors(entry).into_iter())];
+    while let Some((block, next)) = stack.last_mut() {
+        let block = *block;
+        match next.next() {
+            Some(successor) if on_stack.contains(&successor) => {
+                back.insert((block, successor));
+            }
+            Some(successor) if seen.insert(successor) => {
+                on_stack.insert(successor);
+                stack.push((successor, super::ir::successors(successor).into_iter()));
+            }
+            Some(_) => {}
+            None => {
+                on_stack.remove(&block);
+                stack.pop();
+            }
+        }
+    }
+    // Kahn's algorithm over the forward edges, the earliest block in layout first.
+    let mut waiting: HashMap<BasicBlock<'_>, usize> = HashMap::new();
+    for block in &seen {
+        for successor in super::ir::successors(*block) {
+            if !back.contains(&(*block, successor)) {
+                *waiting.entry(successor).or_insert(0) += 1;
+            }
+        }
+    }
+    let mut ready = BinaryHeap::from([Reverse(layout[&entry])]);
+    let mut order = Vec::with_capacity(blocks.len());
+    while let Some(Reverse(index)) = ready.pop() {
+        let block = blocks[index];
+        order.push(block);
+        for successor in super::ir::successors(block) {
+            if back.contains(&(block, successor)) {
+                continue;
+            }
+            if let Some(count) = waiting.get_mut(&successor) {
+                *count -= 1;
+                if *count == 0 {
+                    ready.push(Reverse(layout[&successor]));
                 }
             }
         }
     }
-    post.reverse();
-    post.extend(blocks.into_iter().filter(|b| !seen.contains(b)));
-    post
+    let placed: HashSet<BasicBlock<'_>> = order.iter().copied().collect();
+    order.extend(blocks.iter().filter(|b| !placed.contains(b)));
+    order
 }
 
 /// A natural loop of LoopInfo.

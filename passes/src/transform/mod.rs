@@ -21,8 +21,9 @@
 //!   does not gain;
 //! - `time_tiling`: iterated stencils' time steps tiled together over skewed row loops
 //!   (innermost loops kept whole), where a time step's data leaves the cache;
-//! - `quov`: QUOV storage allocation, so far the vectors and the modular mappings (the
-//!   paper's rules and worked examples);
+//! - `quov`: QUOV storage allocation: the vectors and modular mappings (the paper's rules
+//!   and worked examples), and which folds of a temporary's dimensions the final
+//!   schedule allows (`quov::fold`, checked exactly against it);
 //! - `register_tiling`: which point loops of a tiled band are unrolled and jammed into
 //!   its innermost loop, and by how much (from the target's vector registers);
 //! - `traffic`: the memory traffic of a loop nest, estimated from footprints against the

@@ -225,9 +225,16 @@ pub fn fold(
     let tagged_before = tagged_time.copy()?.lex_lt_union_map(tagged_time)?;
     let quov = writer_quov(&flows)?;
     let loops = loop_levels(&time)?;
+    // The loops that may run in parallel now: those the dependences code generation
+    // is given leave free, or, without them (the original loops kept), those the
+    // region's storage leaves free (LLVM's vectorizer finds those).
     let kept_parallel = match dependences {
         Some(d) => carried_levels(&time, d)?,
-        None => Vec::new(),
+        None => {
+            let all_writes = scop.must_writes.copy()?.union(scop.may_writes.copy()?)?;
+            let all = storage_dependences(&all_writes, &scop.reads, &before)?;
+            carried_levels(&time, &all)?
+        }
     };
     // A fold gains only where a dimension's accessed range is longer than its copies.
     let touched = reads.copy()?.union(writes.copy()?)?.range()?;
@@ -273,29 +280,16 @@ pub fn fold(
         if !overwritten.is_empty()? {
             continue;
         }
-        let clobbers = new_writes
-            .copy()?
-            .apply_range(new_writes.copy()?.reverse()?)?
-            .intersect(before.copy()?)?;
-        let anti = new_reads
-            .copy()?
-            .apply_range(new_writes.copy()?.reverse()?)?
-            .intersect(before.copy()?)?;
-        let true_flow = new_writes
-            .apply_range(new_reads.reverse()?)?
-            .intersect(before.copy()?)?;
-        let folded = clobbers.union(anti)?.union(true_flow)?;
-        if dependences.is_some() {
-            let carried = carried_levels(&time, &folded)?;
-            let serializes = carried
-                .iter()
-                .zip(&kept_parallel)
-                .zip(&loops)
-                .any(|((now, before), is_loop)| *now && !*before && *is_loop);
-            if serializes {
-                serializing.get_or_insert(dims);
-                continue;
-            }
+        let folded = storage_dependences(&new_writes, &new_reads, &before)?;
+        let carried = carried_levels(&time, &folded)?;
+        let serializes = carried
+            .iter()
+            .zip(&kept_parallel)
+            .zip(&loops)
+            .any(|((now, before), is_loop)| *now && !*before && *is_loop);
+        if serializes {
+            serializing.get_or_insert(dims);
+            continue;
         }
         return Ok(Ok(Folding {
             array: array.to_string(),
@@ -353,6 +347,20 @@ fn fold_map(scop: &Scop, array: &str, dims: &[Fold]) -> Result<UnionMap, IslErro
         to.join(", ")
     );
     parse_map(&scop.context.ctx(), &text, "folded storage")?.to_union_map()
+}
+
+/// The dependences of storage written by `writes` and read by `reads` (flow, anti and
+/// output: every pair of accesses to one cell, at least one a write), ordered by
+/// `before`.
+fn storage_dependences(
+    writes: &UnionMap,
+    reads: &UnionMap,
+    before: &UnionMap,
+) -> Result<UnionMap, IslError> {
+    let output = writes.copy()?.apply_range(writes.copy()?.reverse()?)?;
+    let anti = reads.copy()?.apply_range(writes.copy()?.reverse()?)?;
+    let flow = writes.copy()?.apply_range(reads.copy()?.reverse()?)?;
+    output.union(anti)?.union(flow)?.intersect(before.copy()?)
 }
 
 /// Whether two writes of one statement instance land in the same folded cell (the
@@ -647,10 +655,8 @@ mod tests {
         let ctx = IslCtx::new(None).unwrap();
         let scop = Scop::build(&ctx, &spec).unwrap();
         // S0 first; then time steps, each: S1's row skewed, S2 and S3 at its ends.
-        let point = format!(
-            "[n, T] -> {{ S0[i] -> [-1, i, 0]; S1[t, i] -> [t, i + t, 0]; \
-             S2[t] -> [t, t, 1]; S3[t] -> [t, n - 1 + t, 2] }}"
-        );
+        let point = "[n, T] -> { S0[i] -> [-1, i, 0]; S1[t, i] -> [t, i + t, 0]; \
+             S2[t] -> [t, t, 1]; S3[t] -> [t, n - 1 + t, 2] }";
         let tiles = format!(
             "[n, T] -> {{ S0[i] -> [-1, 0]; S1[t, i] -> [floor(t / {tile}), floor((i + t) / {tile})]; \
              S2[t] -> [floor(t / {tile}), floor(t / {tile})]; S3[t] -> [floor(t / {tile}), floor((n - 1 + t) / {tile})] }}"
@@ -693,7 +699,38 @@ mod tests {
 
     #[test]
     fn a_value_read_in_the_same_iteration_takes_one_cell() {
-        // t[i] = in[i] * 2; out[i] = t[i] + 1, in one loop.
+        // t[i] = in[i] * 2; out[i + 1] = out[i] + t[i], in one loop (sequential).
+        let spec = region(vec![
+            statement(
+                "S0",
+                "[n, T] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![
+                    read("in", "{ S0[i0] -> in[i0] }"),
+                    write("U", "{ S0[i0] -> U[0, i0] }"),
+                ],
+            ),
+            statement(
+                "S1",
+                "[n, T] -> { S1[i0] : 0 <= i0 < n }",
+                &[0, 1],
+                vec![
+                    read("U", "{ S1[i0] -> U[0, i0] }"),
+                    read("out", "{ S1[i0] -> out[i0] }"),
+                    write("out", "{ S1[i0] -> out[i0 + 1] }"),
+                ],
+            ),
+        ]);
+        let folding = fold_of(&spec, "U").unwrap();
+        assert_eq!(folding.dims, vec![Fold::Modulo(1), Fold::Modulo(1)]);
+        assert_eq!(folding.describe("U"), "one U element");
+    }
+
+    #[test]
+    fn a_loop_left_to_the_vectorizer_is_not_made_sequential() {
+        // A temporary read in the iteration that writes it, in a loop nothing keeps
+        // from running in parallel, the original order kept (no dependences given):
+        // one cell would stop LLVM's vectorizer.
         let spec = region(vec![
             statement(
                 "S0",
@@ -714,9 +751,8 @@ mod tests {
                 ],
             ),
         ]);
-        let folding = fold_of(&spec, "U").unwrap();
-        assert_eq!(folding.dims, vec![Fold::Modulo(1), Fold::Modulo(1)]);
-        assert_eq!(folding.describe("U"), "one U element");
+        let reason = fold_of(&spec, "U").unwrap_err();
+        assert!(reason.contains("parallel loop sequential"), "{reason}");
     }
 
     #[test]
