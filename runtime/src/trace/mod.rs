@@ -1,0 +1,312 @@
+//! Trace modelling: the ordered addresses of one memory reference → the loop nests
+//! that regenerate them exactly (Rodríguez, Pouchet, Touriño, "Representing Integer
+//! Sequences Using Piecewise-Affine Loops", Mathematics 9:2368, 2021;
+//! digest in shared/papers/notes/trace-to-loops.md).
+//!
+//! - [`nest`]: the canonical nest (counters from 0 step 1, upper bounds the min of
+//!   affine faces over outer counters, one access `base + Σ c_j·i_j` modulo 2^64) and
+//!   its enumeration.
+//! - `search`: the least-depth single nest for a trace (Extract with the γ fast path,
+//!   brute force over the D strides, Grow, face refits; several upper faces per level,
+//!   §4.2), inside iterative deepening with a depth cap and a node budget.
+//! - `fit`: exact integer face fitting.
+//! - [`render`]: the nest as C-like text and as a C program that prints the trace.
+//!
+//! Union of loops: where one nest cannot explain the whole stream within the limits,
+//! the stream is cut into consecutive pieces, each the longest prefix of the rest that
+//! one nest explains (a nest may stop inside its domain), as the paper's "sequence of
+//! nests" fallback does. A prefix whose nest would not be at least twice smaller than
+//! its addresses becomes a literal piece; literal pieces grow geometrically between
+//! searches so that a stream with no structure costs O(log) searches per run.
+//! Every model is checked by regenerating it ([`Model::generate`]) before it is
+//! returned: it reproduces its input exactly, or the input becomes one literal piece.
+//! Not done: lower faces (max bounds, §4.3), rational slopes (§4.5) and best-first
+//! search (§4.4); such traces get deeper nests or more pieces.
+
+pub mod nest;
+pub mod render;
+
+mod fit;
+mod search;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+pub use nest::{Face, Nest, Point, MAX_DEPTH};
+pub use search::Limits;
+
+/// One consecutive part of a modelled trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece {
+    Nest(Nest),
+    /// Addresses with no worthwhile nest, kept as they are.
+    Literal(Vec<i64>),
+}
+
+impl Piece {
+    pub fn len(&self) -> u64 {
+        match self {
+            Piece::Nest(nest) => nest.count(),
+            Piece::Literal(addresses) => addresses.len() as u64,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The model of a whole trace: its pieces in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Model {
+    pub pieces: Vec<Piece>,
+    /// Whether some search ran out of budget (a nest found may then not be of least
+    /// depth, or a nest may exist where a cut or a literal was used).
+    pub budget_hit: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TraceError {
+    /// There is nothing to model.
+    Empty,
+    /// A serialized model is not one [`Model::to_bytes`] wrote.
+    Malformed(&'static str),
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TraceError::Empty => write!(f, "the trace has no addresses"),
+            TraceError::Malformed(what) => write!(f, "not a trace model: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+/// A nest replaces a prefix only if it is at most half the size of the addresses.
+fn worth_a_nest(nest: &Nest) -> bool {
+    2 * nest_encoded_len(nest) as u64 <= 8 * nest.count()
+}
+
+/// Longest literal run between two searches.
+const MAX_LITERAL_STEP: usize = 1 << 16;
+
+/// Models `trace` (see the module comment for the pieces and the guarantee).
+pub fn synthesize(trace: &[i64], limits: &Limits) -> Result<Model, TraceError> {
+    if trace.is_empty() {
+        return Err(TraceError::Empty);
+    }
+    let mut pieces: Vec<Piece> = Vec::new();
+    let mut budget_hit = false;
+    let mut literal_step = 1usize;
+    let mut pos = 0;
+    // Counters stay below MAX_COUNTER when a nest never covers more accesses.
+    let longest = (nest::MAX_COUNTER - 1) as usize;
+    while pos < trace.len() {
+        let end = trace.len().min(pos + longest);
+        let found = search::search(&trace[pos..end], limits);
+        budget_hit |= found.budget_hit;
+        if found.complete || worth_a_nest(&found.nest) {
+            pos += found.nest.count() as usize;
+            pieces.push(Piece::Nest(found.nest));
+            literal_step = 1;
+            continue;
+        }
+        let take = literal_step.min(trace.len() - pos);
+        literal_step = (literal_step * 2).min(MAX_LITERAL_STEP);
+        match pieces.last_mut() {
+            Some(Piece::Literal(addresses)) => addresses.extend_from_slice(&trace[pos..pos + take]),
+            _ => pieces.push(Piece::Literal(trace[pos..pos + take].to_vec())),
+        }
+        pos += take;
+    }
+    let model = Model { pieces, budget_hit };
+    if model.reproduces(trace) {
+        Ok(model)
+    } else {
+        // Each nest was checked on its own piece; this is the last line of defence.
+        Ok(Model {
+            pieces: vec![Piece::Literal(trace.to_vec())],
+            budget_hit,
+        })
+    }
+}
+
+const MAGIC: &[u8; 4] = b"PRT1";
+const TAG_NEST: u8 = 1;
+const TAG_LITERAL: u8 = 2;
+
+fn nest_encoded_len(nest: &Nest) -> usize {
+    // tag, depth, count, base, coefficients, then per level a face count and faces.
+    let mut len = 1 + 1 + 8 + 8 + 8 * nest.depth();
+    for level in 0..nest.depth() {
+        len += 1 + nest.faces(level).len() * 8 * (level + 1);
+    }
+    len
+}
+
+impl Model {
+    /// Number of accesses the model emits.
+    pub fn len(&self) -> u64 {
+        self.pieces.iter().map(Piece::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn nests(&self) -> impl Iterator<Item = &Nest> {
+        self.pieces.iter().filter_map(|piece| match piece {
+            Piece::Nest(nest) => Some(nest),
+            Piece::Literal(_) => None,
+        })
+    }
+
+    /// The modelled trace, in order.
+    pub fn generate(&self) -> impl Iterator<Item = i64> + '_ {
+        self.pieces.iter().flat_map(|piece| -> Box<dyn Iterator<Item = i64> + '_> {
+            match piece {
+                Piece::Nest(nest) => Box::new(nest.addresses()),
+                Piece::Literal(addresses) => Box::new(addresses.iter().copied()),
+            }
+        })
+    }
+
+    /// Whether the model regenerates exactly `trace`.
+    pub fn reproduces(&self, trace: &[i64]) -> bool {
+        let mut generated = self.generate();
+        trace.iter().all(|&a| generated.next() == Some(a)) && generated.next().is_none()
+    }
+
+    /// Size of [`Model::to_bytes`] without building it.
+    pub fn encoded_len(&self) -> usize {
+        let mut len = MAGIC.len() + 8;
+        for piece in &self.pieces {
+            len += match piece {
+                Piece::Nest(nest) => nest_encoded_len(nest),
+                Piece::Literal(addresses) => 1 + 8 + 8 * addresses.len(),
+            };
+        }
+        len
+    }
+
+    /// The model as bytes: "PRT1", the piece count, then per piece a tag and its
+    /// numbers (little-endian 8-byte integers; depth and face counts one byte).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.encoded_len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(self.pieces.len() as u64).to_le_bytes());
+        for piece in &self.pieces {
+            match piece {
+                Piece::Nest(nest) => {
+                    out.push(TAG_NEST);
+                    out.push(nest.depth() as u8);
+                    out.extend_from_slice(&nest.count().to_le_bytes());
+                    out.extend_from_slice(&nest.base().to_le_bytes());
+                    for c in nest.coeffs() {
+                        out.extend_from_slice(&c.to_le_bytes());
+                    }
+                    for level in 0..nest.depth() {
+                        out.push(nest.faces(level).len() as u8);
+                        for face in nest.faces(level) {
+                            out.extend_from_slice(&face.constant_term().to_le_bytes());
+                            for m in 0..level {
+                                out.extend_from_slice(&face.slope(m).to_le_bytes());
+                            }
+                        }
+                    }
+                }
+                Piece::Literal(addresses) => {
+                    out.push(TAG_LITERAL);
+                    out.extend_from_slice(&(addresses.len() as u64).to_le_bytes());
+                    for a in addresses {
+                        out.extend_from_slice(&a.to_le_bytes());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Reads what [`Model::to_bytes`] wrote.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model, TraceError> {
+        let mut reader = Reader { bytes, at: 0 };
+        if reader.take(4)? != MAGIC {
+            return Err(TraceError::Malformed("no PRT1 header"));
+        }
+        let count = reader.u64()?;
+        let mut pieces = Vec::new();
+        for _ in 0..count {
+            match reader.byte()? {
+                TAG_NEST => {
+                    let depth = reader.byte()? as usize;
+                    if depth == 0 || depth > MAX_DEPTH {
+                        return Err(TraceError::Malformed("nest depth out of range"));
+                    }
+                    let accesses = reader.u64()?;
+                    let base = reader.i64()?;
+                    let coeffs = (0..depth).map(|_| reader.i64()).collect::<Result<Vec<_>, _>>()?;
+                    let mut faces = Vec::with_capacity(depth);
+                    for level in 0..depth {
+                        let n = reader.byte()? as usize;
+                        let mut level_faces = Vec::with_capacity(n);
+                        for _ in 0..n {
+                            let constant = reader.i64()?;
+                            let slopes = (0..level).map(|_| reader.i64()).collect::<Result<Vec<_>, _>>()?;
+                            level_faces.push(Face::new(&slopes, constant));
+                        }
+                        faces.push(level_faces);
+                    }
+                    let nest = Nest::new(base, &coeffs, faces, accesses)
+                        .ok_or(TraceError::Malformed("a nest without faces or outside the limits"))?;
+                    pieces.push(Piece::Nest(nest));
+                }
+                TAG_LITERAL => {
+                    let n = reader.u64()?;
+                    if n > (reader.bytes.len() / 8) as u64 {
+                        return Err(TraceError::Malformed("literal longer than the data"));
+                    }
+                    let addresses = (0..n).map(|_| reader.i64()).collect::<Result<Vec<_>, _>>()?;
+                    pieces.push(Piece::Literal(addresses));
+                }
+                _ => return Err(TraceError::Malformed("unknown piece tag")),
+            }
+        }
+        if reader.at != bytes.len() {
+            return Err(TraceError::Malformed("bytes after the last piece"));
+        }
+        Ok(Model {
+            pieces,
+            budget_hit: false,
+        })
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], TraceError> {
+        let slice = self
+            .bytes
+            .get(self.at..self.at + n)
+            .ok_or(TraceError::Malformed("truncated"))?;
+        self.at += n;
+        Ok(slice)
+    }
+    fn byte(&mut self) -> Result<u8, TraceError> {
+        Ok(self.take(1)?[0])
+    }
+    fn u64(&mut self) -> Result<u64, TraceError> {
+        let mut b = [0; 8];
+        b.copy_from_slice(self.take(8)?);
+        Ok(u64::from_le_bytes(b))
+    }
+    fn i64(&mut self) -> Result<i64, TraceError> {
+        Ok(self.u64()? as i64)
+    }
+}
