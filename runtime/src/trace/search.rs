@@ -213,36 +213,45 @@ impl State {
         self.k += r;
     }
 
-    /// Every point of the nest so far that ends a run of `level` (projected to the
-    /// level's coordinates), regenerated from the nest and checked against the trace.
-    fn reset_points(&self, level: usize, trace: &[i64], budget: &mut Budget) -> Option<Vec<Point>> {
-        budget.replayed += self.k as u64 + 1;
-        if budget.replayed > budget.replay_limit {
-            return None;
+    /// Every point of the nest so far that ends a run of `level`, in the level's
+    /// coordinates. Such a point is `(prefix, upper bound of level at prefix)` for each
+    /// prefix of the outer levels before the current one: consecutive points never
+    /// skip an empty loop, so every completed prefix ends on its bound. Enumerating
+    /// prefixes, not points, costs one step per run of the level.
+    fn reset_points(&self, level: usize, budget: &mut Budget) -> Option<Vec<Point>> {
+        if level == 0 {
+            return Some(Vec::new());
         }
-        let depth = self.nest.depth;
-        let mut cursor = Cursor::new(&self.nest);
-        let spin = Some(2 * depth + 2);
+        let outer = Nest {
+            base: 0,
+            depth: level,
+            coeffs: [0; MAX_DEPTH],
+            faces: self.nest.faces[..level].to_vec(),
+            count: 0,
+        };
+        let mut cursor = Cursor::new(&outer);
+        let spin = Some(2 * level + 2);
         if !cursor.first(spin) {
             return None;
         }
         let mut points = Vec::new();
-        let mut previous = cursor.point;
-        for t in 1..=self.k {
-            if !cursor.next(spin) || self.nest.address(&cursor.point) != trace[t] {
+        while cursor.point[..level] != self.point[..level] {
+            budget.replayed += 1;
+            if budget.replayed > budget.replay_limit || points.len() > self.k {
                 return None;
             }
-            let moved = (0..depth).find(|&m| cursor.point[m] != previous[m])?;
-            if moved < level {
-                points.push(previous);
+            let mut reset = cursor.point;
+            reset[level] = self.nest.upper(level, &reset);
+            points.push(reset);
+            if !cursor.next(spin) {
+                return None;
             }
-            previous = cursor.point;
         }
         Some(points)
     }
 
     /// Level `level` must end at the current point (`γ_level` becomes 0).
-    fn end_here(&mut self, level: usize, limits: &Limits, trace: &[i64], budget: &mut Budget) -> bool {
+    fn end_here(&mut self, level: usize, limits: &Limits, budget: &mut Budget) -> bool {
         if self.nest.faces[level].len() == 1 {
             let mut on = self.resets[level].points().to_vec();
             on.push(self.point);
@@ -254,7 +263,7 @@ impl State {
         if self.nest.faces[level].len() >= limits.max_faces {
             return false;
         }
-        let Some(beneath) = self.reset_points(level, trace, budget) else {
+        let Some(beneath) = self.reset_points(level, budget) else {
             return false;
         };
         match face_above(level, &self.point, &beneath) {
@@ -269,7 +278,7 @@ impl State {
     /// The bound of `level` must reach `target[level]` at the outer counters of
     /// `target`: faces below it move out to pass through it (tight, as the paper's
     /// S_1^2 and new loops are), keeping the reset points they held.
-    fn reach(&mut self, level: usize, target: &Point, trace: &[i64], budget: &mut Budget) -> bool {
+    fn reach(&mut self, level: usize, target: &Point, budget: &mut Budget) -> bool {
         let value = target[level];
         if self.nest.faces[level].len() == 1 {
             if self.nest.faces[level][0].value(level, target) >= value {
@@ -288,7 +297,7 @@ impl State {
         if self.nest.upper(level, target) >= value {
             return true;
         }
-        let Some(resets) = self.reset_points(level, trace, budget) else {
+        let Some(resets) = self.reset_points(level, budget) else {
             return false;
         };
         for f in 0..self.nest.faces[level].len() {
@@ -314,10 +323,10 @@ impl State {
     }
 
     /// Takes the move `+(l)` from the current point, changing faces as needed.
-    fn step(&mut self, l: usize, limits: &Limits, trace: &[i64], budget: &mut Budget) -> bool {
+    fn step(&mut self, l: usize, limits: &Limits, budget: &mut Budget) -> bool {
         let depth = self.nest.depth;
         for j in l + 1..depth {
-            if self.gamma(j) > 0 && !self.end_here(j, limits, trace, budget) {
+            if self.gamma(j) > 0 && !self.end_here(j, limits, budget) {
                 return false;
             }
         }
@@ -331,7 +340,7 @@ impl State {
             return false;
         }
         for m in l..depth {
-            if !self.reach(m, &next, trace, budget) {
+            if !self.reach(m, &next, budget) {
                 return false;
             }
         }
@@ -391,7 +400,7 @@ impl State {
         self.nest.depth = depth + 1;
         self.resets = resets;
         self.point = insert_counter(&self.point, at);
-        self.step(at, limits, trace, budget)
+        self.step(at, limits, budget)
     }
 
     fn into_nest(mut self) -> Nest {
@@ -448,6 +457,7 @@ pub(crate) fn search(trace: &[i64], limits: &Limits) -> Found {
     let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
     for depth_cap in 1..=max_depth {
         budget.nodes = limits.nodes_per_round;
+        budget.replayed = 0;
         let mut stack = vec![State::root(trace)];
         while let Some(mut state) = stack.pop() {
             if budget.nodes == 0 {
@@ -472,7 +482,7 @@ pub(crate) fn search(trace: &[i64], limits: &Limits) -> Found {
                 Halt::Branch => {}
                 Halt::Tie(l) => {
                     let mut predicted = state.clone();
-                    let taken = predicted.step(l, limits, trace, &mut budget);
+                    let taken = predicted.step(l, limits, &mut budget);
                     expand(state, depth_cap, limits, trace, &mut budget, &mut stack, Some(l));
                     if taken {
                         stack.push(predicted);
@@ -520,7 +530,7 @@ fn expand(
         target[inner] += r as i64;
         if target[inner] < MAX_COUNTER {
             let mut longer = state.clone();
-            if longer.reach(inner, &target, trace, budget) {
+            if longer.reach(inner, &target, budget) {
                 longer.take_run(r);
                 stack.push(longer);
                 return;
@@ -531,7 +541,7 @@ fn expand(
     for l in (0..depth).rev() {
         if skip != Some(l) && state.stride_of(l) == stride {
             let mut next = state.clone();
-            if next.step(l, limits, trace, budget) {
+            if next.step(l, limits, budget) {
                 successors.push(next);
             }
         }
