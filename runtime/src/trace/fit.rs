@@ -166,30 +166,33 @@ impl AffineBasis {
         for m in 0..self.dims {
             v[1 + m] = point[m] as i128;
         }
+        // Entries stay below 2^62, so each product fits in i128; the gcd (the slow
+        // part) is taken only when an entry grows past that.
+        const LARGE: i128 = 1 << 62;
         for (row, col) in &self.echelon {
             let factor = v[*col];
             if factor == 0 {
                 continue;
             }
             let pivot = row[*col];
+            let mut largest = 0;
             for c in 0..=self.dims {
-                // Coordinates are below 2^40, rows are normalized: no overflow in practice;
-                // on overflow the point is simply not kept (a face may then be refitted
-                // less tightly, and the final check still guards the model).
-                let Some(value) = v[c]
-                    .checked_mul(pivot)
-                    .and_then(|a| row[c].checked_mul(factor).and_then(|b| a.checked_sub(b)))
-                else {
-                    return;
-                };
-                v[c] = value;
+                v[c] = v[c] * pivot - row[c] * factor;
+                largest = largest.max(v[c].abs());
             }
-            let g = v.iter().fold(0, |g, &x| gcd(g, x));
-            if g > 1 {
+            if largest > LARGE {
+                let g = v.iter().fold(0, |g, &x| gcd(g, x));
                 v.iter_mut().for_each(|x| *x /= g);
+                if v.iter().any(|x| x.abs() > LARGE) {
+                    // Not kept: a face may then be refitted less tightly, and the
+                    // final check of the model still guards it.
+                    return;
+                }
             }
         }
         if let Some(col) = (0..=self.dims).find(|&c| v[c] != 0) {
+            let g = v.iter().fold(0, |g, &x| gcd(g, x));
+            v.iter_mut().for_each(|x| *x /= g);
             self.echelon.push((v, col));
             self.points.push(*point);
         }
@@ -208,10 +211,7 @@ impl AffineBasis {
 /// `point` with a zero counter inserted at position `at`.
 pub(crate) fn insert_counter(point: &Point, at: usize) -> Point {
     let mut out = [0; MAX_DEPTH];
-    for m in 0..MAX_DEPTH - 1 {
-        let to = if m < at { m } else { m + 1 };
-        out[to] = point[m];
-    }
-    out[at] = 0;
+    out[..at].copy_from_slice(&point[..at]);
+    out[at + 1..].copy_from_slice(&point[at..MAX_DEPTH - 1]);
     out
 }

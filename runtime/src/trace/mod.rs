@@ -108,7 +108,9 @@ pub fn synthesize(trace: &[i64], limits: &Limits) -> Result<Model, TraceError> {
         let end = trace.len().min(pos + longest);
         let found = search::search(&trace[pos..end], limits);
         budget_hit |= found.budget_hit;
-        if found.complete || worth_a_nest(&found.nest) {
+        // A whole trace that is one nest is the answer even when tiny; a later
+        // piece must earn its place.
+        if (found.complete && pos == 0) || worth_a_nest(&found.nest) {
             pos += found.nest.count() as usize;
             pieces.push(Piece::Nest(found.nest));
             literal_step = 1;
@@ -166,18 +168,35 @@ impl Model {
 
     /// The modelled trace, in order.
     pub fn generate(&self) -> impl Iterator<Item = i64> + '_ {
-        self.pieces.iter().flat_map(|piece| -> Box<dyn Iterator<Item = i64> + '_> {
-            match piece {
-                Piece::Nest(nest) => Box::new(nest.addresses()),
-                Piece::Literal(addresses) => Box::new(addresses.iter().copied()),
-            }
-        })
+        self.pieces
+            .iter()
+            .flat_map(|piece| -> Box<dyn Iterator<Item = i64> + '_> {
+                match piece {
+                    Piece::Nest(nest) => Box::new(nest.addresses()),
+                    Piece::Literal(addresses) => Box::new(addresses.iter().copied()),
+                }
+            })
     }
 
     /// Whether the model regenerates exactly `trace`.
     pub fn reproduces(&self, trace: &[i64]) -> bool {
-        let mut generated = self.generate();
-        trace.iter().all(|&a| generated.next() == Some(a)) && generated.next().is_none()
+        let mut rest = trace;
+        for piece in &self.pieces {
+            let len = piece.len();
+            if len > rest.len() as u64 {
+                return false;
+            }
+            let (here, after) = rest.split_at(len as usize);
+            let same = match piece {
+                Piece::Nest(nest) => nest.emits(here, false),
+                Piece::Literal(addresses) => addresses == here,
+            };
+            if !same {
+                return false;
+            }
+            rest = after;
+        }
+        rest.is_empty()
     }
 
     /// Size of [`Model::to_bytes`] without building it.
@@ -247,20 +266,25 @@ impl Model {
                     }
                     let accesses = reader.u64()?;
                     let base = reader.i64()?;
-                    let coeffs = (0..depth).map(|_| reader.i64()).collect::<Result<Vec<_>, _>>()?;
+                    let coeffs = (0..depth)
+                        .map(|_| reader.i64())
+                        .collect::<Result<Vec<_>, _>>()?;
                     let mut faces = Vec::with_capacity(depth);
                     for level in 0..depth {
                         let n = reader.byte()? as usize;
                         let mut level_faces = Vec::with_capacity(n);
                         for _ in 0..n {
                             let constant = reader.i64()?;
-                            let slopes = (0..level).map(|_| reader.i64()).collect::<Result<Vec<_>, _>>()?;
+                            let slopes = (0..level)
+                                .map(|_| reader.i64())
+                                .collect::<Result<Vec<_>, _>>()?;
                             level_faces.push(Face::new(&slopes, constant));
                         }
                         faces.push(level_faces);
                     }
-                    let nest = Nest::new(base, &coeffs, faces, accesses)
-                        .ok_or(TraceError::Malformed("a nest without faces or outside the limits"))?;
+                    let nest = Nest::new(base, &coeffs, faces, accesses).ok_or(
+                        TraceError::Malformed("a nest without faces or outside the limits"),
+                    )?;
                     pieces.push(Piece::Nest(nest));
                 }
                 TAG_LITERAL => {
@@ -268,7 +292,9 @@ impl Model {
                     if n > (reader.bytes.len() / 8) as u64 {
                         return Err(TraceError::Malformed("literal longer than the data"));
                     }
-                    let addresses = (0..n).map(|_| reader.i64()).collect::<Result<Vec<_>, _>>()?;
+                    let addresses = (0..n)
+                        .map(|_| reader.i64())
+                        .collect::<Result<Vec<_>, _>>()?;
                     pieces.push(Piece::Literal(addresses));
                 }
                 _ => return Err(TraceError::Malformed("unknown piece tag")),

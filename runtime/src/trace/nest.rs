@@ -57,25 +57,24 @@ impl Face {
         let mut value = self.constant;
         // Wrapping: faces the synthesis builds stay far from overflow (see the
         // limits above); a hand-built nest that overflows gets a wrong bound, no panic.
-        for m in 0..level {
-            value = value.wrapping_add(self.slopes[m].wrapping_mul(point[m]));
+        for (slope, x) in self.slopes[..level].iter().zip(point) {
+            value = value.wrapping_add(slope.wrapping_mul(*x));
         }
         value
     }
 
     pub(crate) fn within_limits(&self, level: usize) -> bool {
         self.constant.abs() <= MAX_FACE_CONSTANT
-            && self.slopes[..level].iter().all(|s| s.abs() <= MAX_FACE_SLOPE)
+            && self.slopes[..level]
+                .iter()
+                .all(|s| s.abs() <= MAX_FACE_SLOPE)
     }
 
     /// A copy with a zero slope inserted for a new counter at position `at`.
     pub(crate) fn with_counter_inserted(&self, at: usize) -> Face {
         let mut face = Face::constant(self.constant);
-        for m in 0..MAX_DEPTH - 1 {
-            let to = if m < at { m } else { m + 1 };
-            face.slopes[to] = self.slopes[m];
-        }
-        face.slopes[at] = 0;
+        face.slopes[..at].copy_from_slice(&self.slopes[..at]);
+        face.slopes[at + 1..].copy_from_slice(&self.slopes[at..MAX_DEPTH - 1]);
         face
     }
 }
@@ -150,8 +149,8 @@ impl Nest {
     #[inline]
     pub fn address(&self, point: &Point) -> i64 {
         let mut address = self.base;
-        for j in 0..self.depth {
-            address = address.wrapping_add(self.coeffs[j].wrapping_mul(point[j]));
+        for (c, x) in self.coeffs[..self.depth].iter().zip(point) {
+            address = address.wrapping_add(c.wrapping_mul(*x));
         }
         address
     }
@@ -169,6 +168,47 @@ impl Nest {
             more = cursor.next(None);
         }
         Some(size)
+    }
+
+    /// Whether the nest emits exactly `trace`. Compares a run of the innermost loop
+    /// at a time (its bound is fixed along the run), so checking costs about as much
+    /// as reading the trace. `strict` refuses to step over empty loops, which nests
+    /// built by the synthesis never contain between two accesses.
+    pub(crate) fn emits(&self, trace: &[i64], strict: bool) -> bool {
+        if self.count != trace.len() as u64 {
+            return false;
+        }
+        if trace.is_empty() {
+            return true;
+        }
+        let spin = strict.then_some(2 * self.depth + 2);
+        let inner = self.depth - 1;
+        let stride = self.coeffs[inner];
+        let mut cursor = Cursor::new(self);
+        if !cursor.first(spin) {
+            return false;
+        }
+        let mut t = 0;
+        loop {
+            let end = self.upper(inner, &cursor.point);
+            let run =
+                ((end - cursor.point[inner]) as u64 + 1).min((trace.len() - t) as u64) as usize;
+            let mut address = self.address(&cursor.point);
+            for &expected in &trace[t..t + run] {
+                if address != expected {
+                    return false;
+                }
+                address = address.wrapping_add(stride);
+            }
+            t += run;
+            if t == trace.len() {
+                return true;
+            }
+            cursor.point[inner] += run as i64 - 1;
+            if !cursor.next(spin) {
+                return false;
+            }
+        }
     }
 
     /// Iteration points in execution order, `count` of them.

@@ -34,10 +34,9 @@ fn affine(constant: i64, terms: &[(i64, usize)]) -> String {
     if constant == 0 {
         return text;
     }
-    if text.starts_with('-') {
-        format!("{constant} - {}", &text[1..])
-    } else {
-        format!("{constant} + {text}")
+    match text.strip_prefix('-') {
+        Some(negated) => format!("{constant} - {negated}"),
+        None => format!("{constant} + {text}"),
     }
 }
 
@@ -131,7 +130,11 @@ pub fn c_program(model: &Model) -> String {
     );
     for (index, piece) in model.pieces.iter().enumerate() {
         if let Piece::Literal(addresses) = piece {
-            let _ = writeln!(text, "static const uint64_t literal{index}[{}] = {{", addresses.len());
+            let _ = writeln!(
+                text,
+                "static const uint64_t literal{index}[{}] = {{",
+                addresses.len()
+            );
             for chunk in addresses.chunks(4) {
                 let values: Vec<String> = chunk.iter().map(|&a| u64_literal(a)).collect();
                 let _ = writeln!(text, "  {},", values.join(", "));
@@ -152,7 +155,9 @@ pub fn c_program(model: &Model) -> String {
                     let bound = bounds
                         .iter()
                         .skip(1)
-                        .fold(format!("({})", bounds[0]), |acc, b| format!("min_ll({acc}, ({b}))"));
+                        .fold(format!("({})", bounds[0]), |acc, b| {
+                            format!("min_ll({acc}, ({b}))")
+                        });
                     let _ = writeln!(
                         text,
                         "{:indent$}for (i{level} = 0; i{level} <= {bound}; i{level}++)",

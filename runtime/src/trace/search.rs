@@ -411,23 +411,7 @@ impl State {
 
 /// Whether `nest` regenerates `trace` exactly (count, every address).
 pub(crate) fn reproduces(nest: &Nest, trace: &[i64]) -> bool {
-    if nest.count != trace.len() as u64 {
-        return false;
-    }
-    let mut cursor = Cursor::new(nest);
-    let spin = Some(2 * nest.depth + 2);
-    if !cursor.first(spin) {
-        return false;
-    }
-    for (t, &address) in trace.iter().enumerate() {
-        if t > 0 && !cursor.next(spin) {
-            return false;
-        }
-        if nest.address(&cursor.point) != address {
-            return false;
-        }
-    }
-    true
+    nest.emits(trace, true)
 }
 
 /// The least-depth nest for `trace` within `limits`, or the nest for the longest
@@ -483,7 +467,15 @@ pub(crate) fn search(trace: &[i64], limits: &Limits) -> Found {
                 Halt::Tie(l) => {
                     let mut predicted = state.clone();
                     let taken = predicted.step(l, limits, &mut budget);
-                    expand(state, depth_cap, limits, trace, &mut budget, &mut stack, Some(l));
+                    expand(
+                        state,
+                        depth_cap,
+                        limits,
+                        trace,
+                        &mut budget,
+                        &mut stack,
+                        Some(l),
+                    );
                     if taken {
                         stack.push(predicted);
                     }
@@ -493,10 +485,20 @@ pub(crate) fn search(trace: &[i64], limits: &Limits) -> Found {
             if best.as_ref().is_none_or(|b| state.k > b.k) {
                 best = Some(state.clone());
             }
-            expand(state, depth_cap, limits, trace, &mut budget, &mut stack, None);
+            expand(
+                state,
+                depth_cap,
+                limits,
+                trace,
+                &mut budget,
+                &mut stack,
+                None,
+            );
         }
     }
-    let mut nest = best.map(State::into_nest).unwrap_or_else(|| State::root(trace).into_nest());
+    let mut nest = best
+        .map(State::into_nest)
+        .unwrap_or_else(|| State::root(trace).into_nest());
     if !reproduces(&nest, &trace[..nest.count as usize]) {
         // Cannot happen while the invariants hold; the root always does.
         nest = State::root(trace).into_nest();

@@ -9,7 +9,12 @@ fn model(trace: &[i64]) -> Model {
 
 /// The single nest of a model that must have exactly one.
 fn single_nest(model: &Model) -> &Nest {
-    assert_eq!(model.pieces.len(), 1, "one piece expected:\n{}", render::readable(model));
+    assert_eq!(
+        model.pieces.len(),
+        1,
+        "one piece expected:\n{}",
+        render::readable(model)
+    );
     match &model.pieces[0] {
         Piece::Nest(nest) => nest,
         Piece::Literal(_) => panic!("a literal piece:\n{}", render::readable(model)),
@@ -26,7 +31,11 @@ fn faces_of(nest: &Nest, level: usize) -> Vec<(i64, Vec<i64>)> {
 /// Models `trace`, checks the model regenerates it, and returns it.
 fn round_trip(trace: &[i64]) -> Model {
     let m = model(trace);
-    assert!(m.reproduces(trace), "model does not reproduce:\n{}", render::readable(&m));
+    assert!(
+        m.reproduces(trace),
+        "model does not reproduce:\n{}",
+        render::readable(&m)
+    );
     let bytes = m.to_bytes();
     assert_eq!(bytes.len(), m.encoded_len());
     let back = Model::from_bytes(&bytes).expect("own bytes read back");
@@ -92,7 +101,9 @@ fn cholesky_a_i_k_is_the_papers_triangular_nest() {
 
 #[test]
 fn row_major_sweep_coalesces_to_one_loop() {
-    let trace: Vec<i64> = (0..4).flat_map(|i| (0..3).map(move |j| 8 * (3 * i + j))).collect();
+    let trace: Vec<i64> = (0..4)
+        .flat_map(|i| (0..3).map(move |j| 8 * (3 * i + j)))
+        .collect();
     let m = round_trip(&trace);
     assert_eq!(single_nest(&m).coeffs(), &[8]);
 }
@@ -100,7 +111,9 @@ fn row_major_sweep_coalesces_to_one_loop() {
 #[test]
 fn transposed_sweep_is_two_loops() {
     // A[j][i], i in 0..4 outer, j in 0..3 inner, rows of 4 elements.
-    let trace: Vec<i64> = (0..4).flat_map(|i| (0..3).map(move |j| 8 * (4 * j + i))).collect();
+    let trace: Vec<i64> = (0..4)
+        .flat_map(|i| (0..3).map(move |j| 8 * (4 * j + i)))
+        .collect();
     let m = round_trip(&trace);
     assert_eq!(single_nest(&m).coeffs(), &[8, 32]);
 }
@@ -130,7 +143,9 @@ fn gemm_b_k_j_in_ijk_order_is_three_loops() {
 #[test]
 fn upper_triangle_absorbs_the_lower_bound_into_the_access() {
     // for i in 0..8, for j in i..8: A[i][j] on an 8x8 array.
-    let trace: Vec<i64> = (0..8).flat_map(|i| (i..8).map(move |j| 8 * (8 * i + j))).collect();
+    let trace: Vec<i64> = (0..8)
+        .flat_map(|i| (i..8).map(move |j| 8 * (8 * i + j)))
+        .collect();
     let m = round_trip(&trace);
     let nest = single_nest(&m);
     assert_eq!(nest.coeffs(), &[72, 8]);
@@ -157,7 +172,9 @@ fn rectangular_three_deep_with_negative_strides() {
 fn lower_triangular_solve_reads_are_triangular() {
     // trisolv: for i, for j < i: L[i][j]; n = 40.
     let n = 40;
-    let trace: Vec<i64> = (0..n).flat_map(|i| (0..i).map(move |j| 8 * (n * i + j))).collect();
+    let trace: Vec<i64> = (0..n)
+        .flat_map(|i| (0..i).map(move |j| 8 * (n * i + j)))
+        .collect();
     let m = round_trip(&trace);
     let nest = single_nest(&m);
     assert_eq!(nest.depth(), 2);
@@ -185,7 +202,9 @@ fn figure_8_upper_min_needs_a_second_face() {
     };
     let m1 = synthesize(&trace, &single).unwrap();
     assert!(m1.reproduces(&trace));
-    assert!(m1.nests().all(|nest| nest.depth() > 2 || m1.pieces.len() > 1));
+    assert!(m1
+        .nests()
+        .all(|nest| nest.depth() > 2 || m1.pieces.len() > 1));
 }
 
 #[test]
@@ -274,7 +293,9 @@ fn squares_have_no_shallow_nest() {
 
 #[test]
 fn two_scopes_in_a_row_take_at_most_two_nests() {
-    let mut trace: Vec<i64> = (0..50).flat_map(|i| (0..40).map(move |j| 8 * (64 * i + j))).collect();
+    let mut trace: Vec<i64> = (0..50)
+        .flat_map(|i| (0..40).map(move |j| 8 * (64 * i + j)))
+        .collect();
     trace.extend((0..30).flat_map(|i| (0..=i).map(move |j| 1 << 30 | (16 * (32 * j + i)))));
     let m = round_trip(&trace);
     // One nest may cover both (an outer loop of two iterations that switches shape).
@@ -284,7 +305,10 @@ fn two_scopes_in_a_row_take_at_most_two_nests() {
 #[test]
 fn a_nest_may_stop_inside_its_domain() {
     // The trace of a 10x10 sweep cut after 55 accesses.
-    let trace: Vec<i64> = (0..10).flat_map(|i| (0..10).map(move |j| 4 * (16 * i + j))).take(55).collect();
+    let trace: Vec<i64> = (0..10)
+        .flat_map(|i| (0..10).map(move |j| 4 * (16 * i + j)))
+        .take(55)
+        .collect();
     let m = round_trip(&trace);
     assert_eq!(single_nest(&m).depth(), 2);
     assert!(render::readable(&m).contains("stops after 55"));
@@ -303,7 +327,9 @@ fn random_nest_trace(rng: &mut Rng) -> (usize, Vec<i64>) {
     let extents: Vec<i64> = (0..depth).map(|_| 2 + rng.below(6)).collect();
     let coeffs: Vec<i64> = (0..depth).map(|_| (rng.below(9) - 4) * 8).collect();
     // Level j may shrink with the level above it: bound e_j - s·i_{j-1}, s in {0, 1}.
-    let slopes: Vec<i64> = (0..depth).map(|j| if j > 0 { rng.below(2) } else { 0 }).collect();
+    let slopes: Vec<i64> = (0..depth)
+        .map(|j| if j > 0 { rng.below(2) } else { 0 })
+        .collect();
     let base = rng.below(1 << 30);
     let mut trace = Vec::new();
     let mut point = vec![0i64; depth];
@@ -320,7 +346,11 @@ fn random_nest_trace(rng: &mut Rng) -> (usize, Vec<i64>) {
             out.push(base + point.iter().zip(c).map(|(i, c)| i * c).sum::<i64>());
             return;
         }
-        let upper = if level > 0 { e[level] - s[level] * point[level - 1] } else { e[0] };
+        let upper = if level > 0 {
+            e[level] - s[level] * point[level - 1]
+        } else {
+            e[0]
+        };
         for i in 0..=upper {
             point[level] = i;
             walk(level + 1, point, e, s, c, base, out);

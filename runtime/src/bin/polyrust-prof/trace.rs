@@ -45,7 +45,11 @@ struct Options {
     limits: Limits,
 }
 
-fn small_number(flag: &str, value: Option<&OsString>, range: std::ops::RangeInclusive<usize>) -> Result<usize> {
+fn small_number(
+    flag: &str,
+    value: Option<&OsString>,
+    range: std::ops::RangeInclusive<usize>,
+) -> Result<usize> {
     let Some(value) = value else {
         bail!("{flag} needs a number (polyrust-prof trace --help)");
     };
@@ -85,8 +89,12 @@ fn parse_options(args: &[OsString]) -> Result<Options> {
             "--binary" => options.binary = true,
             "--emit-c" => options.emit_c = true,
             "--stats" => options.stats = true,
-            "--max-depth" => options.limits.max_depth = small_number("--max-depth", args.next(), 1..=MAX_DEPTH)?,
-            "--max-faces" => options.limits.max_faces = small_number("--max-faces", args.next(), 1..=8)?,
+            "--max-depth" => {
+                options.limits.max_depth = small_number("--max-depth", args.next(), 1..=MAX_DEPTH)?
+            }
+            "--max-faces" => {
+                options.limits.max_faces = small_number("--max-faces", args.next(), 1..=8)?
+            }
             _ => bail!("trace: unknown option '{text}' (polyrust-prof trace --help)"),
         }
     }
@@ -99,7 +107,10 @@ fn parse_options(args: &[OsString]) -> Result<Options> {
 
 /// One address: decimal with an optional '-', or 0x hexadecimal (its 64 bits).
 fn parse_address(text: &[u8]) -> Option<i64> {
-    if let Some(hex) = text.strip_prefix(b"0x").or_else(|| text.strip_prefix(b"0X")) {
+    if let Some(hex) = text
+        .strip_prefix(b"0x")
+        .or_else(|| text.strip_prefix(b"0X"))
+    {
         if hex.is_empty() || hex.len() > 16 {
             return None;
         }
@@ -153,7 +164,7 @@ fn read_text(bytes: &[u8], path: &Path) -> Result<Vec<i64>> {
 }
 
 fn read_binary(bytes: &[u8], path: &Path) -> Result<Vec<i64>> {
-    if bytes.len() % 8 != 0 {
+    if !bytes.chunks_exact(8).remainder().is_empty() {
         bail!(
             "{}: {} bytes is not a whole number of 8-byte addresses (--binary reads \
              little-endian 64-bit integers)",
@@ -200,7 +211,8 @@ fn summary(model: &Model) -> String {
 pub fn run(args: &[OsString]) -> Result<()> {
     let options = parse_options(args)?;
     let path = &options.path;
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read trace {}", path.display()))?;
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read trace {}", path.display()))?;
     let started = Instant::now();
     let addresses = if options.binary {
         read_binary(&bytes, path)?
@@ -210,7 +222,10 @@ pub fn run(args: &[OsString]) -> Result<()> {
     drop(bytes);
     let read = started.elapsed();
     if addresses.is_empty() {
-        bail!("{}: no addresses; there is nothing to model", path.display());
+        bail!(
+            "{}: no addresses; there is nothing to model",
+            path.display()
+        );
     }
     let model = trace::synthesize(&addresses, &options.limits)
         .with_context(|| format!("cannot model {}", path.display()))?;
@@ -264,7 +279,10 @@ mod tests {
 
     #[test]
     fn binary_input_must_be_whole_words() {
-        assert_eq!(read_binary(&[1, 0, 0, 0, 0, 0, 0, 0], Path::new("b")).unwrap(), vec![1]);
+        assert_eq!(
+            read_binary(&[1, 0, 0, 0, 0, 0, 0, 0], Path::new("b")).unwrap(),
+            vec![1]
+        );
         assert!(read_binary(&[1, 2, 3], Path::new("b")).is_err());
     }
 }
