@@ -27,8 +27,10 @@ pub struct Limits {
     pub max_faces: usize,
     /// Branching nodes per depth round.
     pub nodes_per_round: u64,
-    /// Points regenerated to fit new faces, in units of the trace length.
-    pub replay_factor: u64,
+    /// Work per depth round (steps of the predicted path, each a run of the innermost
+    /// loop or one access, plus loop prefixes regenerated to fit new faces), in units
+    /// of the trace length.
+    pub work_factor: u64,
 }
 
 impl Default for Limits {
@@ -37,7 +39,7 @@ impl Default for Limits {
             max_depth: MAX_DEPTH,
             max_faces: 4,
             nodes_per_round: 20_000,
-            replay_factor: 64,
+            work_factor: 64,
         }
     }
 }
@@ -54,8 +56,8 @@ pub(crate) struct Found {
 /// Work left in the current search.
 struct Budget {
     nodes: u64,
-    replayed: u64,
-    replay_limit: u64,
+    work: u64,
+    work_limit: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -84,6 +86,8 @@ enum Halt {
     /// γ's move `+(l)` gives the stride, and so does another move: both are tried,
     /// γ's first (the greedy path of the paper would never revisit the other).
     Tie(usize),
+    /// The round's work budget is spent.
+    OutOfWork,
 }
 
 /// Length of the run of `stride` starting at `trace[k]`, at most `limit` steps.
@@ -146,13 +150,17 @@ impl State {
     }
 
     /// Takes accesses while γ predicts them; stops at the end or where it cannot.
-    fn run_predicted(&mut self, trace: &[i64]) -> Halt {
+    fn run_predicted(&mut self, trace: &[i64], budget: &mut Budget) -> Halt {
         let depth = self.nest.depth;
         let inner = depth - 1;
         let last = trace.len() - 1;
         loop {
             if self.k == last {
                 return Halt::Complete;
+            }
+            budget.work += 1;
+            if budget.work > budget.work_limit {
+                return Halt::OutOfWork;
             }
             let stride = trace[self.k + 1].wrapping_sub(trace[self.k]);
             let g = self.gamma(inner);
@@ -236,8 +244,8 @@ impl State {
         }
         let mut points = Vec::new();
         while cursor.point[..level] != self.point[..level] {
-            budget.replayed += 1;
-            if budget.replayed > budget.replay_limit || points.len() > self.k {
+            budget.work += 1;
+            if budget.work > budget.work_limit || points.len() > self.k {
                 return None;
             }
             let mut reset = cursor.point;
@@ -433,15 +441,18 @@ pub(crate) fn search(trace: &[i64], limits: &Limits) -> Found {
     }
     let mut budget = Budget {
         nodes: 0,
-        replayed: 0,
-        replay_limit: limits.replay_factor.saturating_mul(trace.len() as u64),
+        work: 0,
+        work_limit: limits
+            .work_factor
+            .saturating_mul(trace.len() as u64)
+            .saturating_add(1 << 20),
     };
     let mut best: Option<State> = None;
     let mut budget_hit = false;
     let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
     for depth_cap in 1..=max_depth {
         budget.nodes = limits.nodes_per_round;
-        budget.replayed = 0;
+        budget.work = 0;
         let mut stack = vec![State::root(trace)];
         while let Some(mut state) = stack.pop() {
             if budget.nodes == 0 {
@@ -449,7 +460,7 @@ pub(crate) fn search(trace: &[i64], limits: &Limits) -> Found {
                 break;
             }
             budget.nodes -= 1;
-            match state.run_predicted(trace) {
+            match state.run_predicted(trace, &mut budget) {
                 Halt::Complete => {
                     let nest = state.into_nest();
                     // A nest that does not regenerate the trace means a broken
@@ -464,6 +475,10 @@ pub(crate) fn search(trace: &[i64], limits: &Limits) -> Found {
                     continue;
                 }
                 Halt::Branch => {}
+                Halt::OutOfWork => {
+                    budget_hit = true;
+                    break;
+                }
                 Halt::Tie(l) => {
                     let mut predicted = state.clone();
                     let taken = predicted.step(l, limits, &mut budget);

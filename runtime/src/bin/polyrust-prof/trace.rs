@@ -203,7 +203,9 @@ fn summary(model: &Model) -> String {
         model.encoded_len()
     );
     if model.budget_hit {
-        text.push_str(" (search budget reached: the nests may not be the shallowest)");
+        text.push_str(
+            " (search budget reached in places: a shallower nest or fewer pieces may exist)",
+        );
     }
     text
 }
