@@ -155,19 +155,26 @@ impl Nest {
         address
     }
 
-    /// Number of points of the whole domain (ignoring `count`), if below `limit`.
+    /// Number of points of the whole domain (ignoring `count`), if at most `limit`.
+    /// Counts a run of the innermost loop at a time.
     pub fn domain_size(&self, limit: u64) -> Option<u64> {
+        let inner = self.depth - 1;
         let mut cursor = Cursor::new(self);
+        if !cursor.first(None) {
+            return Some(0);
+        }
         let mut size = 0u64;
-        let mut more = cursor.first(None);
-        while more {
-            size += 1;
+        loop {
+            let end = self.upper(inner, &cursor.point);
+            size = size.saturating_add((end - cursor.point[inner]) as u64 + 1);
             if size > limit {
                 return None;
             }
-            more = cursor.next(None);
+            cursor.point[inner] = end;
+            if !cursor.next(None) {
+                return Some(size);
+            }
         }
-        Some(size)
     }
 
     /// Whether the nest emits exactly `trace`. Compares a run of the innermost loop

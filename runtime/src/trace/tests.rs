@@ -429,3 +429,72 @@ fn work_budget_ends_the_search_with_a_verified_model() {
     assert!(m.reproduces(&trace));
     assert!(m.budget_hit);
 }
+
+#[test]
+fn domain_size_counts_a_triangle() {
+    let faces = vec![vec![Face::constant(9)], vec![Face::new(&[1], 0)]];
+    let nest = Nest::new(0, &[80, 8], faces, 55).unwrap();
+    assert_eq!(nest.domain_size(100), Some(55));
+    assert_eq!(nest.domain_size(54), None);
+    assert_eq!(nest.addresses().count(), 55);
+}
+
+/// A random nest whose inner bounds are the min of a constant and a sloped face,
+/// as tiling with partial tiles makes them: `i_j <= min(e_j, f_j - s_j·i_{j-1})`.
+fn random_min_nest_trace(rng: &mut Rng) -> (usize, Vec<i64>) {
+    let depth = 2 + rng.below(2) as usize;
+    let e: Vec<i64> = (0..depth).map(|_| 2 + rng.below(6)).collect();
+    let f: Vec<i64> = (0..depth).map(|_| 3 + rng.below(10)).collect();
+    let s: Vec<i64> = (0..depth).map(|_| 1 + rng.below(3)).collect();
+    let c: Vec<i64> = (0..depth).map(|_| (rng.below(9) - 4) * 8).collect();
+    let mut trace = Vec::new();
+    let mut point = vec![0i64; depth];
+    fn walk(
+        level: usize,
+        p: &mut Vec<i64>,
+        bounds: &dyn Fn(usize, &[i64]) -> i64,
+        c: &[i64],
+        out: &mut Vec<i64>,
+    ) {
+        if level == p.len() {
+            out.push(p.iter().zip(c).map(|(i, c)| i * c).sum());
+            return;
+        }
+        for i in 0..=bounds(level, p) {
+            p[level] = i;
+            walk(level + 1, p, bounds, c, out);
+        }
+    }
+    let bounds = |level: usize, p: &[i64]| {
+        if level == 0 {
+            e[0]
+        } else {
+            e[level].min(f[level] - s[level] * p[level - 1])
+        }
+    };
+    walk(0, &mut point, &bounds, &c, &mut trace);
+    (depth, trace)
+}
+
+#[test]
+fn generated_min_bounded_nests_round_trip_mostly_at_their_depth() {
+    let mut rng = Rng(777);
+    let (mut cases, mut as_deep) = (0, 0);
+    for _ in 0..200 {
+        let (depth, trace) = random_min_nest_trace(&mut rng);
+        if trace.len() < 2 {
+            continue;
+        }
+        let m = round_trip(&trace);
+        cases += 1;
+        if m.pieces.len() == 1 && m.nests().all(|nest| nest.depth() <= depth) {
+            as_deep += 1;
+        }
+    }
+    // Every trace round-trips (round_trip checks it); most need no deeper nest.
+    println!("{as_deep} of {cases} min-bounded nests modelled at their source depth");
+    assert!(
+        as_deep * 10 >= cases * 8,
+        "{as_deep} of {cases} at the source depth"
+    );
+}
