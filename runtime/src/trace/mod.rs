@@ -16,8 +16,10 @@
 //! the stream is cut into consecutive pieces, each the longest prefix of the rest that
 //! one nest explains (a nest may stop inside its domain), as the paper's "sequence of
 //! nests" fallback does. A prefix whose nest would not be at least twice smaller than
-//! its addresses becomes a literal piece; literal pieces grow geometrically between
-//! searches so that a stream with no structure costs O(log) searches per run.
+//! its addresses becomes a literal piece; literal pieces grow geometrically (up to
+//! 4096 addresses) between searches, and the search after a literal piece, or after
+//! a search that ran out of budget, is a cheap probe (1000 nodes per depth round), so
+//! that a stream without structure costs little per address.
 //! Every model is checked by regenerating it ([`Model::generate`]) before it is
 //! returned: it reproduces its input exactly, or the input becomes one literal piece.
 //! Not done: lower faces (max bounds, §4.3), rational slopes (§4.5) and best-first
@@ -91,7 +93,10 @@ fn worth_a_nest(nest: &Nest) -> bool {
 }
 
 /// Longest literal run between two searches.
-const MAX_LITERAL_STEP: usize = 1 << 16;
+const MAX_LITERAL_STEP: usize = 1 << 12;
+/// Nodes per depth round of the cheap search tried first after a literal piece: a
+/// stream without structure is rejected quickly, a nest that starts again is found.
+const PROBE_NODES: u64 = 1000;
 
 /// Models `trace` (see the module comment for the pieces and the guarantee).
 pub fn synthesize(trace: &[i64], limits: &Limits) -> Result<Model, TraceError> {
@@ -101,13 +106,31 @@ pub fn synthesize(trace: &[i64], limits: &Limits) -> Result<Model, TraceError> {
     let mut pieces: Vec<Piece> = Vec::new();
     let mut budget_hit = false;
     let mut literal_step = 1usize;
+    // The last search ran out of budget short of the end: the stream is not (small)
+    // piecewise affine here, so the next pieces come from cheap probes alone.
+    let mut hard = false;
     let mut pos = 0;
     // Counters stay below MAX_COUNTER when a nest never covers more accesses.
     let longest = (nest::MAX_COUNTER - 1) as usize;
     while pos < trace.len() {
         let end = trace.len().min(pos + longest);
-        let found = search::search(&trace[pos..end], limits);
+        let rest = &trace[pos..end];
+        let found = if literal_step > 1 || hard {
+            let probe_limits = Limits {
+                nodes_per_round: limits.nodes_per_round.min(PROBE_NODES),
+                ..*limits
+            };
+            let probe = search::search(rest, &probe_limits);
+            if !hard && !probe.complete && worth_a_nest(&probe.nest) {
+                search::search(rest, limits)
+            } else {
+                probe
+            }
+        } else {
+            search::search(rest, limits)
+        };
         budget_hit |= found.budget_hit;
+        hard = found.budget_hit && !found.complete;
         // A whole trace that is one nest is the answer even when tiny; a later
         // piece must earn its place.
         if (found.complete && pos == 0) || worth_a_nest(&found.nest) {
