@@ -24,6 +24,15 @@
 //! returned: it reproduces its input exactly, or the input becomes one literal piece.
 //! Not done: lower faces (max bounds, §4.3), rational slopes (§4.5) and best-first
 //! search (§4.4); such traces get deeper nests or more pieces.
+//!
+//! Measured (`scripts/trace-bench --large`, one reference per kernel, 2 shared cores):
+//! untiled matmul, jacobi-2d and trisolv give one nest of 72-105 bytes, about 5·10^4
+//! times smaller than `gzip -9` of the text at 2·10^6 accesses and 4.6·10^5 at
+//! 1.7·10^7; matmul tiled by 32 with n = 120 or 250 gives one depth-6 nest of 372
+//! bytes, 690 and 5700 times smaller than gzip. `xz -9` finds the repetition too and
+//! is only 10^2-10^3 times larger than the model. Modelling runs at 400-800 M
+//! accesses/s untiled and 10-40 M/s tiled (most of it the depth-5 round that fails);
+//! reading a text trace costs more than modelling an untiled one.
 
 pub mod nest;
 pub mod render;

@@ -142,10 +142,32 @@ fn parse_address(text: &[u8]) -> Option<i64> {
     }
 }
 
+/// A line of at most 18 decimal digits and nothing else: the common case, read with
+/// no overflow check (18 digits stay below 2^63) and no trimming.
+#[inline]
+fn plain_decimal(line: &[u8]) -> Option<i64> {
+    if line.is_empty() || line.len() > 18 {
+        return None;
+    }
+    let mut value = 0u64;
+    for &b in line {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        value = value * 10 + digit as u64;
+    }
+    Some(value as i64)
+}
+
 fn read_text(bytes: &[u8], path: &Path) -> Result<Vec<i64>> {
     let mut addresses = Vec::with_capacity(bytes.len() / 8);
-    for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line = line.trim_ascii();
+    for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        if let Some(address) = plain_decimal(raw) {
+            addresses.push(address);
+            continue;
+        }
+        let line = raw.trim_ascii();
         if line.is_empty() {
             continue;
         }
@@ -271,6 +293,25 @@ mod tests {
         assert_eq!(parse_address(b"0x"), None);
         assert_eq!(parse_address(b"12a"), None);
         assert_eq!(parse_address(b"-"), None);
+        assert_eq!(
+            plain_decimal(b"123456789012345678"),
+            Some(123456789012345678)
+        );
+        assert_eq!(plain_decimal(b"1234567890123456789"), None);
+        assert_eq!(plain_decimal(b"12 "), None);
+    }
+
+    #[test]
+    fn text_traces_mix_decimal_hexadecimal_and_blank_lines() {
+        let read = read_text(b"8\r\n 0x10 \n\n-8\n99999999999999999999\n", Path::new("t"));
+        assert!(read.is_err());
+        let read = read_text(
+            b"8\r\n 0x10 \n\n-8\n123456789012345678901\n",
+            Path::new("t"),
+        );
+        assert!(read.is_err());
+        let read = read_text(b"8\r\n 0x10 \n\n-8\n9223372036854775807", Path::new("t"));
+        assert_eq!(read.unwrap(), vec![8, 16, -8, i64::MAX]);
     }
 
     #[test]
