@@ -173,10 +173,12 @@ const TAG_NEST: u8 = 1;
 const TAG_LITERAL: u8 = 2;
 
 fn nest_encoded_len(nest: &Nest) -> usize {
-    // tag, depth, count, base, coefficients, then per level a face count and faces.
+    // tag, depth, count, base, coefficients, then per level the upper faces and the
+    // lower faces, each list a count and the faces.
     let mut len = 1 + 1 + 8 + 8 + 8 * nest.depth();
     for level in 0..nest.depth() {
-        len += 1 + nest.faces(level).len() * 8 * (level + 1);
+        let faces = nest.faces(level).len() + nest.lower_faces(level).len();
+        len += 2 + faces * 8 * (level + 1);
     }
     len
 }
@@ -244,7 +246,8 @@ impl Model {
     }
 
     /// The model as bytes: "PRT1", the piece count, then per piece a tag and its
-    /// numbers (little-endian 8-byte integers; depth and face counts one byte).
+    /// numbers (little-endian 8-byte integers; depth and face counts one byte; per
+    /// level the upper faces, then the lower faces besides `i >= 0`).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.encoded_len());
         out.extend_from_slice(MAGIC);
@@ -260,11 +263,13 @@ impl Model {
                         out.extend_from_slice(&c.to_le_bytes());
                     }
                     for level in 0..nest.depth() {
-                        out.push(nest.faces(level).len() as u8);
-                        for face in nest.faces(level) {
-                            out.extend_from_slice(&face.constant_term().to_le_bytes());
-                            for m in 0..level {
-                                out.extend_from_slice(&face.slope(m).to_le_bytes());
+                        for faces in [nest.faces(level), nest.lower_faces(level)] {
+                            out.push(faces.len() as u8);
+                            for face in faces {
+                                out.extend_from_slice(&face.constant_term().to_le_bytes());
+                                for m in 0..level {
+                                    out.extend_from_slice(&face.slope(m).to_le_bytes());
+                                }
                             }
                         }
                     }
@@ -302,21 +307,16 @@ impl Model {
                         .map(|_| reader.i64())
                         .collect::<Result<Vec<_>, _>>()?;
                     let mut faces = Vec::with_capacity(depth);
+                    let mut lowers = Vec::with_capacity(depth);
                     for level in 0..depth {
-                        let n = reader.byte()? as usize;
-                        let mut level_faces = Vec::with_capacity(n);
-                        for _ in 0..n {
-                            let constant = reader.i64()?;
-                            let slopes = (0..level)
-                                .map(|_| reader.i64())
-                                .collect::<Result<Vec<_>, _>>()?;
-                            level_faces.push(Face::new(&slopes, constant));
-                        }
-                        faces.push(level_faces);
+                        faces.push(reader.faces(level)?);
+                        lowers.push(reader.faces(level)?);
                     }
-                    let nest = Nest::new(base, &coeffs, faces, accesses).ok_or(
-                        TraceError::Malformed("a nest without faces or outside the limits"),
-                    )?;
+                    let nest = Nest::new(base, &coeffs, faces, accesses)
+                        .and_then(|nest| nest.with_lower_faces(lowers))
+                        .ok_or(TraceError::Malformed(
+                            "a nest without faces or outside the limits",
+                        ))?;
                     pieces.push(Piece::Nest(nest));
                 }
                 TAG_LITERAL => {
@@ -366,5 +366,18 @@ impl<'a> Reader<'a> {
     }
     fn i64(&mut self) -> Result<i64, TraceError> {
         Ok(self.u64()? as i64)
+    }
+    /// A face count, then the faces of a level: constant and outer slopes.
+    fn faces(&mut self, level: usize) -> Result<Vec<Face>, TraceError> {
+        let n = self.byte()? as usize;
+        let mut faces = Vec::with_capacity(n);
+        for _ in 0..n {
+            let constant = self.i64()?;
+            let slopes = (0..level)
+                .map(|_| self.i64())
+                .collect::<Result<Vec<_>, _>>()?;
+            faces.push(Face::new(&slopes, constant));
+        }
+        Ok(faces)
     }
 }

@@ -1,7 +1,8 @@
-//! A loop nest in the canonical form of the trace model: every loop counts from 0 in
-//! steps of 1 up to the minimum of its affine upper faces (over the outer counters),
-//! and the one access is `base + Σ coeffs[j]·i_j`, computed modulo 2^64 so that any
-//! i64 address sequence has a model. The nest may stop after `count` accesses, before
+//! A loop nest in the canonical form of the trace model: every loop counts in steps
+//! of 1 from the maximum of its affine lower faces (at least the face 0) up to the
+//! minimum of its affine upper faces (faces are over the outer counters), and the one
+//! access is `base + Σ coeffs[j]·i_j`, computed modulo 2^64 so that any i64 address
+//! sequence has a model. The nest may stop after `count` accesses, before
 //! its domain is exhausted (a trace that ends inside a loop).
 //! Relies on nothing but the invariant the synthesis keeps: consecutive points of the
 //! trace are consecutive points of the domain, so enumeration never skips an empty loop.
@@ -87,6 +88,9 @@ pub struct Nest {
     pub(crate) coeffs: [i64; MAX_DEPTH],
     /// Upper faces per level; the bound is their minimum. Never empty per level.
     pub(crate) faces: Vec<Vec<Face>>,
+    /// Lower faces per level; the bound is their maximum. The first is always the
+    /// face 0 (`i_j >= 0`), further ones come from §4.3's moves.
+    pub(crate) lowers: Vec<Vec<Face>>,
     pub(crate) count: u64,
 }
 
@@ -111,8 +115,23 @@ impl Nest {
             depth,
             coeffs: all,
             faces,
+            lowers: vec![vec![Face::constant(0)]; depth],
             count,
         })
+    }
+
+    /// The same nest with lower faces `lowers[j]` for level j besides `i_j >= 0`.
+    pub fn with_lower_faces(mut self, lowers: Vec<Vec<Face>>) -> Option<Nest> {
+        if lowers.len() != self.depth {
+            return None;
+        }
+        for (level, level_lowers) in lowers.into_iter().enumerate() {
+            if !level_lowers.iter().all(|f| f.within_limits(level)) {
+                return None;
+            }
+            self.lowers[level].extend(level_lowers);
+        }
+        Some(self)
     }
 
     pub fn base(&self) -> i64 {
@@ -129,6 +148,10 @@ impl Nest {
     pub fn faces(&self, level: usize) -> &[Face] {
         &self.faces[level]
     }
+    /// Lower faces of `level` besides `i_level >= 0` (which every level has).
+    pub fn lower_faces(&self, level: usize) -> &[Face] {
+        &self.lowers[level][1..]
+    }
     /// Number of accesses the nest emits (it may stop inside its domain).
     pub fn count(&self) -> u64 {
         self.count
@@ -141,6 +164,17 @@ impl Nest {
         let mut bound = faces[0].value(level, point);
         for face in &faces[1..] {
             bound = bound.min(face.value(level, point));
+        }
+        bound
+    }
+
+    /// Lower bound of `level` at the outer counters of `point`.
+    #[inline]
+    pub(crate) fn lower(&self, level: usize, point: &Point) -> i64 {
+        let faces = &self.lowers[level];
+        let mut bound = faces[0].value(level, point);
+        for face in &faces[1..] {
+            bound = bound.max(face.value(level, point));
         }
         bound
     }
@@ -268,7 +302,7 @@ impl<'a> Cursor<'a> {
                 return false;
             }
             if fresh {
-                self.point[level] = 0;
+                self.point[level] = self.nest.lower(level, &self.point);
             } else {
                 self.point[level] += 1;
             }

@@ -121,6 +121,7 @@ impl State {
             depth: 1,
             coeffs: [0; MAX_DEPTH],
             faces: vec![vec![Face::constant(1)]],
+            lowers: vec![vec![Face::constant(0)]],
             count: 2,
         };
         nest.coeffs[0] = trace[1].wrapping_sub(trace[0]);
@@ -143,14 +144,33 @@ impl State {
         self.nest.upper(level, &self.point) - self.point[level]
     }
 
-    /// Stride of `+(l)`: increment level l, reset the inner ones.
+    /// The point after `+(l)`: level l steps, the inner levels start at their lower
+    /// bounds (0 unless a lower face says more).
     #[inline]
-    fn stride_of(&self, l: usize) -> i64 {
-        let mut stride = self.nest.coeffs[l];
+    fn successor(&self, l: usize) -> Point {
+        let mut next = self.point;
+        next[l] += 1;
         for j in l + 1..self.nest.depth {
-            stride = stride.wrapping_sub(self.nest.coeffs[j].wrapping_mul(self.point[j]));
+            next[j] = self.nest.lower(j, &next);
+        }
+        next
+    }
+
+    /// Stride from the current point to `next`.
+    #[inline]
+    fn stride_to(&self, next: &Point) -> i64 {
+        let mut stride = 0i64;
+        for j in 0..self.nest.depth {
+            let delta = next[j].wrapping_sub(self.point[j]);
+            stride = stride.wrapping_add(self.nest.coeffs[j].wrapping_mul(delta));
         }
         stride
+    }
+
+    /// Stride of `+(l)`.
+    #[inline]
+    fn stride_of(&self, l: usize) -> i64 {
+        self.stride_to(&self.successor(l))
     }
 
     /// Takes accesses while γ predicts them; stops at the end or where it cannot.
@@ -190,11 +210,9 @@ impl State {
                 self.ties_left -= 1;
                 return Halt::Tie(l);
             }
-            let mut next = self.point;
-            next[l] += 1;
-            next[l + 1..depth].iter_mut().for_each(|x| *x = 0);
+            let next = self.successor(l);
             // Inner loops must not be empty at the new point, or it is not the next one.
-            if (l + 1..depth).any(|m| self.nest.upper(m, &next) < 0) {
+            if (l + 1..depth).any(|m| self.nest.upper(m, &next) < next[m]) {
                 return Halt::Branch;
             }
             for j in l + 1..depth {
@@ -239,6 +257,7 @@ impl State {
             depth: level,
             coeffs: [0; MAX_DEPTH],
             faces: self.nest.faces[..level].to_vec(),
+            lowers: self.nest.lowers[..level].to_vec(),
             count: 0,
         };
         let mut cursor = Cursor::new(&outer);
@@ -336,6 +355,14 @@ impl State {
 
     /// Takes the move `+(l)` from the current point, changing faces as needed.
     fn step(&mut self, l: usize, limits: &Limits, budget: &mut Budget) -> bool {
+        let next = self.successor(l);
+        self.step_to(l, next, limits, budget)
+    }
+
+    /// Moves from the current point to `next`, whose level `l` is one more and whose
+    /// inner levels start their loops: levels inside l end here, level l and the
+    /// inner ones must admit `next`.
+    fn step_to(&mut self, l: usize, next: Point, limits: &Limits, budget: &mut Budget) -> bool {
         let depth = self.nest.depth;
         for j in l + 1..depth {
             if self.gamma(j) > 0 && !self.end_here(j, limits, budget) {
@@ -345,9 +372,6 @@ impl State {
         for j in l + 1..depth {
             self.resets[j].offer(&self.point);
         }
-        let mut next = self.point;
-        next[l] += 1;
-        next[l + 1..depth].iter_mut().for_each(|x| *x = 0);
         if next[l] >= MAX_COUNTER {
             return false;
         }
@@ -366,26 +390,23 @@ impl State {
     fn grow(&mut self, at: usize, limits: &Limits, trace: &[i64], budget: &mut Budget) -> bool {
         let depth = self.nest.depth;
         let stride = trace[self.k + 1].wrapping_sub(trace[self.k]);
-        // c'_at = σ + Σ_{r>=at} c_r·i_r, so that +(at) gives the stride.
-        let mut coeff = stride;
-        for r in at..depth {
-            coeff = coeff.wrapping_add(self.nest.coeffs[r].wrapping_mul(self.point[r]));
-        }
         let mut coeffs = [0; MAX_DEPTH];
         for r in 0..depth {
             coeffs[if r < at { r } else { r + 1 }] = self.nest.coeffs[r];
         }
-        coeffs[at] = coeff;
 
         let mut faces = Vec::with_capacity(depth + 1);
+        let mut lowers = Vec::with_capacity(depth + 1);
         let mut resets = Vec::with_capacity(depth + 1);
         for level in 0..at {
             faces.push(self.nest.faces[level].clone());
+            lowers.push(self.nest.lowers[level].clone());
             resets.push(self.resets[level].clone());
         }
         // The new loop's face starts at 0 (`reach` moves it); its reset points are the
         // old ones of the level it goes above, or all points for a new innermost loop.
         faces.push(vec![Face::constant(0)]);
+        lowers.push(vec![Face::constant(0)]);
         let ends_new_loop = if at < depth {
             &self.resets[at]
         } else {
@@ -404,15 +425,31 @@ impl State {
                     .map(|f| f.with_counter_inserted(at))
                     .collect(),
             );
+            lowers.push(
+                self.nest.lowers[level]
+                    .iter()
+                    .map(|f| f.with_counter_inserted(at))
+                    .collect(),
+            );
             resets.push(self.resets[level].mapped(level + 1, |x| insert_counter(x, at)));
         }
         self.all = self.all.mapped(depth + 1, |x| insert_counter(x, at));
         self.nest.faces = faces;
+        self.nest.lowers = lowers;
         self.nest.coeffs = coeffs;
         self.nest.depth = depth + 1;
         self.resets = resets;
         self.point = insert_counter(&self.point, at);
-        self.step(at, limits, budget)
+        // c'_at makes +(at) give the stride: σ = c'_at + Σ_{r>at} c_r·(next_r - i_r)
+        // (with lower bounds 0 this is the paper's c'_at = σ + Σ_{r>at} c_r·i_r).
+        let next = self.successor(at);
+        let mut coeff = stride;
+        for r in at + 1..=depth {
+            let delta = next[r].wrapping_sub(self.point[r]);
+            coeff = coeff.wrapping_sub(self.nest.coeffs[r].wrapping_mul(delta));
+        }
+        self.nest.coeffs[at] = coeff;
+        self.step_to(at, next, limits, budget)
     }
 
     fn into_nest(mut self) -> Nest {
@@ -435,6 +472,7 @@ pub(crate) fn search(trace: &[i64], limits: &Limits) -> Found {
             depth: 1,
             coeffs: [0; MAX_DEPTH],
             faces: vec![vec![Face::constant(0)]],
+            lowers: vec![vec![Face::constant(0)]],
             count: 1,
         };
         return Found {
