@@ -127,6 +127,20 @@ pub(crate) fn face_above(level: usize, point: &Point, beneath: &[Point]) -> Opti
     None
 }
 
+/// The lower face of `level` through `point` that stays on or below every point of
+/// `above`: [`face_above`] with the level's coordinate mirrored.
+pub(crate) fn face_below(level: usize, point: &Point, above: &[Point]) -> Option<Face> {
+    let mirror = |x: &Point| {
+        let mut y = *x;
+        y[level] = -y[level];
+        y
+    };
+    let mirrored: Vec<Point> = above.iter().map(mirror).collect();
+    let upper = face_above(level, &mirror(point), &mirrored)?;
+    let slopes: Vec<i64> = (0..level).map(|m| -upper.slope(m)).collect();
+    Some(Face::new(&slopes, -upper.constant_term()))
+}
+
 /// Up to `dims + 1` affinely independent points (independent in their first `dims`
 /// coordinates): every point ever offered lies in the affine hull of the kept ones,
 /// so a face through the kept ones passes through all of them.

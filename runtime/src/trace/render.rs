@@ -34,9 +34,11 @@ fn affine(constant: i64, terms: &[(i64, usize)]) -> String {
     if constant == 0 {
         return text;
     }
+    // `29 - i0` and `i0 - 10`: the constant goes first only before a minus.
     match text.strip_prefix('-') {
         Some(negated) => format!("{constant} - {negated}"),
-        None => format!("{constant} + {text}"),
+        None if constant < 0 => format!("{text} - {}", constant.unsigned_abs()),
+        None => format!("{text} + {constant}"),
     }
 }
 

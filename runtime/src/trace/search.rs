@@ -15,7 +15,7 @@
 //! every reset point, which is all §3.4 asks. Adding a face needs every reset point;
 //! those are regenerated from the nest itself (the paper's "recalculated on demand").
 
-use super::fit::{face_above, face_through, insert_counter, AffineBasis};
+use super::fit::{face_above, face_below, face_through, insert_counter, AffineBasis};
 use super::nest::{Cursor, Face, Nest, Point, MAX_COUNTER, MAX_DEPTH};
 
 /// Bounds on one search, so a trace without a (small) model ends in bounded time.
@@ -79,6 +79,9 @@ struct State {
 
 /// See [`State::ties_left`].
 const TIES_PER_PATH: u8 = 4;
+/// Largest shift of a loop's start by a ⊕ move (§4.3 bounds it by the range of values
+/// seen; here the upper bound of the level bounds it, and this cap).
+const MAX_START_SHIFT: i64 = 1 << 12;
 
 enum Halt {
     Complete,
@@ -159,12 +162,13 @@ impl State {
     /// Stride from the current point to `next`.
     #[inline]
     fn stride_to(&self, next: &Point) -> i64 {
-        let mut stride = 0i64;
-        for j in 0..self.nest.depth {
-            let delta = next[j].wrapping_sub(self.point[j]);
-            stride = stride.wrapping_add(self.nest.coeffs[j].wrapping_mul(delta));
-        }
-        stride
+        let depth = self.nest.depth;
+        let pairs = next[..depth].iter().zip(&self.point[..depth]);
+        pairs
+            .zip(&self.nest.coeffs[..depth])
+            .fold(0i64, |stride, ((to, from), c)| {
+                stride.wrapping_add(c.wrapping_mul(to.wrapping_sub(*from)))
+            })
     }
 
     /// Stride of `+(l)`.
@@ -249,8 +253,39 @@ impl State {
     /// skip an empty loop, so every completed prefix ends on its bound. Enumerating
     /// prefixes, not points, costs one step per run of the level.
     fn reset_points(&self, level: usize, budget: &mut Budget) -> Option<Vec<Point>> {
+        self.prefix_points(level, false, budget, |nest, prefix| {
+            nest.upper(level, prefix)
+        })
+    }
+
+    /// Every point of the nest so far that starts a run of `level` (the current run
+    /// included): `(prefix, lower bound of level at prefix)`, as [`Self::reset_points`].
+    fn start_points(&self, level: usize, budget: &mut Budget) -> Option<Vec<Point>> {
+        self.prefix_points(level, true, budget, |nest, prefix| {
+            nest.lower(level, prefix)
+        })
+    }
+
+    /// `(prefix, bound(prefix))` for each prefix of the levels outside `level` up to
+    /// the current point's (included or not).
+    fn prefix_points(
+        &self,
+        level: usize,
+        with_current: bool,
+        budget: &mut Budget,
+        bound: impl Fn(&Nest, &Point) -> i64,
+    ) -> Option<Vec<Point>> {
+        let point_at = |prefix: &Point| {
+            let mut point = *prefix;
+            point[level] = bound(&self.nest, prefix);
+            point
+        };
         if level == 0 {
-            return Some(Vec::new());
+            return Some(if with_current {
+                vec![point_at(&self.point)]
+            } else {
+                Vec::new()
+            });
         }
         let outer = Nest {
             base: 0,
@@ -271,14 +306,85 @@ impl State {
             if budget.work > budget.work_limit || points.len() > self.k {
                 return None;
             }
-            let mut reset = cursor.point;
-            reset[level] = self.nest.upper(level, &reset);
-            points.push(reset);
+            points.push(point_at(&cursor.point));
             if !cursor.next(spin) {
                 return None;
             }
         }
+        if with_current {
+            points.push(point_at(&cursor.point));
+        }
         Some(points)
+    }
+
+    /// The point after `+(l)` with level `m` started at `start` instead of its lower
+    /// bound (the levels inside m at their lower bounds).
+    fn successor_starting(&self, l: usize, m: usize, start: i64) -> Point {
+        let mut next = self.successor(l);
+        next[m] = start;
+        for j in m + 1..self.nest.depth {
+            next[j] = self.nest.lower(j, &next);
+        }
+        next
+    }
+
+    /// The start of level `m` above its lower bound that makes `+(l)` give `stride`.
+    /// The stride is affine in the start while the inner lower bounds are: it is
+    /// solved from two samples, then checked exactly.
+    fn start_for_stride(&self, l: usize, m: usize, stride: i64) -> Option<Point> {
+        let lowest = self.successor(l)[m] + 1;
+        let highest = self
+            .nest
+            .upper(m, &self.successor(l))
+            .min(lowest - 1 + MAX_START_SHIFT);
+        if lowest > highest {
+            return None;
+        }
+        let first = self.stride_to(&self.successor_starting(l, m, lowest));
+        let start = if first == stride {
+            lowest
+        } else {
+            if lowest == highest {
+                return None;
+            }
+            let slope = self
+                .stride_to(&self.successor_starting(l, m, lowest + 1))
+                .wrapping_sub(first);
+            let gap = stride.wrapping_sub(first);
+            if slope == 0 || gap % slope != 0 || gap / slope < 0 {
+                return None;
+            }
+            lowest.checked_add(gap / slope)?
+        };
+        if start > highest {
+            return None;
+        }
+        let next = self.successor_starting(l, m, start);
+        (self.stride_to(&next) == stride).then_some(next)
+    }
+
+    /// The move ⊕ of §4.3 with one free level: level `l` steps and level `m` starts
+    /// at `next[m]`, above its lower bound, which a new lower face through `next`
+    /// makes the bound from now on.
+    fn start_above(
+        &mut self,
+        l: usize,
+        m: usize,
+        next: Point,
+        limits: &Limits,
+        budget: &mut Budget,
+    ) -> bool {
+        let Some(above) = self.start_points(m, budget) else {
+            return false;
+        };
+        let Some(face) = face_below(m, &next, &above) else {
+            return false;
+        };
+        self.nest.lowers[m].push(face);
+        if self.nest.lower(m, &next) != next[m] {
+            return false;
+        }
+        self.step_to(l, next, limits, budget)
     }
 
     /// Level `level` must end at the current point (`γ_level` becomes 0).
@@ -443,12 +549,8 @@ impl State {
         // c'_at makes +(at) give the stride: σ = c'_at + Σ_{r>at} c_r·(next_r - i_r)
         // (with lower bounds 0 this is the paper's c'_at = σ + Σ_{r>at} c_r·i_r).
         let next = self.successor(at);
-        let mut coeff = stride;
-        for r in at + 1..=depth {
-            let delta = next[r].wrapping_sub(self.point[r]);
-            coeff = coeff.wrapping_sub(self.nest.coeffs[r].wrapping_mul(delta));
-        }
-        self.nest.coeffs[at] = coeff;
+        self.nest.coeffs[at] = 0;
+        self.nest.coeffs[at] = stride.wrapping_sub(self.stride_to(&next));
         self.step_to(at, next, limits, budget)
     }
 
@@ -602,6 +704,23 @@ fn expand(
             let mut next = state.clone();
             if next.step(l, limits, budget) {
                 successors.push(next);
+            }
+        }
+    }
+    // ⊕ (§4.3), only where no plain move fits, as the paper tries it: one inner level
+    // starts above its lower bound (the paper's K, here 1), no higher than its upper
+    // bound allows.
+    if successors.is_empty() {
+        for l in (0..inner).rev() {
+            for m in l + 1..depth {
+                if state.nest.lowers[m].len() < limits.max_faces {
+                    if let Some(next) = state.start_for_stride(l, m, stride) {
+                        let mut moved = state.clone();
+                        if moved.start_above(l, m, next, limits, budget) {
+                            successors.push(moved);
+                        }
+                    }
+                }
             }
         }
     }

@@ -403,9 +403,9 @@ fn a_stride_tie_at_a_loop_end_is_revisited() {
 }
 
 #[test]
-fn figure_9_lower_max_is_modelled_without_lower_faces() {
-    // DO i1=0,19; DO i2=max(0,i1-10),9: A[i1+2*i2]. Lower faces (§4.3) are not
-    // implemented: the trace still round-trips, in a deeper nest or several pieces.
+fn figure_9_lower_max_needs_a_lower_face() {
+    // DO i1=0,19; DO i2=max(0,i1-10),9: A[i1+2*i2]: at (10, 9) the stride says the
+    // inner loop restarts at 1, not 0 (the move ⊕ of §4.3), and a lower face follows.
     let mut trace = Vec::new();
     for i in 0..20i64 {
         for j in 0.max(i - 10)..=9 {
@@ -413,7 +413,17 @@ fn figure_9_lower_max_is_modelled_without_lower_faces() {
         }
     }
     let m = round_trip(&trace);
-    assert!(m.pieces.len() > 1 || m.nests().all(|nest| nest.depth() > 2));
+    let nest = single_nest(&m);
+    assert_eq!(nest.depth(), 2);
+    assert_eq!(nest.coeffs(), &[8, 16]);
+    assert_eq!(faces_of(nest, 1), vec![(9, vec![0])]);
+    let lowers: Vec<(i64, i64)> = nest
+        .lower_faces(1)
+        .iter()
+        .map(|f| (f.constant_term(), f.slope(0)))
+        .collect();
+    assert_eq!(lowers, vec![(-10, 1)]);
+    assert!(render::readable(&m).contains("i1 = max(0, i0 - 10)"));
 }
 
 #[test]
