@@ -3,12 +3,13 @@
 //! Sequences Using Piecewise-Affine Loops", Mathematics 9:2368, 2021;
 //! digest in shared/papers/notes/trace-to-loops.md).
 //!
-//! - [`nest`]: the canonical nest (counters from 0 step 1, upper bounds the min of
-//!   affine faces over outer counters, one access `base + Σ c_j·i_j` modulo 2^64) and
-//!   its enumeration.
+//! - [`nest`]: the canonical nest (counters step 1 from the max of affine lower faces,
+//!   at least 0, up to the min of affine upper faces, faces over the outer counters;
+//!   one access `base + Σ c_j·i_j` modulo 2^64) and its enumeration.
 //! - `search`: the least-depth single nest for a trace (Extract with the γ fast path,
 //!   brute force over the D strides, Grow, face refits; several upper faces per level,
-//!   §4.2), inside iterative deepening with a depth cap and a node budget.
+//!   §4.2; the move ⊕ and lower faces, §4.3, with one free level), inside iterative
+//!   deepening with a depth cap and node and work budgets.
 //! - `fit`: exact integer face fitting.
 //! - [`render`]: the nest as C-like text and as a C program that prints the trace.
 //!
@@ -22,8 +23,9 @@
 //! that a stream without structure costs little per address.
 //! Every model is checked by regenerating it ([`Model::generate`]) before it is
 //! returned: it reproduces its input exactly, or the input becomes one literal piece.
-//! Not done: lower faces (max bounds, §4.3), rational slopes (§4.5) and best-first
-//! search (§4.4); such traces get deeper nests or more pieces.
+//! Not done: ⊕ with more than one free level (the paper's K = 3), rational slopes
+//! (§4.5), best-first search and speculation (§4.4, §4.6); such traces get deeper
+//! nests or more pieces.
 //!
 //! Measured (`scripts/trace-bench --large`, one reference per kernel, 2 shared cores):
 //! untiled matmul, jacobi-2d and trisolv give one nest of 72-105 bytes, about 5·10^4

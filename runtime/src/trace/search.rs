@@ -6,9 +6,14 @@
 //! Per access: the predictor γ (iterations left per level, from the faces) names the
 //! one expected move; when its stride matches, the access is taken in O(D) with no
 //! branching and no allocation (once each level's reset basis is full, after a few
-//! runs), and a constant-stride run of the innermost loop is taken in one step. Otherwise the candidates are, in order, each level whose increment gives the
-//! stride (with faces refitted: §3.4, or a new upper face added when no refit exists:
-//! §4.2), then a new loop at each position 0..=D (Grow).
+//! runs), and a constant-stride run of the innermost loop is taken in one step.
+//! Otherwise the candidates are, in order: each level whose increment gives the
+//! stride (with faces refitted, §3.4, or a new upper face where no refit exists,
+//! §4.2); where none fits, each ⊕ move that starts one inner loop above its lower
+//! bound, with a new lower face (§4.3); then a new loop at each position 0..=D (Grow).
+//! A run of the innermost loop past its bound is taken whole (one refit), and where
+//! γ's move ties with another move (coefficients 0 make ties), both are tried, a few
+//! times per path.
 //!
 //! What a state keeps (besides c, the faces and the last point) is, per level, an
 //! affine basis of its reset points: a refitted face through that basis passes through

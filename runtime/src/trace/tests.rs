@@ -508,3 +508,34 @@ fn generated_min_bounded_nests_round_trip_mostly_at_their_depth() {
         "{as_deep} of {cases} at the source depth"
     );
 }
+
+#[test]
+fn band_matrix_has_a_lower_max_and_an_upper_min() {
+    // for i < 40, for j in max(0, i-3) ..= min(39, i+3): A[i][j], rows of 40.
+    let mut trace = Vec::new();
+    for i in 0..40i64 {
+        for j in 0.max(i - 3)..=39.min(i + 3) {
+            trace.push(8 * (40 * i + j));
+        }
+    }
+    let m = round_trip(&trace);
+    let nest = single_nest(&m);
+    assert_eq!(nest.depth(), 2);
+    assert_eq!(nest.coeffs(), &[320, 8]);
+    assert_eq!(nest.faces(1).len(), 2);
+    assert_eq!(nest.lower_faces(1).len(), 1);
+}
+
+#[test]
+fn lower_band_under_a_repeat_loop_is_three_deep() {
+    let mut trace = Vec::new();
+    for k in 0..3i64 {
+        for i in 0..20i64 {
+            for j in 0.max(i - 5)..=i {
+                trace.push(4096 * k + 8 * (32 * i + j));
+            }
+        }
+    }
+    let m = round_trip(&trace);
+    assert_eq!(single_nest(&m).depth(), 3, "{}", render::readable(&m));
+}

@@ -14,8 +14,8 @@ pub const USAGE: &str = "\
 usage: polyrust-prof trace [--binary] [--emit-c] [--max-depth N] [--max-faces N] [--stats] FILE
 
 Models FILE, the addresses one memory reference issued in order, as loop nests that
-regenerate it exactly (least depth first; bounds are the minimum of affine faces of
-the outer counters; one affine access per nest). Where one nest cannot explain the
+regenerate it exactly (least depth first; a loop runs from the max to the min of
+affine functions of the outer counters; one affine access per nest). Where one nest cannot explain the
 whole stream, it is cut into consecutive pieces, each a nest or, where no nest is
 worth it, the addresses themselves. Prints the nests as C-like loops and a summary:
 accesses, pieces, model size in bytes.
@@ -31,8 +31,8 @@ options:
                     polyrust-prof trace --emit-c FILE > m.c && cc m.c && ./a.out | cmp - FILE
                   checks the model
   --max-depth N   deepest nest tried, 1 to 8 (default 8)
-  --max-faces N   most upper faces per loop, 1 to 8 (default 4; 1 is the paper's
-                  single-domain algorithm)
+  --max-faces N   most upper (and most lower) faces per loop, 1 to 8 (default 4;
+                  1 is the paper's single-domain algorithm)
   --stats         print the time taken and the rate to standard error
   -h, --help      this text
 ";
