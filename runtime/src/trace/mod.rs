@@ -21,7 +21,8 @@
 //! 4096 addresses) between searches, and the search after a literal piece, or after
 //! a search that ran out of budget, is a cheap probe (1000 nodes per depth round), so
 //! that a stream without structure costs little per address.
-//! Every model is checked by regenerating it ([`Model::generate`]) before it is
+//! Every model is checked by regenerating it ([`Model::reproduces`]: the enumeration
+//! of [`Model::generate`], a run of the innermost loop at a time) before it is
 //! returned: it reproduces its input exactly, or the input becomes one literal piece.
 //! Not done: ⊕ with more than one free level (the paper's K = 3), rational slopes
 //! (§4.5), best-first search and speculation (§4.4, §4.6); such traces get deeper

@@ -43,7 +43,7 @@ impl Default for Limits {
         Limits {
             max_depth: MAX_DEPTH,
             max_faces: 4,
-            nodes_per_round: 20_000,
+            nodes_per_round: 5_000,
             work_factor: 64,
         }
     }

@@ -36,6 +36,7 @@ fn round_trip(trace: &[i64]) -> Model {
         "model does not reproduce:\n{}",
         render::readable(&m)
     );
+    assert!(m.generate().eq(trace.iter().copied()));
     let bytes = m.to_bytes();
     assert_eq!(bytes.len(), m.encoded_len());
     let back = Model::from_bytes(&bytes).expect("own bytes read back");
