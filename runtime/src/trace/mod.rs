@@ -29,13 +29,13 @@
 //! nests or more pieces.
 //!
 //! Measured (`scripts/trace-bench --large`, one reference per kernel, 2 shared cores):
-//! untiled matmul, jacobi-2d and trisolv give one nest of 72-105 bytes, about 5·10^4
-//! times smaller than `gzip -9` of the text at 2·10^6 accesses and 4.6·10^5 at
-//! 1.7·10^7; matmul tiled by 32 with n = 120 or 250 gives one depth-6 nest of 372
-//! bytes, 690 and 5700 times smaller than gzip. `xz -9` finds the repetition too and
-//! is only 10^2-10^3 times larger than the model. Modelling runs at 400-800 M
-//! accesses/s untiled and 10-40 M/s tiled (most of it the depth-5 round that fails);
-//! reading a text trace costs more than modelling an untiled one.
+//! untiled matmul, jacobi-2d and trisolv give one nest of 74-108 bytes, 5·10^4 to
+//! 7·10^4 times smaller than `gzip -9` of the text at 2·10^6 accesses and 4.4·10^5 at
+//! 1.7·10^7; matmul tiled by 32 with n = 120 or 250 gives one depth-6 nest with min
+//! bounds, 378 bytes, 680 and 5700 times smaller than gzip. `xz -9` finds the
+//! repetition too and is only 55 to 2000 times larger than the model. Modelling runs
+//! at 300-800 M accesses/s untiled and 13-36 M/s tiled (most of it the depth-5 round
+//! that fails); reading a text trace costs more than modelling an untiled one.
 
 pub mod nest;
 pub mod render;

@@ -71,10 +71,17 @@ fn lower_bound(nest: &Nest, level: usize) -> String {
     }
 }
 
-/// The access as text: `31642944 + 256*i0 + 8*i2`.
+/// The access as text, base first: `31642944 + 256*i0 + 8*i2`.
 fn access(nest: &Nest) -> String {
     let terms: Vec<(i64, usize)> = nest.coeffs().iter().copied().zip(0..).collect();
-    affine(nest.base(), &terms)
+    let counters = affine(0, &terms);
+    if counters == "0" {
+        return nest.base().to_string();
+    }
+    match counters.strip_prefix('-') {
+        Some(negated) => format!("{} - {negated}", nest.base()),
+        None => format!("{} + {counters}", nest.base()),
+    }
 }
 
 /// Whether the nest stops before its domain ends.
