@@ -8,6 +8,7 @@
 //!   calls (`runtime/include/polyrust_rt.h`); the staticlib is what users link
 //!   (`-lpolyrust_rt`).
 //! - `record`: what is kept per loop nest while the program runs.
+//! - [`trace`]: address trace → the loop nests that regenerate it (issue 13).
 //!
 //! The `polyrust-prof` tool (`src/bin/polyrust-prof/`) shows and merges profiles.
 
@@ -16,5 +17,6 @@ pub mod abi;
 pub mod profile;
 #[cfg(feature = "abi")]
 mod record;
+pub mod trace;
 
 pub use profile::{Profile, ProfileError, PROFILE_FORMAT, PROFILE_FORMAT_VERSION};

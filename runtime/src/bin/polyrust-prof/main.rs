@@ -1,9 +1,10 @@
 //! polyrust-prof: the command-line tool for polyrust profiles, shaped like
-//! `llvm-profdata`. Each command is one file; a new command is one more entry in
+//! `llvm-profdata`, and for address traces (`trace`). Each command is one file; a new command is one more entry in
 //! [`COMMANDS`].
 
 mod merge;
 mod show;
+mod trace;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -31,12 +32,19 @@ const COMMANDS: &[Command] = &[
         usage: show::USAGE,
         run: show::run,
     },
+    Command {
+        name: "trace",
+        summary: "model an address trace as the loop nests that regenerate it",
+        usage: trace::USAGE,
+        run: trace::run,
+    },
 ];
 
 fn overview() -> String {
     let mut text = String::from(
         "polyrust-prof: reads, shows and merges the profiles written by programs compiled\n\
-         with -mllvm -polyrust-profile-generate (and linked with -lpolyrust_rt).\n\n\
+         with -mllvm -polyrust-profile-generate (and linked with -lpolyrust_rt), and models\n\
+         address traces as loop nests.\n\n\
          usage: polyrust-prof COMMAND [ARGS]\n\ncommands:\n",
     );
     for command in COMMANDS {
