@@ -59,6 +59,28 @@ __attribute__((noinline)) void rows(int n, int m, const double *first, double *o
 }
 // CHECK: folded-storage.c:[[@LINE-11]]:3: remark: region in rows at {{.*}} optimized ({{.*}}temporary f stored as f[i0 mod 2][i1] (shortest QUOV [2, 0]): 2 indices of dimension 0), behind a run-time check
 
+// A chain of temporaries: the squares are read a whole loop later (they keep their
+// storage); the running sum, a recurrence, is read in the iteration that writes it and
+// by the next one: one cell.
+__attribute__((noinline)) void running(int n, const double *in, double *out) {
+  double *sq = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+  double *sum = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+  if (!sq || !sum)
+    return;
+  for (int i = 0; i < n; i++)
+    sq[i] = in[i] * in[i];
+  sum[0] = sq[0];
+  out[0] = sum[0];
+  for (int i = 1; i < n; i++) {
+    sum[i] = sum[i - 1] + sq[i];
+    out[i] = sum[i] / (double)(i + 1);
+  }
+  free(sq);
+  free(sum);
+}
+// CHECK: folded-storage.c:[[@LINE-12]]:3: remark: temporary sq keeps its storage: no fold of sq saves memory under this schedule
+// CHECK: folded-storage.c:[[@LINE-13]]:3: remark: region in running at {{.*}} optimized ({{.*}}temporary sum stored as one sum element (shortest QUOV [1]): 1 index of dimension 0), behind a run-time check
+
 // A table whose values are read after the region keeps its storage.
 __attribute__((noinline)) double *kept(int n, const double *in) {
   double *k = malloc(sizeof(double) * (size_t)n * 2);
@@ -93,6 +115,9 @@ int main(int argc, char **argv) {
     rows(n, 64, in, out);
     for (int j = 0; j < 64; j++)
       printf("%a\n", out[j]);
+    running(n, in, out);
+    for (int i = 0; i < n; i++)
+      printf("%a\n", out[i]);
     double *k = kept(n, in);
     for (int i = 0; i < 2 * n; i++)
       printf("%a\n", k[i]);

@@ -98,6 +98,7 @@ impl Folding {
             .filter_map(|(k, (fold, extent))| match (fold, extent) {
                 (Fold::Keep, _) => None,
                 (Fold::Modulo(g), Some(e)) => Some(format!("{g} of {e} indices of dimension {k}")),
+                (Fold::Modulo(1), None) => Some(format!("1 index of dimension {k}")),
                 (Fold::Modulo(g), None) => Some(format!("{g} indices of dimension {k}")),
             })
             .collect();
@@ -663,7 +664,7 @@ mod tests {
         );
         let schedule = Schedule::from_domain(scop.domains.copy().unwrap())
             .unwrap()
-            .insert_band(parse_union_map(&ctx, &point, "test").unwrap())
+            .insert_band(parse_union_map(&ctx, point, "test").unwrap())
             .unwrap()
             .insert_band(parse_union_map(&ctx, &tiles, "test").unwrap())
             .unwrap();
