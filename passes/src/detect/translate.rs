@@ -427,6 +427,137 @@ impl<'a, 'f> Translator<'a, 'f> {
         }
     }
 
+    /// `scev` as `size * row + column`, both quasi-affine, where `size` is the
+    /// translation of an array's row length (a parameter): the linear offset of an
+    /// access to a parametric-size array whose subscripts are clamped
+    /// (`in[y * w + min(x + 1, w - 1)]`, `tmp[min(y + 1, h - 1) * w + x]`), which
+    /// LLVM's delinearization gives up on, and which is not affine as a whole (a
+    /// counter times the parameter). Products are taken apart only where one factor is
+    /// `size` itself; minima, maxima and everything else must be affine on their own.
+    pub fn rows_of(&self, scev: Scev<'f>, size: &Affine) -> Result<(Affine, Affine), String> {
+        let overflow = || "overflow".to_string();
+        let fail = || Err(format!("{} is not affine", describe_scev(self.fa, scev)));
+        let ops = scev.operands();
+        match scev.kind() {
+            ScevKind::Add => {
+                let (mut row, mut column) = (Affine::constant(0), Affine::constant(0));
+                for op in ops {
+                    let (r, c) = self.rows_of(op, size)?;
+                    row = row.add(&r).ok_or_else(overflow)?;
+                    column = column.add(&c).ok_or_else(overflow)?;
+                }
+                Ok((row, column))
+            }
+            ScevKind::Mul => {
+                let mut factor: i128 = 1;
+                let mut rest: Option<(Affine, Affine)> = None;
+                for op in ops {
+                    let (r, c) = self.rows_of(op, size)?;
+                    let zero = Affine::constant(0);
+                    if let (true, Some(k)) = (r == zero, c.as_constant()) {
+                        factor = factor.checked_mul(k).ok_or_else(overflow)?;
+                        continue;
+                    }
+                    rest = Some(match rest {
+                        None => (r, c),
+                        // `size` times something without `size` in it: a row.
+                        Some((r0, c0)) if r0 == Affine::constant(1) && c0 == zero && r == zero => {
+                            (c, zero)
+                        }
+                        Some((r0, c0)) if r == Affine::constant(1) && c == zero && r0 == zero => {
+                            (c0, zero)
+                        }
+                        Some(_) => return fail(),
+                    });
+                }
+                let (row, column) = rest.unwrap_or((Affine::constant(0), Affine::constant(1)));
+                Ok((
+                    row.scale(factor).ok_or_else(overflow)?,
+                    column.scale(factor).ok_or_else(overflow)?,
+                ))
+            }
+            ScevKind::AddRec => {
+                let Some(l) = scev.add_rec_loop() else {
+                    return fail();
+                };
+                if ops.len() != 2 {
+                    return fail();
+                }
+                let (row, column) = self.rows_of(ops[0], size)?;
+                let (step_row, step_column) = self.rows_of(ops[1], size)?;
+                let (Some(sr), Some(sc)) = (step_row.as_constant(), step_column.as_constant())
+                else {
+                    return fail();
+                };
+                let counter = if self.shape.contains_loop(l) {
+                    Affine::counter(self.shape.relative_depth(l))
+                } else {
+                    self.param(ParamValue::OuterCounter(l), 64)
+                };
+                Ok((
+                    row.add(&counter.scale(sr).ok_or_else(overflow)?)
+                        .ok_or_else(overflow)?,
+                    column
+                        .add(&counter.scale(sc).ok_or_else(overflow)?)
+                        .ok_or_else(overflow)?,
+                ))
+            }
+            ScevKind::SignExtend | ScevKind::ZeroExtend => {
+                let signed = scev.kind() == ScevKind::SignExtend;
+                let inner = ops[0];
+                let (row, column) = self.rows_of(inner, size)?;
+                let leaf = matches!(inner.kind(), ScevKind::Constant | ScevKind::Unknown);
+                if leaf || row == Affine::constant(0) {
+                    return self.leaf_of_rows(scev, size);
+                }
+                // A narrow `size * row + column` (ring operations, with extrema of ring
+                // expressions as leaves) is its mathematical value when that lies in
+                // the narrow type's signed range. The product is not affine, so what is
+                // assumed is a sufficient affine condition: `|size|, |row| < 2^15` and
+                // `|column| < 2^30` for i32 (and non-negative parts for a zero
+                // extension).
+                if !is_ring(inner) {
+                    let Some(operands) = extremum_operands(inner) else {
+                        return fail();
+                    };
+                    self.assume_extrema_in_range(inner, &operands)?;
+                }
+                let bits = inner.bit_width().unwrap_or(64).min(127);
+                let half = 1i128 << ((bits - 1) / 2);
+                let quarter = 1i128 << (bits - 2);
+                let within = |a: &Affine, bound: i128| {
+                    let low = if signed { -bound + 1 } else { 0 };
+                    Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(low)).and(Cond::Cmp(
+                        a.clone(),
+                        CmpOp::Lt,
+                        Affine::constant(bound),
+                    ))
+                };
+                self.assume(
+                    within(size, half)
+                        .and(within(&row, half))
+                        .and(within(&column, quarter)),
+                    format!(
+                        "{} does not wrap in i{bits} (rows, columns and row length small)",
+                        describe_scev(self.fa, inner),
+                    ),
+                );
+                Ok((row, column))
+            }
+            _ => self.leaf_of_rows(scev, size),
+        }
+    }
+
+    /// A part of `rows_of` translated as a whole: `size` itself is one row.
+    fn leaf_of_rows(&self, scev: Scev<'f>, size: &Affine) -> Result<(Affine, Affine), String> {
+        let a = self.affine(scev)?;
+        Ok(if a == *size {
+            (Affine::constant(1), Affine::constant(0))
+        } else {
+            (Affine::constant(0), a)
+        })
+    }
+
     /// `sext x` / `zext x` as the mathematical value of `x`. When `x` is built from
     /// ring operations only (+, *, recurrences), its wrapped value equals the
     /// mathematical one exactly when the latter lies in the range of the narrow type,
@@ -454,26 +585,39 @@ impl<'a, 'f> Translator<'a, 'f> {
                     describe_scev(self.fa, inner)
                 ));
             };
-            let (signed_low, signed_high) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);
-            for op in operands {
-                if !self.wraps_possibly(op) {
-                    continue;
-                }
-                let b = self.affine(op)?;
-                self.assume(
-                    Cond::Cmp(b.clone(), CmpOp::Ge, Affine::constant(signed_low)).and(Cond::Cmp(
-                        b,
-                        CmpOp::Le,
-                        Affine::constant(signed_high),
-                    )),
-                    format!(
-                        "{} does not wrap in i{bits} (under a minimum or maximum)",
-                        describe_scev(self.fa, op)
-                    ),
-                );
-            }
+            self.assume_extrema_in_range(inner, &operands)?;
         }
         self.extension_in_range(inner, a, signed, bits, low, high)
+    }
+
+    /// Assumes each operand of an extremum in the narrow expression `inner` that could
+    /// wrap lies in the signed range of its type (a wrapped operand would change which
+    /// one the extremum picks).
+    fn assume_extrema_in_range(
+        &self,
+        inner: Scev<'f>,
+        operands: &[Scev<'f>],
+    ) -> Result<(), String> {
+        let bits = inner.bit_width().unwrap_or(64).min(127);
+        let (signed_low, signed_high) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);
+        for op in operands {
+            if !self.wraps_possibly(*op) {
+                continue;
+            }
+            let b = self.affine(*op)?;
+            self.assume(
+                Cond::Cmp(b.clone(), CmpOp::Ge, Affine::constant(signed_low)).and(Cond::Cmp(
+                    b,
+                    CmpOp::Le,
+                    Affine::constant(signed_high),
+                )),
+                format!(
+                    "{} does not wrap in i{bits} (under a minimum or maximum)",
+                    describe_scev(self.fa, *op)
+                ),
+            );
+        }
+        Ok(())
     }
 
     /// The rest of `extension`: the value `a` of `inner` assumed to lie in the narrow
@@ -650,7 +794,8 @@ fn extremum_operands(scev: Scev<'_>) -> Option<Vec<Scev<'_>>> {
             }
             Some(out)
         }
-        ScevKind::SMax | ScevKind::SMin => {
+        // Unsigned extrema translate as signed ones of operands assumed non-negative.
+        ScevKind::SMax | ScevKind::SMin | ScevKind::UMax | ScevKind::UMin => {
             let mut out = Vec::new();
             for op in scev.operands() {
                 out.extend(extremum_operands(op)?);

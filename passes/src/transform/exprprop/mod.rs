@@ -22,7 +22,7 @@
 
 mod rewrite;
 
-pub use rewrite::{rewrite, Counter, Recompute};
+pub use rewrite::{consumer_counter_name, piecewise_counters, rewrite, Counter, Recompute};
 
 use crate::deps::original_schedule;
 use crate::isl::{IslError, UnionAccessInfo, UnionMap};

@@ -1,0 +1,48 @@
+// Subscripts clamped to the image (`CLAMP(x - 1, 0, w - 1)`, which LLVM turns into
+// usub.sat and smin) of an array with a parametric row length: LLVM's delinearization
+// gives up on them, detection splits each offset into row and column against the row
+// length the other accesses show, and the model reads them as piecewise-affine
+// accesses. Before, the nest was rejected ("non-affine subscript").
+// RUN: %o3ir %s | %opt %loadpolyrust -passes='print<polyrust-scops>' -disable-output 2>&1 \
+// RUN:   | %FileCheck %s
+// RUN: %detect %s 2>&1 | %FileCheck %s --check-prefix=REMARK
+// RUN: %clang -O3 %s -o %t.o3
+// RUN: %clang -O3 %s -o %t.forced -fpass-plugin=%plugin -mllvm -polyrust-force-codegen
+// RUN: bash -c 'for n in 0 1 2 3 4 5 33 100; do %t.o3 $n > %t.expected && %t.forced $n > %t.got \
+// RUN:   && diff %t.expected %t.got || exit 1; done'
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CLAMP(v, lo, hi) ((v) < (lo) ? (lo) : (v) > (hi) ? (hi) : (v))
+
+__attribute__((noinline)) void hblur(int h, int w, const float *in, float *out) {
+  // REMARK: clamped-subscripts.c:[[@LINE+1]]:3: remark: SCoP begins here.
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      int xm1 = CLAMP(x - 1, 0, w - 1), xp1 = CLAMP(x + 1, 0, w - 1);
+      out[y * w + x] = (in[y * w + xm1] + 2.0f * in[y * w + x] + in[y * w + xp1]) * 0.25f;
+    }
+}
+// CHECK-LABEL: Scop hblur
+// CHECK: Arrays:
+// CHECK-NEXT: float [[IN:p_[0-9]+]][*][[[W:p_[0-9]+]]]
+// CHECK: Read: {{.*}} { S0[i0, i1] -> [[IN]][i0, 0] : i1 <= 0; S0[i0, i1] -> [[IN]][i0, -1 + i1] : i1 > 0 }
+// CHECK-NEXT: Read: {{.*}} { S0[i0, i1] -> [[IN]][i0, i1] }
+// CHECK-NEXT: Read: {{.*}} { S0[i0, i1] -> [[IN]][i0, 1 + i1] : i1 <= -3 + [[W]]; S0[i0, i1] -> [[IN]][i0, -1 + [[W]]] : i1 >= -2 + [[W]] }
+// REMARK-NOT: non-affine subscript: read of in
+
+int main(int argc, char **argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 8;
+  float *in = malloc(sizeof(float) * ((size_t)n * n + 1));
+  float *out = calloc((size_t)n * n + 1, sizeof(float));
+  for (int i = 0; i < n * n; i++)
+    in[i] = (float)(i % 13) / 7.0f;
+  hblur(n, n, in, out);
+  double s = 0;
+  for (int i = 0; i < n * n; i++)
+    s += out[i] * (i % 7 + 1);
+  printf("%d %.9g\n", n, s);
+  free(in);
+  free(out);
+  return 0;
+}
