@@ -31,6 +31,22 @@ __attribute__((noinline)) void hblur(int h, int w, const float *in, float *out) 
 // CHECK-NEXT: Read: {{.*}} { S0[i0, i1] -> [[IN]][i0, 1 + i1] : i1 <= -3 + [[W]]; S0[i0, i1] -> [[IN]][i0, -1 + [[W]]] : i1 >= -2 + [[W]] }
 // REMARK-NOT: non-affine subscript: read of in
 
+// A row clamped from below: LLVM computes `CLAMP(y - 2, 0, h - 1) * w` in front of the
+// inner loop as a branch on `y < 2` and phis (guard phis); detection reads each phi as
+// the selection of its incoming values by the conditions of their edges.
+__attribute__((noinline)) void vblur(int h, int w, const float *in, float *out) {
+  // REMARK: clamped-subscripts.c:[[@LINE+1]]:3: remark: SCoP begins here.
+  for (int y = 0; y < h; y++) {
+    int ym2 = CLAMP(y - 2, 0, h - 1), yp1 = CLAMP(y + 1, 0, h - 1);
+    for (int x = 0; x < w; x++)
+      out[y * w + x] = in[ym2 * w + x] + 2.0f * in[y * w + x] + in[yp1 * w + x];
+  }
+}
+// CHECK-LABEL: Scop vblur
+// CHECK: Read: {{.*}} { S0[i0, i1] -> [[IN2:p_[0-9]+]][0, i1] : i0 <= 1; S0[i0, i1] -> [[IN2]][-2 + i0, i1] : i0 >= 2 }
+// CHECK: Read: {{.*}} -> [[IN2]][i0, i1] }
+// REMARK-NOT: non-affine subscript
+
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 8;
   float *in = malloc(sizeof(float) * ((size_t)n * n + 1));
@@ -41,6 +57,9 @@ int main(int argc, char **argv) {
   double s = 0;
   for (int i = 0; i < n * n; i++)
     s += out[i] * (i % 7 + 1);
+  vblur(n, n, in, out);
+  for (int i = 0; i < n * n; i++)
+    s += out[i] * (i % 5 + 1);
   printf("%d %.9g\n", n, s);
   free(in);
   free(out);

@@ -14,6 +14,7 @@ use std::cell::RefCell;
 
 use super::affine::{Affine, Atom, CmpOp, Cond};
 use super::region::RegionShape;
+use inkwell::basic_block::BasicBlock;
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
 use crate::llvm::ir::{
@@ -42,6 +43,10 @@ pub enum ParamValue<'f> {
     /// the same in every iteration, so it can be loaded once before the region.
     InvariantLoad(InstructionValue<'f>),
 }
+
+/// The values a phi or select merges, each with the condition under which it is the
+/// one (`None` for the last: when no other is).
+pub type Merged<'f> = Vec<(Option<Cond>, Scev<'f>)>;
 
 /// A condition the translation relies on, with why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -385,6 +390,21 @@ impl<'a, 'f> Translator<'a, 'f> {
                     }
                     return Ok(Affine::constant(i128::from(*constant)));
                 }
+                if let Some(merged) = inst.and_then(|i| self.guard_phi(i)) {
+                    let mut out: Option<Affine> = None;
+                    for (cond, value) in merged?.into_iter().rev() {
+                        let a = self.affine(value)?;
+                        out = Some(match (out, cond) {
+                            (Some(otherwise), Some(cond)) => Affine::atom(Atom::Select(
+                                Box::new(cond),
+                                Box::new(a),
+                                Box::new(otherwise),
+                            )),
+                            _ => a,
+                        });
+                    }
+                    return out.ok_or_else(|| "a phi without incoming values".into());
+                }
                 if inside {
                     return match inst.filter(|i| self.invariant_load(*i)) {
                         Some(load) => {
@@ -544,7 +564,131 @@ impl<'a, 'f> Translator<'a, 'f> {
                 );
                 Ok((row, column))
             }
+            ScevKind::Unknown => {
+                let phi = scev.unknown_value().and_then(as_instruction);
+                let Some(merged) = phi.and_then(|i| self.guard_phi(i)) else {
+                    return self.leaf_of_rows(scev, size);
+                };
+                let select = |cond: &Cond, a: Affine, b: Affine| {
+                    if a == b {
+                        a
+                    } else {
+                        Affine::atom(Atom::Select(
+                            Box::new(cond.clone()),
+                            Box::new(a),
+                            Box::new(b),
+                        ))
+                    }
+                };
+                let mut out: Option<(Affine, Affine)> = None;
+                for (cond, value) in merged?.into_iter().rev() {
+                    let (r, c) = self.rows_of(value, size)?;
+                    out = Some(match (out, cond) {
+                        (Some((r0, c0)), Some(cond)) => {
+                            (select(&cond, r, r0), select(&cond, c, c0))
+                        }
+                        _ => (r, c),
+                    });
+                }
+                out.ok_or_else(|| "a phi without incoming values".into())
+            }
             _ => self.leaf_of_rows(scev, size),
+        }
+    }
+
+    /// A phi that merges the paths of branches inside one iteration of its loop (LLVM's
+    /// `y < 2 ? 0 : (y - 2) * w` of a clamp, as a diamond rather than a select): each
+    /// incoming value with the condition of its edge, relative to the start of the
+    /// iteration (the last one's is left out: it holds when no other does). `None` when
+    /// `phi` is no such phi (a loop header's, or one outside the region); an error when
+    /// a condition is not affine.
+    ///
+    /// A `select` of integers inside the region is read the same way: its value if the
+    /// condition holds, else the other.
+    pub fn guard_phi(&self, phi: InstructionValue<'f>) -> Option<Result<Merged<'f>, String>> {
+        let block = phi.get_parent()?;
+        if !self.shape.contains_block(block) {
+            return None;
+        }
+        if phi.get_opcode() == InstructionOpcode::Select {
+            let scope = self.fa.loop_for_block(block);
+            let operands: Option<Vec<_>> =
+                (0..3).map(|i| crate::llvm::ir::operand(phi, i)).collect();
+            let [cond, then, otherwise] = operands?[..] else {
+                return None;
+            };
+            if !self.fa.is_scevable(&basic_value(then)) {
+                return None;
+            }
+            let at = |v| self.fa.scev_at_scope(self.fa.scev(&basic_value(v)), scope);
+            return Some(
+                super::control::condition_of(self, cond, scope, 0)
+                    .map(|c| vec![(Some(c), at(then)), (None, at(otherwise))]),
+            );
+        }
+        if phi.get_opcode() != InstructionOpcode::Phi {
+            return None;
+        }
+        let l = self.fa.loop_for_block(block)?;
+        if l.header() == block || !self.shape.contains_loop(l) {
+            return None;
+        }
+        let incoming = crate::llvm::ir::phi_incoming(phi);
+        let mut out = Vec::new();
+        for (index, (value, from)) in incoming.iter().enumerate() {
+            if !self.fa.is_scevable(&basic_value(*value)) {
+                return Some(Err("a phi of a value that is not an integer".into()));
+            }
+            let scev = self
+                .fa
+                .scev_at_scope(self.fa.scev(&basic_value(*value)), Some(l));
+            let cond = if index + 1 == incoming.len() {
+                None
+            } else {
+                match self
+                    .reached(l, *from, 0)
+                    .and_then(|c| Ok(c.and(self.edge(l, *from, block)?)))
+                {
+                    Ok(c) => Some(c),
+                    Err(e) => return Some(Err(e)),
+                }
+            };
+            out.push((cond, scev));
+        }
+        Some(Ok(out))
+    }
+
+    /// When `block` runs in an iteration of `l` (whose header runs in every one): over
+    /// forward edges of blocks directly in `l`.
+    fn reached(&self, l: Loop<'f>, block: BasicBlock<'f>, depth: u32) -> Result<Cond, String> {
+        if block == l.header() {
+            return Ok(Cond::True);
+        }
+        if depth > 8 || self.fa.loop_for_block(block) != Some(l) {
+            return Err("a phi merging paths through loops or long chains of branches".into());
+        }
+        let mut cond = Cond::False;
+        for pred in crate::llvm::ir::predecessors(block) {
+            cond = cond.or(self
+                .reached(l, pred, depth + 1)?
+                .and(self.edge(l, pred, block)?));
+        }
+        Ok(cond)
+    }
+
+    /// When the edge `from → to` is taken, once `from` runs.
+    fn edge(&self, l: Loop<'f>, from: BasicBlock<'f>, to: BasicBlock<'f>) -> Result<Cond, String> {
+        let term = from.get_terminator().ok_or("a block without terminator")?;
+        let targets = crate::llvm::ir::successors(from);
+        match targets.as_slice() {
+            [only] if *only == to => Ok(Cond::True),
+            [then, otherwise] if then != otherwise => {
+                let value =
+                    crate::llvm::ir::operand(term, 0).ok_or("a branch without condition")?;
+                let cond = super::control::condition_of(self, value, Some(l), 0)?;
+                Ok(if *then == to { cond } else { cond.negate() })
+            }
+            _ => Err("a phi after a switch".into()),
         }
     }
 
