@@ -544,3 +544,57 @@ fn clamped_reads_of_a_temporary_are_rewritten_with_piecewise_counters() {
     let first = crate::isl::parse_union_map(&ctx, reads[0], "read").unwrap();
     assert!(first.is_equal(&expected).unwrap(), "{}", reads[0]);
 }
+
+/// A producer reading X at a clamped column, `tmp[i0][i1] = f(X[i0][max(i1 - 2, 0)])`,
+/// and a consumer reading `tmp` at `consumer_read`.
+fn clamped_producer(consumer_read: &str) -> ScopSpec {
+    let mut spec = region(
+        &["tmp", "B", "X"],
+        vec![
+            statement(
+                "S0",
+                "[n] -> { S0[i0, i1] : 0 <= i0 < n and 0 <= i1 < n }",
+                &[0, 0, 0],
+                vec![
+                    read("X", "{ S0[i0, i1] -> X[i0, max(i1 - 2, 0)] }"),
+                    write("tmp", "{ S0[i0, i1] -> tmp[i0, i1] }"),
+                ],
+            ),
+            statement(
+                "S1",
+                "[n] -> { S1[i0, i1] : 0 <= i0 < n and 0 <= i1 < n }",
+                &[1, 0, 0],
+                vec![
+                    read("tmp", consumer_read),
+                    write("B", "{ S1[i0, i1] -> B[i0, i1] }"),
+                ],
+            ),
+        ],
+    );
+    spec.arrays = ["tmp", "B", "X"].iter().map(|a| array(a, &["n"])).collect();
+    spec
+}
+
+#[test]
+fn recomputing_a_clamped_producer_in_a_contiguous_consumer_loop_is_refused() {
+    // The consumer reads row max(i0 - 2, 0): contiguous along i1, until the producer's
+    // clamped column comes in.
+    let spec = clamped_producer("[n] -> { S1[i0, i1] -> tmp[max(i0 - 2, 0), i1] }");
+    let ctx = IslCtx::new(None).unwrap();
+    let scop = Scop::build(&ctx, &spec).unwrap();
+    let verdicts = analyse(&scop).unwrap();
+    let why = loses_constant_strides(&scop, verdict_for(&verdicts, "tmp")).unwrap();
+    assert!(why.is_some_and(|w| w.contains("no longer vectorize")));
+}
+
+#[test]
+fn recomputing_a_clamped_producer_where_the_read_was_clamped_already_is_allowed() {
+    let spec = clamped_producer("[n] -> { S1[i0, i1] -> tmp[i0, min(i1 + 1, n - 1)] }");
+    let ctx = IslCtx::new(None).unwrap();
+    let scop = Scop::build(&ctx, &spec).unwrap();
+    let verdicts = analyse(&scop).unwrap();
+    assert_eq!(
+        loses_constant_strides(&scop, verdict_for(&verdicts, "tmp")).unwrap(),
+        None
+    );
+}
