@@ -47,6 +47,20 @@ __attribute__((noinline)) void vblur(int h, int w, const float *in, float *out) 
 // CHECK: Read: {{.*}} -> [[IN2]][i0, i1] }
 // REMARK-NOT: non-affine subscript
 
+// A row that is a quotient (`(y / 2) * w`, an upsampling), clamped to the last row.
+__attribute__((noinline)) void upsample(int h, int w, const float *in, float *out) {
+  int h2 = (h + 1) / 2;
+  // REMARK: clamped-subscripts.c:[[@LINE+1]]:3: remark: SCoP begins here.
+  for (int y = 0; y < h; y++) {
+    int ya = y / 2, yb = (y + 1) / 2 < h2 - 1 ? (y + 1) / 2 : h2 - 1;
+    for (int x = 0; x < w; x++)
+      out[y * w + x] = 0.5f * (in[ya * w + x] + in[yb * w + x]);
+  }
+}
+// CHECK-LABEL: Scop upsample
+// CHECK: Read: {{.*}} { S0[i0, i1] -> [[IN3:p_[0-9]+]][o0, i1] : -1 + i0 <= 2o0 <= i0 }
+// REMARK-NOT: non-affine subscript
+
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 8;
   float *in = malloc(sizeof(float) * ((size_t)n * n + 1));
@@ -57,6 +71,9 @@ int main(int argc, char **argv) {
   double s = 0;
   for (int i = 0; i < n * n; i++)
     s += out[i] * (i % 7 + 1);
+  upsample(n, n, in, out);
+  for (int i = 0; i < n * n; i++)
+    s += out[i] * (i % 3 + 1);
   vblur(n, n, in, out);
   for (int i = 0; i < n * n; i++)
     s += out[i] * (i % 5 + 1);

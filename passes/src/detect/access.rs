@@ -484,22 +484,31 @@ fn parametric_shape<'f>(
 /// piecewise-affine function of the counters; isl reads the minima and maxima as such.
 /// Whether each column lies in its row is assumed like any split (`bounds_conditions`).
 ///
-/// Only arrays with a clamped access take this way: other offsets LLVM cannot take
-/// apart (a diagonal `A[j * n + j]`) keep the regions they had.
+/// Only arrays with a clamped access (or a row that is a quotient, `(y / 2) * w`) take
+/// this way: other offsets LLVM cannot take apart (a diagonal `A[j * n + j]`) keep the
+/// regions they had.
 fn clamped_rows<'f>(tr: &Translator<'_, 'f>, raws: &[RawAccess<'f>], size: u64) -> Option<Shape> {
     let fa = tr.fa();
     if !raws.iter().any(|r| has_extremum(r.offset, 0)) {
         return None;
     }
-    let length = raws.iter().find_map(|raw| {
+    // The length LLVM finds for one access on its own, else a size that multiplies
+    // a row (`w` in `(y / 2) * w`).
+    let delinearized = raws.iter().find_map(|raw| {
         let d = fa.delinearize_parametric(&[raw.offset], size)?;
         let [length] = d.inner_sizes.as_slice() else {
             return None;
         };
-        tr.affine(*length)
-            .ok()
-            .filter(|a| a.max_counter().is_none())
-    })?;
+        Some(*length)
+    });
+    let mut factors = Vec::new();
+    for raw in raws {
+        row_factors(raw.offset, &mut factors, 0);
+    }
+    let length = delinearized
+        .into_iter()
+        .chain(factors)
+        .find_map(|l| tr.affine(l).ok().filter(|a| a.max_counter().is_none()))?;
     let length_assumed = tr.take_assumed();
     let element = size as i128;
     let mut subscripts = Vec::new();
@@ -522,12 +531,35 @@ fn clamped_rows<'f>(tr: &Translator<'_, 'f>, raws: &[RawAccess<'f>], size: u64) 
     Some((vec![length], subscripts, assumed))
 }
 
-/// Whether a minimum or maximum occurs in `scev`.
+/// The factors of products in `scev` that are values fixed in the region, possibly
+/// extended (`zext i32 %w`): candidate row lengths.
+fn row_factors<'f>(scev: Scev<'f>, out: &mut Vec<Scev<'f>>, depth: u32) {
+    if depth > 16 {
+        return;
+    }
+    let ops = scev.operands();
+    if scev.kind() == ScevKind::Mul {
+        for op in &ops {
+            let leaf = match op.kind() {
+                ScevKind::ZeroExtend | ScevKind::SignExtend => op.operands()[0],
+                _ => *op,
+            };
+            if leaf.kind() == ScevKind::Unknown && !out.contains(op) {
+                out.push(*op);
+            }
+        }
+    }
+    for op in ops {
+        row_factors(op, out, depth + 1);
+    }
+}
+
+/// Whether a minimum, maximum or division occurs in `scev`.
 fn has_extremum(scev: Scev<'_>, depth: u32) -> bool {
     depth <= 32
         && (matches!(
             scev.kind(),
-            ScevKind::SMax | ScevKind::SMin | ScevKind::UMax | ScevKind::UMin
+            ScevKind::SMax | ScevKind::SMin | ScevKind::UMax | ScevKind::UMin | ScevKind::UDiv
         ) || scev
             .operands()
             .into_iter()

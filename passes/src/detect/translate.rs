@@ -938,6 +938,14 @@ fn extremum_operands(scev: Scev<'_>) -> Option<Vec<Scev<'_>>> {
             }
             Some(out)
         }
+        // A quotient is exact where its numerator did not wrap (assumed like an
+        // extremum's operand).
+        ScevKind::UDiv => {
+            let numerator = scev.operands()[0];
+            let mut out = extremum_operands(numerator)?;
+            out.push(numerator);
+            Some(out)
+        }
         // Unsigned extrema translate as signed ones of operands assumed non-negative.
         ScevKind::SMax | ScevKind::SMin | ScevKind::UMax | ScevKind::UMin => {
             let mut out = Vec::new();
