@@ -327,6 +327,17 @@ fn propagate(
             remark_candidate(fa, region, at, verdict, &why);
             continue;
         }
+        match exprprop::loses_constant_strides(scop, verdict) {
+            Ok(None) => {}
+            Ok(Some(why)) => {
+                remark_candidate(fa, region, at, verdict, &why);
+                continue;
+            }
+            Err(_) => {
+                remark_candidate(fa, region, at, verdict, "its cost could not be judged");
+                continue;
+            }
+        }
         candidates.push((verdict, recomputes));
     }
     // Cut before the check below, which must see exactly the temporaries that go.

@@ -24,6 +24,7 @@ use crate::llvm::ir::{
 };
 use crate::llvm::FunctionAnalyses;
 use crate::model::AccessKind;
+use crate::transform::exprprop::{consumer_counter_name, Counter};
 
 /// A stack slot holding one scalar of the model.
 #[derive(Clone, Copy)]
@@ -87,27 +88,30 @@ impl<'a, 'f> Emitter<'a, 'f> {
 
     /// An i64 (or, for conditions, i1) value of an AST expression.
     pub fn expr(&self, e: &AstExpr) -> Result<Value, CodegenError> {
-        self.expr_with(e, &[])
+        self.expr_with(e, &HashMap::new())
     }
 
-    /// The value of an AST expression where `locals` names values too (a statement's
-    /// counters, for subscripts).
-    fn expr_with(&self, e: &AstExpr, locals: &[(String, Value)]) -> Result<Value, CodegenError> {
+    /// `expr` with the names of `bound` (before the AST's own) given these values.
+    fn expr_with(
+        &self,
+        e: &AstExpr,
+        bound: &HashMap<String, Value>,
+    ) -> Result<Value, CodegenError> {
         let b = self.b;
         Ok(match e {
             AstExpr::Int(k) => b.const_i64(*k),
-            AstExpr::Id(name) => self
-                .ids
-                .get(name)
-                .or_else(|| locals.iter().find(|(n, _)| n == name).map(|(_, v)| v))
-                .copied()
-                .ok_or_else(|| {
-                    CodegenError::Unsupported(format!("unknown name {name} in the loop AST"))
-                })?,
+            AstExpr::Id(name) => {
+                *bound
+                    .get(name)
+                    .or_else(|| self.ids.get(name))
+                    .ok_or_else(|| {
+                        CodegenError::Unsupported(format!("unknown name {name} in the loop AST"))
+                    })?
+            }
             AstExpr::Op(op, args) => {
                 let v: Vec<Value> = args
                     .iter()
-                    .map(|a| self.expr_with(a, locals))
+                    .map(|a| self.expr_with(a, bound))
                     .collect::<Result<_, _>>()?;
                 let arg = |i: usize| {
                     v.get(i).copied().ok_or_else(|| {
@@ -471,9 +475,24 @@ impl<'a, 'f> Emitter<'a, 'f> {
     ) -> Result<Value, CodegenError> {
         let st = recomputation.producer;
         let mut shifted: Vec<Value> = Vec::with_capacity(recomputation.counters.len());
+        let mut bound: Option<HashMap<String, Value>> = None;
         for producer_counter in &recomputation.counters {
-            let constant = &producer_counter.plus;
-            let value = match producer_counter.follows {
+            let (follows, constant) = match producer_counter {
+                Counter::Shifted { follows, plus } => (*follows, plus),
+                Counter::Piecewise(e) => {
+                    // The consumer's counters by the names the expression gives them.
+                    let bound = bound.get_or_insert_with(|| {
+                        counters
+                            .iter()
+                            .enumerate()
+                            .map(|(k, v)| (consumer_counter_name(k), *v))
+                            .collect()
+                    });
+                    shifted.push(self.expr_with(e, bound)?);
+                    continue;
+                }
+            };
+            let value = match follows {
                 Some(k) => {
                     let counter = *counters.get(k).ok_or_else(|| {
                         CodegenError::Unsupported(format!(
@@ -616,7 +635,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 "a folded array without storage".into(),
             ));
         };
-        let locals: Vec<(String, Value)> = counters
+        let locals: HashMap<String, Value> = counters
             .iter()
             .enumerate()
             .map(|(k, v)| (format!("{}{k}", super::fold::COUNTER_PREFIX), *v))

@@ -12,7 +12,7 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 use crate::detect::{ArrayIr, DetectedRegion, StatementIr};
 use crate::llvm::builder::Value;
 use crate::llvm::ir::{called_function_name, operand, pointer_operand, users};
-use crate::transform::exprprop::{Counter, Recompute};
+use crate::transform::exprprop::{consumer_counter_name, Counter, Recompute};
 
 /// A load the generated code replaces by the producer's expression.
 pub struct Recomputation<'a, 'f> {
@@ -157,10 +157,11 @@ pub fn plan<'a, 'f>(
             ));
         }
         let consumer_loops = consumer.loops.len();
-        if r.counters
-            .iter()
-            .any(|c| c.follows.is_some_and(|k| k >= consumer_loops))
-        {
+        let beyond = |c: &Counter| match c {
+            Counter::Shifted { follows, .. } => follows.is_some_and(|k| k >= consumer_loops),
+            Counter::Piecewise(e) => names_beyond(e, consumer_loops),
+        };
+        if r.counters.iter().any(beyond) {
             return Err(format!(
                 "{} has fewer loops than {} reads",
                 r.consumer, r.producer
@@ -176,6 +177,16 @@ pub fn plan<'a, 'f>(
         );
     }
     Ok(plan)
+}
+
+/// Whether a piecewise counter names a consumer counter at or beyond `loops`.
+fn names_beyond(e: &crate::isl::ast::AstExpr, loops: usize) -> bool {
+    use crate::isl::ast::AstExpr;
+    match e {
+        AstExpr::Int(_) => false,
+        AstExpr::Id(name) => (loops..loops + 16).any(|k| *name == consumer_counter_name(k)),
+        AstExpr::Op(_, args) => args.iter().any(|a| names_beyond(a, loops)),
+    }
 }
 
 /// Instructions the most demanding statement instance clones to recompute what it reads

@@ -388,7 +388,24 @@ fn shape_of<'f>(
         ));
     }
     // Parametric shape from all offsets at once, else from the offsets of each loop
-    // nest on its own (see `parametric_parts`).
+    // nest on its own (see `parametric_parts`), else rows split around clamped
+    // subscripts.
+    let parametric = parametric_shape(tr, raws, size);
+    if parametric.is_err() {
+        if let Some(shape) = clamped_rows(tr, raws, size) {
+            return Ok(shape);
+        }
+    }
+    parametric
+}
+
+/// The parametric shape LLVM's delinearization gives, and each access's subscripts.
+fn parametric_shape<'f>(
+    tr: &Translator<'_, 'f>,
+    raws: &[RawAccess<'f>],
+    size: u64,
+) -> Result<Shape, Rejection> {
+    let fa = tr.fa();
     let fail = |why: String| Rejection::new(RejectReason::NonAffineSubscript, why);
     let Some(parts) = parametric_parts(tr, raws, size) else {
         let bad = raws
@@ -458,6 +475,95 @@ fn shape_of<'f>(
         }
     }
     Ok((inner_sizes, subscripts, assumed))
+}
+
+/// Two-dimensional subscripts `[row, column]` of a parametric-size array some of whose
+/// accesses are clamped (`in[y * w + min(max(x - 2, 0), w - 1)]`): the row length is
+/// the one LLVM's delinearization finds for the accesses it can take apart, and every
+/// offset is split against it (`Translator::rows_of`). A clamped subscript is a
+/// piecewise-affine function of the counters; isl reads the minima and maxima as such.
+/// Whether each column lies in its row is assumed like any split (`bounds_conditions`).
+///
+/// Only arrays with a clamped access (or a row that is a quotient, `(y / 2) * w`) take
+/// this way: other offsets LLVM cannot take apart (a diagonal `A[j * n + j]`) keep the
+/// regions they had.
+fn clamped_rows<'f>(tr: &Translator<'_, 'f>, raws: &[RawAccess<'f>], size: u64) -> Option<Shape> {
+    let fa = tr.fa();
+    if !raws.iter().any(|r| has_extremum(r.offset, 0)) {
+        return None;
+    }
+    // The length LLVM finds for one access on its own, else a size that multiplies
+    // a row (`w` in `(y / 2) * w`).
+    let delinearized = raws.iter().find_map(|raw| {
+        let d = fa.delinearize_parametric(&[raw.offset], size)?;
+        let [length] = d.inner_sizes.as_slice() else {
+            return None;
+        };
+        Some(*length)
+    });
+    let mut factors = Vec::new();
+    for raw in raws {
+        row_factors(raw.offset, &mut factors, 0);
+    }
+    let length = delinearized
+        .into_iter()
+        .chain(factors)
+        .find_map(|l| tr.affine(l).ok().filter(|a| a.max_counter().is_none()))?;
+    let length_assumed = tr.take_assumed();
+    let element = size as i128;
+    let mut subscripts = Vec::new();
+    let mut assumed = Vec::new();
+    for raw in raws {
+        let Ok((row, column)) = tr.rows_of(raw.offset, &length) else {
+            tr.take_assumed();
+            return None;
+        };
+        let (Some(row), Some(column)) = (row.divide_exact(element), column.divide_exact(element))
+        else {
+            tr.take_assumed();
+            return None;
+        };
+        subscripts.push(vec![row, column]);
+        let mut a = tr.take_assumed();
+        a.extend(length_assumed.iter().cloned());
+        assumed.push(a);
+    }
+    Some((vec![length], subscripts, assumed))
+}
+
+/// The factors of products in `scev` that are values fixed in the region, possibly
+/// extended (`zext i32 %w`): candidate row lengths.
+fn row_factors<'f>(scev: Scev<'f>, out: &mut Vec<Scev<'f>>, depth: u32) {
+    if depth > 16 {
+        return;
+    }
+    let ops = scev.operands();
+    if scev.kind() == ScevKind::Mul {
+        for op in &ops {
+            let leaf = match op.kind() {
+                ScevKind::ZeroExtend | ScevKind::SignExtend => op.operands()[0],
+                _ => *op,
+            };
+            if leaf.kind() == ScevKind::Unknown && !out.contains(op) {
+                out.push(*op);
+            }
+        }
+    }
+    for op in ops {
+        row_factors(op, out, depth + 1);
+    }
+}
+
+/// Whether a minimum, maximum or division occurs in `scev`.
+fn has_extremum(scev: Scev<'_>, depth: u32) -> bool {
+    depth <= 32
+        && (matches!(
+            scev.kind(),
+            ScevKind::SMax | ScevKind::SMin | ScevKind::UMax | ScevKind::UMin | ScevKind::UDiv
+        ) || scev
+            .operands()
+            .into_iter()
+            .any(|op| has_extremum(op, depth + 1)))
 }
 
 /// LLVM's parametric delinearization of the offsets `raws`, as parts that each list the

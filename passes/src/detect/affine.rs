@@ -17,6 +17,9 @@ pub enum Atom {
     FloorDiv(Box<Affine>, i128),
     Min(Vec<Affine>),
     Max(Vec<Affine>),
+    /// `cond ? then : otherwise`: a value merged from the paths of a branch (a guard
+    /// phi, `y < 2 ? 0 : y - 2`).
+    Select(Box<Cond>, Box<Affine>, Box<Affine>),
 }
 
 /// `constant + sum(coefficient * atom)`, in mathematical (unbounded) integers.
@@ -101,7 +104,35 @@ impl Affine {
         self.terms.keys().filter_map(Atom::max_counter).max()
     }
 
+    /// The first selection among the terms, and `self` with it replaced by each of its
+    /// values: `c * (C ? a : b) + rest` is `c * a + rest` where C holds, `c * b + rest`
+    /// elsewhere.
+    fn split_select(&self) -> Option<(&Cond, Affine, Affine)> {
+        let (atom, c) = self
+            .terms
+            .iter()
+            .find(|(atom, _)| matches!(atom, Atom::Select(..)))?;
+        let Atom::Select(cond, then, otherwise) = atom else {
+            return None;
+        };
+        let mut rest = self.clone();
+        rest.terms.remove(atom);
+        let with = |value: &Affine| value.scale(*c).and_then(|v| rest.add(&v));
+        Some((cond, with(then)?, with(otherwise)?))
+    }
+
     pub fn to_isl(&self, names: &Names<'_>) -> String {
+        // isl reads a piecewise expression `(a : C; b : not (C))` only as a whole
+        // subscript or operand of a comparison, not inside a sum: selections go
+        // outermost.
+        if let Some((cond, then, otherwise)) = self.split_select() {
+            let c = cond.to_isl(names);
+            return format!(
+                "({} : {c}; {} : not ({c}))",
+                then.to_isl(names),
+                otherwise.to_isl(names)
+            );
+        }
         let mut out = String::new();
         for (atom, c) in &self.terms {
             let text = atom.to_isl(names);
@@ -143,6 +174,7 @@ impl Atom {
             Atom::Param(_) => None,
             Atom::FloorDiv(e, _) => e.max_counter(),
             Atom::Min(es) | Atom::Max(es) => es.iter().filter_map(Affine::max_counter).max(),
+            Atom::Select(c, a, b) => c.max_counter().max(a.max_counter()).max(b.max_counter()),
         }
     }
 
@@ -161,6 +193,14 @@ impl Atom {
             Atom::FloorDiv(e, d) => format!("floor(({})/{d})", e.to_isl(names)),
             Atom::Min(es) => nested("min", es, names),
             Atom::Max(es) => nested("max", es, names),
+            // Only inside a minimum, maximum or division (`Affine::to_isl` lifts the
+            // others), which isl does not read: never produced there by detection.
+            Atom::Select(c, a, b) => format!(
+                "({} : {c}; {} : not ({c}))",
+                a.to_isl(names),
+                b.to_isl(names),
+                c = c.to_isl(names),
+            ),
         }
     }
 }
@@ -174,7 +214,7 @@ fn nested(op: &str, es: &[Affine], names: &Names<'_>) -> String {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum CmpOp {
     Lt,
     Le,
@@ -209,7 +249,7 @@ impl CmpOp {
 }
 
 /// A condition under which a block runs: comparisons combined with and/or.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Cond {
     True,
     False,
@@ -285,6 +325,25 @@ impl Cond {
             Cond::True => "0 = 0".into(),
             Cond::False => "1 = 0".into(),
             Cond::Cmp(a, op, b) => {
+                // A comparison of a selection is the comparison of each value where it
+                // is selected.
+                for (side, other, left) in [(a, b, true), (b, a, false)] {
+                    if let Some((cond, then, otherwise)) = side.split_select() {
+                        let cmp = |v: Affine| {
+                            let (l, r) = if left {
+                                (v, other.clone())
+                            } else {
+                                (other.clone(), v)
+                            };
+                            Cond::Cmp(l, *op, r)
+                        };
+                        let expanded = cond
+                            .clone()
+                            .and(cmp(then))
+                            .or(cond.clone().negate().and(cmp(otherwise)));
+                        return format!("({})", expanded.to_isl(names));
+                    }
+                }
                 format!("{} {} {}", a.to_isl(names), op.symbol(), b.to_isl(names))
             }
             Cond::And(cs) => join(cs, " and ", names),
@@ -401,5 +460,70 @@ mod tests {
     fn deepest_counter_is_found_inside_atoms() {
         let e = Affine::atom(Atom::FloorDiv(Box::new(Affine::counter(2)), 4));
         assert_eq!(e.max_counter(), Some(2));
+    }
+}
+
+#[cfg(test)]
+mod select_tests {
+    use super::*;
+
+    fn isl_of(e: &Affine) -> String {
+        let (c, p) = (vec!["i0".to_string()], vec!["n".to_string()]);
+        e.to_isl(&Names {
+            counters: &c,
+            params: &p,
+        })
+    }
+
+    /// `i0 >= 2 ? i0 - 2 : 0` (a clamp LLVM wrote as a branch and a phi).
+    fn clamp_below() -> Affine {
+        let cond = Cond::Cmp(Affine::counter(0), CmpOp::Ge, Affine::constant(2));
+        let then = Affine::counter(0).sub(&Affine::constant(2)).unwrap();
+        Affine::atom(Atom::Select(
+            Box::new(cond),
+            Box::new(then),
+            Box::new(Affine::constant(0)),
+        ))
+    }
+
+    #[test]
+    fn a_selection_inside_a_sum_is_printed_as_the_pieces_of_the_sum() {
+        let e = clamp_below()
+            .scale(3)
+            .unwrap()
+            .add(&Affine::param(0))
+            .unwrap();
+        let text = format!("[n] -> {{ S[i0] -> A[{}] }}", isl_of(&e));
+        let ctx = crate::isl::IslCtx::new(None).unwrap();
+        let parsed = crate::isl::parse_map(&ctx, &text, "select").unwrap();
+        let expected = crate::isl::parse_map(
+            &ctx,
+            "[n] -> { S[i0] -> A[n + 3i0 - 6] : i0 >= 2; S[i0] -> A[n] : i0 < 2 }",
+            "expected",
+        )
+        .unwrap();
+        assert!(parsed.is_equal(&expected).unwrap(), "{text}");
+    }
+
+    #[test]
+    fn a_comparison_of_a_selection_compares_each_piece() {
+        let cond = Cond::Cmp(clamp_below(), CmpOp::Lt, Affine::param(0));
+        let (c, p) = (vec!["i0".to_string()], vec!["n".to_string()]);
+        let text = format!(
+            "[n] -> {{ S[i0] : {} }}",
+            cond.to_isl(&Names {
+                counters: &c,
+                params: &p,
+            })
+        );
+        let ctx = crate::isl::IslCtx::new(None).unwrap();
+        let parsed = crate::isl::parse_set(&ctx, &text, "select").unwrap();
+        let expected = crate::isl::parse_set(
+            &ctx,
+            "[n] -> { S[i0] : (i0 >= 2 and i0 - 2 < n) or (i0 < 2 and 0 < n) }",
+            "expected",
+        )
+        .unwrap();
+        assert!(parsed.is_equal(&expected).unwrap(), "{text}");
     }
 }

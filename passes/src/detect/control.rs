@@ -397,7 +397,7 @@ fn exited_loop<'f>(
 
 /// Translates an `i1` value into a condition. `depth` bounds the recursion on
 /// pathological chains of boolean operations.
-fn condition_of<'f>(
+pub(super) fn condition_of<'f>(
     tr: &Translator<'_, 'f>,
     value: inkwell::llvm_sys::prelude::LLVMValueRef,
     scope: Option<Loop<'f>>,

@@ -14,6 +14,7 @@ use std::cell::RefCell;
 
 use super::affine::{Affine, Atom, CmpOp, Cond};
 use super::region::RegionShape;
+use inkwell::basic_block::BasicBlock;
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
 use crate::llvm::ir::{
@@ -42,6 +43,10 @@ pub enum ParamValue<'f> {
     /// the same in every iteration, so it can be loaded once before the region.
     InvariantLoad(InstructionValue<'f>),
 }
+
+/// The values a phi or select merges, each with the condition under which it is the
+/// one (`None` for the last: when no other is).
+pub type Merged<'f> = Vec<(Option<Cond>, Scev<'f>)>;
 
 /// A condition the translation relies on, with why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -385,6 +390,21 @@ impl<'a, 'f> Translator<'a, 'f> {
                     }
                     return Ok(Affine::constant(i128::from(*constant)));
                 }
+                if let Some(merged) = inst.and_then(|i| self.guard_phi(i)) {
+                    let mut out: Option<Affine> = None;
+                    for (cond, value) in merged?.into_iter().rev() {
+                        let a = self.affine(value)?;
+                        out = Some(match (out, cond) {
+                            (Some(otherwise), Some(cond)) => Affine::atom(Atom::Select(
+                                Box::new(cond),
+                                Box::new(a),
+                                Box::new(otherwise),
+                            )),
+                            _ => a,
+                        });
+                    }
+                    return out.ok_or_else(|| "a phi without incoming values".into());
+                }
                 if inside {
                     return match inst.filter(|i| self.invariant_load(*i)) {
                         Some(load) => {
@@ -427,6 +447,261 @@ impl<'a, 'f> Translator<'a, 'f> {
         }
     }
 
+    /// `scev` as `size * row + column`, both quasi-affine, where `size` is the
+    /// translation of an array's row length (a parameter): the linear offset of an
+    /// access to a parametric-size array whose subscripts are clamped
+    /// (`in[y * w + min(x + 1, w - 1)]`, `tmp[min(y + 1, h - 1) * w + x]`), which
+    /// LLVM's delinearization gives up on, and which is not affine as a whole (a
+    /// counter times the parameter). Products are taken apart only where one factor is
+    /// `size` itself; minima, maxima and everything else must be affine on their own.
+    pub fn rows_of(&self, scev: Scev<'f>, size: &Affine) -> Result<(Affine, Affine), String> {
+        let overflow = || "overflow".to_string();
+        let fail = || Err(format!("{} is not affine", describe_scev(self.fa, scev)));
+        let ops = scev.operands();
+        match scev.kind() {
+            ScevKind::Add => {
+                let (mut row, mut column) = (Affine::constant(0), Affine::constant(0));
+                for op in ops {
+                    let (r, c) = self.rows_of(op, size)?;
+                    row = row.add(&r).ok_or_else(overflow)?;
+                    column = column.add(&c).ok_or_else(overflow)?;
+                }
+                Ok((row, column))
+            }
+            ScevKind::Mul => {
+                let mut factor: i128 = 1;
+                let mut rest: Option<(Affine, Affine)> = None;
+                for op in ops {
+                    let (r, c) = self.rows_of(op, size)?;
+                    let zero = Affine::constant(0);
+                    if let (true, Some(k)) = (r == zero, c.as_constant()) {
+                        factor = factor.checked_mul(k).ok_or_else(overflow)?;
+                        continue;
+                    }
+                    rest = Some(match rest {
+                        None => (r, c),
+                        // `size` times something without `size` in it: a row.
+                        Some((r0, c0)) if r0 == Affine::constant(1) && c0 == zero && r == zero => {
+                            (c, zero)
+                        }
+                        Some((r0, c0)) if r == Affine::constant(1) && c == zero && r0 == zero => {
+                            (c0, zero)
+                        }
+                        Some(_) => return fail(),
+                    });
+                }
+                let (row, column) = rest.unwrap_or((Affine::constant(0), Affine::constant(1)));
+                Ok((
+                    row.scale(factor).ok_or_else(overflow)?,
+                    column.scale(factor).ok_or_else(overflow)?,
+                ))
+            }
+            ScevKind::AddRec => {
+                let Some(l) = scev.add_rec_loop() else {
+                    return fail();
+                };
+                if ops.len() != 2 {
+                    return fail();
+                }
+                let (row, column) = self.rows_of(ops[0], size)?;
+                let (step_row, step_column) = self.rows_of(ops[1], size)?;
+                let (Some(sr), Some(sc)) = (step_row.as_constant(), step_column.as_constant())
+                else {
+                    return fail();
+                };
+                let counter = if self.shape.contains_loop(l) {
+                    Affine::counter(self.shape.relative_depth(l))
+                } else {
+                    self.param(ParamValue::OuterCounter(l), 64)
+                };
+                Ok((
+                    row.add(&counter.scale(sr).ok_or_else(overflow)?)
+                        .ok_or_else(overflow)?,
+                    column
+                        .add(&counter.scale(sc).ok_or_else(overflow)?)
+                        .ok_or_else(overflow)?,
+                ))
+            }
+            ScevKind::SignExtend | ScevKind::ZeroExtend => {
+                let signed = scev.kind() == ScevKind::SignExtend;
+                let inner = ops[0];
+                let (row, column) = self.rows_of(inner, size)?;
+                let leaf = matches!(inner.kind(), ScevKind::Constant | ScevKind::Unknown);
+                if leaf || row == Affine::constant(0) {
+                    return self.leaf_of_rows(scev, size);
+                }
+                // A narrow `size * row + column` (ring operations, with extrema of ring
+                // expressions as leaves) is its mathematical value when that lies in
+                // the narrow type's signed range. The product is not affine, so what is
+                // assumed is a sufficient affine condition: `|size|, |row| < 2^15` and
+                // `|column| < 2^30` for i32 (and non-negative parts for a zero
+                // extension).
+                if !is_ring(inner) {
+                    let Some(operands) = extremum_operands(inner) else {
+                        return fail();
+                    };
+                    self.assume_extrema_in_range(inner, &operands)?;
+                }
+                let bits = inner.bit_width().unwrap_or(64).min(127);
+                let half = 1i128 << ((bits - 1) / 2);
+                let quarter = 1i128 << (bits - 2);
+                let within = |a: &Affine, bound: i128| {
+                    let low = if signed { -bound + 1 } else { 0 };
+                    Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(low)).and(Cond::Cmp(
+                        a.clone(),
+                        CmpOp::Lt,
+                        Affine::constant(bound),
+                    ))
+                };
+                self.assume(
+                    within(size, half)
+                        .and(within(&row, half))
+                        .and(within(&column, quarter)),
+                    format!(
+                        "{} does not wrap in i{bits} (rows, columns and row length small)",
+                        describe_scev(self.fa, inner),
+                    ),
+                );
+                Ok((row, column))
+            }
+            ScevKind::Unknown => {
+                let phi = scev.unknown_value().and_then(as_instruction);
+                let Some(merged) = phi.and_then(|i| self.guard_phi(i)) else {
+                    return self.leaf_of_rows(scev, size);
+                };
+                let select = |cond: &Cond, a: Affine, b: Affine| {
+                    if a == b {
+                        a
+                    } else {
+                        Affine::atom(Atom::Select(
+                            Box::new(cond.clone()),
+                            Box::new(a),
+                            Box::new(b),
+                        ))
+                    }
+                };
+                let mut out: Option<(Affine, Affine)> = None;
+                for (cond, value) in merged?.into_iter().rev() {
+                    let (r, c) = self.rows_of(value, size)?;
+                    out = Some(match (out, cond) {
+                        (Some((r0, c0)), Some(cond)) => {
+                            (select(&cond, r, r0), select(&cond, c, c0))
+                        }
+                        _ => (r, c),
+                    });
+                }
+                out.ok_or_else(|| "a phi without incoming values".into())
+            }
+            _ => self.leaf_of_rows(scev, size),
+        }
+    }
+
+    /// A phi that merges the paths of branches inside one iteration of its loop (LLVM's
+    /// `y < 2 ? 0 : (y - 2) * w` of a clamp, as a diamond rather than a select): each
+    /// incoming value with the condition of its edge, relative to the start of the
+    /// iteration (the last one's is left out: it holds when no other does). `None` when
+    /// `phi` is no such phi (a loop header's, or one outside the region); an error when
+    /// a condition is not affine.
+    ///
+    /// A `select` of integers inside the region is read the same way: its value if the
+    /// condition holds, else the other.
+    pub fn guard_phi(&self, phi: InstructionValue<'f>) -> Option<Result<Merged<'f>, String>> {
+        let block = phi.get_parent()?;
+        if !self.shape.contains_block(block) {
+            return None;
+        }
+        if phi.get_opcode() == InstructionOpcode::Select {
+            let scope = self.fa.loop_for_block(block);
+            let operands: Option<Vec<_>> =
+                (0..3).map(|i| crate::llvm::ir::operand(phi, i)).collect();
+            let [cond, then, otherwise] = operands?[..] else {
+                return None;
+            };
+            if !self.fa.is_scevable(&basic_value(then)) {
+                return None;
+            }
+            let at = |v| self.fa.scev_at_scope(self.fa.scev(&basic_value(v)), scope);
+            return Some(
+                super::control::condition_of(self, cond, scope, 0)
+                    .map(|c| vec![(Some(c), at(then)), (None, at(otherwise))]),
+            );
+        }
+        if phi.get_opcode() != InstructionOpcode::Phi {
+            return None;
+        }
+        let l = self.fa.loop_for_block(block)?;
+        if l.header() == block || !self.shape.contains_loop(l) {
+            return None;
+        }
+        let incoming = crate::llvm::ir::phi_incoming(phi);
+        let mut out = Vec::new();
+        for (index, (value, from)) in incoming.iter().enumerate() {
+            if !self.fa.is_scevable(&basic_value(*value)) {
+                return Some(Err("a phi of a value that is not an integer".into()));
+            }
+            let scev = self
+                .fa
+                .scev_at_scope(self.fa.scev(&basic_value(*value)), Some(l));
+            let cond = if index + 1 == incoming.len() {
+                None
+            } else {
+                match self
+                    .reached(l, *from, 0)
+                    .and_then(|c| Ok(c.and(self.edge(l, *from, block)?)))
+                {
+                    Ok(c) => Some(c),
+                    Err(e) => return Some(Err(e)),
+                }
+            };
+            out.push((cond, scev));
+        }
+        Some(Ok(out))
+    }
+
+    /// When `block` runs in an iteration of `l` (whose header runs in every one): over
+    /// forward edges of blocks directly in `l`.
+    fn reached(&self, l: Loop<'f>, block: BasicBlock<'f>, depth: u32) -> Result<Cond, String> {
+        if block == l.header() {
+            return Ok(Cond::True);
+        }
+        if depth > 8 || self.fa.loop_for_block(block) != Some(l) {
+            return Err("a phi merging paths through loops or long chains of branches".into());
+        }
+        let mut cond = Cond::False;
+        for pred in crate::llvm::ir::predecessors(block) {
+            cond = cond.or(self
+                .reached(l, pred, depth + 1)?
+                .and(self.edge(l, pred, block)?));
+        }
+        Ok(cond)
+    }
+
+    /// When the edge `from → to` is taken, once `from` runs.
+    fn edge(&self, l: Loop<'f>, from: BasicBlock<'f>, to: BasicBlock<'f>) -> Result<Cond, String> {
+        let term = from.get_terminator().ok_or("a block without terminator")?;
+        let targets = crate::llvm::ir::successors(from);
+        match targets.as_slice() {
+            [only] if *only == to => Ok(Cond::True),
+            [then, otherwise] if then != otherwise => {
+                let value =
+                    crate::llvm::ir::operand(term, 0).ok_or("a branch without condition")?;
+                let cond = super::control::condition_of(self, value, Some(l), 0)?;
+                Ok(if *then == to { cond } else { cond.negate() })
+            }
+            _ => Err("a phi after a switch".into()),
+        }
+    }
+
+    /// A part of `rows_of` translated as a whole: `size` itself is one row.
+    fn leaf_of_rows(&self, scev: Scev<'f>, size: &Affine) -> Result<(Affine, Affine), String> {
+        let a = self.affine(scev)?;
+        Ok(if a == *size {
+            (Affine::constant(1), Affine::constant(0))
+        } else {
+            (Affine::constant(0), a)
+        })
+    }
+
     /// `sext x` / `zext x` as the mathematical value of `x`. When `x` is built from
     /// ring operations only (+, *, recurrences), its wrapped value equals the
     /// mathematical one exactly when the latter lies in the range of the narrow type,
@@ -454,26 +729,39 @@ impl<'a, 'f> Translator<'a, 'f> {
                     describe_scev(self.fa, inner)
                 ));
             };
-            let (signed_low, signed_high) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);
-            for op in operands {
-                if !self.wraps_possibly(op) {
-                    continue;
-                }
-                let b = self.affine(op)?;
-                self.assume(
-                    Cond::Cmp(b.clone(), CmpOp::Ge, Affine::constant(signed_low)).and(Cond::Cmp(
-                        b,
-                        CmpOp::Le,
-                        Affine::constant(signed_high),
-                    )),
-                    format!(
-                        "{} does not wrap in i{bits} (under a minimum or maximum)",
-                        describe_scev(self.fa, op)
-                    ),
-                );
-            }
+            self.assume_extrema_in_range(inner, &operands)?;
         }
         self.extension_in_range(inner, a, signed, bits, low, high)
+    }
+
+    /// Assumes each operand of an extremum in the narrow expression `inner` that could
+    /// wrap lies in the signed range of its type (a wrapped operand would change which
+    /// one the extremum picks).
+    fn assume_extrema_in_range(
+        &self,
+        inner: Scev<'f>,
+        operands: &[Scev<'f>],
+    ) -> Result<(), String> {
+        let bits = inner.bit_width().unwrap_or(64).min(127);
+        let (signed_low, signed_high) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);
+        for op in operands {
+            if !self.wraps_possibly(*op) {
+                continue;
+            }
+            let b = self.affine(*op)?;
+            self.assume(
+                Cond::Cmp(b.clone(), CmpOp::Ge, Affine::constant(signed_low)).and(Cond::Cmp(
+                    b,
+                    CmpOp::Le,
+                    Affine::constant(signed_high),
+                )),
+                format!(
+                    "{} does not wrap in i{bits} (under a minimum or maximum)",
+                    describe_scev(self.fa, *op)
+                ),
+            );
+        }
+        Ok(())
     }
 
     /// The rest of `extension`: the value `a` of `inner` assumed to lie in the narrow
@@ -650,7 +938,16 @@ fn extremum_operands(scev: Scev<'_>) -> Option<Vec<Scev<'_>>> {
             }
             Some(out)
         }
-        ScevKind::SMax | ScevKind::SMin => {
+        // A quotient is exact where its numerator did not wrap (assumed like an
+        // extremum's operand).
+        ScevKind::UDiv => {
+            let numerator = scev.operands()[0];
+            let mut out = extremum_operands(numerator)?;
+            out.push(numerator);
+            Some(out)
+        }
+        // Unsigned extrema translate as signed ones of operands assumed non-negative.
+        ScevKind::SMax | ScevKind::SMin | ScevKind::UMax | ScevKind::UMin => {
             let mut out = Vec::new();
             for op in scev.operands() {
                 out.extend(extremum_operands(op)?);

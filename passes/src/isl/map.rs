@@ -190,6 +190,34 @@ impl Map {
         )
     }
 
+    /// `[p, j] -> { S[i] }` from `[p] -> { T[j] -> S[i] }`: the images, with the domain's
+    /// dimensions turned into parameters named `names` (after the map's own). Over
+    /// such a set, isl writes each image dimension as a (piecewise) expression of the
+    /// domain's values (`ExprBuilder::bounds`).
+    pub fn images_over_domain_params(self, names: &[String]) -> Result<Set, IslError> {
+        const OPERATION: &str = "turning a map's domain into parameters";
+        let n_in = self.n_in()?;
+        if names.len() != n_in {
+            return Err(IslError::Other {
+                context: OPERATION.into(),
+                message: format!("{} names for {n_in} domain dimensions", names.len()),
+            });
+        }
+        let Map { mut inner, ctx } = self;
+        for (pos, name) in names.iter().enumerate() {
+            inner = inner
+                .set_dim_name(DimType::In, pos as u32, name)
+                .map_err(|e| IslError::from_lib(OPERATION, e))?;
+        }
+        let n_param = count(OPERATION, inner.dim(DimType::Param))?;
+        let moved = Map::wrap(
+            &ctx,
+            OPERATION,
+            inner.move_dims(DimType::Param, n_param as u32, DimType::In, 0, n_in as u32),
+        )?;
+        moved.range()
+    }
+
     /// `{ b - a : a -> b in self }`; domain and range must be the same space.
     pub fn deltas(self) -> Result<Set, IslError> {
         Set::wrap(

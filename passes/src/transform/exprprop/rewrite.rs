@@ -4,25 +4,35 @@
 //!
 //! Done on the region's spec (isl strings), which is then built again, so that every
 //! later stage (dependences, scheduling, the run-time check) sees the region as it will
-//! run. Only producers whose source map gives each of their counters as a consumer's
-//! counter plus a constant, or a constant (`T[j] -> S[j + c]`, `T[] -> S[0]` for a load
-//! LLVM hoisted in front of a loop) are rewritten: code generation recomputes the
-//! producer's expression with its counters so computed. The producer's assumptions
-//! (subscripts in bounds, no wrap) become the consumers' over the instances they
-//! recompute.
+//! run. Each counter of the producer at a read is a function of the consumer's counters
+//! and the parameters, given by the read's source map: a consumer's counter plus a
+//! constant, or a constant (`T[j] -> S[j + c]`, `T[] -> S[0]` for a load LLVM hoisted in
+//! front of a loop), or else the piecewise-affine expression isl writes for it (a read
+//! through a clamp, `T[y, x] -> S[max(y - 2, 0), x]`, the paper's Fig. 4); code
+//! generation recomputes the producer's expression with its counters so computed. The
+//! producer's assumptions (subscripts in bounds, no wrap) become the consumers' over the
+//! instances they recompute.
 
-use crate::isl::{parse_set, parse_union_map, IslError, UnionMap};
+use crate::isl::ast::{AstExpr, ExprBuilder};
+use crate::isl::{parse_set, parse_union_map, IslError, Map, UnionMap};
 use crate::model::spec::{AccessKind, AccessSpec, Assumption, ScopSpec};
 use crate::model::Scop;
 
 use super::Verdict;
 
-/// One counter of a producer recomputed at a consumer instance: the consumer's counter
-/// it follows (`None`: none) plus a constant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Counter {
-    pub follows: Option<usize>,
-    pub plus: i64,
+/// One counter of a producer recomputed at a consumer instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Counter {
+    /// The consumer's counter it follows (`None`: none) plus a constant.
+    Shifted { follows: Option<usize>, plus: i64 },
+    /// A (piecewise) expression of the consumer's counters, named by
+    /// `consumer_counter_name`, and the region's parameters.
+    Piecewise(AstExpr),
+}
+
+/// The name a `Counter::Piecewise` expression gives the consumer's counter `k`.
+pub fn consumer_counter_name(k: usize) -> String {
+    format!("polyrust_consumer_{k}")
 }
 
 /// One read of a temporary that generated code recomputes.
@@ -64,8 +74,12 @@ pub fn rewrite(
     // New accesses per consumer, replacing the read at each index.
     let mut replaced: Vec<(String, usize, Vec<AccessSpec>)> = Vec::new();
     for read in reads {
-        let Some(counters) = counters_of(&read.source)? else {
-            return Ok(None);
+        let counters = match counters_of(&read.source)? {
+            Some(counters) => counters,
+            None => match piecewise_counters(&read.source)? {
+                Some(counters) => counters,
+                None => return Ok(None),
+            },
         };
         let consumer = scop
             .statements
@@ -206,7 +220,7 @@ fn counters_of(source: &UnionMap) -> Result<Option<Vec<Counter>>, IslError> {
     let mut counters = Vec::new();
     'producer: for d in 0..producer_dims {
         if let Some(plus) = constant(&format!("i{d}"))? {
-            counters.push(Counter {
+            counters.push(Counter::Shifted {
                 follows: None,
                 plus,
             });
@@ -214,7 +228,7 @@ fn counters_of(source: &UnionMap) -> Result<Option<Vec<Counter>>, IslError> {
         }
         for k in 0..consumer_dims {
             if let Some(plus) = constant(&format!("i{d} - j{k}"))? {
-                counters.push(Counter {
+                counters.push(Counter::Shifted {
                     follows: Some(k),
                     plus,
                 });
@@ -222,6 +236,38 @@ fn counters_of(source: &UnionMap) -> Result<Option<Vec<Counter>>, IslError> {
             }
         }
         return Ok(None);
+    }
+    Ok(Some(counters))
+}
+
+/// Each producer counter of a source map `{ T[j] -> S[i] }` (a function) as the
+/// expression isl's AST generator writes for it over the consumer's counters and the
+/// parameters, knowing the consumer instance exists (`max(j0 - 2, 0)` rather than the
+/// clamp's `min(max(j0 - 2, 0), h - 1)` when `j0 < h`); `None` when the map has no such
+/// expression (more than one map, or an unbounded counter).
+pub fn piecewise_counters(source: &UnionMap) -> Result<Option<Vec<Counter>>, IslError> {
+    let maps = source.maps()?;
+    let [map] = maps.as_slice() else {
+        return Ok(None);
+    };
+    let params = map.param_names()?;
+    let names: Vec<String> = (0..map.n_in()?).map(consumer_counter_name).collect();
+    if names.iter().any(|n| params.contains(n)) {
+        return Ok(None);
+    }
+    piecewise_of(map, &names)
+}
+
+fn piecewise_of(map: &Map, names: &[String]) -> Result<Option<Vec<Counter>>, IslError> {
+    let images = map.copy()?.images_over_domain_params(names)?;
+    let context = images.copy()?.params()?;
+    let builder = ExprBuilder::new(&context)?;
+    let mut counters = Vec::new();
+    for d in 0..images.n_dims()? {
+        let Some((least, _)) = builder.bounds(&images.copy()?.project_onto(d)?)? else {
+            return Ok(None);
+        };
+        counters.push(Counter::Piecewise(least));
     }
     Ok(Some(counters))
 }

@@ -333,7 +333,7 @@ fn rewriting_a_stencil_moves_the_producers_reads_into_the_consumer() {
         .map(|r| (r.read, r.counters.clone()))
         .collect();
     let follows = |plus| {
-        vec![Counter {
+        vec![Counter::Shifted {
             follows: Some(0),
             plus,
         }]
@@ -382,8 +382,9 @@ fn rewriting_a_stencil_moves_the_producers_reads_into_the_consumer() {
 }
 
 #[test]
-fn a_source_map_that_is_not_a_translation_is_not_rewritten() {
-    // Fig. 4: B[j] = A[2j] - A[2j - 1] reads A at 2j: recomputing needs i = 2j.
+fn fig4_a_source_map_that_is_not_a_translation_recomputes_at_its_image() {
+    // Fig. 4: B[j] = A[2j] - A[2j - 1] reads A at 2j: recomputing needs i = 2j, an
+    // expression of j that is no shift.
     let spec = region(
         &["A", "B"],
         vec![
@@ -407,7 +408,193 @@ fn a_source_map_that_is_not_a_translation_is_not_rewritten() {
     let ctx = IslCtx::new(None).unwrap();
     let scop = Scop::build(&ctx, &spec).unwrap();
     let verdicts = analyse(&scop).unwrap();
-    assert!(rewrite(&spec, &scop, verdict_for(&verdicts, "A"))
+    let (_, recomputed) = rewrite(&spec, &scop, verdict_for(&verdicts, "A"))
         .unwrap()
-        .is_none());
+        .unwrap();
+    let [Recompute { counters, .. }] = recomputed.as_slice() else {
+        panic!("{recomputed:?}");
+    };
+    let [Counter::Piecewise(i)] = counters.as_slice() else {
+        panic!("{counters:?}");
+    };
+    for j in 1..=5 {
+        let env =
+            std::collections::HashMap::from([("n".to_string(), 5), (consumer_counter_name(0), j)]);
+        assert_eq!(evaluate(i, &env), 2 * j, "{i:?}");
+    }
+}
+
+/// The value of a counter expression with the consumer's counters and parameters given.
+fn evaluate(e: &crate::isl::ast::AstExpr, env: &std::collections::HashMap<String, i64>) -> i64 {
+    use crate::isl::ast::{AstExpr, AstOp};
+    match e {
+        AstExpr::Int(k) => *k,
+        AstExpr::Id(name) => *env.get(name).unwrap_or_else(|| panic!("unbound {name}")),
+        AstExpr::Op(op, args) => {
+            let v: Vec<i64> = args.iter().map(|a| evaluate(a, env)).collect();
+            match op {
+                AstOp::Add => v[0] + v[1],
+                AstOp::Sub => v[0] - v[1],
+                AstOp::Mul => v[0] * v[1],
+                AstOp::Minus => -v[0],
+                AstOp::Min => v.into_iter().min().unwrap(),
+                AstOp::Max => v.into_iter().max().unwrap(),
+                AstOp::FloorDiv => v[0].div_euclid(v[1]),
+                AstOp::Le => i64::from(v[0] <= v[1]),
+                AstOp::Lt => i64::from(v[0] < v[1]),
+                AstOp::Ge => i64::from(v[0] >= v[1]),
+                AstOp::Gt => i64::from(v[0] > v[1]),
+                AstOp::Eq => i64::from(v[0] == v[1]),
+                AstOp::Cond | AstOp::Select => {
+                    if v[0] != 0 {
+                        v[1]
+                    } else {
+                        v[2]
+                    }
+                }
+                other => panic!("unexpected {other:?} in {e:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_read_through_a_clamp_recomputes_the_producer_at_the_clamped_instance() {
+    // tmp[y][x] for 0 <= y < h; the consumer reads row clamp(y - 2, 0, h - 1): isl's
+    // expression for the producer's row agrees with the clamp at every consumer
+    // instance, and the column follows the consumer's.
+    let ctx = IslCtx::new(None).unwrap();
+    let source = crate::isl::parse_union_map(
+        &ctx,
+        "[h, w] -> { T[y, x] -> S[min(max(y - 2, 0), h - 1), x] : 0 <= y < h and 0 <= x < w }",
+        "source map",
+    )
+    .unwrap();
+    let counters = piecewise_counters(&source).unwrap().unwrap();
+    assert_eq!(counters.len(), 2);
+    for h in 1..8 {
+        for y in 0..h {
+            let x = 3;
+            let env = std::collections::HashMap::from([
+                ("h".to_string(), h),
+                ("w".to_string(), 5),
+                (consumer_counter_name(0), y),
+                (consumer_counter_name(1), x),
+            ]);
+            let [Counter::Piecewise(row), Counter::Piecewise(column)] = counters.as_slice() else {
+                panic!("{counters:?}");
+            };
+            assert_eq!(evaluate(row, &env), (y - 2).clamp(0, h - 1), "{row:?}");
+            assert_eq!(evaluate(column, &env), x, "{column:?}");
+        }
+    }
+}
+
+#[test]
+fn clamped_reads_of_a_temporary_are_rewritten_with_piecewise_counters() {
+    // S0: tmp[i] = f(X[i]) for 0 <= i < n;  S1: B[i] = tmp[max(i - 1, 0)] + tmp[min(i + 1, n - 1)]
+    let spec = region(
+        &["tmp", "B", "X"],
+        vec![
+            statement(
+                "S0",
+                "[n] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![
+                    read("X", "{ S0[i0] -> X[i0] }"),
+                    write("tmp", "{ S0[i0] -> tmp[i0] }"),
+                ],
+            ),
+            statement(
+                "S1",
+                "[n] -> { S1[i0] : 0 <= i0 < n }",
+                &[1, 0],
+                vec![
+                    read("tmp", "[n] -> { S1[i0] -> tmp[max(i0 - 1, 0)] }"),
+                    read("tmp", "[n] -> { S1[i0] -> tmp[min(i0 + 1, n - 1)] }"),
+                    write("B", "{ S1[i0] -> B[i0] }"),
+                ],
+            ),
+        ],
+    );
+    let ctx = IslCtx::new(None).unwrap();
+    let scop = Scop::build(&ctx, &spec).unwrap();
+    let verdicts = analyse(&scop).unwrap();
+    let verdict = verdict_for(&verdicts, "tmp");
+    let (rewritten, recomputed) = rewrite(&spec, &scop, verdict).unwrap().unwrap();
+    assert_eq!(rewritten.statements.len(), 1, "{rewritten:?}");
+    assert_eq!(recomputed.len(), 2);
+    assert!(recomputed
+        .iter()
+        .all(|r| matches!(r.counters.as_slice(), [Counter::Piecewise(_)])));
+    // The consumer reads X where the producer did for the instance it recomputes.
+    let reads: Vec<&str> = rewritten.statements[0]
+        .accesses
+        .iter()
+        .filter(|a| a.array == "X")
+        .map(|a| a.relation.as_str())
+        .collect();
+    assert_eq!(reads.len(), 2, "{rewritten:?}");
+    let expected = crate::isl::parse_union_map(
+        &ctx,
+        "[n] -> { S1[i0] -> X[max(i0 - 1, 0)] : 0 <= i0 < n }",
+        "expected",
+    )
+    .unwrap();
+    let first = crate::isl::parse_union_map(&ctx, reads[0], "read").unwrap();
+    assert!(first.is_equal(&expected).unwrap(), "{}", reads[0]);
+}
+
+/// A producer reading X at a clamped column, `tmp[i0][i1] = f(X[i0][max(i1 - 2, 0)])`,
+/// and a consumer reading `tmp` at `consumer_read`.
+fn clamped_producer(consumer_read: &str) -> ScopSpec {
+    let mut spec = region(
+        &["tmp", "B", "X"],
+        vec![
+            statement(
+                "S0",
+                "[n] -> { S0[i0, i1] : 0 <= i0 < n and 0 <= i1 < n }",
+                &[0, 0, 0],
+                vec![
+                    read("X", "{ S0[i0, i1] -> X[i0, max(i1 - 2, 0)] }"),
+                    write("tmp", "{ S0[i0, i1] -> tmp[i0, i1] }"),
+                ],
+            ),
+            statement(
+                "S1",
+                "[n] -> { S1[i0, i1] : 0 <= i0 < n and 0 <= i1 < n }",
+                &[1, 0, 0],
+                vec![
+                    read("tmp", consumer_read),
+                    write("B", "{ S1[i0, i1] -> B[i0, i1] }"),
+                ],
+            ),
+        ],
+    );
+    spec.arrays = ["tmp", "B", "X"].iter().map(|a| array(a, &["n"])).collect();
+    spec
+}
+
+#[test]
+fn recomputing_a_clamped_producer_in_a_contiguous_consumer_loop_is_refused() {
+    // The consumer reads row max(i0 - 2, 0): contiguous along i1, until the producer's
+    // clamped column comes in.
+    let spec = clamped_producer("[n] -> { S1[i0, i1] -> tmp[max(i0 - 2, 0), i1] }");
+    let ctx = IslCtx::new(None).unwrap();
+    let scop = Scop::build(&ctx, &spec).unwrap();
+    let verdicts = analyse(&scop).unwrap();
+    let why = loses_constant_strides(&scop, verdict_for(&verdicts, "tmp")).unwrap();
+    assert!(why.is_some_and(|w| w.contains("no longer vectorize")));
+}
+
+#[test]
+fn recomputing_a_clamped_producer_where_the_read_was_clamped_already_is_allowed() {
+    let spec = clamped_producer("[n] -> { S1[i0, i1] -> tmp[i0, min(i1 + 1, n - 1)] }");
+    let ctx = IslCtx::new(None).unwrap();
+    let scop = Scop::build(&ctx, &spec).unwrap();
+    let verdicts = analyse(&scop).unwrap();
+    assert_eq!(
+        loses_constant_strides(&scop, verdict_for(&verdicts, "tmp")).unwrap(),
+        None
+    );
 }
