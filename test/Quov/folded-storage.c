@@ -78,8 +78,8 @@ __attribute__((noinline)) void running(int n, const double *in, double *out) {
   free(sq);
   free(sum);
 }
-// CHECK: folded-storage.c:[[@LINE-12]]:3: remark: temporary sq keeps its storage: no fold of sq saves memory under this schedule
-// CHECK: folded-storage.c:[[@LINE-13]]:3: remark: region in running at {{.*}} optimized ({{.*}}temporary sum stored as one sum element (shortest QUOV [1]): 1 index of dimension 0), behind a run-time check
+// CHECK: folded-storage.c:[[@LINE-11]]:3: remark: temporary sq keeps its storage: no fold of sq saves memory under this schedule
+// CHECK: folded-storage.c:[[@LINE-12]]:3: remark: region in running at {{.*}} optimized ({{.*}}temporary sum stored as one sum element (shortest QUOV [1]): 1 index of dimension 0), behind a run-time check
 
 // A table whose values are read after the region keeps its storage.
 __attribute__((noinline)) double *kept(int n, const double *in) {
