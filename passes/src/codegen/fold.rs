@@ -151,20 +151,10 @@ pub fn plan(
 
 /// The subscripts of an access relation as expressions of the statement's counters.
 fn subscripts(ctx: &IslCtx, relation: &str) -> Result<Vec<AstExpr>, CodegenError> {
-    let isl = |e| CodegenError::Isl(e);
-    let cells = parse_map(ctx, relation, "access relation")
-        .and_then(|m| m.range_over_domain_params(COUNTER_PREFIX))
-        .map_err(isl)?;
-    let n = cells.n_dims().map_err(isl)?;
-    let mut out = Vec::with_capacity(n);
-    for k in 0..n {
-        let values = cells.copy().and_then(|c| c.project_onto(k)).map_err(isl)?;
-        let context = values.copy().and_then(|v| v.params()).map_err(isl)?;
-        let builder = ExprBuilder::new(&context).map_err(isl)?;
-        let (low, _) = builder.bounds(&values).map_err(isl)?.ok_or_else(|| {
-            CodegenError::Unsupported(format!("subscript {k} of {relation} is unbounded"))
-        })?;
-        out.push(low);
-    }
-    Ok(out)
+    let map = parse_map(ctx, relation, "access relation").map_err(CodegenError::Isl)?;
+    let n = map.n_in().map_err(CodegenError::Isl)?;
+    let names: Vec<String> = (0..n).map(|k| format!("{COUNTER_PREFIX}{k}")).collect();
+    crate::isl::ast::function_expressions(&map, &names)
+        .map_err(CodegenError::Isl)?
+        .ok_or_else(|| CodegenError::Unsupported(format!("a subscript of {relation} is unbounded")))
 }

@@ -275,6 +275,22 @@ impl ExprBuilder {
     }
 }
 
+/// Each output dimension of the single-valued `map` as an AST expression of its domain
+/// dimensions, named `names`, and the parameters (a source map's producer counters, an
+/// access's subscripts); `None` when a dimension is unbounded.
+pub fn function_expressions(map: &Map, names: &[String]) -> Result<Option<Vec<AstExpr>>, IslError> {
+    let images = map.copy()?.images_over_domain_params(names)?;
+    let builder = ExprBuilder::new(&images.copy()?.params()?)?;
+    let mut out = Vec::new();
+    for d in 0..images.n_dims()? {
+        match builder.bounds(&images.copy()?.project_onto(d)?)? {
+            Some((least, _)) => out.push(least),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(out))
+}
+
 impl Drop for ExprBuilder {
     fn drop(&mut self) {
         // SAFETY: the build is ours and freed once.

@@ -259,36 +259,6 @@ impl Map {
         Ok(map)
     }
 
-    /// The range as a set over the parameters and the domain's dimensions, the latter
-    /// turned into parameters named `prefix0`, `prefix1`, ...: a function's value as an
-    /// expression of its arguments (for expressions the loop AST builder can write).
-    pub fn range_over_domain_params(self, prefix: &str) -> Result<Set, IslError> {
-        let operation = "turning a map's domain into parameters";
-        let n_in = self.n_in()?;
-        let n_param = self.param_names()?.len();
-        let mut map = self;
-        for pos in 0..n_in {
-            let pos32 = u32::try_from(pos).map_err(|_| IslError::no_result(operation))?;
-            let name = format!("{prefix}{pos}");
-            map = Map::wrap(
-                &map.ctx,
-                operation,
-                map.inner.set_dim_name(DimType::In, pos32, &name),
-            )?;
-        }
-        let (params, inputs) = (
-            u32::try_from(n_param).map_err(|_| IslError::no_result(operation))?,
-            u32::try_from(n_in).map_err(|_| IslError::no_result(operation))?,
-        );
-        let moved = Map::wrap(
-            &map.ctx,
-            operation,
-            map.inner
-                .move_dims(DimType::Param, params, DimType::In, 0, inputs),
-        )?;
-        moved.range()
-    }
-
     /// The same relation with its domain tuple named `name`.
     pub fn set_domain_name(self, name: &str) -> Result<Map, IslError> {
         Map::wrap(

@@ -13,7 +13,7 @@
 //! producer's assumptions (subscripts in bounds, no wrap) become the consumers' over the
 //! instances they recompute.
 
-use crate::isl::ast::{AstExpr, ExprBuilder};
+use crate::isl::ast::AstExpr;
 use crate::isl::{parse_set, parse_union_map, IslError, Map, UnionMap};
 use crate::model::spec::{AccessKind, AccessSpec, Assumption, ScopSpec};
 use crate::model::Scop;
@@ -259,17 +259,8 @@ pub fn piecewise_counters(source: &UnionMap) -> Result<Option<Vec<Counter>>, Isl
 }
 
 fn piecewise_of(map: &Map, names: &[String]) -> Result<Option<Vec<Counter>>, IslError> {
-    let images = map.copy()?.images_over_domain_params(names)?;
-    let context = images.copy()?.params()?;
-    let builder = ExprBuilder::new(&context)?;
-    let mut counters = Vec::new();
-    for d in 0..images.n_dims()? {
-        let Some((least, _)) = builder.bounds(&images.copy()?.project_onto(d)?)? else {
-            return Ok(None);
-        };
-        counters.push(Counter::Piecewise(least));
-    }
-    Ok(Some(counters))
+    Ok(crate::isl::ast::function_expressions(map, names)?
+        .map(|exprs| exprs.into_iter().map(Counter::Piecewise).collect()))
 }
 
 /// The assumption set over the consumer's space: every instance of it except those in

@@ -594,6 +594,40 @@ mod tests {
         ])
     }
 
+    /// `t[i] = in[i] * 2` then, in the same iteration, `out[i] = t[i] + 1`, or with
+    /// `sequential` `out[i + 1] = out[i] + t[i]` (a recurrence keeps the loop in order).
+    fn read_at_once(sequential: bool) -> ScopSpec {
+        let consumer = if sequential {
+            vec![
+                read("U", "{ S1[i0] -> U[0, i0] }"),
+                read("out", "{ S1[i0] -> out[i0] }"),
+                write("out", "{ S1[i0] -> out[i0 + 1] }"),
+            ]
+        } else {
+            vec![
+                read("U", "{ S1[i0] -> U[0, i0] }"),
+                write("out", "{ S1[i0] -> out[i0] }"),
+            ]
+        };
+        region(vec![
+            statement(
+                "S0",
+                "[n, T] -> { S0[i0] : 0 <= i0 < n }",
+                &[0, 0],
+                vec![
+                    read("in", "{ S0[i0] -> in[i0] }"),
+                    write("U", "{ S0[i0] -> U[0, i0] }"),
+                ],
+            ),
+            statement(
+                "S1",
+                "[n, T] -> { S1[i0] : 0 <= i0 < n }",
+                &[0, 1],
+                consumer,
+            ),
+        ])
+    }
+
     fn fold_of(spec: &ScopSpec, array: &str) -> Result<Folding, String> {
         let ctx = IslCtx::new(None).unwrap();
         let scop = Scop::build(&ctx, spec).unwrap();
@@ -701,27 +735,7 @@ mod tests {
     #[test]
     fn a_value_read_in_the_same_iteration_takes_one_cell() {
         // t[i] = in[i] * 2; out[i + 1] = out[i] + t[i], in one loop (sequential).
-        let spec = region(vec![
-            statement(
-                "S0",
-                "[n, T] -> { S0[i0] : 0 <= i0 < n }",
-                &[0, 0],
-                vec![
-                    read("in", "{ S0[i0] -> in[i0] }"),
-                    write("U", "{ S0[i0] -> U[0, i0] }"),
-                ],
-            ),
-            statement(
-                "S1",
-                "[n, T] -> { S1[i0] : 0 <= i0 < n }",
-                &[0, 1],
-                vec![
-                    read("U", "{ S1[i0] -> U[0, i0] }"),
-                    read("out", "{ S1[i0] -> out[i0] }"),
-                    write("out", "{ S1[i0] -> out[i0 + 1] }"),
-                ],
-            ),
-        ]);
+        let spec = read_at_once(true);
         let folding = fold_of(&spec, "U").unwrap();
         assert_eq!(folding.dims, vec![Fold::Modulo(1), Fold::Modulo(1)]);
         assert_eq!(folding.describe("U"), "one U element");
@@ -732,26 +746,7 @@ mod tests {
         // A temporary read in the iteration that writes it, in a loop nothing keeps
         // from running in parallel, the original order kept (no dependences given):
         // one cell would stop LLVM's vectorizer.
-        let spec = region(vec![
-            statement(
-                "S0",
-                "[n, T] -> { S0[i0] : 0 <= i0 < n }",
-                &[0, 0],
-                vec![
-                    read("in", "{ S0[i0] -> in[i0] }"),
-                    write("U", "{ S0[i0] -> U[0, i0] }"),
-                ],
-            ),
-            statement(
-                "S1",
-                "[n, T] -> { S1[i0] : 0 <= i0 < n }",
-                &[0, 1],
-                vec![
-                    read("U", "{ S1[i0] -> U[0, i0] }"),
-                    write("out", "{ S1[i0] -> out[i0] }"),
-                ],
-            ),
-        ]);
+        let spec = read_at_once(false);
         let reason = fold_of(&spec, "U").unwrap_err();
         assert!(reason.contains("parallel loop sequential"), "{reason}");
     }
@@ -759,26 +754,7 @@ mod tests {
     #[test]
     fn a_fold_that_would_serialize_a_parallel_loop_is_refused() {
         // The same one-cell temporary, in a loop nothing keeps from running in parallel.
-        let spec = region(vec![
-            statement(
-                "S0",
-                "[n, T] -> { S0[i0] : 0 <= i0 < n }",
-                &[0, 0],
-                vec![
-                    read("in", "{ S0[i0] -> in[i0] }"),
-                    write("U", "{ S0[i0] -> U[0, i0] }"),
-                ],
-            ),
-            statement(
-                "S1",
-                "[n, T] -> { S1[i0] : 0 <= i0 < n }",
-                &[0, 1],
-                vec![
-                    read("U", "{ S1[i0] -> U[0, i0] }"),
-                    write("out", "{ S1[i0] -> out[i0] }"),
-                ],
-            ),
-        ]);
+        let spec = read_at_once(false);
         let ctx = IslCtx::new(None).unwrap();
         let scop = Scop::build(&ctx, &spec).unwrap();
         let schedule = scop.schedule.copy().unwrap();
