@@ -5,9 +5,10 @@
 //! The shortest QUOV of the array's writer (`super::quov`, over the flow vectors in its
 //! iteration space) proposes a fold; folds along one dimension (`mod 1`: the dimension
 //! goes; `mod g`: `g` rotating copies) follow, cheapest first. Each is checked exactly
-//! against the schedule that will run, tiles and all (isl's flattened schedule map): no
-//! value-based flow `w -> r` may have another write to the same folded cell between `w`
-//! and `r`. Since tile sizes are fixed before this runs, the check is for exactly the
+//! against the schedule that will run, tiles and all (isl's flattened schedule map):
+//! isl's dataflow on the folded cells, in that schedule, must find for every read the
+//! write it read in the original program (no other write to its folded cell came in
+//! between). Since tile sizes are fixed before this runs, the check is for exactly the
 //! code generated. The folded storage's own dependences (flow, anti, output) are
 //! returned: code generation marks a loop parallel only if they do not cross it either,
 //! and a fold that would make a parallel loop sequential is refused (the memory it
@@ -219,11 +220,10 @@ pub fn fold(
             "the schedule's statements have no common time space".into()
         ));
     };
-    let before = time.copy()?.lex_lt_union_map(time.copy()?)?;
     let tagged_time = time
         .copy()?
         .union(tags.copy()?.apply_range(time.copy()?)?)?;
-    let tagged_before = tagged_time.copy()?.lex_lt_union_map(tagged_time)?;
+    let flows = flows.intersect_params(condition.copy()?)?;
     let quov = writer_quov(&flows)?;
     let loops = loop_levels(&time)?;
     // The loops that may run in parallel now: those the dependences code generation
@@ -233,7 +233,7 @@ pub fn fold(
         Some(d) => carried_levels(&time, d)?,
         None => {
             let all_writes = scop.must_writes.copy()?.union(scop.may_writes.copy()?)?;
-            let all = storage_dependences(&all_writes, &scop.reads, &before)?;
+            let all = storage_dependences(&all_writes, &scop.reads)?;
             carried_levels(&time, &all)?
         }
     };
@@ -268,20 +268,20 @@ pub fn fold(
         }
         let new_writes = writes.copy()?.apply_range(location.copy()?)?;
         let new_reads = reads.copy()?.apply_range(location.copy()?)?;
-        // Writes sharing a folded cell, the first before the second; a value is lost
-        // when another write to its cell comes between it and one of its reads.
+        // Each read must still find the value of its source: the last write to its
+        // folded cell before it, in the new schedule (isl's dataflow again, on the folded
+        // cells and the schedule that will run), must be the write it read before.
         let new_tagged = tagged_writes.copy()?.apply_range(location.copy()?)?;
-        let tagged_clobbers = new_tagged
-            .copy()?
-            .apply_range(new_tagged.reverse()?)?
-            .intersect(tagged_before.copy()?)?;
-        let overwritten = tagged_clobbers
-            .apply_range(tagged_before.copy()?)?
-            .intersect(flows.copy()?)?;
-        if !overwritten.is_empty()? {
+        let refolded = UnionAccessInfo::from_sink(new_reads.copy()?)?
+            .set_must_source(new_tagged)?
+            .set_schedule_map(tagged_time.copy()?)?
+            .compute_flow()?
+            .must_dependence()?
+            .intersect_params(condition.copy()?)?;
+        if !refolded.is_equal(&flows)? {
             continue;
         }
-        let folded = storage_dependences(&new_writes, &new_reads, &before)?;
+        let folded = storage_dependences(&new_writes, &new_reads)?;
         let carried = carried_levels(&time, &folded)?;
         let serializes = carried
             .iter()
@@ -350,18 +350,14 @@ fn fold_map(scop: &Scop, array: &str, dims: &[Fold]) -> Result<UnionMap, IslErro
     parse_map(&scop.context.ctx(), &text, "folded storage")?.to_union_map()
 }
 
-/// The dependences of storage written by `writes` and read by `reads` (flow, anti and
-/// output: every pair of accesses to one cell, at least one a write), ordered by
-/// `before`.
-fn storage_dependences(
-    writes: &UnionMap,
-    reads: &UnionMap,
-    before: &UnionMap,
-) -> Result<UnionMap, IslError> {
+/// The pairs of instances that access one cell of the storage written by `writes` and
+/// read by `reads`, at least one of them writing it, in both orders: the dependences of
+/// that storage, whichever instance runs first (which loops carry them is what counts).
+fn storage_dependences(writes: &UnionMap, reads: &UnionMap) -> Result<UnionMap, IslError> {
     let output = writes.copy()?.apply_range(writes.copy()?.reverse()?)?;
     let anti = reads.copy()?.apply_range(writes.copy()?.reverse()?)?;
     let flow = writes.copy()?.apply_range(reads.copy()?.reverse()?)?;
-    output.union(anti)?.union(flow)?.intersect(before.copy()?)
+    output.union(anti)?.union(flow)
 }
 
 /// Whether two writes of one statement instance land in the same folded cell (the
@@ -725,9 +721,6 @@ mod tests {
         // U[i] alone (the row overwritten in place) would be legal only if every read
         // of a cell came before its next write, which tiles break: the check refuses.
         let (scop, schedule) = tiled_stencil(4);
-        let time = flat_schedule(&schedule, &scop).unwrap().unwrap();
-        let before = time.copy().unwrap().lex_lt_union_map(time).unwrap();
-        assert!(!before.is_empty().unwrap());
         let folding = fold(&scop, &schedule, None, "U").unwrap().unwrap();
         assert_ne!(folding.dims[0], Fold::Modulo(1));
     }
