@@ -123,6 +123,19 @@ pub fn plan(
                                 .is_some_and(|a| *a == folding.array)
                     })
             };
+            // Accesses are matched to loads and stores in program order, which is the
+            // order of one block's instructions only.
+            if st.blocks.len() > 1
+                && accesses_of(AccessKind::Read)
+                    .chain(accesses_of(AccessKind::MustWrite))
+                    .next()
+                    .is_some()
+            {
+                return Err(CodegenError::Unsupported(format!(
+                    "{} accesses {} under a branch",
+                    st.name, folding.array
+                )));
+            }
             for (kind, opcode) in [
                 (AccessKind::Read, InstructionOpcode::Load),
                 (AccessKind::MustWrite, InstructionOpcode::Store),

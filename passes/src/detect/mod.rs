@@ -159,7 +159,16 @@ fn detect_level<'f>(fa: &FunctionAnalyses<'f>, siblings: &[Loop<'f>], out: &mut 
                     && region.spec.statements.len() < MAX_REGION_STATEMENTS
                 {
                     match analyse(fa, &siblings[i..=next], &[]) {
-                        Ok(bigger) if bigger.spec.statements.len() <= MAX_REGION_STATEMENTS => {
+                        // Every nest taken in must be on the region's path: a nest on
+                        // another branch (the rest of a function that returned early
+                        // after the first) would be counted but neither modelled nor
+                        // ever looked at again.
+                        Ok(bigger)
+                            if bigger.spec.statements.len() <= MAX_REGION_STATEMENTS
+                                && siblings[i..=next]
+                                    .iter()
+                                    .all(|l| bigger.ir.blocks.contains(&l.header())) =>
+                        {
                             region = bigger;
                             end = next + 1;
                         }
