@@ -115,6 +115,15 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                 break (None, String::new());
             };
             let decision = decide(analyses, modelled_now, &deciding);
+            // With the loops kept in order, folding alone can pay: which temporaries
+            // fold under the original schedule (decided once, used below).
+            let in_order_folds = match (&decision, deciding.quov) {
+                (Ok(Decision::Keep(_)), true) => scop_now.schedule.copy().ok().map(|original| {
+                    fold_temporaries(analyses, &ctx, region, scop_now, &original, None, at).0
+                }),
+                _ => None,
+            };
+            let folds_in_order = in_order_folds.as_ref().is_some_and(|f| !f.is_empty());
             let (schedule, description, dependences) = match decision {
                 Ok(Decision::Transform {
                     schedule,
@@ -127,10 +136,7 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                 ),
                 // Propagation or folding alone pays: the temporary's stores or most of
                 // its memory go.
-                Ok(Decision::Keep(_))
-                    if !recomputed.is_empty()
-                        || (deciding.quov && foldable_in_order(&ctx, region, scop_now)) =>
-                {
+                Ok(Decision::Keep(_)) if !recomputed.is_empty() || folds_in_order => {
                     match scop_now.schedule.copy() {
                         Ok(original) => (
                             original,
@@ -163,10 +169,12 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                 .profile_generate
                 .as_deref()
                 .and_then(|path| speculate::recording(analyses, region, path));
-            let (folds, dependences) = if deciding.quov {
-                fold_temporaries(analyses, &ctx, region, scop_now, &schedule, dependences, at)
-            } else {
-                (Vec::new(), dependences)
+            let (folds, dependences) = match in_order_folds {
+                Some(folds) => (folds, dependences),
+                None if deciding.quov => {
+                    fold_temporaries(analyses, &ctx, region, scop_now, &schedule, dependences, at)
+                }
+                None => (Vec::new(), dependences),
             };
             let description = match folds.is_empty() {
                 true => description,
@@ -534,20 +542,6 @@ fn fold_temporaries(
         }
     }
     (folds, dependences)
-}
-
-/// Whether some temporary could be stored folded with the loops in their original order
-/// (then generating the region pays even where no other transformation does).
-fn foldable_in_order(ctx: &IslCtx, region: &DetectedRegion<'_>, scop: &Scop) -> bool {
-    let Ok(original) = scop.schedule.copy() else {
-        return false;
-    };
-    owned_temporaries(region, scop).iter().any(|array| {
-        let verdict = ctx.within_share(QUOV_SHARE, || {
-            crate::transform::quov::fold(scop, &original, None, array)
-        });
-        matches!(verdict, Ok(Ok(_)))
-    })
 }
 
 /// Arrays of the region that are memory the function owns and that nothing after the

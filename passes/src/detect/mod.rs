@@ -161,14 +161,15 @@ fn detect_level<'f>(fa: &FunctionAnalyses<'f>, siblings: &[Loop<'f>], out: &mut 
                     match analyse(fa, &siblings[i..=next], &[]) {
                         // Every nest taken in must be on the region's path: a nest on
                         // another branch (the rest of a function that returned early
-                        // after the first) would be counted but neither modelled nor
-                        // ever looked at again.
+                        // after the first, the other version of an unswitched loop
+                        // before the region's entry grows over their branch) would be
+                        // counted but neither modelled nor ever looked at again. Like
+                        // a shape that fails, such a run is looked past.
                         Ok(bigger)
-                            if bigger.spec.statements.len() <= MAX_REGION_STATEMENTS
-                                && siblings[i..=next]
-                                    .iter()
-                                    .all(|l| bigger.ir.blocks.contains(&l.header())) =>
-                        {
+                            if !siblings[i..=next]
+                                .iter()
+                                .all(|l| bigger.ir.blocks.contains(&l.header())) => {}
+                        Ok(bigger) if bigger.spec.statements.len() <= MAX_REGION_STATEMENTS => {
                             region = bigger;
                             end = next + 1;
                         }
