@@ -481,7 +481,6 @@ fn producer_reads_only_inputs(
         })
 }
 
-/// An analysis remark: expression propagation was given up in the region, and why.
 /// Share of the operation bound folding may use per array: half (a 3-D time-expanded
 /// stencil needs about a fifth of the default bound).
 const QUOV_SHARE: u64 = 2;
@@ -512,15 +511,12 @@ fn fold_temporaries(
         match verdict {
             Ok(Ok(folding)) => {
                 if let Some(d) = dependences.take() {
-                    match d.union(match folding.dependences.copy() {
-                        Ok(f) => f,
-                        Err(_) => return (Vec::new(), None),
-                    }) {
-                        Ok(all) => dependences = Some(all),
-                        // Without the folded storage's dependences no loop may be
-                        // called parallel: the folding goes.
-                        Err(_) => return (Vec::new(), None),
-                    }
+                    // Without the folded storage's dependences no loop may be called
+                    // parallel: then nothing is folded.
+                    let Ok(all) = folding.dependences.copy().and_then(|f| d.union(f)) else {
+                        return (Vec::new(), None);
+                    };
+                    dependences = Some(all);
                 }
                 folds.push(folding);
             }
@@ -592,6 +588,7 @@ fn describe_folds(
         .join("; ")
 }
 
+/// An analysis remark: expression propagation was given up in the region, and why.
 fn remark_dropped(fa: &FunctionAnalyses<'_>, at: RemarkAt<'_>, why: &str) {
     fa.remark(
         RemarkKind::Analysis,
