@@ -51,6 +51,8 @@ pub struct Folding {
     pub dependences: UnionMap,
     /// Per dimension, how many indices the region accesses, when that is a constant.
     pub extents: Vec<Option<i64>>,
+    /// Bytes per element.
+    pub element_size: u32,
     /// The parameter values for which the fold holds (every value read is written in
     /// the region): part of the run-time check.
     pub condition: Set,
@@ -112,10 +114,45 @@ impl Folding {
                 Fold::Modulo(g) => extent.map(|e| *g as f64 / e as f64),
             })
             .product();
-        match ratio {
-            Some(r) => format!("{}, {:.1}% of its memory", kept.join(", "), r * 100.0),
-            None => kept.join(", "),
+        // The accessed cells before and after, when every extent is a constant.
+        let cells: Option<i64> = self.extents.iter().copied().product();
+        let folded: Option<i64> = self
+            .dims
+            .iter()
+            .zip(&self.extents)
+            .map(|(fold, extent)| match fold {
+                Fold::Keep => *extent,
+                Fold::Modulo(g) => Some(*g),
+            })
+            .product();
+        let size = i64::from(self.element_size);
+        match (ratio, cells.zip(folded)) {
+            (Some(r), Some((before, after))) => format!(
+                "{}, {:.1}% of its memory ({} → {})",
+                kept.join(", "),
+                r * 100.0,
+                bytes(before.saturating_mul(size)),
+                bytes(after.saturating_mul(size))
+            ),
+            (Some(r), None) => format!("{}, {:.1}% of its memory", kept.join(", "), r * 100.0),
+            (None, _) => kept.join(", "),
         }
+    }
+}
+
+/// `528 KiB`, `66 MiB`: a size for remarks.
+fn bytes(n: i64) -> String {
+    const UNITS: [&str; 4] = ["bytes", "KiB", "MiB", "GiB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} bytes")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
     }
 }
 
@@ -298,6 +335,7 @@ pub fn fold(
             quov,
             dependences: folded,
             extents,
+            element_size: info.element_size,
             condition,
         }));
     }
@@ -629,6 +667,13 @@ mod tests {
         let scop = Scop::build(&ctx, spec).unwrap();
         let schedule = scop.schedule.copy().unwrap();
         fold(&scop, &schedule, None, array).unwrap()
+    }
+
+    #[test]
+    fn sizes_read_in_binary_units() {
+        assert_eq!(bytes(800), "800 bytes");
+        assert_eq!(bytes(8 * 1024), "8.0 KiB");
+        assert_eq!(bytes(3 * 1024 * 1024 / 2), "1.5 MiB");
     }
 
     #[test]
