@@ -128,11 +128,11 @@ impl Folding {
         let size = i64::from(self.element_size);
         match (ratio, cells.zip(folded)) {
             (Some(r), Some((before, after))) => format!(
-                "{}, {:.1}% of its memory ({} → {})",
+                "{}, {:.1}% of its memory ({} instead of {})",
                 kept.join(", "),
                 r * 100.0,
-                bytes(before.saturating_mul(size)),
-                bytes(after.saturating_mul(size))
+                bytes(after.saturating_mul(size)),
+                bytes(before.saturating_mul(size))
             ),
             (Some(r), None) => format!("{}, {:.1}% of its memory", kept.join(", "), r * 100.0),
             (None, _) => kept.join(", "),
