@@ -592,19 +592,24 @@ mod tests {
         }
     }
 
+    /// `S0`: `U[0][i] = in[i]` for `0 <= i < n`, at textual positions `positions`.
+    fn copy_in(positions: &[u32]) -> crate::model::spec::StatementSpec {
+        statement(
+            "S0",
+            "[n, T] -> { S0[i0] : 0 <= i0 < n }",
+            positions,
+            vec![
+                read("in", "{ S0[i0] -> in[i0] }"),
+                write("U", "{ S0[i0] -> U[0, i0] }"),
+            ],
+        )
+    }
+
     /// `U[0][i] = in[i]; for t: U[t+1][i] = U[t][i-1] + U[t][i] + U[t][i+1]` (inner
     /// points only, borders copied); `out[i] = U[T][i]`.
     fn time_expanded() -> ScopSpec {
         region(vec![
-            statement(
-                "S0",
-                "[n, T] -> { S0[i0] : 0 <= i0 < n }",
-                &[0, 0],
-                vec![
-                    read("in", "{ S0[i0] -> in[i0] }"),
-                    write("U", "{ S0[i0] -> U[0, i0] }"),
-                ],
-            ),
+            copy_in(&[0, 0]),
             statement(
                 "S1",
                 "[n, T] -> { S1[i0, i1] : 0 <= i0 < T and 0 <= i1 < n }",
@@ -644,15 +649,7 @@ mod tests {
             ]
         };
         region(vec![
-            statement(
-                "S0",
-                "[n, T] -> { S0[i0] : 0 <= i0 < n }",
-                &[0, 0],
-                vec![
-                    read("in", "{ S0[i0] -> in[i0] }"),
-                    write("U", "{ S0[i0] -> U[0, i0] }"),
-                ],
-            ),
+            copy_in(&[0, 0]),
             statement(
                 "S1",
                 "[n, T] -> { S1[i0] : 0 <= i0 < n }",
@@ -689,15 +686,7 @@ mod tests {
     /// `tile x tile` of `(t, i + t)`: the schedule the fold is checked against.
     fn tiled_stencil(tile: i64) -> (Scop, Schedule) {
         let spec = region(vec![
-            statement(
-                "S0",
-                "[n, T] -> { S0[i0] : 0 <= i0 < n }",
-                &[0, 0],
-                vec![
-                    read("in", "{ S0[i0] -> in[i0] }"),
-                    write("U", "{ S0[i0] -> U[0, i0] }"),
-                ],
-            ),
+            copy_in(&[0, 0]),
             statement(
                 "S1",
                 "[n, T] -> { S1[i0, i1] : 0 <= i0 < T and 1 <= i1 < n - 1 }",
@@ -807,15 +796,7 @@ mod tests {
     fn values_read_after_a_whole_loop_are_not_folded() {
         // Two loops: U[0][i] written in the first, read in reverse in the second.
         let spec = region(vec![
-            statement(
-                "S0",
-                "[n, T] -> { S0[i0] : 0 <= i0 < n }",
-                &[0, 0],
-                vec![
-                    read("in", "{ S0[i0] -> in[i0] }"),
-                    write("U", "{ S0[i0] -> U[0, i0] }"),
-                ],
-            ),
+            copy_in(&[0, 0]),
             statement(
                 "S1",
                 "[n, T] -> { S1[i0] : 0 <= i0 < n }",
