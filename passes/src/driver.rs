@@ -119,12 +119,13 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
             // fold under the original schedule (decided once, used below).
             let in_order_folds = match (&decision, deciding.quov) {
                 (Ok(Decision::Keep(_)), true) => scop_now.schedule.copy().ok().map(|original| {
-                    fold_temporaries(analyses, &ctx, region, scop_now, &original, None, at).0
+                    fold_temporaries(analyses, &ctx, region, scop_now, &original, None)
                 }),
                 _ => None,
             };
-            let folds_in_order = in_order_folds.as_ref().is_some_and(|f| !f.is_empty());
-            let (schedule, description, dependences) = match decision {
+            let folds_in_order = in_order_folds.as_ref().is_some_and(|f| !f.folds.is_empty());
+            let transformed = matches!(decision, Ok(Decision::Transform { .. }));
+            let (mut schedule, mut description, dependences) = match decision {
                 Ok(Decision::Transform {
                     schedule,
                     description,
@@ -149,6 +150,9 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                 // Both are missed optimizations: -Rpass-missed shows every region left
                 // alone.
                 Ok(Decision::Keep(reason)) if !options.force_codegen => {
+                    if let Some(folded) = &in_order_folds {
+                        folded.remark_kept(analyses, at);
+                    }
                     left_unchanged(analyses, region, at, "Unchanged", &reason);
                     break (None, String::new());
                 }
@@ -169,13 +173,42 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                 .profile_generate
                 .as_deref()
                 .and_then(|path| speculate::recording(analyses, region, path));
-            let (folds, dependences) = match in_order_folds {
-                Some(folds) => (folds, dependences),
+            let mut folded = match in_order_folds {
+                Some(folded) => folded,
                 None if deciding.quov => {
-                    fold_temporaries(analyses, &ctx, region, scop_now, &schedule, dependences, at)
+                    fold_temporaries(analyses, &ctx, region, scop_now, &schedule, dependences)
                 }
-                None => (Vec::new(), dependences),
+                None => Folded::nothing(dependences),
             };
+            // A new schedule that keeps whole a temporary the original order folds (time
+            // tiles whose boundary statements overwrite the rotating copies too early, say)
+            // gives way: the temporary's memory is what the region moves most of.
+            if transformed && !folded.kept.is_empty() {
+                if let Ok(original) = scop_now.schedule.copy() {
+                    let in_order =
+                        fold_temporaries(analyses, &ctx, region, scop_now, &original, None);
+                    if in_order.folds.len() > folded.folds.len() {
+                        let whole: Vec<&str> =
+                            folded.kept.iter().map(|(name, _)| name.as_str()).collect();
+                        analyses.remark(
+                            RemarkKind::Analysis,
+                            "ScheduleForFolding",
+                            at,
+                            &format!(
+                                "loops kept in their original order: the new schedule ({description}) would keep temporary {} whole, which the original order stores folded",
+                                whole.join(", ")
+                            ),
+                        );
+                        schedule = original;
+                        description = format!("{propagated_text}loops in their original order");
+                        folded = in_order;
+                    }
+                }
+            }
+            folded.remark_kept(analyses, at);
+            let Folded {
+                folds, dependences, ..
+            } = folded;
             let description = match folds.is_empty() {
                 true => description,
                 false => format!(
@@ -485,10 +518,40 @@ fn producer_reads_only_inputs(
 /// stencil needs about a fifth of the default bound).
 const QUOV_SHARE: u64 = 2;
 
+/// What folding made of a region's temporaries under one schedule.
+struct Folded {
+    folds: Vec<crate::transform::quov::Folding>,
+    /// The dependences that decide which loops are parallel, with the folded storage's
+    /// own added (`None`: the loops keep their order).
+    dependences: Option<crate::isl::UnionMap>,
+    /// The temporaries that keep their storage (source names), each with why.
+    kept: Vec<(String, String)>,
+}
+
+impl Folded {
+    fn nothing(dependences: Option<crate::isl::UnionMap>) -> Folded {
+        Folded {
+            folds: Vec::new(),
+            dependences,
+            kept: Vec::new(),
+        }
+    }
+
+    /// An analysis remark per temporary that keeps its storage.
+    fn remark_kept(&self, fa: &FunctionAnalyses<'_>, at: RemarkAt<'_>) {
+        for (name, why) in &self.kept {
+            fa.remark(
+                RemarkKind::Analysis,
+                "NotFolded",
+                at,
+                &format!("temporary {name} keeps its storage: {why}"),
+            );
+        }
+    }
+}
+
 /// The temporaries of the region (memory the function owns, nothing after the region
-/// reads it) that `schedule` lets be stored folded, and the dependences that decide
-/// which loops are parallel with the folded storage's own added. Temporaries that stay
-/// get an analysis remark saying why.
+/// reads it) that `schedule` lets be stored folded, and those that stay with why.
 fn fold_temporaries(
     fa: &FunctionAnalyses<'_>,
     ctx: &IslCtx,
@@ -496,48 +559,30 @@ fn fold_temporaries(
     scop: &Scop,
     schedule: &crate::isl::Schedule,
     dependences: Option<crate::isl::UnionMap>,
-    at: RemarkAt<'_>,
-) -> (
-    Vec<crate::transform::quov::Folding>,
-    Option<crate::isl::UnionMap>,
-) {
-    let mut folds = Vec::new();
-    let mut dependences = dependences;
+) -> Folded {
+    let mut out = Folded::nothing(dependences);
     for array in owned_temporaries(region, scop) {
         let name = codegen::propagate::source_name(fa, region, &array);
         let verdict = ctx.within_share(QUOV_SHARE, || {
-            crate::transform::quov::fold(scop, schedule, dependences.as_ref(), &array)
+            crate::transform::quov::fold(scop, schedule, out.dependences.as_ref(), &array)
         });
         match verdict {
             Ok(Ok(folding)) => {
-                if let Some(d) = dependences.take() {
+                if let Some(d) = out.dependences.take() {
                     // Without the folded storage's dependences no loop may be called
                     // parallel: then nothing is folded.
                     let Ok(all) = folding.dependences.copy().and_then(|f| d.union(f)) else {
-                        return (Vec::new(), None);
+                        return Folded::nothing(None);
                     };
-                    dependences = Some(all);
+                    out.dependences = Some(all);
                 }
-                folds.push(folding);
+                out.folds.push(folding);
             }
-            Ok(Err(reason)) => fa.remark(
-                RemarkKind::Analysis,
-                "NotFolded",
-                at,
-                &format!(
-                    "temporary {name} keeps its storage: {}",
-                    reason.replace(&array, &name)
-                ),
-            ),
-            Err(e) => fa.remark(
-                RemarkKind::Analysis,
-                "NotFolded",
-                at,
-                &format!("temporary {name} keeps its storage: {e}"),
-            ),
+            Ok(Err(reason)) => out.kept.push((name.clone(), reason.replace(&array, &name))),
+            Err(e) => out.kept.push((name, e.to_string())),
         }
     }
-    (folds, dependences)
+    out
 }
 
 /// Arrays of the region that are memory the function owns and that nothing after the

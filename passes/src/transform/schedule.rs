@@ -172,7 +172,8 @@ fn time_tiled(
             time_tiling::Outcome::Refused(reason) => return Ok(TimeTiled::Refused(reason)),
             time_tiling::Outcome::Tile(candidate) => candidate,
         };
-    let untiled = candidate.schedule.get_map()?;
+    let whole = candidate.untiled()?;
+    let untiled = whole.get_map()?;
     if !crate::deps::respects(&candidate.validity, &untiled)? {
         return Ok(TimeTiled::Refused(
             "the time-tiled schedule does not respect the dependences".into(),
@@ -183,7 +184,7 @@ fn time_tiled(
     let guards = if candidate.innermost_loops_kept {
         Ok(false)
     } else {
-        original.adds_guards(&candidate.schedule)
+        original.adds_guards(&whole)
     };
     match guards {
         Ok(false) => {}
@@ -206,7 +207,7 @@ fn time_tiled(
             .collect(),
         _ => time_tiling::tile_sizes(members, candidate.strips),
     };
-    let schedule = time_tiling::tile(&candidate.schedule, &sizes)?;
+    let schedule = candidate.tiled(&sizes)?;
     if !candidate.private.is_empty()
         && !deps
             .last_writes_unchanged(scop, &candidate.private, &schedule.get_map()?)

@@ -28,8 +28,8 @@ use std::collections::BTreeMap;
 
 use crate::deps::{Dependences, DepsError, PairDeltas};
 use crate::isl::scheduler;
-use crate::isl::{parse_map, IslError, Map, Schedule, UnionMap};
-use crate::model::{AccessKind, Scop};
+use crate::isl::{parse_map, IslError, Map, Schedule, UnionMap, UnionSet};
+use crate::model::{AccessKind, Scop, Statement};
 
 use super::permutable::shifts;
 use super::reuse::Reuse;
@@ -53,7 +53,8 @@ pub const STRIP_TILE: i64 = 8;
 
 /// A time-tiled schedule, before tiling, and what it does.
 pub struct TimeTiling {
-    /// The skewed schedule: the band to tile first, the statements' order below it.
+    /// The time loop's skewed schedule: the band to tile first, the statements' order
+    /// below it (the region's other loops are not in it: see `untiled`).
     pub schedule: Schedule,
     /// Members of the band to tile (the time loop and the skewed loops).
     pub band_members: usize,
@@ -72,6 +73,38 @@ pub struct TimeTiling {
     /// innermost loop then runs at one band point exactly as it ran in one iteration of
     /// the loops around it, so it gets no condition the original did not have.
     pub innermost_loops_kept: bool,
+    /// The original schedule (flattened) of the region's loops before the time loop and
+    /// after it, which run before and after its tiles as they did (`None`: none).
+    before: Option<UnionMap>,
+    after: Option<UnionMap>,
+}
+
+impl TimeTiling {
+    /// The whole region's schedule with the time loop's `nest` schedule (`schedule`,
+    /// tiled or not) between the loops before it and after it.
+    pub fn region_schedule(&self, nest: Schedule) -> Result<Schedule, IslError> {
+        let original = |partial: &UnionMap| {
+            Schedule::from_domain(partial.copy()?.domain()?)?.insert_band(partial.copy()?)
+        };
+        let mut out = match &self.before {
+            Some(before) => original(before)?.sequence(nest)?,
+            None => nest,
+        };
+        if let Some(after) = &self.after {
+            out = out.sequence(original(after)?)?;
+        }
+        Ok(out)
+    }
+
+    /// The region's schedule with the time loop untiled.
+    pub fn untiled(&self) -> Result<Schedule, IslError> {
+        self.region_schedule(self.schedule.copy()?)
+    }
+
+    /// The region's schedule with the time loop's band tiled with `sizes`.
+    pub fn tiled(&self, sizes: &[i64]) -> Result<Schedule, IslError> {
+        self.region_schedule(tile(&self.schedule, sizes)?)
+    }
 }
 
 /// What time tiling makes of a region.
@@ -90,22 +123,105 @@ pub enum Outcome {
 /// private to the band's points (`deps::private`): their order between rows does not
 /// constrain the skew.
 pub fn candidate(scop: &Scop, deps: &Dependences, reuse: &Reuse) -> Result<Outcome, DepsError> {
+    let nests = Nest::all(scop).map_err(|error| DepsError::Isl {
+        region: scop.name.clone(),
+        step: "finding the region's loop nests".into(),
+        error,
+    })?;
+    let mut refused = None;
+    for nest in &nests {
+        match candidate_in(scop, nest, deps, reuse)? {
+            Outcome::Tile(tiling) => return Ok(Outcome::Tile(tiling)),
+            Outcome::Refused(reason) => {
+                refused.get_or_insert(reason);
+            }
+            Outcome::NotApplicable => {}
+        }
+    }
+    Ok(refused.map_or(Outcome::NotApplicable, Outcome::Refused))
+}
+
+/// One outermost loop of the region with the statements in it, and the statements of
+/// the loops before and after it, which keep their order around its tiles.
+struct Nest<'s> {
+    statements: Vec<&'s Statement>,
+    domains: UnionSet,
+    /// The original schedule of the statements before the nest and after it,
+    /// flattened (`None`: there are none).
+    before: Option<UnionMap>,
+    after: Option<UnionMap>,
+}
+
+impl<'s> Nest<'s> {
+    /// The region's outermost loops that may be a stencil's time loop, in program order.
+    fn all(scop: &'s Scop) -> Result<Vec<Nest<'s>>, IslError> {
+        let mut out = Vec::new();
+        for statements in outermost_loops(scop) {
+            if stencil_depth(&statements).is_none() {
+                continue;
+            }
+            let position = statements[0]
+                .textual_positions
+                .first()
+                .copied()
+                .unwrap_or(0);
+            let original = |keep: &dyn Fn(u32) -> bool| -> Result<Option<UnionMap>, IslError> {
+                let mut domains = UnionSet::empty(&scop.context.ctx())?;
+                let mut any = false;
+                for s in &scop.statements {
+                    if s.textual_positions.first().is_some_and(|p| keep(*p)) {
+                        domains = domains.add_set(s.domain.copy()?)?;
+                        any = true;
+                    }
+                }
+                if !any {
+                    return Ok(None);
+                }
+                Ok(Some(scop.schedule.get_map()?.intersect_domain(domains)?))
+            };
+            let before = original(&|p| p < position)?;
+            let after = original(&|p| p > position)?;
+            let mut domains = UnionSet::empty(&scop.context.ctx())?;
+            for s in &statements {
+                domains = domains.add_set(s.domain.copy()?)?;
+            }
+            out.push(Nest {
+                statements,
+                domains,
+                before,
+                after,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// Time tiling of one loop nest of the region.
+fn candidate_in(
+    scop: &Scop,
+    nest: &Nest<'_>,
+    deps: &Dependences,
+    reuse: &Reuse,
+) -> Result<Outcome, DepsError> {
     let isl = |error| DepsError::Isl {
         region: scop.name.clone(),
         step: "building a time-tiled schedule".into(),
         error,
     };
-    let Some(depth) = stencil_depth(scop) else {
+    let statements = &nest.statements;
+    let Some(depth) = stencil_depth(statements) else {
         return Ok(Outcome::NotApplicable);
     };
     // Only the time loop's lost reuse is what these tiles win back.
-    if !loses_reuse_in_time(reuse) {
+    let in_nest = |name: &str| statements.iter().any(|s| s.name == name);
+    if !matches!(reuse, Reuse::Lost(lost) if lost.iter().any(|l| l.levels.contains(&0) && in_nest(&l.statement)))
+    {
         return Ok(Outcome::NotApplicable);
     }
-    let Some(first) = scop.statements.first() else {
+    let Some(first) = statements.first() else {
         return Ok(Outcome::NotApplicable);
     };
-    let Some(coordinates) = coordinates(scop, depth).map_err(isl)? else {
+    let Some(coordinates) = coordinates(scop, statements, depth).map_err(isl)? else {
         return Ok(Outcome::NotApplicable);
     };
     let strip = (depth == 2).then_some(STRIP);
@@ -183,11 +299,11 @@ pub fn candidate(scop: &Scop, deps: &Dependences, reuse: &Reuse) -> Result<Outco
         },
     };
     let tail = tail(scop, &coordinates, depth).map_err(isl)?;
-    let schedule = Schedule::from_domain(scop.domains.copy().map_err(isl)?)
+    let schedule = Schedule::from_domain(nest.domains.copy().map_err(isl)?)
         .and_then(|s| s.insert_band(tail))
         .and_then(|s| s.insert_band(band))
         .map_err(isl)?;
-    let innermost_loops_kept = innermost_loops_kept(scop, depth, &skews);
+    let innermost_loops_kept = innermost_loops_kept(statements, depth, &skews);
     let strips = strip.is_some();
     Ok(Outcome::Tile(TimeTiling {
         innermost_loops_kept,
@@ -198,25 +314,30 @@ pub fn candidate(scop: &Scop, deps: &Dependences, reuse: &Reuse) -> Result<Outco
         description: describe(&skews),
         validity,
         private,
+        before: copied(&nest.before).map_err(isl)?,
+        after: copied(&nest.after).map_err(isl)?,
     }))
 }
 
-/// The depth of the region's deepest statements when it has the shape time tiling
-/// handles: every statement inside one outermost loop (time), at least three loops deep
-/// (time, a row loop to skew, an innermost loop kept whole) or one less (a statement
-/// in front of an innermost loop, such as the value LLVM loads before a row loop to
-/// carry it along the row); or all exactly two loops deep (a 1-D stencil, whose one
-/// space loop is cut into strips that play the rows).
-fn stencil_depth(scop: &Scop) -> Option<usize> {
-    let first = scop.statements.first()?;
-    let depth = scop.statements.iter().map(|s| s.depth()).max()?;
+fn copied(map: &Option<UnionMap>) -> Result<Option<UnionMap>, IslError> {
+    map.as_ref().map(UnionMap::copy).transpose()
+}
+
+/// The depth of the deepest of a nest's statements when it has the shape time tiling
+/// handles: every statement inside one outermost loop (time), the deepest at least
+/// three loops deep (time, a row loop to skew, an innermost loop kept whole), the
+/// others with a place in the space (`coordinates`: a statement in front of an
+/// innermost loop, such as the value LLVM loads before a row loop to carry it along
+/// the row, or one that writes a boundary element); or the deepest two loops deep (a
+/// 1-D stencil, whose one space loop is cut into strips that play the rows).
+fn stencil_depth(statements: &[&Statement]) -> Option<usize> {
+    let first = statements.first()?;
+    let depth = statements.iter().map(|s| s.depth()).max()?;
     // Shallower statements need a place in the space (`coordinates`).
-    let same = scop
-        .statements
+    let same = statements
         .iter()
         .all(|s| s.depth() >= 1 && s.textual_positions.first() == first.textual_positions.first());
-    let strips = depth == 2 && scop.statements.iter().all(|s| s.depth() == 2);
-    (same && (depth >= 3 || strips)).then_some(depth)
+    (same && depth >= 2).then_some(depth)
 }
 
 /// Whether the outermost loop loses reuse (what time tiles win back).
@@ -230,15 +351,35 @@ pub fn loses_reuse_in_time(reuse: &Reuse) -> bool {
 /// element than a statement writes (a neighbour). Rank-1 updates, which read and write
 /// the same element, are not.
 pub fn may_be_1d_stencil(scop: &Scop) -> Result<bool, IslError> {
-    if stencil_depth(scop) != Some(2) {
-        return Ok(false);
+    for statements in outermost_loops(scop) {
+        if stencil_depth(&statements) == Some(2) && reads_a_neighbour(&statements)? {
+            return Ok(true);
+        }
     }
-    let writes: Vec<_> = scop
-        .statements
+    Ok(false)
+}
+
+/// The statements of each outermost loop of the region, in program order.
+fn outermost_loops(scop: &Scop) -> Vec<Vec<&Statement>> {
+    let mut out: Vec<Vec<&Statement>> = Vec::new();
+    for s in &scop.statements {
+        let position = s.textual_positions.first();
+        match out.last_mut() {
+            Some(last) if last[0].textual_positions.first() == position => last.push(s),
+            _ => out.push(vec![s]),
+        }
+    }
+    out
+}
+
+/// Whether one of `statements` reads an array at another element than one of them
+/// writes it.
+fn reads_a_neighbour(statements: &[&Statement]) -> Result<bool, IslError> {
+    let writes: Vec<_> = statements
         .iter()
         .flat_map(|s| s.accesses.iter().filter(|a| a.kind != AccessKind::Read))
         .collect();
-    for statement in &scop.statements {
+    for statement in statements {
         for read in statement
             .accesses
             .iter()
@@ -294,12 +435,8 @@ fn innermost_recurrence(
 
 /// Whether every two statements of one innermost loop (the deepest statements with
 /// the same positions) got the same shift in every skewed loop.
-fn innermost_loops_kept(scop: &Scop, depth: usize, skews: &[Skew]) -> bool {
-    let deepest: Vec<_> = scop
-        .statements
-        .iter()
-        .filter(|s| s.depth() == depth)
-        .collect();
+fn innermost_loops_kept(statements: &[&Statement], depth: usize, skews: &[Skew]) -> bool {
+    let deepest: Vec<_> = statements.iter().filter(|s| s.depth() == depth).collect();
     deepest.iter().all(|a| {
         deepest.iter().all(|b| {
             a.textual_positions[..depth] != b.textual_positions[..depth]
@@ -367,15 +504,21 @@ fn skew_for(
 }
 
 /// Each statement's place in the stencil's space, `S[i0, ...] -> [t, x1, ...,
-/// x(depth - 1)]`: its own loops for the deepest statements; for a statement one loop
-/// shallower, its loops as the row loops (the innermost at 0: a value loaded before a
-/// row loop); for any shallower statement that writes one element of an array the
-/// deepest statements write, that element's place (FDTD's `ey[0][j] = f[t]` at row 0,
-/// a point source `Hz[n / 2][n / 3] += p[t]`); a statement that writes nothing, at the
-/// first row. `None` when some statement has no place.
-fn coordinates(scop: &Scop, depth: usize) -> Result<Option<BTreeMap<String, Map>>, IslError> {
+/// x(depth - 1)]`: its own loops for the deepest statements; for any shallower
+/// statement that writes one element of an array the deepest statements write, that
+/// element's place (FDTD's `ey[0][j] = f[t]` at row 0, a point source
+/// `Hz[n / 2][n / 3] += p[t]`); a statement that writes nothing, at the first row; for
+/// a statement one loop shallower in a row loop of the deepest, its loops as the row
+/// loops (the innermost at 0: a value loaded before a row loop); for a statement in a
+/// loop of its own, at the first row with that loop innermost. `None` when some
+/// statement has no place.
+fn coordinates(
+    scop: &Scop,
+    statements: &[&Statement],
+    depth: usize,
+) -> Result<Option<BTreeMap<String, Map>>, IslError> {
     let mut out = BTreeMap::new();
-    for s in &scop.statements {
+    for s in statements {
         let own = s.depth();
         let place = if own == depth {
             Some(statement_map(
@@ -385,7 +528,7 @@ fn coordinates(scop: &Scop, depth: usize) -> Result<Option<BTreeMap<String, Map>
                 "a statement's place",
             )?)
         } else {
-            match written_place(scop, s, depth)? {
+            match written_place(scop, statements, s, depth)? {
                 Some(place) => Some(place),
                 // A statement that writes nothing (a load LLVM hoisted in front of a
                 // loop that reads it again) is ordered by its reads alone: any place
@@ -399,9 +542,23 @@ fn coordinates(scop: &Scop, depth: usize) -> Result<Option<BTreeMap<String, Map>
                         "a statement's place",
                     )?)
                 }
-                None if own + 1 == depth => {
+                // In a row loop of the deepest statements, in front of their innermost
+                // loop: that row.
+                None if own + 1 == depth && in_a_row_loop(statements, s, depth) => {
                     let members = format!("{}, 0", iterators(own));
                     Some(statement_map(scop, s, &members, "a statement's place")?)
+                }
+                // A loop of its own in the time step (the top and bottom boundary rows
+                // copied in one loop over the columns): at the first row, its loop
+                // as the innermost dimension. Its dependences then place it (shifts).
+                None if own == 2 => {
+                    let zeros = vec!["0"; depth - 2].join(", ");
+                    Some(statement_map(
+                        scop,
+                        s,
+                        &format!("i0, {zeros}, i1"),
+                        "a statement's place",
+                    )?)
                 }
                 None => None,
             }
@@ -414,13 +571,17 @@ fn coordinates(scop: &Scop, depth: usize) -> Result<Option<BTreeMap<String, Map>
     Ok(Some(out))
 }
 
+/// Whether statement `s`, one loop shallower than the deepest statements, sits in one
+/// of their row loops (the same loops around it), rather than in a loop of its own.
+fn in_a_row_loop(statements: &[&Statement], s: &Statement, depth: usize) -> bool {
+    let own = s.depth();
+    statements.iter().any(|d| {
+        d.depth() == depth && d.textual_positions.get(..own) == s.textual_positions.get(..own)
+    })
+}
+
 /// `[params] -> { S[i0, ...] -> [members] }` for statement `s`.
-fn statement_map(
-    scop: &Scop,
-    s: &crate::model::Statement,
-    members: &str,
-    what: &str,
-) -> Result<Map, IslError> {
+fn statement_map(scop: &Scop, s: &Statement, members: &str, what: &str) -> Result<Map, IslError> {
     let text = format!(
         "[{}] -> {{ {}[{}] -> [{members}] }}",
         scop.params.join(", "),
@@ -434,7 +595,8 @@ fn statement_map(
 /// the same array with its own space loops as subscripts (plus constants).
 fn written_place(
     scop: &Scop,
-    s: &crate::model::Statement,
+    statements: &[&Statement],
+    s: &Statement,
     depth: usize,
 ) -> Result<Option<Map>, IslError> {
     let is_array = |name: &str| scop.arrays.iter().any(|a| a.name == name && !a.is_scalar);
@@ -449,7 +611,7 @@ fn written_place(
     if write.kind != AccessKind::MustWrite || !write.relation.is_single_valued()? {
         return Ok(None);
     }
-    for deepest in scop.statements.iter().filter(|r| r.depth() == depth) {
+    for deepest in statements.iter().filter(|r| r.depth() == depth) {
         for theirs in deepest
             .accesses
             .iter()
@@ -553,7 +715,7 @@ fn over_places(
     scop: &Scop,
     coordinates: &BTreeMap<String, Map>,
     what: &str,
-    mut members: impl FnMut(&crate::model::Statement, usize) -> Vec<String>,
+    mut members: impl FnMut(&Statement, usize) -> Vec<String>,
 ) -> Result<UnionMap, IslError> {
     let ctx = scop.context.ctx();
     let mut out = UnionMap::empty(&ctx)?;
@@ -847,6 +1009,125 @@ mod tests {
     fn a_repeated_update_of_each_element_is_no_1d_stencil() {
         let ctx = IslCtx::new(None).unwrap();
         assert!(!may_be_1d_stencil(&Scop::build(&ctx, &line(true)).unwrap()).unwrap());
+    }
+
+    /// `for i: A[i] = in[i]; for t { for i: B[i] = A[i-1] + A[i+1]; for i: A[i] =
+    /// B[i-1] + B[i+1] }; for i: out[i] = A[i]`.
+    fn line_between_copies() -> ScopSpec {
+        let spec = line(false);
+        let copy = |name: &str, position: u32, access: Vec<crate::model::AccessSpec>| {
+            statement(
+                name,
+                &format!("[T, n] -> {{ {name}[i] : 0 <= i < n }}"),
+                &[position, 0],
+                access,
+            )
+        };
+        let mut statements = vec![copy(
+            "C0",
+            0,
+            vec![
+                read("I", "{ C0[i] -> I[i] }"),
+                write("A", "{ C0[i] -> A[i] }"),
+            ],
+        )];
+        for mut s in spec.statements {
+            s.textual_positions[0] = 1;
+            statements.push(s);
+        }
+        statements.push(copy(
+            "C1",
+            2,
+            vec![
+                read("A", "{ C1[i] -> A[i] }"),
+                write("O", "{ C1[i] -> O[i] }"),
+            ],
+        ));
+        ScopSpec {
+            arrays: vec![
+                array("A", &[]),
+                array("B", &[]),
+                array("I", &[]),
+                array("O", &[]),
+            ],
+            statements,
+            ..spec
+        }
+    }
+
+    #[test]
+    fn the_loops_around_a_time_loop_keep_their_order_around_its_tiles() {
+        let ctx = IslCtx::new(None).unwrap();
+        let spec = line_between_copies();
+        assert!(may_be_1d_stencil(&Scop::build(&ctx, &spec).unwrap()).unwrap());
+        let (scop, outcome) = outcome(&spec);
+        let Outcome::Tile(tiling) = outcome else {
+            panic!("not time-tiled");
+        };
+        assert!(tiling.strips);
+        let deps = Dependences::compute(&scop, &DepsOptions::default()).unwrap();
+        for schedule in [tiling.untiled().unwrap(), tiling.tiled(&[3, 5]).unwrap()] {
+            let map = schedule.get_map().unwrap();
+            assert!(crate::deps::respects(&deps.all().unwrap(), &map).unwrap());
+            // Every instance of the copies has a time.
+            let timed = map.domain().unwrap();
+            assert!(scop.domains.is_subset(&timed).unwrap());
+        }
+    }
+
+    #[test]
+    fn a_boundary_loop_of_its_own_sits_at_the_first_row_with_its_loop_innermost() {
+        // for t { for j: A[0][j] = B[0][j], A[n-1][j] = B[n-1][j]; for i, j: A[i][j] =
+        // B[i-1][j] + B[i+1][j]; for i, j: B[i][j] = A[i][j] }
+        let boundary = statement(
+            "S0",
+            "[T, n] -> { S0[t, j] : 0 <= t < T and 0 <= j < n }",
+            &[0, 0, 0],
+            vec![
+                read("B", "{ S0[t, j] -> B[0, j] }"),
+                write("A", "{ S0[t, j] -> A[0, j] }"),
+                read("B", "[n] -> { S0[t, j] -> B[n - 1, j] }"),
+                write("A", "[n] -> { S0[t, j] -> A[n - 1, j] }"),
+            ],
+        );
+        let sweep = statement(
+            "S1",
+            &domain("S1"),
+            &[0, 1, 0, 0],
+            vec![
+                read("B", "{ S1[t, i, j] -> B[i - 1, j] }"),
+                read("B", "{ S1[t, i, j] -> B[i + 1, j] }"),
+                write("A", "{ S1[t, i, j] -> A[i, j] }"),
+            ],
+        );
+        let back = statement(
+            "S2",
+            &domain("S2"),
+            &[0, 2, 0, 0],
+            vec![
+                read("A", "{ S2[t, i, j] -> A[i, j] }"),
+                write("B", "{ S2[t, i, j] -> B[i, j] }"),
+            ],
+        );
+        let (_scop, outcome) = outcome(&region(vec![boundary, sweep, back]));
+        let Outcome::Tile(tiling) = outcome else {
+            panic!("not time-tiled");
+        };
+        // Shifts stay small: the boundary loop is no row loop of its own.
+        assert!(
+            tiling
+                .description
+                .starts_with("loop 2 skewed by 2 per time step"),
+            "{}",
+            tiling.description
+        );
+        assert!(
+            !tiling.description.contains("-214"),
+            "{}",
+            tiling.description
+        );
+        let tiled = tiling.tiled(&tile_sizes(2, false)).unwrap();
+        assert!(crate::deps::respects(&tiling.validity, &tiled.get_map().unwrap()).unwrap());
     }
 
     #[test]
