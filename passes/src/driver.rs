@@ -516,7 +516,7 @@ fn producer_reads_only_inputs(
 
 /// Share of the operation bound folding may use per array: half (a 3-D time-expanded
 /// stencil needs about a fifth of the default bound).
-const QUOV_SHARE: u64 = 2;
+const QUOV_SHARE: u64 = 1;
 
 /// What folding made of a region's temporaries under one schedule.
 struct Folded {

@@ -5,7 +5,9 @@
 // problem. A 2-D one whose top and bottom boundary rows are copied in one loop of their
 // own: time tiles would overwrite a rotating copy of the bottom row before the last row
 // reads it, so no fold holds under them, and the loops keep their order so that the
-// table is folded (its memory is what the region moves most of).
+// table is folded (its memory is what the region moves most of). A 1-D one whose ends
+// are held at their first values, read from the first row at every step: index-set
+// splitting gives that row a copy of its own, and the other rows rotate in two.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang -O3 -g -fpass-plugin=%plugin %s -o %t/tiled -Rpass=polyrust \
 // RUN:   -Rpass-analysis=polyrust 2>&1 | %FileCheck %s
@@ -47,6 +49,26 @@ __attribute__((noinline)) void heat(int n, int w, int steps, const double *in, d
 // CHECK: time-tiled-folds.c:[[@LINE-13]]:3: remark: region in heat at {{.*}} optimized (time-tiled: loop 2 cut into strips of 512 and skewed by 1 strip per time step; tiles of 8x8 {{.*}}; temporary u stored as u[i0 mod 2][i1]
 // FIXED: time-tiled-folds.c:[[@LINE-14]]:3: remark: region in heat at {{.*}} optimized (time-tiled: {{.*}} tiles of 2x1000 {{.*}}; temporary u stored as u[i0 mod 2][i1]
 
+__attribute__((noinline)) void held(int n, int w, int steps, const double *in, double *out) {
+  double *u = malloc(sizeof(double) * (size_t)(steps + 1) * (size_t)w);
+  if (!u)
+    return;
+  for (int i = 0; i < n; i++)
+    u[i] = 2.0 * in[i];
+  for (int t = 0; t < steps; t++) {
+    u[(long)(t + 1) * w] = u[0];
+    for (int i = 1; i < n - 1; i++)
+      u[(long)(t + 1) * w + i] = (u[(long)t * w + i - 1] + u[(long)t * w + i] +
+                                  u[(long)t * w + i + 1]) * (1.0 / 3.0);
+    u[(long)(t + 1) * w + n - 1] = u[n - 1];
+  }
+  for (int i = 0; i < n; i++)
+    out[i] = 0.5 * u[(long)steps * w + i];
+  free(u);
+}
+// CHECK: time-tiled-folds.c:[[@LINE-13]]:3: remark: region in held at {{.*}} optimized (time-tiled: {{.*}}; temporary u stored as u[i0 == 0 ? 2 : i0 mod 2][i1]
+// FIXED: time-tiled-folds.c:[[@LINE-14]]:3: remark: region in held at {{.*}} optimized (time-tiled: {{.*}} tiles of 2x1000 {{.*}}; temporary u stored as u[i0 == 0 ? 2 : i0 mod 2][i1]
+
 #define M 400
 __attribute__((noinline)) void heat2d(int n, int steps, const double *in, double *out) {
   double (*u)[M][M] = malloc(sizeof(double) * (size_t)(steps + 1) * M * M);
@@ -84,6 +106,9 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n * n + 64; i++)
       in[i] = (double)((i * 37) % 101) / 7.0;
     heat(n, n + 3, 70, in, out);
+    for (int i = 0; i < n; i++)
+      printf("%a\n", out[i]);
+    held(n, n + 5, 70, in, out);
     for (int i = 0; i < n; i++)
       printf("%a\n", out[i]);
     if (n <= M) {

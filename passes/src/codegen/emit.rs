@@ -620,6 +620,14 @@ impl<'a, 'f> Emitter<'a, 'f> {
         Ok(clone)
     }
 
+    /// `c mod g`, never negative.
+    fn modulo(&self, c: Value, g: i64) -> Value {
+        let b = self.b;
+        let g = b.const_i64(g);
+        let q = self.floor_div(c, g);
+        b.binary(LLVMOpcode::LLVMSub, c, b.binary(LLVMOpcode::LLVMMul, q, g))
+    }
+
     /// The address of the folded cell of the element at `subscripts` (expressions of the
     /// statement's counters) in folded array `array` (see `fold`).
     fn folded_address(
@@ -646,9 +654,14 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 super::fold::FoldedDim::Modulo(1) => continue,
                 super::fold::FoldedDim::Modulo(g) => {
                     let c = self.expr_with(subscript, &locals)?;
-                    let g = b.const_i64(*g);
-                    let q = self.floor_div(c, g);
-                    b.binary(LLVMOpcode::LLVMSub, c, b.binary(LLVMOpcode::LLVMMul, q, g))
+                    self.modulo(c, *g)
+                }
+                super::fold::FoldedDim::Split { copies, boundary } => {
+                    let c = self.expr_with(subscript, &locals)?;
+                    let at_boundary =
+                        b.icmp(LLVMIntPredicate::LLVMIntEQ, c, b.const_i64(*boundary));
+                    let rotating = self.modulo(c, *copies);
+                    b.select(at_boundary, b.const_i64(*copies), rotating)
                 }
                 super::fold::FoldedDim::Keep { .. } => {
                     let c = self.expr_with(subscript, &locals)?;

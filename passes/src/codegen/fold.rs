@@ -5,7 +5,8 @@
 //! goes to its folded cell instead of the original element.
 //!
 //! The folded cell of element `(c0, c1, ..)`: per dimension `c - low` (kept), `c mod g`
-//! (rotating copies) or nothing (dropped), in row-major order over the folded extents.
+//! (rotating copies), `c == b ? g : c mod g` (a boundary index split off) or nothing
+//! (dropped), in row-major order over the folded extents.
 //! The subscripts come from the model's access relations as AST expressions of the
 //! statement's counters (named `polyrust_q0`, ..), so one access is matched to each load
 //! and store of the array in program order, as detection listed them.
@@ -32,6 +33,8 @@ pub enum FoldedDim {
     Keep { low: AstExpr, high: AstExpr },
     /// `c mod g` (`g = 1`: the dimension is gone).
     Modulo(i64),
+    /// `c == boundary ? copies : c mod copies` (index-set splitting).
+    Split { copies: i64, boundary: i64 },
 }
 
 pub struct FoldedArray {
@@ -81,6 +84,10 @@ pub fn plan(
             .enumerate()
             .map(|(k, fold)| match fold {
                 Fold::Modulo(g) => Ok(FoldedDim::Modulo(*g)),
+                Fold::Split { copies, boundary } => Ok(FoldedDim::Split {
+                    copies: *copies,
+                    boundary: *boundary,
+                }),
                 Fold::Keep => match (range.low.get(k), range.high.get(k)) {
                     (Some(low), Some(high)) => Ok(FoldedDim::Keep {
                         low: low.clone(),

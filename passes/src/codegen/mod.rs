@@ -614,6 +614,10 @@ fn allocate(
                 low.push(None);
                 extent.push(b.const_i64(*g));
             }
+            fold::FoldedDim::Split { copies, .. } => {
+                low.push(None);
+                extent.push(b.const_i64(copies + 1));
+            }
         }
     }
     let mut stride = vec![b.const_i64(1); extent.len()];

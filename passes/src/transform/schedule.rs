@@ -941,8 +941,13 @@ fn nothing_to_gain(
 ) -> Result<Prospect, IslError> {
     let min_loops = min_tiled_loops(options);
     let deep = scop.statements.iter().any(|s| s.depth() >= min_loops);
-    // A 1-D stencil iterated in time has no third loop but gains from time tiles.
-    if options.time_tiling
+    let locality = reuse::analyse(scop, min_loops, hardware.l2_bytes.value)?;
+    let prospect = prospect(locality, options, deep, min_loops);
+    // A 1-D stencil iterated in time has no third loop but gains from time tiles
+    // (asked only of regions nothing else would take: a reduction's rows read other
+    // elements than they write too, and their chains are tiled otherwise).
+    if matches!(prospect, Prospect::Refused(_))
+        && options.time_tiling
         && options.tiling != Tiling::None
         && time_tiling::may_be_1d_stencil(scop)?
     {
@@ -951,26 +956,31 @@ fn nothing_to_gain(
             return Ok(Prospect::Worth(locality));
         }
     }
-    let locality = reuse::analyse(scop, min_loops, hardware.l2_bytes.value)?;
+    Ok(prospect)
+}
+
+/// What `nothing_to_gain` says of a region from its `locality` for tiles of
+/// `min_loops` loops (`deep`: some statement is that deep).
+fn prospect(locality: Locality, options: &Options, deep: bool, min_loops: usize) -> Prospect {
     if locality.reorderable.is_some() {
-        return Ok(Prospect::Worth(locality));
+        return Prospect::Worth(locality);
     }
     let no_tiling = match &options.tiling {
         Tiling::None => "tiling is off".to_string(),
         // Sizes the user gave are used wherever a band is deep enough.
-        Tiling::Fixed(_) if deep => return Ok(Prospect::Worth(locality)),
+        Tiling::Fixed(_) if deep => return Prospect::Worth(locality),
         // Two loops whose innermost one accumulates: tiled for the chains' overlap
         // (see `chain_band`), whatever the cache holds.
-        Tiling::Sica if locality.chain.is_some() => return Ok(Prospect::Worth(locality)),
+        Tiling::Sica if locality.chain.is_some() => return Prospect::Worth(locality),
         _ if !deep => format!("no statement is {min_loops} or more loops deep (nothing to tile)"),
         _ => match locality.temporal.why_not() {
-            None => return Ok(Prospect::Worth(locality)),
+            None => return Prospect::Worth(locality),
             Some(why) => format!("{why} (nothing to gain from tiling)"),
         },
     };
-    Ok(Prospect::Refused(format!(
+    Prospect::Refused(format!(
         "{no_tiling}, and no loop order would make a strided innermost access contiguous (nothing to reorder)"
-    )))
+    ))
 }
 
 /// A problem size below which nothing is worth transforming (see `only_tiny_problems`).

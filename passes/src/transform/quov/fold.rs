@@ -20,7 +20,7 @@
 //! memory (so that their layout can change) is the caller's question.
 
 use crate::deps::original_schedule;
-use crate::isl::{parse_map, parse_union_map, IslError, Schedule, Set, UnionAccessInfo, UnionMap};
+use crate::isl::{parse_union_map, IslError, Schedule, Set, UnionAccessInfo, UnionMap};
 use crate::model::spec::AccessKind;
 use crate::model::Scop;
 
@@ -36,6 +36,21 @@ pub enum Fold {
     Keep,
     /// `index mod g`: `g` rotating copies; with `g = 1` the dimension is gone.
     Modulo(i64),
+    /// Index-set splitting: the index `boundary` (a row written once, by a statement of
+    /// its own, and read throughout) keeps a copy of its own, number `copies`; every
+    /// other index rotates through `copies` copies (`index mod copies`).
+    Split { copies: i64, boundary: i64 },
+}
+
+impl Fold {
+    /// Copies this dimension keeps (`None`: its whole accessed range).
+    fn copies(&self) -> Option<i64> {
+        match self {
+            Fold::Keep => None,
+            Fold::Modulo(g) => Some(*g),
+            Fold::Split { copies, .. } => Some(copies + 1),
+        }
+    }
 }
 
 /// A fold of one array that the schedule allows.
@@ -69,6 +84,13 @@ impl Folding {
                 Fold::Keep => Some(format!("[i{k}]")),
                 Fold::Modulo(1) => None,
                 Fold::Modulo(g) => Some(format!("[i{k} mod {g}]")),
+                Fold::Split {
+                    copies: 1,
+                    boundary,
+                } => Some(format!("[i{k} == {boundary} ? 1 : 0]")),
+                Fold::Split { copies, boundary } => Some(format!(
+                    "[i{k} == {boundary} ? {copies} : i{k} mod {copies}]"
+                )),
             })
             .collect();
         if dims.is_empty() {
@@ -87,6 +109,7 @@ impl Folding {
             && u.iter().zip(&self.dims).all(|(x, f)| match f {
                 Fold::Keep => *x == 0,
                 Fold::Modulo(g) => x.abs() == *g,
+                Fold::Split { .. } => false,
             })
     }
 
@@ -98,20 +121,19 @@ impl Folding {
             .iter()
             .zip(&self.extents)
             .enumerate()
-            .filter_map(|(k, (fold, extent))| match (fold, extent) {
-                (Fold::Keep, _) => None,
-                (Fold::Modulo(g), Some(e)) => Some(format!("{g} of {e} indices of dimension {k}")),
-                (Fold::Modulo(1), None) => Some(format!("1 index of dimension {k}")),
-                (Fold::Modulo(g), None) => Some(format!("{g} indices of dimension {k}")),
+            .filter_map(|(k, (fold, extent))| match (fold.copies()?, extent) {
+                (g, Some(e)) => Some(format!("{g} of {e} indices of dimension {k}")),
+                (1, None) => Some(format!("1 index of dimension {k}")),
+                (g, None) => Some(format!("{g} indices of dimension {k}")),
             })
             .collect();
         let ratio: Option<f64> = self
             .dims
             .iter()
             .zip(&self.extents)
-            .map(|(fold, extent)| match fold {
-                Fold::Keep => Some(1.0),
-                Fold::Modulo(g) => extent.map(|e| *g as f64 / e as f64),
+            .map(|(fold, extent)| match fold.copies() {
+                None => Some(1.0),
+                Some(g) => extent.map(|e| g as f64 / e as f64),
             })
             .product();
         // The accessed cells before and after, when every extent is a constant.
@@ -120,10 +142,7 @@ impl Folding {
             .dims
             .iter()
             .zip(&self.extents)
-            .map(|(fold, extent)| match fold {
-                Fold::Keep => *extent,
-                Fold::Modulo(g) => Some(*g),
-            })
+            .map(|(fold, extent)| fold.copies().or(*extent))
             .product();
         let size = i64::from(self.element_size);
         match (ratio, cells.zip(folded)) {
@@ -288,14 +307,17 @@ pub fn fold(
         }
     }
     let gains = |dims: &[Fold]| {
-        dims.iter().zip(&extents).any(|(f, e)| match (f, e) {
-            (Fold::Modulo(g), Some(extent)) => extent > g,
-            (Fold::Modulo(_), None) => true,
-            (Fold::Keep, _) => false,
-        })
+        dims.iter()
+            .zip(&extents)
+            .any(|(f, e)| match (f.copies(), e) {
+                (Some(g), Some(extent)) => *extent > g,
+                (Some(_), None) => true,
+                (None, _) => false,
+            })
     };
     let mut serializing = None;
-    for dims in candidates(rank, quov.as_deref()) {
+    let boundaries = boundary_rows(&tagged_writes, rank)?;
+    for dims in candidates(rank, quov.as_deref(), &boundaries) {
         if !gains(&dims) {
             continue;
         }
@@ -340,8 +362,10 @@ pub fn fold(
 }
 
 /// Folds to try, least memory first: one cell; the QUOV's, when it lies along one
-/// dimension; then each dimension dropped, then in 2, 3, .. rotating copies.
-fn candidates(rank: usize, quov: Option<&[i64]>) -> Vec<Vec<Fold>> {
+/// dimension; then each dimension dropped, then in 2, 3, .. rotating copies, each
+/// followed by the folds as large that split one of `boundaries` (dimension, index)
+/// off into a copy of its own.
+fn candidates(rank: usize, quov: Option<&[i64]>, boundaries: &[(usize, i64)]) -> Vec<Vec<Fold>> {
     let mut out = vec![vec![Fold::Modulo(1); rank]];
     if let Some(u) = quov {
         let nonzero: Vec<usize> = (0..u.len()).filter(|k| u[*k] != 0).collect();
@@ -351,11 +375,24 @@ fn candidates(rank: usize, quov: Option<&[i64]>) -> Vec<Vec<Fold>> {
             out.push(dims);
         }
     }
-    for g in 1..=MAX_COPIES {
-        for k in 0..rank {
-            let mut dims = vec![Fold::Keep; rank];
-            dims[k] = Fold::Modulo(g);
-            if !out.contains(&dims) {
+    // By the copies kept: a boundary split off with g - 1 rotating copies keeps g.
+    for g in 1..=MAX_COPIES + 1 {
+        if g <= MAX_COPIES {
+            for k in 0..rank {
+                let mut dims = vec![Fold::Keep; rank];
+                dims[k] = Fold::Modulo(g);
+                if !out.contains(&dims) {
+                    out.push(dims);
+                }
+            }
+        }
+        if g >= 2 {
+            for &(k, boundary) in boundaries {
+                let mut dims = vec![Fold::Keep; rank];
+                dims[k] = Fold::Split {
+                    copies: g - 1,
+                    boundary,
+                };
                 out.push(dims);
             }
         }
@@ -363,23 +400,57 @@ fn candidates(rank: usize, quov: Option<&[i64]>) -> Vec<Vec<Fold>> {
     out
 }
 
+/// Index-set splitting's candidates, the array-level form of the QUOV paper's
+/// Algorithm 1: a write whose elements all have one constant index in some dimension
+/// (a first row copied in, a boundary row) is a boundary piece. Its values may be read
+/// far later (every time step reading the initial row) and keep a whole dimension from
+/// folding; split off into a copy of their own, they leave the rest free to rotate. Per
+/// dimension and index, in order.
+fn boundary_rows(tagged_writes: &UnionMap, rank: usize) -> Result<Vec<(usize, i64)>, IslError> {
+    let mut out = Vec::new();
+    for write in tagged_writes.maps()? {
+        let written = write.range()?;
+        for k in 0..rank {
+            if let Some((low, high)) = written.copy()?.project_onto(k)?.dim_value_range(0)? {
+                if low == high && !out.contains(&(k, low)) {
+                    out.push((k, low));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// `{ A[c0, c1] -> A[o0, c1] : o0 = c0 mod 2 }` for the fold `dims`.
 fn fold_map(scop: &Scop, array: &str, dims: &[Fold]) -> Result<UnionMap, IslError> {
     let from: Vec<String> = (0..dims.len()).map(|k| format!("c{k}")).collect();
-    let to: Vec<String> = dims
-        .iter()
-        .enumerate()
-        .map(|(k, f)| match f {
-            Fold::Keep => format!("c{k}"),
-            Fold::Modulo(g) => format!("c{k} mod {g}"),
-        })
-        .collect();
-    let text = format!(
-        "{{ {array}[{}] -> {array}[{}] }}",
-        from.join(", "),
-        to.join(", ")
-    );
-    parse_map(&scop.context.ctx(), &text, "folded storage")?.to_union_map()
+    // One piece, or two where a dimension splits a boundary index off.
+    let split = dims.iter().enumerate().find_map(|(k, f)| match f {
+        Fold::Split { copies, boundary } => Some((k, *copies, *boundary)),
+        _ => None,
+    });
+    let piece = |boundary: bool| -> String {
+        let to: Vec<String> = dims
+            .iter()
+            .enumerate()
+            .map(|(k, f)| match f {
+                Fold::Keep => format!("c{k}"),
+                Fold::Modulo(g) => format!("c{k} mod {g}"),
+                Fold::Split { copies, .. } if boundary => copies.to_string(),
+                Fold::Split { copies, .. } => format!("c{k} mod {copies}"),
+            })
+            .collect();
+        format!("{array}[{}] -> {array}[{}]", from.join(", "), to.join(", "))
+    };
+    let text = match split {
+        None => format!("{{ {} }}", piece(false)),
+        Some((k, _, b)) => format!(
+            "{{ {} : c{k} = {b}; {} : c{k} < {b} or c{k} > {b} }}",
+            piece(true),
+            piece(false)
+        ),
+    };
+    parse_union_map(&scop.context.ctx(), &text, "folded storage")
 }
 
 /// The pairs of instances that access one cell of the storage written by `writes` and
@@ -713,6 +784,16 @@ mod tests {
     /// The stencil alone (its first row written in the region too), run in skewed tiles
     /// `tile x tile` of `(t, i + t)`: the schedule the fold is checked against.
     fn tiled_stencil(tile: i64) -> (Scop, Schedule) {
+        stencil_in_tiles(tile, false)
+    }
+
+    /// `tiled_stencil`, or with `fixed_boundaries` its ends copied from the first row
+    /// at every time step (`U[t+1][0] = U[0][0]`).
+    fn stencil_in_tiles(tile: i64, fixed_boundaries: bool) -> (Scop, Schedule) {
+        let (left, right) = match fixed_boundaries {
+            true => ("U[0, 0]", "U[0, n - 1]"),
+            false => ("U[i0, 0]", "U[i0, n - 1]"),
+        };
         let spec = region(vec![
             copy_in(&[0, 0]),
             statement(
@@ -731,7 +812,7 @@ mod tests {
                 "[n, T] -> { S2[i0] : 0 <= i0 < T }",
                 &[1, 1],
                 vec![
-                    read("U", "{ S2[i0] -> U[i0, 0] }"),
+                    read("U", &format!("{{ S2[i0] -> {left} }}")),
                     write("U", "{ S2[i0] -> U[i0 + 1, 0] }"),
                 ],
             ),
@@ -740,7 +821,7 @@ mod tests {
                 "[n, T] -> { S3[i0] : 0 <= i0 < T }",
                 &[1, 2],
                 vec![
-                    read("U", "[n] -> { S3[i0] -> U[i0, n - 1] }"),
+                    read("U", &format!("[n] -> {{ S3[i0] -> {right} }}")),
                     write("U", "[n] -> { S3[i0] -> U[i0 + 1, n - 1] }"),
                 ],
             ),
@@ -775,6 +856,23 @@ mod tests {
                 vec![Fold::Modulo(2), Fold::Keep],
                 "tile {tile}"
             );
+        }
+    }
+
+    #[test]
+    fn a_first_row_read_at_every_step_is_split_off_into_a_copy_of_its_own() {
+        // Index-set splitting: U[0] is read until the end, so no number of rotating
+        // copies of the rows holds it; split off, the other rows still rotate in two.
+        for tile in [1, 3, 64] {
+            let (scop, schedule) = stencil_in_tiles(tile, true);
+            let folding = fold(&scop, &schedule, None, "U").unwrap().unwrap();
+            let split = Fold::Split {
+                copies: 2,
+                boundary: 0,
+            };
+            assert_eq!(folding.dims, vec![split, Fold::Keep], "tile {tile}");
+            assert_eq!(folding.describe("U"), "U[i0 == 0 ? 2 : i0 mod 2][i1]");
+            assert_eq!(folding.savings(), "3 indices of dimension 0");
         }
     }
 
