@@ -619,7 +619,7 @@ fn describe_folds(
             let quov = match &f.quov {
                 Some(u) if f.follows_quov() => format!(" (shortest QUOV {u:?})"),
                 Some(u) => format!(
-                    " (the shortest QUOV {u:?} runs along no single dimension: folded along one)"
+                    " (its writer's shortest QUOV is {u:?}; the fold follows the array's own dimensions instead)"
                 ),
                 None => String::new(),
             };

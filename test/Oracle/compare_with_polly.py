@@ -52,11 +52,6 @@ KNOWN_GAPS = {
     # curve[(int)r] Polly models as a non-affine read of the whole table; polyrust
     # rejects the tone-curve nest for that subscript and forms the first nest alone.
     ("camera_pipe_like.c", 107): "non-affine read modelled as a read of the whole array",
-    # The last row of the table copied out: D[n * w + j] with n and w both parameters
-    # reaches us as sext(i32 n * w): polyrust does not yet split a sign extension of a
-    # product that cannot wrap (mul nsw) into the product of the extensions, so the
-    # copy-out nest is left out of the region (and the table keeps its storage).
-    ("edit_dist_rows.c", 16): "sext of an nsw product of parameters in a subscript",
 }
 
 BEGIN_SLACK = 4

@@ -36,7 +36,7 @@ __attribute__((noinline)) void heat(int n, int w, int steps, const double *in, d
     out[i] = 0.5 * u[(long)steps * w + i];
   free(u);
 }
-// CHECK: folded-storage.c:[[@LINE-14]]:3: remark: region in heat at {{.*}} optimized ({{.*}}temporary u stored as u[i0 mod 2][i1] (the shortest QUOV [1, 1] runs along no single dimension: folded along one): 2 indices of dimension 0), behind a run-time check
+// CHECK: folded-storage.c:[[@LINE-14]]:3: remark: region in heat at {{.*}} optimized ({{.*}}temporary u stored as u[i0 mod 2][i1] (its writer's shortest QUOV is [1, 1]; the fold follows the array's own dimensions instead): 2 indices of dimension 0), behind a run-time check
 // OFF-NOT: stored as
 
 // Each row reads the two before it: two rows again (the QUOV of the rows is [2, 0]).

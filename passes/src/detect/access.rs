@@ -484,12 +484,16 @@ fn parametric_shape<'f>(
 /// piecewise-affine function of the counters; isl reads the minima and maxima as such.
 /// Whether each column lies in its row is assumed like any split (`bounds_conditions`).
 ///
-/// Only arrays with a clamped access (or a row that is a quotient, `(y / 2) * w`) take
-/// this way: other offsets LLVM cannot take apart (a diagonal `A[j * n + j]`) keep the
-/// regions they had.
+/// Only arrays with a clamped access (or a row that is a quotient, `(y / 2) * w`), or a
+/// row that is a product of values fixed in the region (the last row of a table,
+/// `D[n * w + j]`, which is not affine as a whole), take this way: other offsets LLVM
+/// cannot take apart (a diagonal `A[j * n + j]`) keep the regions they had.
 fn clamped_rows<'f>(tr: &Translator<'_, 'f>, raws: &[RawAccess<'f>], size: u64) -> Option<Shape> {
     let fa = tr.fa();
-    if !raws.iter().any(|r| has_extremum(r.offset, 0)) {
+    if !raws
+        .iter()
+        .any(|r| has_extremum(r.offset, 0) || has_invariant_product(r.offset, 0))
+    {
         return None;
     }
     // The length LLVM finds for one access on its own, else a size that multiplies
@@ -552,6 +556,30 @@ fn row_factors<'f>(scev: Scev<'f>, out: &mut Vec<Scev<'f>>, depth: u32) {
     for op in ops {
         row_factors(op, out, depth + 1);
     }
+}
+
+/// Whether a product of two or more values fixed in the region (no loop counter in
+/// either, no constant) occurs in `scev`: `n * w`, possibly extended.
+fn has_invariant_product(scev: Scev<'_>, depth: u32) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    let ops = scev.operands();
+    let invariant = |s: &Scev<'_>| s.kind() != ScevKind::Constant && !has_add_rec(*s, 0);
+    (scev.kind() == ScevKind::Mul && ops.iter().filter(|op| invariant(op)).count() >= 2)
+        || ops
+            .into_iter()
+            .any(|op| has_invariant_product(op, depth + 1))
+}
+
+/// Whether a loop's counter (an add recurrence) occurs in `scev`.
+fn has_add_rec(scev: Scev<'_>, depth: u32) -> bool {
+    depth <= 32
+        && (scev.kind() == ScevKind::AddRec
+            || scev
+                .operands()
+                .into_iter()
+                .any(|op| has_add_rec(op, depth + 1)))
 }
 
 /// Whether a minimum, maximum or division occurs in `scev`.

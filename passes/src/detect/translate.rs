@@ -459,6 +459,10 @@ impl<'a, 'f> Translator<'a, 'f> {
         let fail = || Err(format!("{} is not affine", describe_scev(self.fa, scev)));
         let ops = scev.operands();
         match scev.kind() {
+            // The row length itself spelled as a sum (`w = m + 1`): one row.
+            ScevKind::Add if self.is_size(scev, size) => {
+                Ok((Affine::constant(1), Affine::constant(0)))
+            }
             ScevKind::Add => {
                 let (mut row, mut column) = (Affine::constant(0), Affine::constant(0));
                 for op in ops {
@@ -693,6 +697,20 @@ impl<'a, 'f> Translator<'a, 'f> {
     }
 
     /// A part of `rows_of` translated as a whole: `size` itself is one row.
+    /// Whether `scev` translates to `size` as a whole; what its translation assumes is
+    /// kept only if it does.
+    fn is_size(&self, scev: Scev<'f>, size: &Affine) -> bool {
+        let before = self.take_assumed();
+        let whole = self.affine(scev).is_ok_and(|a| a == *size);
+        let made = self.take_assumed();
+        let mut assumed = self.assumed.borrow_mut();
+        assumed.extend(before);
+        if whole {
+            assumed.extend(made);
+        }
+        whole
+    }
+
     fn leaf_of_rows(&self, scev: Scev<'f>, size: &Affine) -> Result<(Affine, Affine), String> {
         let a = self.affine(scev)?;
         Ok(if a == *size {
