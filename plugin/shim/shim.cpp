@@ -263,6 +263,12 @@ char *sourceName(Value *V) {
       if (!R->hasArgList() && R->getVariable() && !R->getVariable()->getName().empty() &&
           describesValueItself(R->getExpression()))
         return copyString(R->getVariable()->getName().str());
+  // A local array under assignment tracking (clang -O2 -g) has no declare record: the
+  // stores to it are linked to its variable through the alloca's DIAssignID.
+  if (auto *I = dyn_cast<Instruction>(V))
+    for (DbgVariableRecord *R : at::getDVRAssignmentMarkers(I))
+      if (R->getVariable() && !R->getVariable()->getName().empty())
+        return copyString(R->getVariable()->getName().str());
   return nullptr;
 }
 

@@ -55,7 +55,8 @@ pub fn removable(region: &DetectedRegion<'_>, array: &str) -> bool {
 }
 
 /// Whether every use of the pointer `value` (and of addresses computed from it) is a
-/// load or store through it inside the region, or a call to `free` on it.
+/// load or store through it inside the region, a call to `free` on it, or a lifetime
+/// marker.
 fn uses_stay_inside(region: &DetectedRegion<'_>, value: InstructionValue<'_>, depth: u32) -> bool {
     if depth > 8 {
         return false;
@@ -76,7 +77,13 @@ fn uses_stay_inside(region: &DetectedRegion<'_>, value: InstructionValue<'_>, de
             // A comparison (the check for a failed allocation) neither reads nor
             // hands out the memory.
             InstructionOpcode::ICmp => true,
-            InstructionOpcode::Call => called_function_name(user).as_deref() == Some("free"),
+            // `free`, and the lifetime markers of a local array (which say when its
+            // memory is live, not what it holds).
+            InstructionOpcode::Call => called_function_name(user).is_some_and(|name| {
+                name == "free"
+                    || name.starts_with("llvm.lifetime.start")
+                    || name.starts_with("llvm.lifetime.end")
+            }),
             _ => false,
         }
     })
