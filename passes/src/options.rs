@@ -262,7 +262,7 @@ pub struct RawOptions {
     pub register_tiling: bool,
     pub exprprop: bool,
     pub quov: bool,
-    /// `-polyrust-instrument` as typed; empty: not given.
+    /// `-polyrust-instrument` as typed (the shim's default is `values`).
     pub instrument: String,
 }
 
@@ -303,7 +303,11 @@ impl RawOptions {
             register_tiling: raw.register_tiling != 0,
             exprprop: raw.exprprop != 0,
             quov: raw.quov != 0,
-            instrument: text(raw.instrument),
+            instrument: if raw.instrument.is_null() {
+                Instrumentation::Values.name().to_string()
+            } else {
+                text(raw.instrument)
+            },
         }
     }
 }
@@ -351,7 +355,7 @@ impl Options {
         };
         let profile_use = dir(&raw.profile_use);
         let instrument = match raw.instrument.trim() {
-            "" | "values" => Instrumentation::Values,
+            "values" => Instrumentation::Values,
             "accesses" => Instrumentation::Accesses,
             _ => return Err(OptionError::UnknownInstrumentation(raw.instrument.clone())),
         };
@@ -441,7 +445,7 @@ mod tests {
             register_tiling: true,
             exprprop: true,
             quov: true,
-            instrument: String::new(),
+            instrument: "values".into(),
         }
     }
 
@@ -463,15 +467,22 @@ mod tests {
 
     #[test]
     fn unknown_instrumentation_names_both_kinds() {
-        let err = Options::validate(&RawOptions {
-            instrument: "access".into(),
-            ..raw()
-        })
-        .unwrap_err();
+        let invalid = |text: &str| {
+            Options::validate(&RawOptions {
+                instrument: text.into(),
+                ..raw()
+            })
+        };
+        assert!(invalid("").is_err());
+        assert!(invalid("Accesses").is_err());
+        let err = invalid("access").unwrap_err();
         assert_eq!(err, OptionError::UnknownInstrumentation("access".into()));
         let shown = err.to_string();
         assert!(shown.starts_with("-polyrust-instrument=access:"), "{shown}");
-        assert!(shown.contains("'values'") && shown.contains("'accesses'"), "{shown}");
+        assert!(
+            shown.contains("'values'") && shown.contains("'accesses'"),
+            "{shown}"
+        );
     }
 
     #[test]

@@ -426,7 +426,8 @@ impl<'f> IrBuilder<'f> {
         // SAFETY: attribute kinds are looked up by name; an unknown name gives 0, which
         // is skipped.
         unsafe {
-            let kind = c::LLVMGetEnumAttributeKindForName(attribute.as_ptr().cast(), attribute.len());
+            let kind =
+                c::LLVMGetEnumAttributeKindForName(attribute.as_ptr().cast(), attribute.len());
             if kind == 0 {
                 return;
             }
@@ -439,7 +440,8 @@ impl<'f> IrBuilder<'f> {
     pub fn remove_function_attribute(&self, function: Value, attribute: &str) {
         // SAFETY: as for `add_function_attribute`.
         unsafe {
-            let kind = c::LLVMGetEnumAttributeKindForName(attribute.as_ptr().cast(), attribute.len());
+            let kind =
+                c::LLVMGetEnumAttributeKindForName(attribute.as_ptr().cast(), attribute.len());
             if kind != 0 {
                 c::LLVMRemoveEnumAttributeAtIndex(function, FUNCTION_INDEX, kind);
             }
@@ -450,7 +452,8 @@ impl<'f> IrBuilder<'f> {
     pub fn remove_parameter_attribute(&self, function: Value, attribute: &str) {
         // SAFETY: as for `add_function_attribute`; parameter indices start at 1.
         unsafe {
-            let kind = c::LLVMGetEnumAttributeKindForName(attribute.as_ptr().cast(), attribute.len());
+            let kind =
+                c::LLVMGetEnumAttributeKindForName(attribute.as_ptr().cast(), attribute.len());
             if kind == 0 {
                 return;
             }

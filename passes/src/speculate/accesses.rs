@@ -213,7 +213,11 @@ fn plan<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>) -> Result<NestPlan<'f>, S
         .collect();
     let site_of = |l: Option<Loop<'f>>| {
         l.filter(|l| root.contains_block(l.header()))
-            .and_then(|l| header_site.get(&(l.header().as_mut_ptr() as usize)).copied())
+            .and_then(|l| {
+                header_site
+                    .get(&(l.header().as_mut_ptr() as usize))
+                    .copied()
+            })
             .unwrap_or(NO_SITE)
     };
     let mut sites: Vec<Site<'f>> = loops
@@ -300,12 +304,11 @@ fn plan<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>) -> Result<NestPlan<'f>, S
                                 )),
                             }
                         }
-                        None if fa.call_memory_effect(inst) != MemoryEffect::None => {
-                            unrecorded.push(match called_function_name(inst) {
+                        None if fa.call_memory_effect(inst) != MemoryEffect::None => unrecorded
+                            .push(match called_function_name(inst) {
                                 Some(name) => format!("call to {name}"),
                                 None => "indirect call".into(),
-                            })
-                        }
+                            }),
                         None => {}
                     }
                 }
@@ -408,7 +411,9 @@ fn emit<'f>(
         let insertion = first_insertion_point(header).ok_or("a loop header has no room")?;
         let preheader = l.preheader().ok_or("a loop has no preheader")?;
         let latch = l.latch().ok_or("a loop has no single latch")?;
-        let latch_end = latch.get_terminator().ok_or("a loop latch has no terminator")?;
+        let latch_end = latch
+            .get_terminator()
+            .ok_or("a loop latch has no terminator")?;
         placed.push((first, insertion, preheader, latch, latch_end));
     }
     let enter_at = plan
@@ -525,15 +530,8 @@ fn descriptor(
         .collect();
     // `struct polyrust_rt_site`: six u32 and a pointer (literal struct types are
     // uniqued, so this is the type of every site above).
-    let site_type = b.type_of(b.const_struct(&[
-        int(0),
-        int(0),
-        int(0),
-        int(0),
-        int(0),
-        int(0),
-        b.null_ptr(),
-    ]));
+    let site_type =
+        b.type_of(b.const_struct(&[int(0), int(0), int(0), int(0), int(0), int(0), b.null_ptr()]));
     let sites = b.private_constant(b.const_array(site_type, &sites), "polyrust.sites");
     let function = fa.function().get_name().to_string_lossy().into_owned();
     let default_path = if profile_path.is_empty() {
