@@ -109,6 +109,8 @@ pub fn instrument_accesses(
     if function.starts_with(RUNTIME_PREFIX) {
         return false;
     }
+    // Once per function: it reads the source file.
+    let module = module_hash(fa);
     let mut changed = false;
     for root in fa.top_level_loops() {
         if root.has_tag(INSTRUMENTED) {
@@ -117,7 +119,7 @@ pub fn instrument_accesses(
         let at = RemarkAt::loop_start(root);
         let outcome = plan(fa, root).and_then(|plan| {
             let modelled = detection.regions.iter().any(|r| r.top.contains(&root));
-            let id = emit(fa, &plan, modelled, profile_path)?;
+            let id = emit(fa, &plan, modelled, profile_path, &module)?;
             Ok((plan, id))
         });
         match outcome {
@@ -298,17 +300,22 @@ fn plan<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>) -> Result<NestPlan<'f>, S
                                     }
                                     add(SiteKind::Store, dst, Some(n as u64));
                                 }
-                                None => unrecorded.push(format!(
-                                    "{} (its length is known only at run time)",
-                                    crate::llvm::source_terms::access_text(fa, inst)
-                                )),
+                                None => note(
+                                    &mut unrecorded,
+                                    format!(
+                                        "{} (its length is known only at run time)",
+                                        crate::llvm::source_terms::access_text(fa, inst)
+                                    ),
+                                ),
                             }
                         }
-                        None if fa.call_memory_effect(inst) != MemoryEffect::None => unrecorded
-                            .push(match called_function_name(inst) {
+                        None if fa.call_memory_effect(inst) != MemoryEffect::None => note(
+                            &mut unrecorded,
+                            match called_function_name(inst) {
                                 Some(name) => format!("call to {name}"),
                                 None => "indirect call".into(),
-                            }),
+                            },
+                        ),
                         None => {}
                     }
                 }
@@ -322,7 +329,6 @@ fn plan<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>) -> Result<NestPlan<'f>, S
             sites.len()
         ));
     }
-    unrecorded.dedup();
     Ok(NestPlan {
         root,
         loops,
@@ -330,6 +336,13 @@ fn plan<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>) -> Result<NestPlan<'f>, S
         max_depth,
         unrecorded,
     })
+}
+
+/// Adds `what` to the things a remark says are not recorded, once.
+fn note(unrecorded: &mut Vec<String>, what: String) {
+    if !unrecorded.contains(&what) {
+        unrecorded.push(what);
+    }
 }
 
 /// Line and column of a `file:line:col` location, 0 when unknown.
@@ -395,6 +408,7 @@ fn emit<'f>(
     plan: &NestPlan<'f>,
     modelled: bool,
     profile_path: &str,
+    module: &str,
 ) -> Result<String, String> {
     let entry = fa
         .function()
@@ -423,7 +437,18 @@ fn emit<'f>(
         .ok_or("the block in front of the loop nest has no terminator")?;
     let b = IrBuilder::new(fa.function());
     let (id, line) = identify_marked(fa, plan.root, &[], "accesses;");
-    let nest = descriptor(fa, &b, plan, &id, line, modelled, profile_path);
+    let nest = descriptor(
+        fa,
+        &b,
+        plan,
+        &Identity {
+            id: &id,
+            line,
+            modelled,
+            profile_path,
+            module,
+        },
+    );
     let i64_type = b.i64_type();
     let i32_type = b.i32_type();
     let (access, access_ty) =
@@ -464,8 +489,18 @@ fn emit<'f>(
         let counter = b.phi_i64("polyrust.iter");
         b.position_before(latch_end);
         let next = b.binary(LLVMOpcode::LLVMAdd, counter, b.const_i64(1));
-        b.add_incoming(counter, b.const_i64(0), preheader);
-        b.add_incoming(counter, next, latch);
+        // One entry per edge: a block may branch to the header more than once (a
+        // switch with several cases there).
+        let header = first.get_parent();
+        for (from, value) in [(preheader, b.const_i64(0)), (latch, next)] {
+            let edges = successors(from)
+                .into_iter()
+                .filter(|s| Some(*s) == header)
+                .count();
+            for _ in 0..edges {
+                b.add_incoming(counter, value, from);
+            }
+        }
         counters.push(counter);
     }
     for (index, site) in plan.sites.iter().enumerate() {
@@ -496,16 +531,31 @@ fn emit<'f>(
     Ok(id)
 }
 
+/// What the descriptor says of the nest besides its sites.
+#[derive(Clone, Copy)]
+struct Identity<'a> {
+    id: &'a str,
+    line: u32,
+    /// Detection accepted the nest (as part of a region).
+    modelled: bool,
+    profile_path: &'a str,
+    module: &'a str,
+}
+
 /// The private constant `struct polyrust_rt_nest` of `plan`, with its sites.
 fn descriptor(
     fa: &FunctionAnalyses<'_>,
     b: &IrBuilder<'_>,
     plan: &NestPlan<'_>,
-    id: &str,
-    line: u32,
-    modelled: bool,
-    profile_path: &str,
+    identity: &Identity<'_>,
 ) -> Value {
+    let Identity {
+        id,
+        line,
+        modelled,
+        profile_path,
+        module,
+    } = *identity;
     let i32_type = b.i32_type();
     let int = |v: u32| b.const_int(i32_type, i64::from(v));
     // One string per distinct name: a nest reads the same arrays many times.
@@ -547,7 +597,7 @@ fn descriptor(
         b.global_string(id, "polyrust.id"),
         b.global_string(&function, "polyrust.function"),
         b.global_string(&source_file(fa, Some(plan.root)), "polyrust.file"),
-        b.global_string(&module_hash(fa), "polyrust.module"),
+        b.global_string(module, "polyrust.module"),
         sites,
         default_path,
         int(u32::from(modelled)),
