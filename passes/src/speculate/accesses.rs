@@ -247,8 +247,9 @@ fn plan<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>) -> Result<NestPlan<'f>, S
         let depth = innermost.map_or(1, depth_of);
         let parent = site_of(innermost);
         for inst in block.get_instructions() {
-            let (line, column) = location(fa.instruction_location(inst));
             let mut add = |kind: SiteKind, pointer: LLVMValueRef, bytes: Option<u64>| {
+                // Looked up for accesses only: most instructions are none.
+                let (line, column) = location(fa.instruction_location(inst));
                 sites.push(Site {
                     kind,
                     depth,
@@ -604,4 +605,17 @@ fn descriptor(
         int(0),
     ]);
     b.private_constant(nest, "polyrust.nest")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::location;
+
+    #[test]
+    fn location_reads_line_and_column_or_gives_zeros() {
+        assert_eq!(location(Some("dir/k.c:12:7".into())), (12, 7));
+        assert_eq!(location(Some("C:/src/k.c:3:1".into())), (3, 1));
+        assert_eq!(location(Some("k.c".into())), (0, 0));
+        assert_eq!(location(None), (0, 0));
+    }
 }
