@@ -15,6 +15,11 @@
 //! program computes is unchanged: the new code only reads values and writes the stack
 //! array nothing else sees.
 //!
+//! A loop's event is one per execution of its header: in clang's -O2 and -O3 pipelines
+//! loops are rotated by then and the header runs once per iteration; a loop that tests
+//! its exit at the top (IR handed to `opt` as it is) reports one execution more than it
+//! iterates, the one that leaves.
+//!
 //! Sites, in the descriptor's order: the nest's loops in preorder, then its accesses in
 //! block layout order. Atomic updates (`atomicrmw`, `cmpxchg`) are a load and a store of
 //! their address; `memcpy`/`memmove`/`memset` of a constant length are a load of their
