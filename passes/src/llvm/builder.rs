@@ -538,6 +538,31 @@ impl<'f> IrBuilder<'f> {
         }
     }
 
+    /// Gives `call` a debug location, line 0 in the function's scope, if it has none and
+    /// the function has debug information: a call without one to a function defined
+    /// with debug information in the module fails the verifier.
+    pub fn locate_call(&self, call: Value) {
+        use inkwell::llvm_sys::debuginfo as di;
+        // SAFETY: metadata queries and a location made in the function's own context.
+        unsafe {
+            if !di::LLVMInstructionGetDebugLoc(call).is_null() {
+                return;
+            }
+            let scope = di::LLVMGetSubprogram(self.function.as_value_ref());
+            if scope.is_null() {
+                return;
+            }
+            let location = di::LLVMDIBuilderCreateDebugLocation(
+                self.context,
+                0,
+                0,
+                scope,
+                std::ptr::null_mut(),
+            );
+            di::LLVMInstructionSetDebugLoc(call, location);
+        }
+    }
+
     /// The address of element `index` of the array `[_ x ty]` at `base`.
     pub fn element_address(&self, ty: LLVMTypeRef, base: Value, index: u64) -> Value {
         let mut indices = [self.const_i64(index as i64)];

@@ -487,7 +487,7 @@ fn emit<'f>(
         .collect();
 
     b.position_before(enter_at);
-    b.call(enter, enter_ty, &[nest]);
+    b.locate_call(b.call(enter, enter_ty, &[nest]));
 
     let mut counters = Vec::with_capacity(plan.loops.len());
     for &(first, _, preheader, latch, latch_end) in &placed {
@@ -523,12 +523,12 @@ fn emit<'f>(
                     .ok_or("a loop is deeper than the nest's iteration vector")?;
                 b.position_before(insertion);
                 b.store(counters[k], slot);
-                b.call(access, access_ty, &[nest, site_index, iv, b.const_i64(0)]);
+                b.locate_call(b.call(access, access_ty, &[nest, site_index, iv, b.const_i64(0)]));
             }
             Placement::Before(inst, pointer) => {
                 b.position_before(inst);
                 let address = b.ptr_to_int(pointer);
-                b.call(access, access_ty, &[nest, site_index, iv, address]);
+                b.locate_call(b.call(access, access_ty, &[nest, site_index, iv, address]));
             }
         }
     }
