@@ -3,7 +3,8 @@
 ; on the latch), an iteration vector on the stack that each header stores its counter
 ; into, a call to polyrust_rt_nest_enter in front of the nest, one call to
 ; polyrust_rt_access per header execution and one in front of each access, and a
-; private descriptor of the nest's sites. A nest with an irreducible cycle is left alone.
+; private descriptor of the nest's sites. A nest with an irreducible cycle, and one
+; whose loop has no preheader, are left alone.
 ;
 ; RUN: %opt %loadpolyrust -passes=polyrust -polyrust-profile-generate=prof.json \
 ; RUN:   -polyrust-instrument=accesses -pass-remarks-analysis=polyrust \
@@ -101,6 +102,10 @@
 ; CHECK-NOT:     polyrust_rt
 ; CHECK:       }
 
+; CHECK-LABEL: define void @computed_goto(
+; CHECK-NOT:     polyrust_rt
+; CHECK:       }
+
 ; The declarations say what the runtime touches.
 ; CHECK-DAG: declare void @polyrust_rt_access(ptr, i32, ptr, i64) #[[RT:[0-9]+]]
 ; CHECK-DAG: declare void @polyrust_rt_nest_enter(ptr) #[[RT]]
@@ -114,6 +119,7 @@
 ; REMARK-DAG: remark: <unknown>:0:0: loop nest instrumented: its 1 loop and 1 memory access report their iteration vectors (nest find:0:{{[0-9a-f]+}})
 ; REMARK-DAG: remark: <unknown>:0:0: accesses of the loop nest not recorded: memset of {{.*}} (its length is known only at run time)
 ; REMARK-DAG: remark: <unknown>:0:0: loop nest not instrumented for accesses: its control flow is irreducible
+; REMARK-DAG: remark: <unknown>:0:0: loop nest not instrumented for accesses: the loop over i has no single block in front of it to start its counter in
 
 ; ONCE-COUNT-3: call void @polyrust_rt_nest_enter(
 ; ONCE-NOT: call void @polyrust_rt_nest_enter(
@@ -252,6 +258,24 @@ latch:
   %i1 = add nuw nsw i32 %i, 1
   %more = icmp slt i32 %i1, %n
   br i1 %more, label %outer, label %exit
+
+exit:
+  ret void
+}
+
+; A loop entered from an indirectbr has no preheader (LoopSimplify cannot split that
+; edge).
+define void @computed_goto(ptr %p, i64 %n, ptr %target) {
+entry:
+  indirectbr ptr %target, [label %loop, label %exit]
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
+  %a = getelementptr inbounds double, ptr %p, i64 %i
+  store double 0.0, ptr %a, align 8
+  %i1 = add nuw nsw i64 %i, 1
+  %c = icmp slt i64 %i1, %n
+  br i1 %c, label %loop, label %exit
 
 exit:
   ret void

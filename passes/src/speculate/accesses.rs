@@ -21,11 +21,12 @@
 //! iterates, the one that leaves.
 //!
 //! Sites, in the descriptor's order: the nest's loops in preorder, then its accesses in
-//! block layout order. Atomic updates (`atomicrmw`, `cmpxchg`) are a load and a store of
-//! their address; `memcpy`/`memmove`/`memset` of a constant length are a load of their
-//! source and a store of their destination, each of that many bytes from their first
-//! byte. Memory intrinsics of a length known only at run time, volatile ones and other
-//! calls that touch memory are not recorded, which a remark says.
+//! block layout order. Volatile and atomic loads and stores are recorded as any other;
+//! atomic updates (`atomicrmw`, `cmpxchg`) are a load and a store of their address;
+//! `memcpy`/`memmove`/`memset` of a constant length are a load of their source and a
+//! store of their destination, each of that many bytes from their first byte. Memory
+//! intrinsics of a length known only at run time, volatile ones and other calls that
+//! touch memory are not recorded, which a remark says.
 
 use std::collections::HashMap;
 
