@@ -436,6 +436,11 @@ impl<'f> IrBuilder<'f> {
         }
     }
 
+    /// Whether a function is only declared in the module (its body is elsewhere).
+    pub fn is_declaration(&self, function: Value) -> bool {
+        unsafe { c::LLVMIsDeclaration(function) != 0 }
+    }
+
     /// Removes the enum attribute `attribute` from a function, if it has it.
     pub fn remove_function_attribute(&self, function: Value, attribute: &str) {
         // SAFETY: as for `add_function_attribute`.

@@ -423,6 +423,13 @@ fn emit<'f>(
         .and_then(|b| b.get_first_instruction())
         .ok_or("the function has no entry block")?;
     // Everything that can fail is looked up before the IR changes.
+    if plan
+        .sites
+        .iter()
+        .any(|site| site.depth == 0 || site.depth > plan.max_depth)
+    {
+        return Err("a site lies outside the nest's loops".into());
+    }
     let mut placed = Vec::with_capacity(plan.loops.len());
     for l in &plan.loops {
         let header = l.header();
@@ -464,8 +471,12 @@ fn emit<'f>(
     // What the runtime does, said to LLVM: it reads what its arguments point to and
     // its own state, never unwinds. Without this, every call would clobber all memory
     // and the optimizer would keep far fewer values in registers than it does in the
-    // program without instrumentation.
+    // program without instrumentation. Only for declarations: a body in the module (a
+    // stand-in for the runtime, in tests) says for itself what it does.
     for function in [access, enter] {
+        if !b.is_declaration(function) {
+            continue;
+        }
         b.add_function_attribute(function, "nounwind", 0);
         b.add_function_attribute(function, "memory", RUNTIME_MEMORY_EFFECTS);
     }
@@ -518,10 +529,10 @@ fn emit<'f>(
                     continue;
                 };
                 let insertion = placed[k].1;
-                let slot = slots
-                    .get(site.depth as usize - 1)
-                    .copied()
-                    .ok_or("a loop is deeper than the nest's iteration vector")?;
+                // In range: checked above.
+                let Some(slot) = slots.get(site.depth as usize - 1).copied() else {
+                    continue;
+                };
                 b.position_before(insertion);
                 b.store(counters[k], slot);
                 b.locate_call(b.call(access, access_ty, &[nest, site_index, iv, b.const_i64(0)]));
