@@ -12,7 +12,7 @@ use crate::isl::IslCtx;
 use crate::llvm::CacheLevel;
 use crate::llvm::{FunctionAnalyses, RemarkAt, RemarkKind, Severity, Stage};
 use crate::model::{json, Scop};
-use crate::options::Options;
+use crate::options::{Instrumentation, Options};
 use crate::speculate;
 use crate::transform::exprprop;
 use crate::transform::hardware::{
@@ -41,7 +41,15 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         speculate::specialize(analyses, &mut detection, &speculate::ProfileSource { path });
     }
     if let Some(path) = &options.profile_generate {
-        if instrument(analyses, &detection, path) {
+        let changed = match options.instrument {
+            Instrumentation::Values => instrument(analyses, &detection, path),
+            // Every nest at once, in the first round: nests left alone then (no
+            // preheader) would be refused again in every later round.
+            Instrumentation::Accesses => {
+                options.round == 0 && speculate::instrument_accesses(analyses, &detection, path)
+            }
+        };
+        if changed {
             // The analyses still hold, but rerunning keeps one path through the pass.
             return true;
         }

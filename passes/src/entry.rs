@@ -89,7 +89,23 @@ unsafe fn validated_options(
 ) -> Option<Options> {
     let raw = RawOptions::from_abi(raw.as_ref()?);
     match Options::validate(&raw) {
-        Ok(options) => Some(options),
+        Ok(options) => {
+            // Said once per process, as errors are (each round of the pass on a
+            // function sees the same command line under another round number).
+            static WARNED: Mutex<Option<RawOptions>> = Mutex::new(None);
+            let warnings = options.warnings();
+            if !warnings.is_empty() {
+                let key = RawOptions { round: 0, ..raw };
+                let mut warned = WARNED.lock().unwrap_or_else(|poison| poison.into_inner());
+                if warned.as_ref() != Some(&key) {
+                    for warning in &warnings {
+                        analyses.diagnose(Severity::Warning, warning);
+                    }
+                    *warned = Some(key);
+                }
+            }
+            Some(options)
+        }
         Err(e) => {
             // Said once per process, not once per function: the command line is the same
             // for every function of the module.

@@ -17,6 +17,26 @@ const MAX_CACHE_BYTES: u64 = 1 << 30;
 /// Widest SIMD register there is (Arm SVE's architectural maximum).
 const MAX_SIMD_BITS: u32 = 2048;
 
+/// What `-polyrust-profile-generate` records (`-polyrust-instrument`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Instrumentation {
+    /// The values speculation needs and how often run-time checks pass (`speculate`).
+    Values,
+    /// Every load, store and loop iteration of every outermost loop nest, with its
+    /// iteration vector (`speculate::accesses`).
+    Accesses,
+}
+
+impl Instrumentation {
+    /// The option's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Instrumentation::Values => "values",
+            Instrumentation::Accesses => "accesses",
+        }
+    }
+}
+
 /// How tile sizes are chosen.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tiling {
@@ -72,6 +92,8 @@ pub struct Options {
     pub exprprop: bool,
     /// Store owned temporaries folded to what the schedule needs (`-polyrust-quov`).
     pub quov: bool,
+    /// What `profile_generate` records (`-polyrust-instrument`).
+    pub instrument: Instrumentation,
 }
 
 impl Default for Options {
@@ -96,6 +118,7 @@ impl Default for Options {
             register_tiling: true,
             exprprop: true,
             quov: true,
+            instrument: Instrumentation::Values,
         }
     }
 }
@@ -134,6 +157,8 @@ pub enum OptionError {
     },
     SimdWidthNotBytes(u32),
     SimdWidthTooLarge(u32),
+    /// `-polyrust-instrument` with a value other than `values` or `accesses`.
+    UnknownInstrumentation(String),
 }
 
 impl fmt::Display for OptionError {
@@ -195,6 +220,13 @@ impl fmt::Display for OptionError {
                 "-polyrust-simd-width={bits} is wider than any SIMD register (at most \
                  {MAX_SIMD_BITS} bits); give the width in bits, e.g. 256 for AVX2"
             ),
+            OptionError::UnknownInstrumentation(text) => write!(
+                f,
+                "-polyrust-instrument={text}: unknown kind of instrumentation; give \
+                 'values' (the values profile-guided specialization needs; the default) or \
+                 'accesses' (every load and store of every loop nest, with its iteration \
+                 vector)"
+            ),
         }
     }
 }
@@ -230,6 +262,8 @@ pub struct RawOptions {
     pub register_tiling: bool,
     pub exprprop: bool,
     pub quov: bool,
+    /// `-polyrust-instrument` as typed (the shim's default is `values`).
+    pub instrument: String,
 }
 
 impl RawOptions {
@@ -269,6 +303,11 @@ impl RawOptions {
             register_tiling: raw.register_tiling != 0,
             exprprop: raw.exprprop != 0,
             quov: raw.quov != 0,
+            instrument: if raw.instrument.is_null() {
+                Instrumentation::Values.name().to_string()
+            } else {
+                text(raw.instrument)
+            },
         }
     }
 }
@@ -315,6 +354,11 @@ impl Options {
             bits => Some(bits),
         };
         let profile_use = dir(&raw.profile_use);
+        let instrument = match raw.instrument.trim() {
+            "values" => Instrumentation::Values,
+            "accesses" => Instrumentation::Accesses,
+            _ => return Err(OptionError::UnknownInstrumentation(raw.instrument.clone())),
+        };
         Ok(Options {
             max_operations: Some(match raw.max_operations {
                 0 => OPERATION_CEILING,
@@ -338,7 +382,22 @@ impl Options {
             register_tiling: raw.register_tiling,
             exprprop: raw.exprprop,
             quov: raw.quov,
+            instrument,
         })
+    }
+
+    /// What the user should hear about a valid combination of options that does not do
+    /// what it seems to: said as a warning, once per process.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if self.instrument != Instrumentation::Values && self.profile_generate.is_none() {
+            warnings.push(format!(
+                "-polyrust-instrument={} has no effect without -polyrust-profile-generate; \
+                 add -polyrust-profile-generate[=path] to instrument the program",
+                self.instrument.name()
+            ));
+        }
+        warnings
     }
 }
 
@@ -386,7 +445,59 @@ mod tests {
             register_tiling: true,
             exprprop: true,
             quov: true,
+            instrument: "values".into(),
         }
+    }
+
+    #[test]
+    fn instrumentation_is_values_unless_accesses_is_asked_for() {
+        assert_eq!(
+            Options::validate(&raw()).map(|o| o.instrument),
+            Ok(Instrumentation::Values)
+        );
+        let accesses = RawOptions {
+            instrument: "accesses".into(),
+            profile_generate: Some(String::new()),
+            ..raw()
+        };
+        let options = Options::validate(&accesses).unwrap();
+        assert_eq!(options.instrument, Instrumentation::Accesses);
+        assert!(options.warnings().is_empty());
+    }
+
+    #[test]
+    fn unknown_instrumentation_names_both_kinds() {
+        let invalid = |text: &str| {
+            Options::validate(&RawOptions {
+                instrument: text.into(),
+                ..raw()
+            })
+        };
+        assert!(invalid("").is_err());
+        assert!(invalid("Accesses").is_err());
+        let err = invalid("access").unwrap_err();
+        assert_eq!(err, OptionError::UnknownInstrumentation("access".into()));
+        let shown = err.to_string();
+        assert!(shown.starts_with("-polyrust-instrument=access:"), "{shown}");
+        assert!(
+            shown.contains("'values'") && shown.contains("'accesses'"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn accesses_without_profile_generate_is_a_warning() {
+        let options = Options::validate(&RawOptions {
+            instrument: "accesses".into(),
+            ..raw()
+        })
+        .unwrap();
+        let warnings = options.warnings();
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].contains("without -polyrust-profile-generate"),
+            "{warnings:?}"
+        );
     }
 
     #[test]

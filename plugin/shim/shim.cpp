@@ -164,6 +164,16 @@ cl::opt<std::string> ProfileGenerate(
              "$POLYRUST_PROFILE_FILE; %p is the process id)"),
     cl::value_desc("path"), cl::cat(PolyrustCategory));
 
+cl::opt<std::string> Instrument(
+    "polyrust-instrument",
+    cl::desc("What -polyrust-profile-generate records: 'values' (the values speculation "
+             "needs, and how often run-time checks pass) or 'accesses' (every outermost "
+             "loop nest of every function gets loop counters and reports each iteration "
+             "and each load and store with its iteration vector and address, for the "
+             "folding analysis; those nests are not optimized in that compile) "
+             "(default: values)"),
+    cl::value_desc("values|accesses"), cl::init("values"), cl::cat(PolyrustCategory));
+
 cl::opt<std::string> ProfileUse(
     "polyrust-profile-use",
     cl::desc("Specialize loop nests on the values a profile of -polyrust-profile-generate "
@@ -763,6 +773,7 @@ PrOptions currentOptions() {
   O.profile_generate = ProfileGenerate.getNumOccurrences() > 0;
   O.profile_generate_path = ProfileGenerate.c_str();
   O.profile_use = ProfileUse.c_str();
+  O.instrument = Instrument.c_str();
   O.round = 0;
   return O;
 }

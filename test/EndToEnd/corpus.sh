@@ -3,12 +3,15 @@
 # with clang -O3 + polyrust (extra polyrust options from $POLYRUST_FLAGS, each passed
 # with -mllvm), run at each of its test sizes (the SIZES: test= line: sizes 0, 1 and
 # sizes that are not multiples of tile sizes), and the outputs must be byte-identical.
+# $POLYRUST_LINK adds files to link the polyrust build with (a runtime).
 #   corpus.sh CLANG PLUGIN KERNELS WORKDIR
 set -u
 clang=$1 plugin=$2 kernels=$3 work=$4
 mkdir -p "$work"
 flags=()
 for f in ${POLYRUST_FLAGS:-}; do flags+=(-mllvm "$f"); done
+link=()
+for f in ${POLYRUST_LINK:-}; do link+=("$f"); done
 passed=0 failed=0
 for src in "$kernels"/*.c; do
   k=$(basename "$src" .c)
@@ -16,7 +19,7 @@ for src in "$kernels"/*.c; do
   if ! "$clang" -O3 -I"$kernels" "$src" -lm -o "$work/$k.base" 2>"$work/$k.err"; then
     echo "FAIL $k: does not build without polyrust: $(tail -n 1 "$work/$k.err")"; failed=$((failed + 1)); continue
   fi
-  if ! "$clang" -O3 -I"$kernels" -fpass-plugin="$plugin" "${flags[@]}" "$src" -lm -o "$work/$k.poly" 2>"$work/$k.err"; then
+  if ! "$clang" -O3 -I"$kernels" -fpass-plugin="$plugin" "${flags[@]}" "$src" "${link[@]}" -lm -o "$work/$k.poly" 2>"$work/$k.err"; then
     echo "FAIL $k: does not build with polyrust: $(tail -n 2 "$work/$k.err")"; failed=$((failed + 1)); continue
   fi
   ok=1

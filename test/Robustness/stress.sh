@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Runs polyrust on random IR from llvm-stress and on the kernel corpus at every
 # optimization level; fails on any crash, hang or IR that does not verify.
+# $POLYRUST_FLAGS adds polyrust options to every run.
 #   stress.sh BIN PLUGIN KERNELS SEEDS WORKDIR
 set -u
 bin=$1 plugin=$2 kernels=$3 seeds=$4 work=$5
+opt_flags=() clang_flags=()
+for f in ${POLYRUST_FLAGS:-}; do opt_flags+=("$f"); clang_flags+=(-mllvm "$f"); done
 mkdir -p "$work"
 failed=0 tried=0
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
@@ -15,7 +18,7 @@ for seed in $(seq 1 "$seeds"); do
   for pipeline in 'function(print<polyrust-loops>,print<polyrust-detect>,print<polyrust-scops>),polyrust,verify' \
                   'default<O3>,verify'; do
     tried=$((tried + 1))
-    timeout 60 "$bin/opt" -load-pass-plugin="$plugin" -passes="$pipeline" -disable-output "$ll" \
+    timeout 60 "$bin/opt" -load-pass-plugin="$plugin" "${opt_flags[@]}" -passes="$pipeline" -disable-output "$ll" \
       >/dev/null 2>"$work/err" || fail "seed $seed, -passes='$pipeline': $(tail -n 2 "$work/err")"
   done
 done
@@ -24,14 +27,14 @@ for src in "$kernels"/*.c; do
   for level in O0 O1 O2 O3; do
     tried=$((tried + 1))
     out=$work/$(basename "$src" .c)-$level.ll
-    timeout 120 "$bin/clang" -$level -g -I"$kernels" -fpass-plugin="$plugin" -S -emit-llvm "$src" -o "$out" \
+    timeout 120 "$bin/clang" -$level -g -I"$kernels" -fpass-plugin="$plugin" "${clang_flags[@]}" -S -emit-llvm "$src" -o "$out" \
       2>"$work/err" || { fail "$src at -$level: $(tail -n 2 "$work/err")"; continue; }
     "$bin/opt" -passes=verify -disable-output "$out" 2>"$work/err" || fail "$src at -$level does not verify"
   done
   # -O0 code without optnone: non-canonical loops straight from the front end.
   tried=$((tried + 1))
   "$bin/clang" -O0 -Xclang -disable-O0-optnone -I"$kernels" -S -emit-llvm "$src" -o "$work/raw.ll" 2>/dev/null &&
-    timeout 60 "$bin/opt" -load-pass-plugin="$plugin" \
+    timeout 60 "$bin/opt" -load-pass-plugin="$plugin" "${opt_flags[@]}" \
       -passes='function(print<polyrust-detect>,print<polyrust-scops>),polyrust,verify' -disable-output \
       "$work/raw.ll" >/dev/null 2>"$work/err" || fail "$src unoptimized: $(tail -n 2 "$work/err")"
 done

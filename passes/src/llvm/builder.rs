@@ -18,6 +18,8 @@ use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 
 pub type Value = LLVMValueRef;
 
+use inkwell::llvm_sys::LLVMAttributeFunctionIndex as FUNCTION_INDEX;
+
 pub struct IrBuilder<'f> {
     builder: LLVMBuilderRef,
     context: LLVMContextRef,
@@ -394,6 +396,89 @@ impl<'f> IrBuilder<'f> {
         }
     }
 
+    /// The module's declaration of the external `void name(params...)`, added if
+    /// missing; with its type (calls use this type even if the module declared the
+    /// symbol otherwise).
+    pub fn void_function_of(&self, symbol: &str, params: &[LLVMTypeRef]) -> (Value, LLVMTypeRef) {
+        let n = name(symbol);
+        // SAFETY: looking up or declaring a function in the live module.
+        unsafe {
+            let mut types = params.to_vec();
+            let ty = c::LLVMFunctionType(
+                c::LLVMVoidTypeInContext(self.context),
+                types.as_mut_ptr(),
+                types.len() as u32,
+                0,
+            );
+            let existing = c::LLVMGetNamedFunction(self.module(), n.as_ptr());
+            let function = if existing.is_null() {
+                c::LLVMAddFunction(self.module(), n.as_ptr(), ty)
+            } else {
+                existing
+            };
+            (function, ty)
+        }
+    }
+
+    /// Adds the enum attribute `attribute` (an LLVM name such as `nounwind` or
+    /// `memory`) with the integer payload `value` to a function.
+    pub fn add_function_attribute(&self, function: Value, attribute: &str, value: u64) {
+        // SAFETY: attribute kinds are looked up by name; an unknown name gives 0, which
+        // is skipped.
+        unsafe {
+            let kind =
+                c::LLVMGetEnumAttributeKindForName(attribute.as_ptr().cast(), attribute.len());
+            if kind == 0 {
+                return;
+            }
+            let attribute = c::LLVMCreateEnumAttribute(self.context, kind, value);
+            c::LLVMAddAttributeAtIndex(function, FUNCTION_INDEX, attribute);
+        }
+    }
+
+    /// Whether a function is only declared in the module (its body is elsewhere).
+    pub fn is_declaration(&self, function: Value) -> bool {
+        unsafe { c::LLVMIsDeclaration(function) != 0 }
+    }
+
+    /// Removes the enum attribute `attribute` from a function, if it has it.
+    pub fn remove_function_attribute(&self, function: Value, attribute: &str) {
+        // SAFETY: as for `add_function_attribute`.
+        unsafe {
+            let kind =
+                c::LLVMGetEnumAttributeKindForName(attribute.as_ptr().cast(), attribute.len());
+            if kind != 0 {
+                c::LLVMRemoveEnumAttributeAtIndex(function, FUNCTION_INDEX, kind);
+            }
+        }
+    }
+
+    /// Removes the enum attribute `attribute` from every parameter of a function.
+    pub fn remove_parameter_attribute(&self, function: Value, attribute: &str) {
+        // SAFETY: as for `add_function_attribute`; parameter indices start at 1.
+        unsafe {
+            let kind =
+                c::LLVMGetEnumAttributeKindForName(attribute.as_ptr().cast(), attribute.len());
+            if kind == 0 {
+                return;
+            }
+            for index in 0..c::LLVMCountParams(function) {
+                c::LLVMRemoveEnumAttributeAtIndex(function, index + 1, kind);
+            }
+        }
+    }
+
+    /// A constant array of constants of type `ty` (`[n x ty]`).
+    pub fn const_array(&self, ty: LLVMTypeRef, elements: &[Value]) -> Value {
+        let mut elements = elements.to_vec();
+        unsafe { c::LLVMConstArray2(ty, elements.as_mut_ptr(), elements.len() as u64) }
+    }
+
+    /// The type of a value.
+    pub fn type_of(&self, value: Value) -> LLVMTypeRef {
+        unsafe { c::LLVMTypeOf(value) }
+    }
+
     /// `malloc(bytes)` at the insertion point (declared if the module does not yet).
     pub fn malloc(&self, bytes: Value, label: &str) -> Value {
         let n = name("malloc");
@@ -455,6 +540,31 @@ impl<'f> IrBuilder<'f> {
                 args.len() as u32,
                 n.as_ptr(),
             )
+        }
+    }
+
+    /// Gives `call` a debug location, line 0 in the function's scope, if it has none and
+    /// the function has debug information: a call without one to a function defined
+    /// with debug information in the module fails the verifier.
+    pub fn locate_call(&self, call: Value) {
+        use inkwell::llvm_sys::debuginfo as di;
+        // SAFETY: metadata queries and a location made in the function's own context.
+        unsafe {
+            if !di::LLVMInstructionGetDebugLoc(call).is_null() {
+                return;
+            }
+            let scope = di::LLVMGetSubprogram(self.function.as_value_ref());
+            if scope.is_null() {
+                return;
+            }
+            let location = di::LLVMDIBuilderCreateDebugLocation(
+                self.context,
+                0,
+                0,
+                scope,
+                std::ptr::null_mut(),
+            );
+            di::LLVMInstructionSetDebugLoc(call, location);
         }
     }
 

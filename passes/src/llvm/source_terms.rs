@@ -251,6 +251,27 @@ impl Sum {
     }
 }
 
+/// The source name of the array or pointer an address is computed from (`A` for the
+/// address of `A[i][j]`), through any address computations; `None` when unknown.
+pub fn array_name(fa: &FunctionAnalyses<'_>, pointer: LLVMValueRef) -> Option<String> {
+    let mut base = pointer;
+    // Bounded: constant GEP expressions may nest, but not without end.
+    for _ in 0..4 * MAX_DEPTH {
+        if !is_gep(base) {
+            break;
+        }
+        // SAFETY: a GEP has its base as operand 0.
+        base = unsafe { c::LLVMGetOperand(base, 0) };
+    }
+    value_name(fa, base)
+}
+
+/// The source name of a loop's counter (`i`), when its header has a named phi that
+/// steps by a constant.
+pub fn counter_name(fa: &FunctionAnalyses<'_>, l: Loop<'_>) -> Option<String> {
+    counter(fa, l).map(|c| c.name)
+}
+
 /// A loop's counter as the source names it: the header phi that has a name, with the
 /// start and step of its recurrence.
 struct Counter {

@@ -18,9 +18,11 @@
 //! its loops as the pass first saw the function, and a hash of the nest's shape and of
 //! what the recorded values are (never pointer values, nor debug information).
 
+mod accesses;
 mod instrument;
 mod specialize;
 
+pub use accesses::instrument_accesses;
 pub use instrument::{descriptor, instrument, record, Recording};
 pub use specialize::{failing_check, generated, specialize, ProfileSource};
 

@@ -1,0 +1,114 @@
+/* For the tests only: a stand-in for the runtime's two entry points of
+ * -polyrust-instrument=accesses that checks what instrumented code passes and aborts
+ * (so the program's output differs) if the descriptor is malformed, a site is called
+ * outside an entry of its nest, or a site's iteration vectors do not increase
+ * lexicographically within one entry of its nest (the counters are canonical: each
+ * loop's from 0, +1 per iteration). Prints nothing. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct polyrust_rt_site {
+  uint32_t kind, depth, size, line, column, loop;
+  const char *name;
+};
+
+struct polyrust_rt_nest {
+  uint32_t abi_version, num_sites, max_depth, line;
+  const char *id, *function, *file, *module_hash;
+  const struct polyrust_rt_site *sites;
+  const char *default_path;
+  uint32_t modelled, reserved;
+};
+
+#define SLOTS 8192
+#define MAX_DEPTH 16
+
+/* Entries per nest, and per (nest, site) the entry and iteration vector last seen. */
+static struct {
+  const struct polyrust_rt_nest *nest;
+  uint64_t entries;
+} nests[SLOTS];
+static struct {
+  const struct polyrust_rt_nest *nest;
+  uint32_t site;
+  uint64_t entry;
+  int64_t iv[MAX_DEPTH];
+} sites[SLOTS];
+
+static uint64_t *entries_of(const struct polyrust_rt_nest *nest, int insert) {
+  size_t h = ((uintptr_t)nest >> 4) % SLOTS;
+  for (size_t k = 0; k < SLOTS; k++, h = (h + 1) % SLOTS) {
+    if (nests[h].nest == nest)
+      return &nests[h].entries;
+    if (!nests[h].nest) {
+      if (!insert)
+        return NULL;
+      nests[h].nest = nest;
+      return &nests[h].entries;
+    }
+  }
+  return NULL;
+}
+
+static void check_descriptor(const struct polyrust_rt_nest *nest) {
+  if (nest->abi_version != 1 || nest->num_sites == 0 || nest->num_sites > 4096 ||
+      nest->max_depth == 0 || nest->max_depth > MAX_DEPTH || !nest->id || !nest->function ||
+      !nest->file || !nest->module_hash || !nest->sites || nest->modelled > 1 ||
+      nest->reserved != 0)
+    abort();
+  for (uint32_t s = 0; s < nest->num_sites; s++) {
+    const struct polyrust_rt_site *site = &nest->sites[s];
+    if (site->kind > 2 || site->depth == 0 || site->depth > nest->max_depth || !site->name)
+      abort();
+    /* The first site is the outermost loop; every other site lies in a loop site. */
+    if (s == 0 ? site->kind != 2 || site->depth != 1 || site->loop != UINT32_MAX
+               : site->loop >= nest->num_sites || nest->sites[site->loop].kind != 2)
+      abort();
+    if (s != 0 && nest->sites[site->loop].depth != site->depth - (site->kind == 2))
+      abort();
+  }
+}
+
+void polyrust_rt_nest_enter(const struct polyrust_rt_nest *nest) {
+  uint64_t *entries = entries_of(nest, 1);
+  if (entries && *entries == 0)
+    check_descriptor(nest);
+  if (entries)
+    ++*entries;
+}
+
+void polyrust_rt_access(const struct polyrust_rt_nest *nest, uint32_t site, const int64_t *iv,
+                        uint64_t address) {
+  uint64_t *entries = entries_of(nest, 0);
+  if (!entries || site >= nest->num_sites)
+    abort();
+  uint32_t depth = nest->sites[site].depth;
+  if ((nest->sites[site].kind == 2) != (address == 0))
+    abort();
+  for (uint32_t d = 0; d < depth; d++)
+    if (iv[d] < 0)
+      abort();
+  size_t h = (((uintptr_t)nest >> 4) * 31 + site) % SLOTS;
+  for (size_t k = 0; k < SLOTS; k++, h = (h + 1) % SLOTS) {
+    if (!sites[h].nest) {
+      sites[h].nest = nest;
+      sites[h].site = site;
+      break;
+    }
+    if (sites[h].nest == nest && sites[h].site == site) {
+      if (sites[h].entry == *entries) {
+        uint32_t d = 0;
+        while (d < depth && iv[d] == sites[h].iv[d])
+          d++;
+        if (d == depth || iv[d] < sites[h].iv[d])
+          abort();
+      }
+      break;
+    }
+  }
+  if (sites[h].nest == nest && sites[h].site == site) {
+    sites[h].entry = *entries;
+    memcpy(sites[h].iv, iv, depth * sizeof *iv);
+  }
+}

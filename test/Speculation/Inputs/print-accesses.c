@@ -1,0 +1,68 @@
+/* For the tests only: the two entry points of -polyrust-instrument=accesses (the ABI of
+ * struct polyrust_rt_nest, version 1), printing each call to stderr. The descriptor is
+ * printed at the first entry into each nest; addresses are shown relative to the
+ * arrays A and B of the program under test. */
+#include <stdint.h>
+#include <stdio.h>
+
+struct polyrust_rt_site {
+  uint32_t kind, depth, size, line, column, loop;
+  const char *name;
+};
+
+struct polyrust_rt_nest {
+  uint32_t abi_version, num_sites, max_depth, line;
+  const char *id, *function, *file, *module_hash;
+  const struct polyrust_rt_site *sites;
+  const char *default_path;
+  uint32_t modelled, reserved;
+};
+
+extern double A[8][8], B[8];
+
+static const struct polyrust_rt_nest *seen[64];
+
+static void where(uint64_t address) {
+  uintptr_t a = (uintptr_t)A, b = (uintptr_t)B;
+  if (address >= a && address < a + sizeof A)
+    fprintf(stderr, " A+%lu", (unsigned long)(address - a));
+  else if (address >= b && address < b + sizeof B)
+    fprintf(stderr, " B+%lu", (unsigned long)(address - b));
+  else if (address)
+    fprintf(stderr, " elsewhere");
+}
+
+void polyrust_rt_nest_enter(const struct polyrust_rt_nest *nest) {
+  static const char *const kinds[] = {"load", "store", "loop"};
+  int known = 0;
+  for (int i = 0; i < 64 && seen[i]; i++)
+    known |= seen[i] == nest;
+  if (!known) {
+    for (int i = 0; i < 64; i++)
+      if (!seen[i]) {
+        seen[i] = nest;
+        break;
+      }
+    fprintf(stderr, "nest %s: version %u, %u sites, depth %u, line %u, modelled %u, %s\n",
+            nest->function, nest->abi_version, nest->num_sites, nest->max_depth, nest->line,
+            nest->modelled, nest->default_path ? nest->default_path : "(no path)");
+    for (uint32_t s = 0; s < nest->num_sites; s++) {
+      const struct polyrust_rt_site *site = &nest->sites[s];
+      fprintf(stderr, "  site %u: %s %s, depth %u, %u bytes, line %u, in %d\n", s,
+              site->kind < 3 ? kinds[site->kind] : "?", site->name, site->depth, site->size,
+              site->line, (int)site->loop);
+    }
+  }
+  fprintf(stderr, "enter %s\n", nest->function);
+}
+
+void polyrust_rt_access(const struct polyrust_rt_nest *nest, uint32_t site, const int64_t *iv,
+                        uint64_t address) {
+  uint32_t depth = site < nest->num_sites ? nest->sites[site].depth : 0;
+  fprintf(stderr, "%u [", site);
+  for (uint32_t d = 0; d < depth; d++)
+    fprintf(stderr, d ? ",%ld" : "%ld", (long)iv[d]);
+  fprintf(stderr, "]");
+  where(address);
+  fprintf(stderr, "\n");
+}
