@@ -32,8 +32,18 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         let _time = analyses.time(Stage::Detect);
         detect::detect(analyses)
     };
-    // Later rounds see the same loops again (minus those rewritten): say it once.
     if options.round == 0 {
+        REMARKS_DUE.with(|due| due.set(0));
+    }
+    // A region that could grow over a guard but for the work the guard does before its
+    // branch (the `malloc` in front of `if (n > 0)`): that work gets a block of its own,
+    // and the function is looked at again (remarks wait for that round).
+    if (options.codegen || options.force_codegen) && split_guards(analyses, &detection) {
+        REMARKS_DUE.with(|due| due.set(options.round + 1));
+        return true;
+    }
+    // Later rounds see the same loops again (minus those rewritten): say it once.
+    if REMARKS_DUE.with(|due| due.get()) == options.round {
         detect::emit_remarks(analyses, &detection);
     }
     if let Some(path) = &options.profile_use {
@@ -303,6 +313,23 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         }
     }
     false
+}
+
+thread_local! {
+    /// The round of the pass on the current function whose detection remarks are said:
+    /// the first, or the one after guards were split (see `split_guards`).
+    static REMARKS_DUE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Moves the work of each guard detection names (`Detection::splits`) into a block of
+/// its own; whether any moved.
+fn split_guards(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>) -> bool {
+    let b = crate::llvm::builder::IrBuilder::new(fa.function());
+    let mut split = false;
+    for guard in &detection.splits {
+        split |= b.split_off_prefix(*guard).is_some();
+    }
+    split
 }
 
 /// A region's model after expression propagation, with what code generation recomputes.

@@ -106,6 +106,10 @@ pub struct RejectedNest<'f> {
 pub struct Detection<'f> {
     pub regions: Vec<DetectedRegion<'f>>,
     pub rejected: Vec<RejectedNest<'f>>,
+    /// Guards whose work before their branch kept a region from growing over them
+    /// (see `region::ShapeError`): once that work has a block of its own, the region
+    /// may form in the next round.
+    pub splits: Vec<BasicBlock<'f>>,
 }
 
 /// The `!llvm.loop` property code generation puts on the loops it generates and on
@@ -174,6 +178,14 @@ fn detect_level<'f>(fa: &FunctionAnalyses<'f>, siblings: &[Loop<'f>], out: &mut 
                             end = next + 1;
                         }
                         Err(rejected) if rejected.shape_only => {}
+                        Err(Rejected {
+                            split: Some(block), ..
+                        }) => {
+                            if !out.splits.contains(&block) {
+                                out.splits.push(block);
+                            }
+                            break;
+                        }
                         _ => break,
                     }
                     next += 1;
@@ -206,6 +218,8 @@ pub struct Rejected<'f> {
     /// The candidate failed only for the shape of its control flow (no single exit,
     /// loops partly inside), before anything was translated.
     pub shape_only: bool,
+    /// See `region::ShapeError::split`.
+    pub split: Option<BasicBlock<'f>>,
 }
 
 impl<'f> From<Reasons<'f>> for Rejected<'f> {
@@ -214,6 +228,7 @@ impl<'f> From<Reasons<'f>> for Rejected<'f> {
             reasons,
             offending: Vec::new(),
             shape_only: false,
+            split: None,
         }
     }
 }
@@ -282,6 +297,7 @@ fn shape_failure(reasons: Reasons<'_>) -> Rejected<'_> {
         reasons,
         offending: Vec::new(),
         shape_only,
+        split: None,
     }
 }
 
@@ -306,7 +322,7 @@ fn analyse<'f>(
     };
     let shape = match region::shape(fa, top, exit) {
         Ok(shape) => shape,
-        Err(problems) => {
+        Err(region::ShapeError { problems }) => {
             let mut reasons = located(&top.iter().flat_map(|l| l.blocks()).collect::<Vec<_>>());
             reasons.extend(problems.into_iter().map(|r| (r, None)));
             return Err(shape_failure(reasons));
@@ -413,10 +429,25 @@ fn analyse<'f>(
             if let Err(e) = accesses {
                 reasons.extend(none(e));
             }
+            // Refused for the work of the guard it starts at (the `malloc` in front of
+            // `if (n > 0)`): without that work the region may form.
+            let in_guard = |inst: &InstructionValue<'f>| {
+                shape.guard_with_work.is_some() && inst.get_parent() == shape.guard_with_work
+            };
+            let split = shape.guard_with_work.filter(|_| {
+                reasons
+                    .iter()
+                    .any(|(_, at)| at.as_ref().is_some_and(in_guard))
+                    || tr
+                        .offending()
+                        .into_iter()
+                        .any(|v| crate::llvm::ir::as_instruction(v).is_some_and(|i| in_guard(&i)))
+            });
             Err(Rejected {
                 reasons,
                 offending: tr.offending(),
                 shape_only: false,
+                split,
             })
         }
     }

@@ -27,6 +27,8 @@ pub struct RegionShape<'f> {
     order: HashMap<BasicBlock<'f>, usize>,
     /// Loop depth of the outermost loops.
     base_depth: u32,
+    /// The entry, when it is a guard that does other work before its branch.
+    pub guard_with_work: Option<BasicBlock<'f>>,
 }
 
 impl<'f> RegionShape<'f> {
@@ -113,9 +115,11 @@ pub fn shape<'f>(
     fa: &FunctionAnalyses<'f>,
     top: &[Loop<'f>],
     exit: BasicBlock<'f>,
-) -> Result<RegionShape<'f>, Vec<Rejection>> {
+) -> Result<RegionShape<'f>, ShapeError> {
     let Some(first) = top.first() else {
-        return Err(vec![Rejection::new(RejectReason::LoopShape, "no loop")]);
+        return Err(ShapeError {
+            problems: vec![Rejection::new(RejectReason::LoopShape, "no loop")],
+        });
     };
     let mut problems = Vec::new();
     let loops: Vec<Loop<'f>> = top.iter().flat_map(|l| l.preorder()).collect();
@@ -151,14 +155,18 @@ pub fn shape<'f>(
         }
     }
     if !problems.is_empty() {
-        return Err(problems);
+        return Err(ShapeError { problems });
     }
     // The entry is the first loop's header, or, when a guard in front of it skips
     // ahead into the region (if (n > 0) before the first loop), the guard: the region
-    // grows backwards over single predecessors until it has a single entry.
+    // grows backwards over single predecessors until it has a single entry. A guard
+    // that does other work before its branch (the `malloc` of the array the loops
+    // fill) is remembered (`RegionShape::guard_with_work`): if that work is what the
+    // region cannot hold, the pass moves it into a block of its own.
     let level = first.parent();
     let mut entry = first.header();
     let mut outcome = layout(fa, &loops, first.depth(), entry, exit);
+    let mut guard = None;
     for _ in 0..3 {
         if outcome.is_ok() {
             break;
@@ -174,9 +182,10 @@ pub fn shape<'f>(
             break;
         }
         entry = *pred;
+        guard = guard_with_work(entry).then_some(entry);
         outcome = layout(fa, &loops, first.depth(), entry, exit);
     }
-    let order = outcome?;
+    let order = outcome.map_err(|problems| ShapeError { problems })?;
     let index = order.iter().enumerate().map(|(i, b)| (*b, i)).collect();
     Ok(RegionShape {
         entry,
@@ -186,7 +195,39 @@ pub fn shape<'f>(
         blocks: order,
         order: index,
         base_depth: first.depth(),
+        guard_with_work: guard,
     })
+}
+
+/// Why a candidate has no region shape.
+pub struct ShapeError {
+    pub problems: Vec<Rejection>,
+}
+
+/// Whether `block` ends in a conditional branch and does work before it that a region
+/// could not hold: a call, an allocation or a memory access.
+fn guard_with_work(block: BasicBlock<'_>) -> bool {
+    use inkwell::values::InstructionOpcode as Op;
+    let Some(terminator) = block.get_terminator() else {
+        return false;
+    };
+    if terminator.get_opcode() != Op::Br || terminator.get_num_operands() != 3 {
+        return false;
+    }
+    let mut next = block.get_first_instruction();
+    while let Some(inst) = next {
+        if inst == terminator {
+            break;
+        }
+        if matches!(
+            inst.get_opcode(),
+            Op::Call | Op::Invoke | Op::Alloca | Op::Load | Op::Store
+        ) {
+            return true;
+        }
+        next = inst.get_next_instruction();
+    }
+    false
 }
 
 /// Program order of the region from `entry` to `exit`, checked to be single-entry

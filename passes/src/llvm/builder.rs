@@ -101,6 +101,51 @@ impl<'f> IrBuilder<'f> {
         }
     }
 
+    /// Moves the instructions of `block` before its terminator into a new block in front
+    /// of it (the function's new entry block if `block` was the entry), so that `block`
+    /// holds its branch alone and a region may start there while what came before the
+    /// branch (an allocation, a call) stays outside. `None` when `block` has phis (their
+    /// users could not move ahead of them) or no terminator.
+    pub fn split_off_prefix(&self, block: BasicBlock<'f>) -> Option<BasicBlock<'f>> {
+        let terminator = block.get_terminator()?;
+        let first = block.get_first_instruction()?;
+        if first.get_opcode() == inkwell::values::InstructionOpcode::Phi || first == terminator {
+            return None;
+        }
+        let is_entry = self.function.get_first_basic_block() == Some(block);
+        let new = if is_entry {
+            let label = name("polyrust.prefix");
+            // SAFETY: inserting a block into the live function, in front of its entry.
+            let raw = unsafe {
+                c::LLVMInsertBasicBlockInContext(self.context, block.as_mut_ptr(), label.as_ptr())
+            };
+            // SAFETY: the handle was just created in this function.
+            let new = unsafe { BasicBlock::new(raw) }?;
+            self.position_at_end(new);
+            self.br(block);
+            new
+        } else {
+            let preds = super::ir::predecessors(block);
+            self.route_edges_through(block, &preds, "polyrust.prefix")?
+        };
+        let branch = new.get_terminator()?;
+        let mut next = Some(first);
+        while let Some(inst) = next {
+            next = inst.get_next_instruction();
+            if inst == terminator {
+                break;
+            }
+            // SAFETY: the instruction moves within its function, ahead of every block it
+            // dominated (the new block runs right before `block`).
+            unsafe {
+                c::LLVMInstructionRemoveFromParent(inst.as_value_ref());
+                c::LLVMPositionBuilderBefore(self.builder, branch.as_value_ref());
+                c::LLVMInsertIntoBuilder(self.builder, inst.as_value_ref());
+            }
+        }
+        Some(new)
+    }
+
     /// A new block that the edges from `from` into `to` go through instead, so that
     /// `to` has one predecessor among them: each phi of `to` takes the values it had
     /// from those edges through a phi of the new block.
