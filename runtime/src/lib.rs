@@ -14,6 +14,7 @@
 
 #[cfg(feature = "abi")]
 pub mod abi;
+pub mod fold;
 pub mod profile;
 #[cfg(feature = "abi")]
 mod record;
