@@ -11,6 +11,7 @@
 //! - [`fold`]: online folding of (iteration vector, label) streams into polyhedra.
 //! - [`accesses`]: per nest, the folded streams of its sites and dependences
 //!   (`-polyrust-instrument=accesses`).
+//! - [`report`]: verdicts per nest (affine, parallel, permutable) as Markdown or HTML.
 //! - [`trace`]: address trace → the loop nests that regenerate it (issue 13).
 //!
 //! The `polyrust-prof` tool (`src/bin/polyrust-prof/`) shows and merges profiles.
@@ -22,6 +23,7 @@ pub mod fold;
 pub mod profile;
 #[cfg(feature = "abi")]
 mod record;
+pub mod report;
 pub mod trace;
 
 pub use profile::{Profile, ProfileError, PROFILE_FORMAT, PROFILE_FORMAT_VERSION};

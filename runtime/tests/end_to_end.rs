@@ -202,7 +202,7 @@ fn a_program_writes_its_profile_at_exit_and_the_tool_shows_and_merges_it() {
         .map(|w| w.parse().unwrap())
         .collect();
     let (a, b) = (addresses[0], addresses[1]);
-    assert_eq!(addresses[2], 1, "polyrust_rt_profile_format_version()");
+    assert_eq!(addresses[2], 2, "polyrust_rt_profile_format_version()");
     assert!(output.stderr.is_empty(), "{}", text(&output.stderr));
 
     let path = dir.join(format!("run-{pid}.polyprof.json"));

@@ -65,6 +65,21 @@ pub fn render(profile: &Profile, path: &Path) -> String {
         text.push('\n');
         render_region(&mut text, region);
     }
+    // Folded accesses (format 2): one line per nest; `report` says what they mean.
+    for nest in &profile.nests {
+        let _ = write!(
+            text,
+            "\n{}\n  nest {} (module hash {}): entered {}, {} accesses at {} sites, {} \
+             (polyrust-prof report shows the verdicts)\n",
+            polyrust_rt::report::location(nest),
+            nest.id,
+            nest.module_hash,
+            plural(nest.entries, "time", "times"),
+            nest.access_events(),
+            nest.sites.len(),
+            plural(nest.dependences.len() as u64, "dependence", "dependences")
+        );
+    }
     text
 }
 
