@@ -369,7 +369,7 @@ fn the_tool_explains_itself_and_refuses_unknown_commands() {
     let unknown = prof(&["frobnicate"]);
     assert_eq!(unknown.status.code(), Some(1));
     assert!(text(&unknown.stderr).starts_with(
-        "polyrust-prof: error: unknown command 'frobnicate'; the commands are merge, show"
+        "polyrust-prof: error: unknown command 'frobnicate'; the commands are merge, report, show"
     ));
     let nothing = prof(&[]);
     assert_eq!(nothing.status.code(), Some(1));

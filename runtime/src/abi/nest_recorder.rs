@@ -4,17 +4,15 @@
 //! that breaks the ABI is remembered as refused (checked once, not per access) and
 //! reported when the profile is written.
 
-use std::collections::HashMap;
-
 use super::nest_descriptor::NestDescriptor;
-use crate::accesses::{shadow_budget, NestRecord, Shadow, PROCESS_SHADOW_BYTES};
+use crate::accesses::{shadow_budget, NestRecord, Shadow, WordMap, PROCESS_SHADOW_BYTES};
 use crate::fold::FoldConfig;
 use crate::profile::{NestProfile, MAX_REGIONS};
 
 #[derive(Default)]
 pub(crate) struct NestRecorder {
     /// Descriptor address → index into `nests`, or `None` if refused.
-    index: HashMap<usize, Option<usize>>,
+    index: WordMap<usize, Option<usize>>,
     nests: Vec<NestRecord>,
     /// (descriptor address, index) of the last nest used.
     last: Option<(usize, usize)>,

@@ -16,14 +16,14 @@
 //! every memory data-flow dependence is kept. Anti and output dependences are not
 //! recorded (as in the paper): renaming or privatization can remove them.
 
+mod hasher;
 mod shadow;
-
-use std::collections::HashMap;
 
 use crate::fold::{FoldConfig, Stream};
 use crate::profile::nest::{
     distance_vector, DependenceProfile, FoldedStream, NestProfile, SiteKind, SiteProfile, MAX_DEPTH,
 };
+pub use hasher::{WordHasher, WordMap};
 pub use shadow::{shadow_budget, Shadow, PROCESS_SHADOW_BYTES};
 
 /// Most dependence streams per nest; events of further ones are only counted.
@@ -68,7 +68,10 @@ pub struct NestRecord {
     streams: Vec<Stream>,
     shadow: Shadow,
     dependences: Vec<DependenceRecord>,
-    dependence_index: HashMap<(u32, u32, bool), usize>,
+    dependence_index: WordMap<(u32, u32, bool), usize>,
+    /// Per sink site, the (source, across entries, index) of its last dependence: a
+    /// load mostly reads what the same store wrote.
+    last_dependence: Vec<Option<(u32, bool, usize)>>,
     dependences_dropped: u64,
     /// Accesses ignored (site out of range, NULL IV).
     ignored: u64,
@@ -79,6 +82,7 @@ const MAX_POSITIONS: usize = MAX_DEPTH + 1;
 
 impl NestRecord {
     pub fn new(identity: NestIdentity, config: FoldConfig, shadow: Shadow) -> NestRecord {
+        let identity_sites = identity.sites.len();
         let streams = identity
             .sites
             .iter()
@@ -93,7 +97,8 @@ impl NestRecord {
             streams,
             shadow,
             dependences: Vec::new(),
-            dependence_index: HashMap::new(),
+            dependence_index: WordMap::default(),
+            last_dependence: vec![None; identity_sites],
             dependences_dropped: 0,
             ignored: 0,
         }
@@ -154,6 +159,7 @@ impl NestRecord {
             shadow,
             dependences,
             dependence_index,
+            last_dependence,
             dependences_dropped,
             ..
         } = self;
@@ -167,24 +173,35 @@ impl NestRecord {
                 *label = i128::from(x);
             }
             let across_entries = writer.iv[0] != point[0];
+            let cached = last_dependence.get(sink as usize).copied().flatten();
             let key = (writer.site, sink, across_entries);
-            let index = match dependence_index.get(&key) {
-                Some(&index) => index,
-                None if dependences.len() < MAX_DEPENDENCE_STREAMS => {
-                    dependences.push(DependenceRecord {
-                        source: writer.site,
-                        sink,
-                        across_entries,
-                        stream: Stream::new(point.len(), positions, FoldConfig::default()),
-                    });
-                    dependence_index.insert(key, dependences.len() - 1);
-                    dependences.len() - 1
+            let index = match cached {
+                Some((source, across, index))
+                    if (source, across) == (writer.site, across_entries) =>
+                {
+                    index
                 }
-                None => {
-                    *dependences_dropped += 1;
-                    return;
-                }
+                _ => match dependence_index.get(&key) {
+                    Some(&index) => index,
+                    None if dependences.len() < MAX_DEPENDENCE_STREAMS => {
+                        dependences.push(DependenceRecord {
+                            source: writer.site,
+                            sink,
+                            across_entries,
+                            stream: Stream::new(point.len(), positions, FoldConfig::default()),
+                        });
+                        dependence_index.insert(key, dependences.len() - 1);
+                        dependences.len() - 1
+                    }
+                    None => {
+                        *dependences_dropped += 1;
+                        return;
+                    }
+                },
             };
+            if let Some(slot) = last_dependence.get_mut(sink as usize) {
+                *slot = Some((writer.site, across_entries, index));
+            }
             dependences[index].stream.push(point, &labels[..positions]);
         });
     }

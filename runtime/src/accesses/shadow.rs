@@ -11,14 +11,19 @@
 //! byte array written by neighbouring iterations can show dependences it does not
 //! have.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::hasher::WordMap;
 
 const GRANULE_SHIFT: u32 = 2;
 const PAGE_SHIFT: u32 = 12;
 const GRANULES_PER_PAGE: usize = 1 << (PAGE_SHIFT - GRANULE_SHIFT);
 /// A wide access shadows at most this many granules (64 bytes).
 const MAX_GRANULES_PER_ACCESS: u64 = 16;
+/// Entries of the page cache (a power of two).
+const RECENT_PAGES: usize = 64;
+/// A page number no address has (addresses are 64-bit, pages 4 KiB).
+const NO_PAGE: u64 = u64::MAX;
 /// No writer in this granule.
 const EMPTY: i64 = -1;
 
@@ -39,10 +44,11 @@ pub static PROCESS_SHADOW_BYTES: AtomicUsize = AtomicUsize::new(0);
 pub struct Shadow {
     /// Words per granule: the site, then the IV positions (padded with 0).
     words: usize,
-    index: HashMap<u64, usize>,
+    index: WordMap<u64, usize>,
     pages: Vec<Box<[i64]>>,
-    /// (page number, index into `pages`) of the last page used.
-    last: Option<(u64, usize)>,
+    /// Direct-mapped cache of (page number, index into `pages`): a nest touches a few
+    /// arrays in turn, each in its own page.
+    recent: [(u64, usize); RECENT_PAGES],
     budget: usize,
     /// The bytes allocated by every shadow that shares the budget.
     pool: &'static AtomicUsize,
@@ -64,9 +70,9 @@ impl Shadow {
     pub fn new(positions: usize, budget: usize, pool: &'static AtomicUsize) -> Shadow {
         Shadow {
             words: 1 + positions,
-            index: HashMap::new(),
+            index: WordMap::default(),
             pages: Vec::new(),
-            last: None,
+            recent: [(NO_PAGE, 0); RECENT_PAGES],
             budget,
             pool,
             full: false,
@@ -86,10 +92,9 @@ impl Shadow {
     /// The page holding `granule`, allocated if `allocate` and the budget allows.
     fn page(&mut self, granule: u64, allocate: bool) -> Option<usize> {
         let number = granule >> (PAGE_SHIFT - GRANULE_SHIFT);
-        if let Some((last, index)) = self.last {
-            if last == number {
-                return Some(index);
-            }
+        let slot = number as usize % RECENT_PAGES;
+        if self.recent[slot].0 == number {
+            return Some(self.recent[slot].1);
         }
         let index = match self.index.get(&number) {
             Some(&index) => index,
@@ -108,7 +113,7 @@ impl Shadow {
             }
             None => return None,
         };
-        self.last = Some((number, index));
+        self.recent[slot] = (number, index);
         Some(index)
     }
 

@@ -390,13 +390,49 @@ fn extends_segment(segment: &Polyhedron, point: &[i64], p: usize) -> bool {
     upper[..p] == point[..p] && point[p] == upper[p] + 1
 }
 
-/// Most label outputs of a stream absorbed on the hot path without allocating (a
-/// dependence label has one output per source IV position).
-const MAX_FAST_OUTPUTS: usize = 24;
+/// The new remaining value and coefficient along `p` of one output of a segment
+/// absorbing a point (x0: the segment's anchor along `p`, x: the point's); `None` if
+/// refused or on overflow.
+fn absorb_point_output(
+    output: &LabelOutput,
+    value: i128,
+    x0: i128,
+    x: i128,
+    p: usize,
+    widen: bool,
+) -> Option<(i128, Coefficient)> {
+    Some(match output.coefficients[p] {
+        Coefficient::Bottom => {
+            // Merge: the point is one step past the anchor.
+            let c = value.checked_sub(output.remaining)?;
+            (
+                output.remaining.checked_sub(c.checked_mul(x0)?)?,
+                Coefficient::Known(c),
+            )
+        }
+        Coefficient::Known(c) => {
+            let fits = c
+                .checked_mul(x)
+                .and_then(|cx| value.checked_sub(cx))
+                .is_some_and(|r| r == output.remaining);
+            if fits {
+                (output.remaining, Coefficient::Known(c))
+            } else if widen {
+                (
+                    output.remaining.checked_add(c.checked_mul(x0)?)?,
+                    Coefficient::Top,
+                )
+            } else {
+                return None;
+            }
+        }
+        Coefficient::Top => (output.remaining, Coefficient::Top),
+    })
+}
 
 /// The label part of [`Stream::absorb_point`]: a point has only ⊥ coefficients and a
-/// segment varies only along `p`. Every output is computed (checked) before any is
-/// changed, so a refusal leaves the segment as it was.
+/// segment varies only along `p`. Every output is checked before any is changed, so a
+/// refusal leaves the segment as it was; no allocation (this runs for every event).
 fn absorb_point_labels(
     segment: &mut Polyhedron,
     point: &[i64],
@@ -404,47 +440,16 @@ fn absorb_point_labels(
     p: usize,
     widen: bool,
 ) -> Option<()> {
-    if labels.len() > MAX_FAST_OUTPUTS {
-        let b = Polyhedron::point(point, labels);
-        let new = absorbed_labels(segment, &b, 1, widen)?;
-        segment.labels = new;
-    } else {
-        let x0 = segment.vertex(0)[p] as i128;
-        let x = point[p] as i128;
-        let mut updated = [(0i128, Coefficient::Bottom); MAX_FAST_OUTPUTS];
-        for ((output, &value), slot) in segment.labels.iter().zip(labels).zip(&mut updated) {
-            *slot = match output.coefficients[p] {
-                Coefficient::Bottom => {
-                    // Merge: the point is one step past the anchor.
-                    let c = value.checked_sub(output.remaining)?;
-                    (
-                        output.remaining.checked_sub(c.checked_mul(x0)?)?,
-                        Coefficient::Known(c),
-                    )
-                }
-                Coefficient::Known(c) => {
-                    let fits = c
-                        .checked_mul(x)
-                        .and_then(|cx| value.checked_sub(cx))
-                        .is_some_and(|r| r == output.remaining);
-                    if fits {
-                        (output.remaining, Coefficient::Known(c))
-                    } else if widen {
-                        (
-                            output.remaining.checked_add(c.checked_mul(x0)?)?,
-                            Coefficient::Top,
-                        )
-                    } else {
-                        return None;
-                    }
-                }
-                Coefficient::Top => (output.remaining, Coefficient::Top),
-            };
-        }
-        for (output, &(remaining, coefficient)) in segment.labels.iter_mut().zip(&updated) {
-            output.remaining = remaining;
-            output.coefficients[p] = coefficient;
-        }
+    let x0 = segment.vertex(0)[p] as i128;
+    let x = point[p] as i128;
+    for (output, &value) in segment.labels.iter().zip(labels) {
+        absorb_point_output(output, value, x0, x, p, widen)?;
+    }
+    for (output, &value) in segment.labels.iter_mut().zip(labels) {
+        // Checked above: the same computation cannot fail now.
+        let (remaining, coefficient) = absorb_point_output(output, value, x0, x, p, widen)?;
+        output.remaining = remaining;
+        output.coefficients[p] = coefficient;
     }
     let upper = segment.dims;
     segment.vertices[upper..].copy_from_slice(point);

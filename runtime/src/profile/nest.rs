@@ -83,6 +83,9 @@ pub struct FoldedStream {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct PieceProfile {
     pub events: u64,
+    /// Whether the piece is an exact polyhedron whose labels have no ⊤ (its points and
+    /// labels are regenerated exactly).
+    pub affine: bool,
     /// The bounding box of the piece, per IV position.
     pub lower: Vec<i64>,
     pub upper: Vec<i64>,
@@ -146,6 +149,7 @@ impl PieceProfile {
     fn from_piece(piece: &Piece) -> PieceProfile {
         PieceProfile {
             events: piece.count,
+            affine: piece.is_affine(),
             lower: piece.lower.clone(),
             upper: piece.upper.clone(),
             vertices: piece.vertices.clone(),
@@ -153,7 +157,8 @@ impl PieceProfile {
         }
     }
 
-    /// Whether the piece is an exact polyhedron with affine labels only.
+    /// Whether the piece is an exact polyhedron with affine labels only (what
+    /// `affine` says in a valid profile).
     pub fn is_affine(&self) -> bool {
         !self.vertices.is_empty() && self.labels.iter().all(AffineLabel::is_affine)
     }
@@ -363,6 +368,9 @@ fn validate_stream(stream: &FoldedStream, dims: usize, outputs: usize) -> Result
         if piece.vertices.iter().any(|vertex| vertex.len() != dims) {
             return Err(format!("a vertex is not of {dims} positions"));
         }
+        if piece.affine != piece.is_affine() {
+            return Err("a piece's \"affine\" contradicts its vertices and labels".into());
+        }
         if piece.labels.len() != outputs
             || piece.labels.iter().any(|l| l.coefficients.len() != dims)
         {
@@ -417,6 +425,109 @@ mod tests {
             .collect();
         let stream = folded(&points, 2);
         assert_eq!(distance_vector(&stream.pieces[0], 2), vec![Some(0), None]);
+    }
+
+    /// A nest of one loop `i` and one load `a[i]`, with a dependence on itself, as JSON.
+    fn small_nest_json() -> serde_json::Value {
+        let mut points = Vec::new();
+        for i in 0..4i64 {
+            points.push((vec![0, i], vec![(4096 + 8 * i) as i128]));
+        }
+        let stream = folded(&points, 1);
+        let dependence_points: Vec<_> = (1..4i64)
+            .map(|i| (vec![0, i], vec![0, (i - 1) as i128]))
+            .collect();
+        let dependence_stream = folded(&dependence_points, 2);
+        let nest = NestProfile {
+            id: "n:1:ab".into(),
+            function: "n".into(),
+            file: "n.c".into(),
+            line: 1,
+            module_hash: "ab".into(),
+            modelled: false,
+            entries: 1,
+            sites: vec![
+                SiteProfile {
+                    kind: SiteKind::Loop,
+                    depth: 1,
+                    size: 0,
+                    line: 1,
+                    column: 1,
+                    parent_loop: None,
+                    name: "i".into(),
+                    stream: stream.clone(),
+                    strides: Vec::new(),
+                },
+                SiteProfile {
+                    kind: SiteKind::Load,
+                    depth: 1,
+                    size: 8,
+                    line: 2,
+                    column: 1,
+                    parent_loop: Some(0),
+                    name: "a".into(),
+                    stream: stream.clone(),
+                    strides: vec![None, Some(8)],
+                },
+            ],
+            dependences: vec![DependenceProfile {
+                source: 1,
+                sink: 1,
+                across_entries: false,
+                common: 2,
+                distances: vec![distance_vector(&dependence_stream.pieces[0], 2)],
+                stream: dependence_stream,
+            }],
+            shadow_full: false,
+            dependences_dropped: 0,
+        };
+        // The loop site has no label output.
+        let mut json = serde_json::to_value(&nest).unwrap();
+        json["sites"][0]["stream"]["pieces"][0]["labels"] = serde_json::json!([]);
+        serde_json::json!({"format": "polyrust-profile", "version": 2, "regions": [], "nests": [json]})
+    }
+
+    fn parse(json: &serde_json::Value) -> Result<crate::Profile, String> {
+        crate::Profile::parse(json.to_string().as_bytes(), std::path::Path::new("p.json"))
+            .map_err(|error| error.to_string())
+    }
+
+    #[test]
+    fn a_valid_nest_reads_back_and_hostile_ones_are_errors() {
+        let good = small_nest_json();
+        let profile = parse(&good).expect("valid");
+        assert_eq!(
+            profile.nests[0].dependences[0].distances,
+            vec![vec![Some(0), Some(1)]]
+        );
+        let broken = |edit: &dyn Fn(&mut serde_json::Value)| {
+            let mut json = good.clone();
+            edit(&mut json);
+            parse(&json).expect_err("must be refused")
+        };
+        let error = broken(&|j| j["nests"][0]["dependences"][0]["source"] = 7.into());
+        assert!(
+            error.contains("dependence from site 7 to site 1, but 2 sites"),
+            "{error}"
+        );
+        let error = broken(&|j| {
+            j["nests"][0]["sites"][1]["stream"]["pieces"][0]["vertices"][0] = serde_json::json!([1])
+        });
+        assert!(error.contains("a vertex is not of 2 positions"), "{error}");
+        let error = broken(&|j| j["nests"][0]["sites"][1]["parent_loop"] = 1.into());
+        assert!(error.contains("chain of enclosing loops"), "{error}");
+        let error = broken(&|j| j["nests"][0]["sites"][1]["stream"]["events"] = 1.into());
+        assert!(error.contains("more than the stream's 1"), "{error}");
+        let error =
+            broken(&|j| j["nests"][0]["sites"][1]["stream"]["pieces"][0]["affine"] = false.into());
+        assert!(error.contains("contradicts"), "{error}");
+        let error =
+            broken(&|j| j["nests"][0]["dependences"][0]["distances"] = serde_json::json!([]));
+        assert!(error.contains("one distance vector"), "{error}");
+        let error = broken(&|j| j["version"] = 1.into());
+        assert!(error.contains("version 1 has no nests"), "{error}");
+        let error = broken(&|j| j["nests"][0]["sites"][1]["depth"] = 99.into());
+        assert!(error.contains("more than 16"), "{error}");
     }
 
     #[test]
