@@ -165,20 +165,37 @@ impl Stream {
             grow_box(bounds, point);
             return;
         }
-        let first = self.events == 1;
-        let changed = if first {
-            Some(self.dims.saturating_sub(1))
-        } else {
-            point.iter().zip(&self.previous).position(|(x, y)| x != y)
-        };
-        let in_order = first || changed.is_some_and(|p| point[p] > self.previous[p]);
-        if !in_order || self.dims == 0 || self.dims > MAX_FOLD_DIMS {
+        if self.dims == 0 || self.dims > MAX_FOLD_DIMS {
             self.give_up(point);
             return;
         }
-        self.previous.clear();
-        self.previous.extend_from_slice(point);
-        let e = self.dims - changed.unwrap_or(0);
+        // The outermost changed position and whether it grew, while `previous` becomes
+        // `point` (one pass: this runs for every event).
+        let changed = if self.events == 1 {
+            self.previous.extend_from_slice(point);
+            self.dims - 1
+        } else {
+            let mut changed = None;
+            for (q, (previous, &x)) in self.previous.iter_mut().zip(point).enumerate() {
+                if changed.is_none() && *previous != x {
+                    if x < *previous {
+                        changed = Some(usize::MAX);
+                    } else {
+                        changed = Some(q);
+                    }
+                }
+                *previous = x;
+            }
+            match changed {
+                Some(q) if q != usize::MAX => q,
+                // Not after the previous point.
+                _ => {
+                    self.give_up(point);
+                    return;
+                }
+            }
+        };
+        let e = self.dims - changed;
         for d in 2..=e {
             self.close_level(d);
         }
@@ -387,7 +404,8 @@ fn grow_box(bounds: &mut GiveUpBox, point: &[i64]) {
 /// coordinates as its upper end, one further along the innermost position `p`.
 fn extends_segment(segment: &Polyhedron, point: &[i64], p: usize) -> bool {
     let upper = segment.vertex(1);
-    upper[..p] == point[..p] && point[p] == upper[p] + 1
+    // Inner positions first: they are the ones that differ, when one does.
+    point[p] == upper[p].wrapping_add(1) && (0..p).rev().all(|q| upper[q] == point[q])
 }
 
 /// The new remaining value and coefficient along `p` of one output of a segment
