@@ -283,6 +283,37 @@ fn matmul_and_histogram_fold_to_the_expected_domains_labels_and_dependences() {
     assert_eq!(Profile::read(&merged).unwrap().nests.len(), 4);
 }
 
+#[test]
+fn entries_past_polyrust_fold_entries_are_only_counted() {
+    let dir = scratch("accesses-sampled");
+    let program = build(&dir, true);
+    let path = dir.join("sampled.polyprof.json");
+    let output = Command::new(&program)
+        .args(["8", "3"])
+        .env("POLYRUST_PROFILE_FILE", &path)
+        .env("POLYRUST_FOLD_ENTRIES", "1")
+        .output()
+        .expect("the test program starts");
+    assert!(output.status.success());
+    let profile = Profile::read(&path).unwrap();
+    let mm = nest(&profile, "matmul");
+    assert_eq!((mm.entries, mm.folded_entries), (3, 1));
+    // Per entry: C = 0 on 8×8, then four accesses on 8×8×8.
+    let per_entry = 8 * 8 + 4 * 8 * 8 * 8;
+    assert_eq!(mm.unfolded_accesses, 2 * per_entry);
+    assert_eq!(mm.access_events(), 3 * per_entry);
+    assert_eq!(
+        mm.sites[5].stream.pieces[0].upper[0], 0,
+        "only entry 0 folded"
+    );
+    let report = prof(&["report", path.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&report.stdout);
+    assert!(
+        text.contains("entered 3 times (the first 1 folded)"),
+        "{text}"
+    );
+}
+
 /// Width and height of a PNG, from its IHDR chunk.
 fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
     if bytes.len() < 24 || &bytes[..8] != b"\x89PNG\r\n\x1a\n" || &bytes[12..16] != b"IHDR" {

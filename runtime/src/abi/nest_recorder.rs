@@ -5,7 +5,9 @@
 //! reported when the profile is written.
 
 use super::nest_descriptor::NestDescriptor;
-use crate::accesses::{shadow_budget, NestRecord, Shadow, WordMap, PROCESS_SHADOW_BYTES};
+use crate::accesses::{
+    fold_entries, shadow_budget, NestRecord, Shadow, WordMap, PROCESS_SHADOW_BYTES,
+};
 use crate::fold::FoldConfig;
 use crate::profile::{NestProfile, MAX_REGIONS};
 
@@ -20,6 +22,7 @@ pub(crate) struct NestRecorder {
     refused: Vec<String>,
     default_path: Option<String>,
     budget: Option<usize>,
+    fold_entries: Option<u64>,
 }
 
 impl NestRecorder {
@@ -68,8 +71,13 @@ impl NestRecorder {
             budget,
             &PROCESS_SHADOW_BYTES,
         );
-        self.nests
-            .push(NestRecord::new(identity, FoldConfig::default(), shadow));
+        let fold_entries = *self.fold_entries.get_or_insert_with(fold_entries);
+        self.nests.push(NestRecord::new(
+            identity,
+            FoldConfig::default(),
+            shadow,
+            fold_entries,
+        ));
         Some(self.nests.len() - 1)
     }
 

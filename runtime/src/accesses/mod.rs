@@ -28,6 +28,18 @@ pub use shadow::{shadow_budget, Shadow, PROCESS_SHADOW_BYTES};
 
 /// Most dependence streams per nest; events of further ones are only counted.
 pub const MAX_DEPENDENCE_STREAMS: usize = 4096;
+/// Entries of a nest folded by default; later entries are only counted (they cost a
+/// counter increment), which bounds the overhead of nests entered very often.
+pub const DEFAULT_FOLD_ENTRIES: u64 = 64;
+
+/// Entries folded per nest: `POLYRUST_FOLD_ENTRIES` if set to a number, else
+/// [`DEFAULT_FOLD_ENTRIES`].
+pub fn fold_entries() -> u64 {
+    std::env::var("POLYRUST_FOLD_ENTRIES")
+        .ok()
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(DEFAULT_FOLD_ENTRIES)
+}
 
 /// One site as its descriptor describes it.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,6 +77,9 @@ struct DependenceRecord {
 pub struct NestRecord {
     identity: NestIdentity,
     entries: u64,
+    /// Entries past this many are only counted.
+    fold_entries: u64,
+    unfolded_accesses: u64,
     streams: Vec<Stream>,
     shadow: Shadow,
     dependences: Vec<DependenceRecord>,
@@ -81,7 +96,13 @@ pub struct NestRecord {
 const MAX_POSITIONS: usize = MAX_DEPTH + 1;
 
 impl NestRecord {
-    pub fn new(identity: NestIdentity, config: FoldConfig, shadow: Shadow) -> NestRecord {
+    /// A record folding the first `fold_entries` entries of the nest.
+    pub fn new(
+        identity: NestIdentity,
+        config: FoldConfig,
+        shadow: Shadow,
+        fold_entries: u64,
+    ) -> NestRecord {
         let identity_sites = identity.sites.len();
         let streams = identity
             .sites
@@ -94,6 +115,8 @@ impl NestRecord {
         NestRecord {
             identity,
             entries: 0,
+            fold_entries,
+            unfolded_accesses: 0,
             streams,
             shadow,
             dependences: Vec::new(),
@@ -129,6 +152,12 @@ impl NestRecord {
             self.ignored += 1;
             return;
         };
+        if self.entries > self.fold_entries {
+            if info.kind != SiteKind::Loop {
+                self.unfolded_accesses = self.unfolded_accesses.saturating_add(1);
+            }
+            return;
+        }
         let depth = info.depth as usize;
         if iv.len() != depth {
             self.ignored += 1;
@@ -250,6 +279,8 @@ impl NestRecord {
             module_hash: identity.module_hash.clone(),
             modelled: identity.modelled,
             entries: self.entries,
+            folded_entries: self.entries.min(self.fold_entries),
+            unfolded_accesses: self.unfolded_accesses,
             sites,
             dependences: Vec::new(),
             shadow_full: self.shadow.is_full(),
@@ -324,9 +355,11 @@ mod tests {
             identity,
             FoldConfig::default(),
             Shadow::new(positions, usize::MAX, &POOL),
+            2,
         );
         let (s, a) = (0x1000u64, 0x8000u64);
-        for _ in 0..2 {
+        // Three entries, two folded: the third is only counted.
+        for _ in 0..3 {
             nest.enter();
             for i in 0..4i64 {
                 nest.access(0, &[i], 0);
@@ -339,7 +372,9 @@ mod tests {
             }
         }
         let profile = nest.profile();
-        assert_eq!(profile.entries, 2);
+        assert_eq!((profile.entries, profile.folded_entries), (3, 2));
+        assert_eq!(profile.unfolded_accesses, 4 * 5 * 3);
+        assert_eq!(profile.access_events(), 3 * 4 * 5 * 3);
         let load_a = &profile.sites[3];
         assert_eq!(load_a.stream.pieces.len(), 1);
         assert_eq!(load_a.strides, vec![Some(0), Some(40), Some(8)]);

@@ -41,6 +41,11 @@ pub struct NestProfile {
     pub modelled: bool,
     /// How many times the nest was entered.
     pub entries: u64,
+    /// How many of the first entries were folded (the runtime folds at most
+    /// `POLYRUST_FOLD_ENTRIES` entries per nest, then only counts).
+    pub folded_entries: u64,
+    /// Loads and stores of the later entries, counted but not folded.
+    pub unfolded_accesses: u64,
     pub sites: Vec<SiteProfile>,
     pub dependences: Vec<DependenceProfile>,
     /// Whether the shadow memory reached its cap: loads of addresses past it found no
@@ -234,13 +239,13 @@ pub fn distance_vector(piece: &PieceProfile, common: usize) -> Vec<Option<i64>> 
 }
 
 impl NestProfile {
-    /// Events of every load and store site.
+    /// Events of every load and store site, folded or only counted.
     pub fn access_events(&self) -> u64 {
         self.sites
             .iter()
             .filter(|site| site.kind != SiteKind::Loop)
             .map(|site| site.stream.events)
-            .fold(0u64, u64::saturating_add)
+            .fold(self.unfolded_accesses, u64::saturating_add)
     }
 
     /// The loop-header sites around `site`, outermost first (empty if the chain is
@@ -269,6 +274,12 @@ impl NestProfile {
     /// The first rule of the format this nest breaks, if any.
     pub fn validate(&self) -> Result<(), String> {
         let id = &self.id;
+        if self.folded_entries > self.entries {
+            return Err(format!(
+                "nest '{id}' folded {} entries of {}",
+                self.folded_entries, self.entries
+            ));
+        }
         if self.sites.len() > MAX_SITES {
             return Err(format!(
                 "nest '{id}' has {} sites, more than {MAX_SITES}",
@@ -446,6 +457,8 @@ mod tests {
             module_hash: "ab".into(),
             modelled: false,
             entries: 1,
+            folded_entries: 1,
+            unfolded_accesses: 0,
             sites: vec![
                 SiteProfile {
                     kind: SiteKind::Loop,
@@ -524,6 +537,8 @@ mod tests {
         let error =
             broken(&|j| j["nests"][0]["dependences"][0]["distances"] = serde_json::json!([]));
         assert!(error.contains("one distance vector"), "{error}");
+        let error = broken(&|j| j["nests"][0]["folded_entries"] = 2.into());
+        assert!(error.contains("folded 2 entries of 1"), "{error}");
         let error = broken(&|j| j["version"] = 1.into());
         assert!(error.contains("version 1 has no nests"), "{error}");
         let error = broken(&|j| j["nests"][0]["sites"][1]["depth"] = 99.into());

@@ -30,7 +30,10 @@ pub struct LoopVerdict {
 /// Everything the report says about one nest.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NestVerdict {
+    /// Folded load and store events (the affine share's denominator).
     pub events: u64,
+    /// Every load and store, folded or only counted (what ranks the nests).
+    pub accesses: u64,
     pub affine_events: u64,
     pub loops: Vec<LoopVerdict>,
     /// Permutable bands of at least two loops, as loop-site indices outermost first.
@@ -185,6 +188,7 @@ impl NestVerdict {
             .collect();
         let mut verdict = NestVerdict {
             events,
+            accesses: nest.access_events(),
             affine_events,
             loops,
             bands,

@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use super::svg::{self, escape};
 use super::{
-    box_text, distance_text, distinct_distances, hot_nests, location, percent, position_names,
-    site_name, NestVerdict, HOT_NESTS,
+    box_text, distance_text, distinct_distances, entries_text, hot_nests, location, percent,
+    position_names, site_name, NestVerdict, HOT_NESTS,
 };
 use crate::profile::nest::{NestProfile, SiteKind};
 use crate::Profile;
@@ -74,13 +74,13 @@ fn render_nest(
 ) {
     let _ = write!(
         page,
-        "<section class=\"nest\"><h2>{rank}. <code>{}</code></h2><div class=\"where\">{} · nest {} · entered {} times · {} accesses ({} of the profile)</div>",
+        "<section class=\"nest\"><h2>{rank}. <code>{}</code></h2><div class=\"where\">{} · nest {} · {} · {} accesses ({} of the profile)</div>",
         escape(&nest.function),
         escape(&location(nest)),
         escape(&nest.id),
-        nest.entries,
-        verdict.events,
-        percent(verdict.events, total)
+        entries_text(nest),
+        verdict.accesses,
+        percent(verdict.accesses, total)
     );
     page.push_str("<div class=\"badges\">");
     let share = verdict.affine_share();

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    box_text, distance_text, distinct_distances, hot_nests, location, percent, position_names,
-    site_name, NestVerdict, HOT_NESTS,
+    box_text, distance_text, distinct_distances, entries_text, hot_nests, location, percent,
+    position_names, site_name, NestVerdict, HOT_NESTS,
 };
 use crate::profile::nest::{NestProfile, SiteKind};
 use crate::Profile;
@@ -35,7 +35,7 @@ pub fn render(profile: &Profile, name: &str) -> String {
         render_nest(&mut text, rank + 1, nest, verdict, total);
     }
     if nests.len() > HOT_NESTS {
-        let rest: u64 = nests[HOT_NESTS..].iter().map(|(_, v)| v.events).sum();
+        let rest: u64 = nests[HOT_NESTS..].iter().map(|(_, v)| v.accesses).sum();
         let _ = writeln!(
             text,
             "{} more nests with {} accesses ({}) are not shown.",
@@ -62,11 +62,11 @@ fn render_nest(
     );
     let _ = writeln!(
         text,
-        "- nest `{}`, entered {} times, {} accesses ({} of the profile){}",
+        "- nest `{}`, {}, {} accesses ({} of the profile){}",
         nest.id,
-        nest.entries,
-        verdict.events,
-        percent(verdict.events, total),
+        entries_text(nest),
+        verdict.accesses,
+        percent(verdict.accesses, total),
         if nest.modelled {
             ", modelled by the compiler"
         } else {

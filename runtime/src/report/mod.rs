@@ -50,6 +50,18 @@ pub fn location(nest: &NestProfile) -> String {
     }
 }
 
+/// `entered 3 times` or `entered 1000 times (the first 64 folded)`.
+pub fn entries_text(nest: &NestProfile) -> String {
+    if nest.folded_entries < nest.entries {
+        format!(
+            "entered {} times (the first {} folded)",
+            nest.entries, nest.folded_entries
+        )
+    } else {
+        format!("entered {} times", nest.entries)
+    }
+}
+
 /// `load A`, `store C`, `loop i`, with `@line` when known.
 pub fn site_name(nest: &NestProfile, index: usize) -> String {
     let Some(site) = nest.sites.get(index) else {

@@ -36,6 +36,7 @@ fn record(id: &str, sites: Vec<SiteInfo>) -> NestRecord {
         identity,
         FoldConfig::default(),
         Shadow::new(positions, usize::MAX, &POOL),
+        64,
     )
 }
 
