@@ -279,6 +279,7 @@ impl Stream {
             };
             absorber.take_upper_face(&b);
             absorber.labels = labels;
+            settle_bottoms(absorber);
             self.live -= 1;
             return true;
         }
@@ -473,6 +474,26 @@ fn absorb_point_labels(
     segment.vertices[upper..].copy_from_slice(point);
     segment.count += 1;
     Some(())
+}
+
+/// ⊥ means "flat along this loop". A merge along a diagonal search vector makes a
+/// polyhedron vary along an inner position whose coefficient is still ⊥ (its rows are
+/// single points): the solved coefficient already accounts for that variation, so the
+/// function is exact with 0 there, and saying so keeps a later absorption from
+/// taking ⊥ as flatness.
+fn settle_bottoms(polyhedron: &mut Polyhedron) {
+    let anchor = polyhedron.anchor().to_vec();
+    for q in 0..polyhedron.dims {
+        let varies = (1..polyhedron.vertex_count()).any(|k| polyhedron.vertex(k)[q] != anchor[q]);
+        if !varies {
+            continue;
+        }
+        for output in &mut polyhedron.labels {
+            if output.coefficients[q] == Coefficient::Bottom {
+                output.coefficients[q] = Coefficient::Known(0);
+            }
+        }
+    }
 }
 
 /// Label functions of `a` after absorbing `b` along level `d`, every output or none.

@@ -131,6 +131,22 @@ fn triangle_j_le_i_folds_to_one_trapezoid_with_a_degenerate_lower_face() {
 }
 
 #[test]
+fn a_diagonal_of_single_points_is_not_flat_along_its_inner_loop() {
+    // Rows of one point each at j = i: the piece varies along j although no row ever
+    // merged along j; its j coefficient is 0, not ⊥ (the i coefficient took it in).
+    let points: Vec<_> = (0..5i64)
+        .map(|i| (vec![0, i, i], vec![(100 + 10 * i + i) as i128]))
+        .collect();
+    let folded = fold(3, 1, &points);
+    assert_eq!(folded.pieces.len(), 1);
+    assert_eq!(
+        coefficients(&folded.pieces[0], 0),
+        vec![Known(0), Known(11), Known(0)]
+    );
+    assert_regenerates(&folded, &points);
+}
+
+#[test]
 fn triangle_j_le_2i_gives_one_piece_per_row() {
     let folded = fold(3, 1, &nest(6, |i| 0..=2 * i));
     assert_eq!(folded.pieces.len(), 6);
@@ -269,7 +285,7 @@ fn random_affine_nests_without_top_regenerate_exactly() {
         let entries = 1 + random.below(3);
         let rows = 1 + random.below(9);
         let width = 1 + random.below(9);
-        let shape = random.below(4);
+        let shape = random.below(5);
         let outputs = 1 + random.below(2) as usize;
         let coefficients: Vec<[i128; 4]> = (0..outputs)
             .map(|_| {
@@ -285,10 +301,11 @@ fn random_affine_nests_without_top_regenerate_exactly() {
         for e in 0..entries {
             for i in 0..rows {
                 let columns = match shape {
-                    0 => 0..=width - 1,    // rectangle
-                    1 => 0..=i,            // lower triangle
-                    2 => i..=rows - 1,     // upper triangle
-                    _ => 0..=rows - 1 - i, // shrinking rows
+                    0 => 0..=width - 1,     // rectangle
+                    1 => 0..=i,             // lower triangle
+                    2 => i..=rows - 1,      // upper triangle
+                    3 => i..=i + width - 1, // parallelogram (a diagonal when width is 1)
+                    _ => 0..=rows - 1 - i,  // shrinking rows
                 };
                 for j in columns {
                     let labels = coefficients
@@ -304,5 +321,48 @@ fn random_affine_nests_without_top_regenerate_exactly() {
         assert_regenerates(&folded, &points);
         // Same shape in every entry and rows that line up: one piece.
         assert_eq!(folded.pieces.len(), 1, "case {case}: {folded:?}");
+    }
+}
+
+#[test]
+fn without_widening_entries_of_random_shapes_regenerate_exactly() {
+    // Each entry has its own shape, so absorptions across entries meet rows of other
+    // lengths and directions: with widening off every absorption must be exact.
+    let config = FoldConfig {
+        widen: false,
+        max_pieces: 100_000,
+    };
+    let mut random = Random(0x0123_4567_89ab_cdef);
+    for case in 0..300 {
+        let c = [
+            random.below(1000) as i128,
+            random.below(50) as i128,
+            random.below(20) as i128 - 10,
+            random.below(7) as i128 - 3,
+        ];
+        let mut points = Vec::new();
+        for e in 0..1 + random.below(5) {
+            let rows = 1 + random.below(6);
+            let width = 1 + random.below(3);
+            let shape = random.below(5);
+            for i in 0..rows {
+                let columns = match shape {
+                    0 => 0..=width - 1,
+                    1 => 0..=i,
+                    2 => i..=rows - 1,
+                    3 => i..=i + width - 1,
+                    _ => 0..=rows - 1 - i,
+                };
+                for j in columns {
+                    let label = c[0] + c[1] * e as i128 + c[2] * i as i128 + c[3] * j as i128;
+                    // A label that is affine on each entry but not across entries.
+                    let label = label + if e % 2 == 1 { (i * i) as i128 } else { 0 };
+                    points.push((vec![e, i, j], vec![label]));
+                }
+            }
+        }
+        let folded = fold_with(3, 1, config, &points);
+        assert!(!folded.gave_up, "case {case}");
+        assert_regenerates(&folded, &points);
     }
 }

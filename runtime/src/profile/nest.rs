@@ -332,9 +332,9 @@ impl NestProfile {
                 dependence.source, dependence.sink
             );
             let common = dependence.common as usize;
-            if common > 1 + source.depth.min(sink.depth) as usize {
+            if common == 0 || common > 1 + source.depth.min(sink.depth) as usize {
                 return Err(format!(
-                    "{place}: {common} common positions, more than the sites have"
+                    "{place}: {common} common positions, not between 1 and what the sites have"
                 ));
             }
             validate_stream(

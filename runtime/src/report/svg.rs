@@ -179,6 +179,17 @@ pub fn distances(nest: &NestProfile, verdict: &NestVerdict) -> Option<String> {
     Some(text)
 }
 
+/// Whether every vertex lies in the piece's bounding box (true in profiles the runtime
+/// writes; regeneration stays inside the box only then).
+fn vertices_fit_box(piece: &crate::profile::nest::PieceProfile) -> bool {
+    piece.vertices.iter().all(|vertex| {
+        vertex
+            .iter()
+            .zip(piece.lower.iter().zip(&piece.upper))
+            .all(|(x, (low, high))| low <= x && x <= high)
+    })
+}
+
 /// Convex hull (monotone chain) of 2-D points, counter-clockwise.
 fn hull(mut points: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
     points.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
@@ -226,12 +237,13 @@ pub fn domain(nest: &NestProfile, verdict: &NestVerdict) -> Option<String> {
     let high_x = pieces.iter().map(|p| p.upper[px]).max()?;
     let low_y = pieces.iter().map(|p| p.lower[py]).min()?;
     let high_y = pieces.iter().map(|p| p.upper[py]).max()?;
-    let span = ((high_x - low_x).max(high_y - low_y) as f64).max(1.0);
+    // f64 throughout: a hostile profile's coordinates may be anywhere in i64.
+    let span = ((high_x as f64 - low_x as f64).max(high_y as f64 - low_y as f64)).max(1.0);
     let scale = (SIZE - 16.0) / span;
     let at = |x: i64, y: i64| {
         (
-            MARGIN + 8.0 + (x - low_x) as f64 * scale,
-            MARGIN + 8.0 + (y - low_y) as f64 * scale,
+            MARGIN + 8.0 + (x as f64 - low_x as f64) * scale,
+            MARGIN + 8.0 + (y as f64 - low_y as f64) * scale,
         )
     };
     let mut text = String::new();
@@ -264,7 +276,8 @@ pub fn domain(nest: &NestProfile, verdict: &NestVerdict) -> Option<String> {
         );
     }
     // Lattice points of the first entry's projection, if few enough to see.
-    if (high_x - low_x + 1).saturating_mul(high_y - low_y + 1) <= 1600 {
+    let extent = |low: i64, high: i64| (i128::from(high) - i128::from(low) + 1).max(0);
+    if extent(low_x, high_x) * extent(low_y, high_y) <= 1600 {
         let mut drawn = std::collections::BTreeSet::new();
         for piece in pieces.iter().filter(|p| !p.vertices.is_empty()).take(64) {
             let level = piece.vertices.len().trailing_zeros() as usize;
@@ -275,7 +288,16 @@ pub fn domain(nest: &NestProfile, verdict: &NestVerdict) -> Option<String> {
                 labels: Vec::new(),
                 count: piece.events,
             };
-            if piece.events > 100_000 {
+            // Regenerate only what the bounding box says is small: the vertices of a
+            // hostile profile may describe far more points than its counts claim.
+            let volume = piece
+                .lower
+                .iter()
+                .zip(&piece.upper)
+                .try_fold(1i128, |volume, (&low, &high)| {
+                    volume.checked_mul(extent(low, high))
+                });
+            if !volume.is_some_and(|v| v <= 100_000) || !vertices_fit_box(piece) {
                 continue;
             }
             for point in polyhedron.points() {

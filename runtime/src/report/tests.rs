@@ -201,3 +201,27 @@ fn a_profile_without_nests_says_how_to_get_them() {
     let text = markdown::render(&Profile::empty(), "p.json");
     assert!(text.contains("-polyrust-instrument=accesses"), "{text}");
 }
+
+#[test]
+fn a_forged_huge_piece_renders_without_regenerating_its_points() {
+    let mut nest = matmul(4);
+    for site in &mut nest.sites {
+        for piece in &mut site.stream.pieces {
+            for vertex in &mut piece.vertices {
+                for x in vertex.iter_mut().skip(1) {
+                    *x = if *x == 0 { i64::MIN } else { i64::MAX };
+                }
+            }
+            for x in piece.lower.iter_mut().skip(1) {
+                *x = i64::MIN;
+            }
+            for x in piece.upper.iter_mut().skip(1) {
+                *x = i64::MAX;
+            }
+        }
+    }
+    let started = std::time::Instant::now();
+    let page = html::render(&profile_of(vec![nest]), "forged");
+    assert!(page.contains("<svg"));
+    assert!(started.elapsed().as_secs() < 5);
+}
