@@ -483,8 +483,8 @@ fn absorb_point_labels(
 /// taking ⊥ as flatness.
 fn settle_bottoms(polyhedron: &mut Polyhedron) {
     let anchor = polyhedron.anchor().to_vec();
-    for q in 0..polyhedron.dims {
-        let varies = (1..polyhedron.vertex_count()).any(|k| polyhedron.vertex(k)[q] != anchor[q]);
+    for (q, &origin) in anchor.iter().enumerate() {
+        let varies = (1..polyhedron.vertex_count()).any(|k| polyhedron.vertex(k)[q] != origin);
         if !varies {
             continue;
         }

@@ -297,7 +297,7 @@ pub fn domain(nest: &NestProfile, verdict: &NestVerdict) -> Option<String> {
                 .try_fold(1i128, |volume, (&low, &high)| {
                     volume.checked_mul(extent(low, high))
                 });
-            if !volume.is_some_and(|v| v <= 100_000) || !vertices_fit_box(piece) {
+            if volume.is_none_or(|v| v > 100_000) || !vertices_fit_box(piece) {
                 continue;
             }
             for point in polyhedron.points() {
