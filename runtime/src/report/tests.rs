@@ -225,3 +225,63 @@ fn a_forged_huge_piece_renders_without_regenerating_its_points() {
     assert!(page.contains("<svg"));
     assert!(started.elapsed().as_secs() < 5);
 }
+
+/// Gauss-Seidel in place: `for t < steps: for i in 1..n-1: A[i] = A[i-1] + A[i+1]`.
+fn gauss_seidel(steps: i64, n: i64) -> NestProfile {
+    let mut nest = record(
+        "gs:3:ab",
+        vec![
+            site(SiteKind::Loop, 1, None, "t", 20),
+            site(SiteKind::Loop, 2, Some(0), "i", 21),
+            site(SiteKind::Load, 2, Some(1), "A", 22),
+            site(SiteKind::Load, 2, Some(1), "A", 22),
+            site(SiteKind::Store, 2, Some(1), "A", 22),
+        ],
+    );
+    let a = 0x60_0000u64;
+    nest.enter();
+    for t in 0..steps {
+        nest.access(0, &[t], 0);
+        for i in 0..n - 2 {
+            let element = |k: i64| a + 8 * k as u64;
+            nest.access(1, &[t, i], 0);
+            nest.access(2, &[t, i], element(i));
+            nest.access(3, &[t, i], element(i + 2));
+            nest.access(4, &[t, i], element(i + 1));
+        }
+    }
+    nest.profile()
+}
+
+#[test]
+fn gauss_seidel_carries_along_t_and_i_and_is_not_permutable_until_skewed() {
+    let nest = gauss_seidel(6, 20);
+    let verdict = NestVerdict::of(&nest);
+    assert!(
+        verdict.loops.iter().all(|l| !l.parallel),
+        "{:?}",
+        verdict.loops
+    );
+    // A[i-1] was written one i before (0, 1); A[i+1] one t before, one i further (1, -1).
+    let mut distances: Vec<Vec<Option<i64>>> = nest
+        .dependences
+        .iter()
+        .filter(|d| !d.across_entries)
+        .flat_map(|d| d.distances.iter().cloned())
+        .collect();
+    distances.sort();
+    distances.dedup();
+    assert_eq!(
+        distances,
+        vec![
+            vec![Some(0), Some(0), Some(1)],
+            vec![Some(0), Some(1), Some(-1)]
+        ]
+    );
+    assert!(verdict.bands.is_empty(), "(1, -1) forbids tiling t with i");
+    assert!(
+        verdict.suggestion.contains("no parallel loop"),
+        "{}",
+        verdict.suggestion
+    );
+}
