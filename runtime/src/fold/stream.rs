@@ -461,14 +461,33 @@ fn absorb_point_labels(
 ) -> Option<()> {
     let x0 = segment.vertex(0)[p] as i128;
     let x = point[p] as i128;
-    for (output, &value) in segment.labels.iter().zip(labels) {
-        absorb_point_output(output, value, x0, x, p, widen)?;
+    // The usual event continues a segment whose labels already fit it: nothing but the
+    // upper vertex changes.
+    let unchanged =
+        segment
+            .labels
+            .iter()
+            .zip(labels)
+            .all(|(output, &value)| match output.coefficients[p] {
+                Coefficient::Known(c) => c
+                    .checked_mul(x)
+                    .and_then(|cx| value.checked_sub(cx))
+                    .is_some_and(|r| r == output.remaining),
+                Coefficient::Top => true,
+                Coefficient::Bottom => false,
+            });
+    if !unchanged {
+        for (output, &value) in segment.labels.iter().zip(labels) {
+            absorb_point_output(output, value, x0, x, p, widen)?;
+        }
     }
-    for (output, &value) in segment.labels.iter_mut().zip(labels) {
-        // Checked above: the same computation cannot fail now.
-        let (remaining, coefficient) = absorb_point_output(output, value, x0, x, p, widen)?;
-        output.remaining = remaining;
-        output.coefficients[p] = coefficient;
+    if !unchanged {
+        for (output, &value) in segment.labels.iter_mut().zip(labels) {
+            // Checked above: the same computation cannot fail now.
+            let (remaining, coefficient) = absorb_point_output(output, value, x0, x, p, widen)?;
+            output.remaining = remaining;
+            output.coefficients[p] = coefficient;
+        }
     }
     let upper = segment.dims;
     segment.vertices[upper..].copy_from_slice(point);
