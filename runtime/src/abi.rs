@@ -13,6 +13,7 @@ mod nest_descriptor;
 mod nest_recorder;
 mod output;
 mod recorder;
+mod spin_lock;
 
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -25,10 +26,12 @@ pub use output::{DEFAULT_PROFILE_FILE, PROFILE_FILE_VARIABLE};
 use crate::profile::PROFILE_FORMAT_VERSION;
 use nest_recorder::NestRecorder;
 use recorder::Recorder;
+use spin_lock::{SpinGuard, SpinLock};
 
 static RECORDER: Mutex<Option<Recorder>> = Mutex::new(None);
-/// Locked after `RECORDER` when both are needed (writing the profile).
-static NESTS: Mutex<Option<NestRecorder>> = Mutex::new(None);
+/// Locked after `RECORDER` when both are needed (writing the profile). Taken on every
+/// access, hence the cheaper lock.
+static NESTS: SpinLock<Option<NestRecorder>> = SpinLock::new(None);
 static EXIT_HANDLER: Once = Once::new();
 
 /// The recorder, even if a panic elsewhere poisoned the lock: counters are updated one
@@ -39,12 +42,9 @@ fn lock_recorder() -> MutexGuard<'static, Option<Recorder>> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// The nest recorder, even if a panic elsewhere poisoned the lock: a stream interrupted
-/// mid-push is at worst one point short.
-fn lock_nests() -> MutexGuard<'static, Option<NestRecorder>> {
-    NESTS
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+/// The nest recorder (a panic while it was held left at worst a stream one point short).
+fn lock_nests() -> SpinGuard<'static, Option<NestRecorder>> {
+    NESTS.lock()
 }
 
 /// Counts one entry of the loop nest `nest` (accesses ABI).
