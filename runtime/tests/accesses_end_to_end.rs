@@ -266,7 +266,12 @@ fn matmul_and_histogram_fold_to_the_expected_domains_labels_and_dependences() {
     // show and merge keep working with nests (merge keeps same-id nests side by side).
     let shown = prof(&["show", path.to_str().unwrap()]);
     assert!(shown.status.success());
-    assert!(String::from_utf8_lossy(&shown.stdout).contains("nest matmul:30:5eed"));
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        shown.contains(": 0 regions, 2 nests (format polyrust-profile version 2)"),
+        "{shown}"
+    );
+    assert!(shown.contains("nest matmul:30:5eed"), "{shown}");
     let merged = dir.join("merged.json");
     let output = prof(&[
         "merge",

@@ -54,8 +54,10 @@ fn dependence_loops(nest: &NestProfile, index: usize) -> Vec<usize> {
     loops
 }
 
-/// The loop position (0-based in `loops`) that carries `distance`, if any can; `None`
-/// when the piece is loop-independent. `may` lists every position that might.
+/// The loop positions (0-based in the dependence's loops) that carry or may carry a
+/// piece of distance `distance`: the first known non-zero component's loop, and every
+/// loop of an unknown (⊤) component before it. Empty for a loop-independent piece and
+/// for one from another entry.
 fn carriers(distance: &[Component]) -> Vec<usize> {
     // distance[0] is the entry; within one entry it must be 0 (or unknown).
     let mut may = Vec::new();

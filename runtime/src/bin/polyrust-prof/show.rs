@@ -54,10 +54,16 @@ fn plural(count: u64, one: &str, many: &str) -> String {
 
 /// The whole report; a function of the profile alone.
 pub fn render(profile: &Profile, path: &Path) -> String {
+    let mut counts = plural(profile.regions.len() as u64, "region", "regions");
+    if !profile.nests.is_empty() {
+        counts.push_str(&format!(
+            ", {}",
+            plural(profile.nests.len() as u64, "nest", "nests")
+        ));
+    }
     let mut text = format!(
-        "profile {}: {} (format {} version {})\n",
+        "profile {}: {counts} (format {} version {})\n",
         path.display(),
-        plural(profile.regions.len() as u64, "region", "regions"),
         profile.format,
         profile.version
     );
