@@ -176,6 +176,70 @@ mod tests {
         assert_eq!(offset_of!(NestDescriptor, reserved), 68);
     }
 
+    fn descriptor(sites: *const SiteDescriptor, num_sites: u32) -> NestDescriptor {
+        NestDescriptor {
+            abi_version: NEST_ABI_VERSION,
+            num_sites,
+            max_depth: 1,
+            line: 0,
+            id: c"n:1:ab".as_ptr(),
+            function: std::ptr::null(),
+            file: std::ptr::null(),
+            module_hash: std::ptr::null(),
+            sites,
+            default_path: std::ptr::null(),
+            modelled: 0,
+            reserved: 0,
+        }
+    }
+
+    #[test]
+    fn descriptors_that_break_the_abi_are_refused_with_a_reason() {
+        let sites = [
+            SiteDescriptor {
+                kind: SITE_LOOP,
+                depth: 1,
+                size: 0,
+                line: 0,
+                column: 0,
+                loop_site: NO_LOOP,
+                name: std::ptr::null(),
+            },
+            SiteDescriptor {
+                kind: SITE_LOAD,
+                depth: 1,
+                size: 4,
+                line: 0,
+                column: 0,
+                loop_site: 0,
+                name: c"a".as_ptr(),
+            },
+        ];
+        // SAFETY: every pointer is NULL or points to live data above.
+        let identity = unsafe { descriptor(sites.as_ptr(), 2).identity() }.unwrap();
+        assert_eq!(
+            (
+                identity.sites[0].name.as_str(),
+                identity.sites[1].name.as_str()
+            ),
+            ("", "a")
+        );
+        let refuse = |nest: NestDescriptor| unsafe { nest.identity() }.unwrap_err();
+        assert_eq!(refuse(descriptor(std::ptr::null(), 2)), "sites is NULL");
+        let mut other_version = descriptor(sites.as_ptr(), 2);
+        other_version.abi_version = 2;
+        assert!(refuse(other_version).contains("descriptor version 2"));
+        let mut no_id = descriptor(sites.as_ptr(), 2);
+        no_id.id = std::ptr::null();
+        assert_eq!(refuse(no_id), "no id");
+        let mut too_many = descriptor(sites.as_ptr(), 2);
+        too_many.num_sites = 5000;
+        assert!(refuse(too_many).contains("5000 sites"));
+        let mut bad_kind = sites;
+        bad_kind[1].kind = 7;
+        assert!(refuse(descriptor(bad_kind.as_ptr(), 2)).contains("site 1 has kind 7"));
+    }
+
     fn site(kind: SiteKind, depth: u32, parent_loop: Option<u32>) -> SiteInfo {
         SiteInfo {
             kind,

@@ -101,10 +101,14 @@ int main(int argc, char **argv) {
   }
   for (int64_t i = 0; i < 4 * n; i++)
     idx[i] = (int32_t)((i * 7919) % 61);
-  int64_t iv[1] = {0};
+  /* Calls that break the ABI are ignored, never fatal. */
+  int64_t iv[3] = {0, 0, 0};
   ENTER(&bad);
   ACCESS(&bad, 0, iv, h);
   ENTER(NULL);
+  ACCESS(NULL, 0, iv, h);
+  ACCESS(&mm, 99, iv, h);   /* no such site */
+  ACCESS(&mm, 4, NULL, h);  /* a site of depth 3 without counters */
   struct timespec start, end;
   clock_gettime(CLOCK_MONOTONIC, &start);
   for (int64_t r = 0; r < repetitions; r++) {
