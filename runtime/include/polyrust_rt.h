@@ -40,8 +40,9 @@ void polyrust_rt_enter(const struct polyrust_rt_region *region, const int64_t *v
  * Mirrored in Rust by runtime/src/abi/nest_descriptor.rs. The runtime counts entries per
  * nest and prepends the entry number to every iteration vector; it folds one stream per
  * site (label: the address) and one per data-flow dependence (last writer of each
- * address -> reading site; label: the writer's iteration vector). Single-threaded use
- * per nest: iteration vectors of one site must increase lexicographically. */
+ * address -> reading site; label: the writer's iteration vector). Each thread's
+ * executions of a nest are folded apart; within one thread, the iteration vectors of a
+ * site must increase lexicographically (else its stream keeps only a bounding box). */
 
 #define POLYRUST_RT_NEST_ABI_VERSION 1
 

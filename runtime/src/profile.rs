@@ -163,8 +163,9 @@ impl Profile {
         for region in &mut self.regions {
             region.canonicalize();
         }
-        self.nests
-            .sort_by(|a, b| (&a.id, &a.module_hash).cmp(&(&b.id, &b.module_hash)));
+        self.nests.sort_by(|a, b| {
+            (&a.id, &a.module_hash, a.thread).cmp(&(&b.id, &b.module_hash, b.thread))
+        });
         self.version = if self.nests.is_empty() {
             OLDEST_PROFILE_FORMAT_VERSION
         } else {

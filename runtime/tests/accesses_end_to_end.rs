@@ -319,6 +319,36 @@ fn entries_past_polyrust_fold_entries_are_only_counted() {
     );
 }
 
+#[test]
+fn threads_running_one_nest_at_once_are_folded_apart() {
+    let dir = scratch("accesses-threads");
+    let program = build(&dir, true);
+    let path = dir.join("threads.polyprof.json");
+    let output = Command::new(&program)
+        .args(["64", "40", "threads"])
+        .env("POLYRUST_PROFILE_FILE", &path)
+        .output()
+        .expect("the test program starts");
+    assert!(output.status.success());
+    let profile = Profile::read(&path).unwrap();
+    let histograms: Vec<&NestProfile> = profile
+        .nests
+        .iter()
+        .filter(|n| n.function == "histogram")
+        .collect();
+    // The main thread (0) only touched the refused and the matmul descriptors.
+    let threads: Vec<u64> = histograms.iter().map(|n| n.thread).collect();
+    assert_eq!(threads.len(), 2, "{threads:?}");
+    assert!(!threads.contains(&0), "{threads:?}");
+    for nest in histograms {
+        assert_eq!(nest.entries, 40);
+        // idx[i]: one piece over 40 entries × 256 iterations, however the threads ran.
+        let idx = &nest.sites[1].stream;
+        assert!(!idx.gave_up);
+        assert_eq!((idx.events, idx.pieces.len()), (40 * 256, 1));
+    }
+}
+
 /// Width and height of a PNG, from its IHDR chunk.
 fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
     if bytes.len() < 24 || &bytes[..8] != b"\x89PNG\r\n\x1a\n" || &bytes[12..16] != b"IHDR" {

@@ -109,6 +109,7 @@ impl NestDescriptor {
             line: self.line,
             module_hash: c_text(self.module_hash).unwrap_or_default(),
             modelled: self.modelled == 1,
+            thread: 0,
             sites,
         })
     }

@@ -1,8 +1,13 @@
 //! All nests of the process instrumented with `-polyrust-instrument=accesses`, keyed by
-//! the address of their descriptor (one constant per nest), with the last one used
-//! cached: consecutive accesses almost always belong to the same nest. A descriptor
-//! that breaks the ABI is remembered as refused (checked once, not per access) and
+//! the address of their descriptor (one constant per nest) and the thread running them,
+//! with the last one used cached: consecutive accesses almost always belong to the same
+//! nest. Each thread's executions of a nest are folded apart (their iteration vectors
+//! interleave otherwise), so a nest run by several threads appears once per thread in
+//! the profile, and dependences between threads are not seen. A descriptor that breaks
+//! the ABI is remembered as refused (checked once per thread, not per access) and
 //! reported when the profile is written.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::nest_descriptor::NestDescriptor;
 use crate::accesses::{
@@ -11,13 +16,25 @@ use crate::accesses::{
 use crate::fold::FoldConfig;
 use crate::profile::{NestProfile, MAX_REGIONS};
 
+/// Threads are numbered in the order of their first instrumented call.
+static NEXT_THREAD: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    static THREAD: u64 = NEXT_THREAD.fetch_add(1, Ordering::Relaxed);
+}
+
+/// This thread's number (`u64::MAX` while the thread is being torn down).
+fn thread_number() -> u64 {
+    THREAD.try_with(|thread| *thread).unwrap_or(u64::MAX)
+}
+
 #[derive(Default)]
 pub(crate) struct NestRecorder {
-    /// Descriptor address → index into `nests`, or `None` if refused.
-    index: WordMap<usize, Option<usize>>,
+    /// (descriptor address, thread) → index into `nests`, or `None` if refused.
+    index: WordMap<(usize, u64), Option<usize>>,
     nests: Vec<NestRecord>,
-    /// (descriptor address, index) of the last nest used.
-    last: Option<(usize, usize)>,
+    /// ((descriptor address, thread), index) of the last nest used.
+    last: Option<((usize, u64), usize)>,
     /// Refused descriptors: id (or address) and why.
     refused: Vec<String>,
     default_path: Option<String>,
@@ -31,7 +48,7 @@ impl NestRecorder {
     /// # Safety
     /// `nest` is valid as a [`NestDescriptor`].
     unsafe fn record(&mut self, nest: &NestDescriptor) -> Option<&mut NestRecord> {
-        let key = nest as *const NestDescriptor as usize;
+        let key = (nest as *const NestDescriptor as usize, thread_number());
         if let Some((last, index)) = self.last {
             if last == key {
                 return self.nests.get_mut(index);
@@ -40,7 +57,7 @@ impl NestRecorder {
         let index = match self.index.get(&key) {
             Some(known) => *known,
             None => {
-                let registered = self.register(nest);
+                let registered = self.register(nest, key.1);
                 self.index.insert(key, registered);
                 registered
             }
@@ -49,19 +66,23 @@ impl NestRecorder {
         self.nests.get_mut(index)
     }
 
-    unsafe fn register(&mut self, nest: &NestDescriptor) -> Option<usize> {
+    unsafe fn register(&mut self, nest: &NestDescriptor, thread: u64) -> Option<usize> {
         if self.nests.len() >= MAX_REGIONS {
             return None;
         }
-        let identity = match nest.identity() {
+        let mut identity = match nest.identity() {
             Ok(identity) => identity,
             Err(reason) => {
                 let id = super::descriptor::c_text(nest.id)
                     .unwrap_or_else(|| format!("at {:p}", nest as *const NestDescriptor));
-                self.refused.push(format!("nest '{id}' ignored: {reason}"));
+                let refusal = format!("nest '{id}' ignored: {reason}");
+                if !self.refused.contains(&refusal) {
+                    self.refused.push(refusal);
+                }
                 return None;
             }
         };
+        identity.thread = thread;
         if self.default_path.is_none() {
             self.default_path = nest.default_path();
         }

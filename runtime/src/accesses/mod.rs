@@ -6,8 +6,9 @@
 //! sink's IVs and labels the source's. IVs get the entry number as position 0.
 //!
 //! Relies on the descriptor having been checked ([`NestIdentity`] comes from
-//! `abi::nest_descriptor`) and on the nest running in one thread at a time: IVs of a
-//! site must increase, or its stream gives up to a box. Allocation-free on the hot
+//! `abi::nest_descriptor`) and on being fed by one thread (the ABI layer keeps one
+//! record per nest and thread): IVs of a site must increase, or its stream gives up to
+//! a box. Allocation-free on the hot
 //! path except when a piece or a dependence appears, or a shadow page is first used.
 //!
 //! The paper drops the dependences of induction variables (integer instructions with
@@ -62,6 +63,9 @@ pub struct NestIdentity {
     pub line: u32,
     pub module_hash: String,
     pub modelled: bool,
+    /// The thread whose executions these are (threads are numbered from 0 in the order
+    /// of their first instrumented call).
+    pub thread: u64,
     pub sites: Vec<SiteInfo>,
 }
 
@@ -278,6 +282,7 @@ impl NestRecord {
             line: identity.line,
             module_hash: identity.module_hash.clone(),
             modelled: identity.modelled,
+            thread: identity.thread,
             entries: self.entries,
             folded_entries: self.entries.min(self.fold_entries),
             unfolded_accesses: self.unfolded_accesses,
@@ -342,6 +347,7 @@ mod tests {
             line: 1,
             module_hash: "ab".into(),
             modelled: false,
+            thread: 0,
             sites: vec![
                 site(SiteKind::Loop, 1, None, "i"),
                 site(SiteKind::Loop, 2, Some(0), "k"),

@@ -39,6 +39,10 @@ pub struct NestProfile {
     pub module_hash: String,
     /// Whether the compiler's detection accepted the nest (as part of a SCoP).
     pub modelled: bool,
+    /// The thread whose executions were folded: each thread's are folded apart, so a
+    /// nest run by several threads appears once per thread (numbered from 0 in the
+    /// order of their first instrumented call).
+    pub thread: u64,
     /// How many times the nest was entered.
     pub entries: u64,
     /// How many of the first entries were folded (the runtime folds at most
@@ -456,6 +460,7 @@ mod tests {
             line: 1,
             module_hash: "ab".into(),
             modelled: false,
+            thread: 0,
             entries: 1,
             folded_entries: 1,
             unfolded_accesses: 0,

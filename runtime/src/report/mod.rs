@@ -50,15 +50,20 @@ pub fn location(nest: &NestProfile) -> String {
     }
 }
 
-/// `entered 3 times` or `entered 1000 times (the first 64 folded)`.
+/// `entered 3 times` or `entered 1000 times (the first 64 folded)`, with the thread
+/// when it is not the first one.
 pub fn entries_text(nest: &NestProfile) -> String {
+    let thread = match nest.thread {
+        0 => String::new(),
+        thread => format!("in thread {thread}, "),
+    };
     if nest.folded_entries < nest.entries {
         format!(
-            "entered {} times (the first {} folded)",
+            "{thread}entered {} times (the first {} folded)",
             nest.entries, nest.folded_entries
         )
     } else {
-        format!("entered {} times", nest.entries)
+        format!("{thread}entered {} times", nest.entries)
     }
 }
 

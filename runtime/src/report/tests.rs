@@ -29,6 +29,7 @@ fn record(id: &str, sites: Vec<SiteInfo>) -> NestRecord {
         line: 3,
         module_hash: "ab".into(),
         modelled: false,
+        thread: 0,
         sites,
     };
     let positions = NestRecord::positions(&identity);

@@ -75,12 +75,12 @@ pub fn render(profile: &Profile, path: &Path) -> String {
     for nest in &profile.nests {
         let _ = write!(
             text,
-            "\n{}\n  nest {} (module hash {}): entered {}, {} accesses at {} sites, {} \
+            "\n{}\n  nest {} (module hash {}): {}, {} accesses at {} sites, {} \
              (polyrust-prof report shows the verdicts)\n",
             polyrust_rt::report::location(nest),
             nest.id,
             nest.module_hash,
-            plural(nest.entries, "time", "times"),
+            polyrust_rt::report::entries_text(nest),
             nest.access_events(),
             nest.sites.len(),
             plural(nest.dependences.len() as u64, "dependence", "dependences")
