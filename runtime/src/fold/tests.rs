@@ -366,3 +366,45 @@ fn without_widening_entries_of_random_shapes_regenerate_exactly() {
         assert_regenerates(&folded, &points);
     }
 }
+
+#[test]
+fn random_three_deep_nests_regenerate_exactly_and_a_tetrahedron_is_one_piece() {
+    let mut random = Random(0xfeed_beef_1234_5678);
+    for case in 0..200 {
+        let n = 1 + random.below(6);
+        let shape = random.below(4);
+        let c = [
+            random.below(900) as i128,
+            random.below(9) as i128 - 4,
+            random.below(9) as i128,
+            3,
+        ];
+        let mut points = Vec::new();
+        for i in 0..n {
+            for j in 0..=match shape {
+                0 => n - 1,
+                _ => i,
+            } {
+                let upper = match shape {
+                    0 | 1 => n - 1,
+                    2 => j,
+                    _ => i + j,
+                };
+                for k in 0..=upper {
+                    let label = c[0] + c[1] * i as i128 + c[2] * j as i128 + c[3] * k as i128;
+                    points.push((vec![0, i, j, k], vec![label]));
+                }
+            }
+        }
+        let config = FoldConfig {
+            widen: false,
+            max_pieces: 100_000,
+        };
+        let folded = fold_with(4, 1, config, &points);
+        assert_regenerates(&folded, &points);
+        if shape == 2 {
+            // k ≤ j ≤ i: a tetrahedron, one elementary polyhedron.
+            assert_eq!(folded.pieces.len(), 1, "case {case}: {folded:?}");
+        }
+    }
+}
