@@ -156,14 +156,18 @@ impl AffineLabel {
 
 impl PieceProfile {
     fn from_piece(piece: &Piece) -> PieceProfile {
-        PieceProfile {
+        let mut profile = PieceProfile {
             events: piece.count,
-            affine: piece.is_affine(),
+            affine: false,
             lower: piece.lower.clone(),
             upper: piece.upper.clone(),
             vertices: piece.vertices.clone(),
             labels: piece.labels.iter().map(AffineLabel::from_output).collect(),
-        }
+        };
+        // From what is written, not from the fold: a coefficient or constant beyond
+        // i64 is written as ⊤, and a reader checks `affine` against the labels.
+        profile.affine = profile.is_affine();
+        profile
     }
 
     /// Whether the piece is an exact polyhedron with affine labels only (what
@@ -548,6 +552,19 @@ mod tests {
         assert!(error.contains("version 1 has no nests"), "{error}");
         let error = broken(&|j| j["nests"][0]["sites"][1]["depth"] = 99.into());
         assert!(error.contains("more than 16"), "{error}");
+    }
+
+    #[test]
+    fn a_constant_beyond_i64_is_written_as_top_and_the_piece_as_not_affine() {
+        let huge = i128::from(i64::MAX) + 10;
+        let points: Vec<_> = (0..3i64)
+            .map(|i| (vec![0, i], vec![huge + i128::from(i)]))
+            .collect();
+        let stream = folded(&points, 1);
+        let piece = &stream.pieces[0];
+        assert_eq!(piece.labels[0].constant, None);
+        assert!(!piece.affine);
+        assert!(validate_stream(&stream, 2, 1).is_ok());
     }
 
     #[test]
