@@ -376,8 +376,24 @@ fn propagate(
     // Candidates with what their reads recompute, judged on the original model.
     let mut candidates: Vec<(&exprprop::Verdict, Vec<exprprop::Recompute>)> = Vec::new();
     for verdict in &verdicts {
-        let exprprop::Verdict::Propagable { array, .. } = verdict else {
-            continue;
+        let array = match verdict {
+            exprprop::Verdict::Propagable { array, .. } => array,
+            // Said of the temporaries propagation could remove, were it possible.
+            exprprop::Verdict::Kept { array, reason } => {
+                if codegen::propagate::removable(region, array) {
+                    let name = codegen::propagate::source_name(fa, region, array);
+                    fa.remark(
+                        RemarkKind::Analysis,
+                        "NotPropagable",
+                        at,
+                        &format!(
+                            "temporary {name} is not recomputed where it is read: {}",
+                            reason.replace(array.as_str(), &name)
+                        ),
+                    );
+                }
+                continue;
+            }
         };
         if !codegen::propagate::removable(region, array) {
             remark_candidate(
