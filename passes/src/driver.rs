@@ -38,7 +38,14 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
     // A region that could grow over a guard but for the work the guard does before its
     // branch (the `malloc` in front of `if (n > 0)`): that work gets a block of its own,
     // and the function is looked at again (remarks wait for that round).
-    if (options.codegen || options.force_codegen) && split_guards(analyses, &detection) {
+    // (Not when every nest is instrumented for accesses, in the first round only: those
+    // nests are not optimized in that compile.)
+    let instrumenting_accesses = options.profile_generate.is_some()
+        && matches!(options.instrument, Instrumentation::Accesses);
+    if (options.codegen || options.force_codegen)
+        && !instrumenting_accesses
+        && split_guards(analyses, &detection)
+    {
         REMARKS_DUE.with(|due| due.set(options.round + 1));
         return true;
     }

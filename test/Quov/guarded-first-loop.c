@@ -12,6 +12,13 @@
 // RUN: %t/plain 3 4 5 17 100 1000 2000 > %t/plain.out
 // RUN: %t/folded 3 4 5 17 100 1000 2000 > %t/folded.out
 // RUN: cmp %t/plain.out %t/folded.out
+// Instrumented for accesses, the guard keeps its work (every nest is instrumented in
+// the pass's first round, and none is optimized in that compile):
+// RUN: %clang -O3 -g -fpass-plugin=%plugin -mllvm -polyrust-profile-generate=%t/p.json \
+// RUN:   -mllvm -polyrust-instrument=accesses -c %s -o /dev/null -Rpass-analysis=polyrust 2>&1 \
+// RUN:   | %FileCheck %s --check-prefix=ACCESSES
+// ACCESSES: guarded-first-loop.c:28:3: remark: loop nest instrumented: its 1 loop and 2 memory accesses
+// ACCESSES: guarded-first-loop.c:30:3: remark: loop nest instrumented: its 2 loops
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,9 +38,9 @@ __attribute__((noinline)) void heat(int n, int w, int steps, const double *in, d
     out[i] = 0.5 * u[(long)steps * w + i];
   free(u);
 }
-// CHECK: guarded-first-loop.c:21:3: remark: SCoP begins here.
-// CHECK: guarded-first-loop.c:32:3: remark: SCoP ends here.
-// CHECK: guarded-first-loop.c:21:3: remark: region in heat at {{.*}} optimized ({{.*}}temporary u stored as u[i0 mod 2][i1]
+// CHECK: guarded-first-loop.c:28:3: remark: SCoP begins here.
+// CHECK: guarded-first-loop.c:39:3: remark: SCoP ends here.
+// CHECK: guarded-first-loop.c:28:3: remark: region in heat at {{.*}} optimized ({{.*}}temporary u stored as u[i0 mod 2][i1]
 
 int main(int argc, char **argv) {
   for (int a = 1; a < argc; a++) {
