@@ -543,14 +543,18 @@ fn coordinates(
                     )?)
                 }
                 // In a row loop of the deepest statements, in front of their innermost
-                // loop: that row.
-                None if own + 1 == depth && in_a_row_loop(statements, s, depth) => {
+                // loop, or in a loop of its own over rows (a row copied with memcpy):
+                // that row.
+                None if own + 1 == depth
+                    && (in_a_row_loop(statements, s, depth)
+                        || !innermost_loop_walks_columns(scop, s)?) =>
+                {
                     let members = format!("{}, 0", iterators(own));
                     Some(statement_map(scop, s, &members, "a statement's place")?)
                 }
-                // A loop of its own in the time step (the top and bottom boundary rows
-                // copied in one loop over the columns): at the first row, its loop
-                // as the innermost dimension. Its dependences then place it (shifts).
+                // A loop of its own over columns (the top and bottom boundary rows
+                // copied in one loop): at the first row, its loop as the innermost
+                // dimension. Its dependences then place it (shifts).
                 None if own == 2 => {
                     let zeros = vec!["0"; depth - 2].join(", ");
                     Some(statement_map(
@@ -569,6 +573,56 @@ fn coordinates(
         out.insert(s.name.clone(), place);
     }
     Ok(Some(out))
+}
+
+/// Whether the innermost loop of statement `s` walks along the innermost dimension of
+/// an array it writes one element of (`u[t + 1][0][x]` in a loop over `x`), rather than
+/// along rows (`memcpy(In[i], Out[i], ..)` in a loop over `i`).
+fn innermost_loop_walks_columns(scop: &Scop, s: &Statement) -> Result<bool, IslError> {
+    let own = s.depth();
+    if own == 0 {
+        return Ok(false);
+    }
+    let ctx = scop.context.ctx();
+    let counters = iterators(own);
+    let mut shifted: Vec<String> = (0..own).map(|k| format!("i{k}")).collect();
+    shifted[own - 1] = format!("i{} + 1", own - 1);
+    let next = parse_map(
+        &ctx,
+        &format!(
+            "{{ {name}[{counters}] -> {name}[{}] }}",
+            shifted.join(", "),
+            name = s.name
+        ),
+        "the next iteration of a statement's innermost loop",
+    )?;
+    for write in s.accesses.iter().filter(|a| a.kind != AccessKind::Read) {
+        let relation = write.relation.copy()?.intersect_domain(s.domain.copy()?)?;
+        let rank = relation.n_out()?;
+        if rank == 0 || !relation.is_single_valued()? {
+            continue;
+        }
+        let subscripts: Vec<String> = (0..rank).map(|k| format!("c{k}")).collect();
+        let last = parse_map(
+            &ctx,
+            &format!(
+                "{{ {array}[{}] -> [c{}] }}",
+                subscripts.join(", "),
+                rank - 1,
+                array = write.array
+            ),
+            "an array's innermost subscript",
+        )?;
+        let column = relation.apply_range(last)?;
+        let following = next.copy()?.apply_range(column.copy()?)?;
+        let common = column.copy()?.domain()?;
+        let following = following.intersect_domain(common.copy()?)?;
+        let column = column.intersect_domain(following.copy()?.domain()?)?;
+        if !column.is_empty()? && !column.is_equal(&following)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Whether statement `s`, one loop shallower than the deepest statements, sits in one
