@@ -36,7 +36,61 @@ struct polyrust_rt_region {
 void polyrust_rt_enter(const struct polyrust_rt_region *region, const int64_t *values,
                        const uint64_t *ranges);
 
-/* Version of the profile format written (1). */
+/* ---- Folded accesses (-polyrust-instrument=accesses, issue 13) ----
+ * Mirrored in Rust by runtime/src/abi/nest_descriptor.rs. The runtime counts entries per
+ * nest and prepends the entry number to every iteration vector; it folds one stream per
+ * site (label: the address) and one per data-flow dependence (last writer of each
+ * address -> reading site; label: the writer's iteration vector). Each thread's
+ * executions of a nest are folded apart; within one thread, the iteration vectors of a
+ * site must increase lexicographically (else its stream keeps only a bounding box). */
+
+#define POLYRUST_RT_NEST_ABI_VERSION 1
+
+/* Kinds of sites */
+#define POLYRUST_RT_SITE_LOAD   0u   /* address = the byte address loaded */
+#define POLYRUST_RT_SITE_STORE  1u   /* address = the byte address stored */
+#define POLYRUST_RT_SITE_LOOP   2u   /* a loop header: one event per iteration, address 0 */
+
+struct polyrust_rt_site {
+  uint32_t kind;     /* POLYRUST_RT_SITE_* */
+  uint32_t depth;    /* number of loops of the nest around the site (length of its IV);
+                        for a loop header, the loop's own depth (1 = outermost loop) */
+  uint32_t size;     /* bytes accessed (0 for a loop) */
+  uint32_t line;     /* source line, 0 if unknown */
+  uint32_t column;   /* source column, 0 if unknown */
+  uint32_t loop;     /* index (into the nest's sites) of the innermost loop-header
+                        site around this site; for a loop, its parent loop's site;
+                        UINT32_MAX if none */
+  const char *name;  /* source name of the array/pointer or the loop counter, "" if unknown */
+};
+
+/* One private constant per instrumented loop nest. */
+struct polyrust_rt_nest {
+  uint32_t abi_version;        /* POLYRUST_RT_NEST_ABI_VERSION */
+  uint32_t num_sites;          /* at most 4096 */
+  uint32_t max_depth;          /* deepest site depth, at most 16 */
+  uint32_t line;               /* source line of the nest's outermost loop, 0 if unknown */
+  const char *id;              /* stable id, same scheme as polyrust_rt_region ids */
+  const char *function;
+  const char *file;
+  const char *module_hash;
+  const struct polyrust_rt_site *sites;
+  const char *default_path;    /* profile path from the compile option, or NULL */
+  uint32_t modelled;           /* 1 if detection accepted this nest as (part of) a SCoP */
+  uint32_t reserved;           /* 0 */
+};
+
+/* Called once in front of each entry into the nest (in the outermost loop's preheader). */
+void polyrust_rt_nest_enter(const struct polyrust_rt_nest *nest);
+
+/* Called for every execution of a site. iv points to the site's `depth` loop counters,
+   outermost first, each 0 at its loop's first iteration and +1 per iteration (canonical
+   counters the pass materializes as header phis). `address` is the byte address for
+   loads and stores, 0 for loop headers. Never fails, never does I/O. */
+void polyrust_rt_access(const struct polyrust_rt_nest *nest, uint32_t site,
+                        const int64_t *iv, uint64_t address);
+
+/* Newest version of the profile format written (2; 1 when no nest was recorded). */
 uint32_t polyrust_rt_profile_format_version(void);
 
 /* Writes the profile now; it is written again at exit. */

@@ -1,26 +1,37 @@
 //! The C ABI the instrumented program calls (`runtime/include/polyrust_rt.h`).
 //! `polyrust_rt_enter` is called at each entry of an instrumented loop nest: it takes a
-//! lock, updates the region's counters and returns; no I/O. The first recorded entry
-//! registers an exit handler that writes the profile.
+//! lock, updates the region's counters and returns; no I/O. Under
+//! `-polyrust-instrument=accesses`, `polyrust_rt_nest_enter` counts an entry and
+//! `polyrust_rt_access` folds one access (its own lock; no I/O either). The first
+//! recorded entry registers an exit handler that writes the profile.
 //! Nothing here may take the program down: bad descriptors are ignored, a panic stops
 //! at the boundary (`catch_unwind`), and a profile that cannot be written costs one
 //! line on stderr.
 
 mod descriptor;
+mod nest_descriptor;
+mod nest_recorder;
 mod output;
 mod recorder;
+mod spin_lock;
 
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard, Once};
 
 pub use descriptor::{RegionDescriptor, ABI_VERSION};
+pub use nest_descriptor::{NestDescriptor, SiteDescriptor, NEST_ABI_VERSION};
 pub use output::{DEFAULT_PROFILE_FILE, PROFILE_FILE_VARIABLE};
 
 use crate::profile::PROFILE_FORMAT_VERSION;
+use nest_recorder::NestRecorder;
 use recorder::Recorder;
+use spin_lock::{SpinGuard, SpinLock};
 
 static RECORDER: Mutex<Option<Recorder>> = Mutex::new(None);
+/// Locked after `RECORDER` when both are needed (writing the profile). Taken on every
+/// access, hence the cheaper lock.
+static NESTS: SpinLock<Option<NestRecorder>> = SpinLock::new(None);
 static EXIT_HANDLER: Once = Once::new();
 
 /// The recorder, even if a panic elsewhere poisoned the lock: counters are updated one
@@ -29,6 +40,58 @@ fn lock_recorder() -> MutexGuard<'static, Option<Recorder>> {
     RECORDER
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The nest recorder (a panic while it was held left at worst a stream one point short).
+fn lock_nests() -> SpinGuard<'static, Option<NestRecorder>> {
+    NESTS.lock()
+}
+
+/// Counts one entry of the loop nest `nest` (accesses ABI).
+///
+/// # Safety
+/// `nest` is NULL or points to a descriptor whose pointers are NULL or valid as
+/// documented in `polyrust_rt.h`.
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_rt_nest_enter(nest: *const NestDescriptor) {
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as promised by the caller; NULL is checked here.
+        let Some(nest) = (unsafe { nest.as_ref() }) else {
+            return;
+        };
+        let recorded = unsafe {
+            lock_nests()
+                .get_or_insert_with(NestRecorder::default)
+                .enter(nest)
+        };
+        if recorded {
+            EXIT_HANDLER.call_once(register_exit_handler);
+        }
+    }));
+}
+
+/// Records one execution of site `site` of `nest` at loop counters `iv` (as many as
+/// the site's depth, outermost first) touching `address`.
+///
+/// # Safety
+/// `nest` is NULL or a valid descriptor; `iv` is NULL or points to the site's depth of
+/// counters.
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_rt_access(
+    nest: *const NestDescriptor,
+    site: u32,
+    iv: *const i64,
+    address: u64,
+) {
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as promised by the caller; NULL is checked here.
+        let Some(nest) = (unsafe { nest.as_ref() }) else {
+            return;
+        };
+        let mut nests = lock_nests();
+        let recorder = nests.get_or_insert_with(NestRecorder::default);
+        unsafe { recorder.access(nest, site, iv, address) };
+    }));
 }
 
 /// Records one entry of the loop nest `region` with its `values` and address `ranges`.
@@ -85,10 +148,19 @@ fn register_exit_handler() {
 /// writers (a thread calling `polyrust_rt_write_profile` and the exit handler) take turns.
 fn write_profile() {
     let recorder = lock_recorder();
-    let (profile, compiled_path) = match recorder.as_ref() {
+    let nests = lock_nests();
+    let (mut profile, mut compiled_path) = match recorder.as_ref() {
         Some(recorder) => (recorder.profile(), recorder.default_path()),
         None => (crate::profile::Profile::empty(), None),
     };
+    if let Some(nests) = nests.as_ref() {
+        profile.nests = nests.profiles();
+        profile.canonicalize();
+        compiled_path = compiled_path.or(nests.default_path());
+        for refusal in nests.refused() {
+            report(refusal);
+        }
+    }
     let path = output::profile_path(
         std::env::var_os(PROFILE_FILE_VARIABLE),
         compiled_path,

@@ -8,15 +8,22 @@
 //!   calls (`runtime/include/polyrust_rt.h`); the staticlib is what users link
 //!   (`-lpolyrust_rt`).
 //! - `record`: what is kept per loop nest while the program runs.
+//! - [`fold`]: online folding of (iteration vector, label) streams into polyhedra.
+//! - [`accesses`]: per nest, the folded streams of its sites and dependences
+//!   (`-polyrust-instrument=accesses`).
+//! - [`report`]: verdicts per nest (affine, parallel, permutable) as Markdown or HTML.
 //! - [`trace`]: address trace → the loop nests that regenerate it (issue 13).
 //!
 //! The `polyrust-prof` tool (`src/bin/polyrust-prof/`) shows and merges profiles.
 
 #[cfg(feature = "abi")]
 pub mod abi;
+pub mod accesses;
+pub mod fold;
 pub mod profile;
 #[cfg(feature = "abi")]
 mod record;
+pub mod report;
 pub mod trace;
 
 pub use profile::{Profile, ProfileError, PROFILE_FORMAT, PROFILE_FORMAT_VERSION};

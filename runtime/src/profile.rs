@@ -12,6 +12,7 @@
 mod error;
 mod histogram;
 mod merge;
+pub mod nest;
 mod read;
 mod validate;
 mod write;
@@ -20,12 +21,17 @@ use serde::{Deserialize, Serialize};
 
 pub use error::ProfileError;
 pub use merge::Merged;
+pub use nest::NestProfile;
 
 /// The `format` field of every profile.
 pub const PROFILE_FORMAT: &str = "polyrust-profile";
-/// Version of the profile format this crate reads and writes; a profile of another
-/// version is reported and ignored by the compiler, never guessed at.
-pub const PROFILE_FORMAT_VERSION: u32 = 1;
+/// Newest version of the profile format this crate reads and writes; a profile of
+/// another version is reported and ignored by the compiler, never guessed at.
+/// Version 2 added `nests` (`-polyrust-instrument=accesses`); a profile without nests
+/// is still written as version 1, so that older readers keep reading it.
+pub const PROFILE_FORMAT_VERSION: u32 = 2;
+/// Oldest version this crate still reads.
+pub const OLDEST_PROFILE_FORMAT_VERSION: u32 = 1;
 
 /// A profile file larger than this is refused unread.
 pub const MAX_PROFILE_BYTES: u64 = 256 * 1024 * 1024;
@@ -54,9 +60,12 @@ pub const TRIP_COUNTS_SUFFIX: &str = "#trips";
 pub struct Profile {
     /// Always [`PROFILE_FORMAT`].
     pub format: String,
-    /// Always [`PROFILE_FORMAT_VERSION`] for profiles this crate accepts.
+    /// 1 without nests, 2 with ([`Profile::canonicalize`] sets it).
     pub version: u32,
     pub regions: Vec<RegionProfile>,
+    /// Folded accesses and dependences per loop nest (version 2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nests: Vec<NestProfile>,
 }
 
 /// What the entries of one instrumented loop nest looked like.
@@ -134,8 +143,9 @@ impl Profile {
     pub fn empty() -> Profile {
         Profile {
             format: PROFILE_FORMAT.to_string(),
-            version: PROFILE_FORMAT_VERSION,
+            version: OLDEST_PROFILE_FORMAT_VERSION,
             regions: Vec::new(),
+            nests: Vec::new(),
         }
     }
 
@@ -146,11 +156,21 @@ impl Profile {
             .find(|region| region.id == id && region.module_hash == module_hash)
     }
 
-    /// Puts regions and everything in them in canonical order.
+    /// Puts regions and everything in them in canonical order, nests by id (nests of
+    /// the same id, from merged runs, keep their order), and sets the version: the
+    /// oldest that holds everything.
     pub fn canonicalize(&mut self) {
         for region in &mut self.regions {
             region.canonicalize();
         }
+        self.nests.sort_by(|a, b| {
+            (&a.id, &a.module_hash, a.thread).cmp(&(&b.id, &b.module_hash, b.thread))
+        });
+        self.version = if self.nests.is_empty() {
+            OLDEST_PROFILE_FORMAT_VERSION
+        } else {
+            PROFILE_FORMAT_VERSION
+        };
         self.regions.sort_by(|a, b| {
             (&a.id, &a.module_hash, &a.function, &a.file, a.line).cmp(&(
                 &b.id,

@@ -202,7 +202,7 @@ fn a_program_writes_its_profile_at_exit_and_the_tool_shows_and_merges_it() {
         .map(|w| w.parse().unwrap())
         .collect();
     let (a, b) = (addresses[0], addresses[1]);
-    assert_eq!(addresses[2], 1, "polyrust_rt_profile_format_version()");
+    assert_eq!(addresses[2], 2, "polyrust_rt_profile_format_version()");
     assert!(output.stderr.is_empty(), "{}", text(&output.stderr));
 
     let path = dir.join(format!("run-{pid}.polyprof.json"));
@@ -369,7 +369,7 @@ fn the_tool_explains_itself_and_refuses_unknown_commands() {
     let unknown = prof(&["frobnicate"]);
     assert_eq!(unknown.status.code(), Some(1));
     assert!(text(&unknown.stderr).starts_with(
-        "polyrust-prof: error: unknown command 'frobnicate'; the commands are merge, show"
+        "polyrust-prof: error: unknown command 'frobnicate'; the commands are merge, report, show"
     ));
     let nothing = prof(&[]);
     assert_eq!(nothing.status.code(), Some(1));

@@ -79,7 +79,7 @@
 // EMPTY: warning: polyrust: -polyrust-profile-use: profile '{{.*}}empty.json' is not valid JSON (EOF while parsing a value {{.*}}; compiling without speculation
 // TRUNCATED: warning: polyrust: -polyrust-profile-use: profile '{{.*}}truncated.json' is not valid JSON (EOF while parsing {{.*}}); it may be cut short{{.*}}; compiling without speculation
 // HELLO: warning: polyrust: -polyrust-profile-use: '{{.*}}hello.json' is not a polyrust profile (no "format": "polyrust-profile"){{.*}}; compiling without speculation
-// FUTURE: warning: polyrust: -polyrust-profile-use: profile '{{.*}}future.json' was written by another version of polyrust (format 7, this one reads 1); regenerate it{{.*}}; compiling without speculation
+// FUTURE: warning: polyrust: -polyrust-profile-use: profile '{{.*}}future.json' was written by another version of polyrust (format 7, this one reads 1 to 2); regenerate it{{.*}}; compiling without speculation
 // DEEP: warning: polyrust: -polyrust-profile-use: '{{.*}}deep.json' is not a polyrust profile {{.*}}; compiling without speculation
 // DEEPREGIONS: warning: polyrust: -polyrust-profile-use: profile '{{.*}}deep-regions.json' is not valid JSON ({{.*}}); {{.*}}compiling without speculation
 // HUGECOUNT: warning: polyrust: -polyrust-profile-use: profile '{{.*}}huge-count.json' is not valid JSON (number out of range {{.*}}); {{.*}}compiling without speculation

@@ -5,7 +5,9 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
-use super::{MAX_PROFILE_BYTES, MAX_REGIONS, PROFILE_FORMAT_VERSION};
+use super::{
+    MAX_PROFILE_BYTES, MAX_REGIONS, OLDEST_PROFILE_FORMAT_VERSION, PROFILE_FORMAT_VERSION,
+};
 
 #[derive(Debug)]
 pub enum ProfileError {
@@ -63,7 +65,8 @@ impl fmt::Display for ProfileError {
             ProfileError::OtherVersion { path, version } => write!(
                 f,
                 "profile '{}' was written by another version of polyrust (format \
-                 {version}, this one reads {PROFILE_FORMAT_VERSION}); regenerate it by \
+                 {version}, this one reads {OLDEST_PROFILE_FORMAT_VERSION} to \
+                 {PROFILE_FORMAT_VERSION}); regenerate it by \
                  re-running the instrumented program",
                 path.display()
             ),

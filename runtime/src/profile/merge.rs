@@ -2,6 +2,9 @@
 //! with the same id and module hash are added up; a region whose module hash differs
 //! (the source changed between the runs) is taken from the profile given last, with a
 //! warning, since summing observations of two different programs means nothing.
+//! Nests (folded accesses, version 2) cannot be added up: their folded domains number
+//! entries from 0 in each run. They are kept side by side, in input order, so that
+//! `polyrust-prof report` shows each run's; merging twice the same profile shows it twice.
 
 use std::collections::BTreeMap;
 
@@ -35,11 +38,13 @@ impl Profile {
         profiles: impl IntoIterator<Item = (String, Profile)>,
     ) -> Result<Merged, ProfileError> {
         let mut regions: BTreeMap<String, (RegionProfile, String)> = BTreeMap::new();
+        let mut nests = Vec::new();
         let mut warnings = Vec::new();
         for (index, (label, profile)) in profiles.into_iter().enumerate() {
             profile
                 .validate()
                 .map_err(|problem| ProfileError::MalformedMergeInput { index, problem })?;
+            nests.extend(profile.nests);
             for region in profile.regions {
                 let Some((merged, merged_from)) = regions.get_mut(&region.id) else {
                     regions.insert(region.id.clone(), (region, label.clone()));
@@ -59,13 +64,14 @@ impl Profile {
                 }
             }
         }
-        if regions.len() > MAX_REGIONS {
+        if regions.len().max(nests.len()) > MAX_REGIONS {
             return Err(ProfileError::MergedTooLarge {
-                regions: regions.len(),
+                regions: regions.len().max(nests.len()),
             });
         }
         let mut profile = Profile::empty();
         profile.regions = regions.into_values().map(|(region, _)| region).collect();
+        profile.nests = nests;
         profile.canonicalize();
         Ok(Merged { profile, warnings })
     }

@@ -12,7 +12,10 @@ use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Profile, ProfileError, MAX_PROFILE_BYTES, PROFILE_FORMAT, PROFILE_FORMAT_VERSION};
+use super::{
+    Profile, ProfileError, MAX_PROFILE_BYTES, OLDEST_PROFILE_FORMAT_VERSION, PROFILE_FORMAT,
+    PROFILE_FORMAT_VERSION,
+};
 
 /// The two fields that say whether the rest can be read at all; everything else is
 /// skipped, so a profile of another version is recognised whatever its layout.
@@ -79,7 +82,10 @@ impl Profile {
             return Err(ProfileError::NotAProfile { path: path.into() });
         }
         match header.version.as_ref().and_then(Value::as_u64) {
-            Some(version) if version == u64::from(PROFILE_FORMAT_VERSION) => {}
+            Some(version)
+                if (u64::from(OLDEST_PROFILE_FORMAT_VERSION)
+                    ..=u64::from(PROFILE_FORMAT_VERSION))
+                    .contains(&version) => {}
             Some(version) => {
                 return Err(ProfileError::OtherVersion {
                     path: path.into(),
@@ -259,11 +265,11 @@ mod tests {
     fn another_version_says_to_regenerate() {
         let error = message(read_text(
             "v2.json",
-            r#"{"format": "polyrust-profile", "version": 2, "regions": "new layout"}"#,
+            r#"{"format": "polyrust-profile", "version": 3, "regions": "new layout"}"#,
         ));
         assert!(
             error.contains(
-                "written by another version of polyrust (format 2, this one reads 1); regenerate it"
+                "written by another version of polyrust (format 3, this one reads 1 to 2); regenerate it"
             ),
             "{error}"
         );

@@ -3,8 +3,8 @@
 //! naming a range that does not exist, and no file can make it allocate without bound.
 
 use super::{
-    Profile, RegionProfile, HISTOGRAM_SLOTS, MAX_RANGES, MAX_REGIONS, MAX_VALUES, PROFILE_FORMAT,
-    PROFILE_FORMAT_VERSION,
+    Profile, RegionProfile, HISTOGRAM_SLOTS, MAX_RANGES, MAX_REGIONS, MAX_VALUES,
+    OLDEST_PROFILE_FORMAT_VERSION, PROFILE_FORMAT, PROFILE_FORMAT_VERSION,
 };
 
 impl Profile {
@@ -16,12 +16,23 @@ impl Profile {
                 self.format
             ));
         }
-        if self.version != PROFILE_FORMAT_VERSION {
+        if !(OLDEST_PROFILE_FORMAT_VERSION..=PROFILE_FORMAT_VERSION).contains(&self.version) {
             return Err(format!(
-                "format version {} (this polyrust reads {PROFILE_FORMAT_VERSION})",
+                "format version {} (this polyrust reads {OLDEST_PROFILE_FORMAT_VERSION} to \
+                 {PROFILE_FORMAT_VERSION})",
                 self.version
             ));
         }
+        if self.version < 2 && !self.nests.is_empty() {
+            return Err("version 1 has no nests, but this profile has some".into());
+        }
+        if self.nests.len() > MAX_REGIONS {
+            return Err(format!(
+                "{} nests, more than {MAX_REGIONS}",
+                self.nests.len()
+            ));
+        }
+        self.nests.iter().try_for_each(|nest| nest.validate())?;
         if self.regions.len() > MAX_REGIONS {
             return Err(format!(
                 "{} regions, more than {MAX_REGIONS}",

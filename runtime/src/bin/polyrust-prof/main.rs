@@ -3,6 +3,7 @@
 //! [`COMMANDS`].
 
 mod merge;
+mod report;
 mod show;
 mod trace;
 
@@ -25,6 +26,12 @@ const COMMANDS: &[Command] = &[
         summary: "add up profiles of several runs into one",
         usage: merge::USAGE,
         run: merge::run,
+    },
+    Command {
+        name: "report",
+        summary: "what the folded accesses say: affine, parallel, permutable loops",
+        usage: report::USAGE,
+        run: report::run,
     },
     Command {
         name: "show",

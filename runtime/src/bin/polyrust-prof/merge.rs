@@ -1,6 +1,7 @@
 //! `polyrust-prof merge -o OUT IN...`: adds up the profiles of several runs, as
 //! `llvm-profdata merge` does. Regions whose source changed between the runs (another
-//! module hash) are taken from the input given last, with a warning.
+//! module hash) are taken from the input given last, with a warning; nests of folded
+//! accesses are kept side by side.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -13,7 +14,9 @@ usage: polyrust-prof merge -o OUTPUT INPUT...
 
 Adds up the profiles INPUT... (entries, value and tuple counts, overlaps) into OUTPUT.
 A region whose source changed between the runs (another module hash) is taken from
-the input given last, with a warning. OUTPUT may be one of the inputs.
+the input given last, with a warning. Nests of folded accesses (format 2) cannot be
+added up (each run numbers its entries from 0): they are kept side by side, so that
+`report` shows every run's. OUTPUT may be one of the inputs.
 
 options:
   -o, --output FILE   where to write the merged profile (required)

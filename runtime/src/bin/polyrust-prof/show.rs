@@ -54,16 +54,37 @@ fn plural(count: u64, one: &str, many: &str) -> String {
 
 /// The whole report; a function of the profile alone.
 pub fn render(profile: &Profile, path: &Path) -> String {
+    let mut counts = plural(profile.regions.len() as u64, "region", "regions");
+    if !profile.nests.is_empty() {
+        counts.push_str(&format!(
+            ", {}",
+            plural(profile.nests.len() as u64, "nest", "nests")
+        ));
+    }
     let mut text = format!(
-        "profile {}: {} (format {} version {})\n",
+        "profile {}: {counts} (format {} version {})\n",
         path.display(),
-        plural(profile.regions.len() as u64, "region", "regions"),
         profile.format,
         profile.version
     );
     for region in &profile.regions {
         text.push('\n');
         render_region(&mut text, region);
+    }
+    // Folded accesses (format 2): one line per nest; `report` says what they mean.
+    for nest in &profile.nests {
+        let _ = write!(
+            text,
+            "\n{}\n  nest {} (module hash {}): {}, {} accesses at {} sites, {} \
+             (polyrust-prof report shows the verdicts)\n",
+            polyrust_rt::report::location(nest),
+            nest.id,
+            nest.module_hash,
+            polyrust_rt::report::entries_text(nest),
+            nest.access_events(),
+            nest.sites.len(),
+            plural(nest.dependences.len() as u64, "dependence", "dependences")
+        );
     }
     text
 }

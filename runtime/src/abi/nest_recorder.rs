@@ -1,0 +1,164 @@
+//! All nests of the process instrumented with `-polyrust-instrument=accesses`, keyed by
+//! the address of their descriptor (one constant per nest) and the thread running them,
+//! with the last one used cached: consecutive accesses almost always belong to the same
+//! nest. Each thread's executions of a nest are folded apart (their iteration vectors
+//! interleave otherwise), so a nest run by several threads appears once per thread in
+//! the profile, and dependences between threads are not seen. A descriptor that breaks
+//! the ABI is remembered as refused (checked once per thread, not per access) and
+//! reported when the profile is written.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::nest_descriptor::NestDescriptor;
+use crate::accesses::{
+    fold_entries, shadow_budget, NestRecord, Shadow, WordMap, PROCESS_SHADOW_BYTES,
+};
+use crate::fold::FoldConfig;
+use crate::profile::{NestProfile, MAX_REGIONS};
+
+/// Threads are numbered in the order of their first instrumented call.
+static NEXT_THREAD: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    static THREAD: u64 = NEXT_THREAD.fetch_add(1, Ordering::Relaxed);
+}
+
+/// This thread's number (`u64::MAX` while the thread is being torn down).
+fn thread_number() -> u64 {
+    THREAD.try_with(|thread| *thread).unwrap_or(u64::MAX)
+}
+
+#[derive(Default)]
+pub(crate) struct NestRecorder {
+    /// (descriptor address, thread) → index into `nests`, or `None` if refused.
+    index: WordMap<(usize, u64), Option<usize>>,
+    nests: Vec<NestRecord>,
+    /// ((descriptor address, thread), index) of the last nest used.
+    last: Option<((usize, u64), usize)>,
+    /// Refused descriptors: id (or address) and why.
+    refused: Vec<String>,
+    default_path: Option<String>,
+    budget: Option<usize>,
+    fold_entries: Option<u64>,
+}
+
+impl NestRecorder {
+    /// The record of `nest`, registering it on first sight; `None` if refused.
+    ///
+    /// # Safety
+    /// `nest` is valid as a [`NestDescriptor`].
+    unsafe fn record(&mut self, nest: &NestDescriptor) -> Option<&mut NestRecord> {
+        let key = (nest as *const NestDescriptor as usize, thread_number());
+        if let Some((last, index)) = self.last {
+            if last == key {
+                return self.nests.get_mut(index);
+            }
+        }
+        let index = match self.index.get(&key) {
+            Some(known) => *known,
+            None => {
+                let registered = self.register(nest, key.1);
+                self.index.insert(key, registered);
+                registered
+            }
+        }?;
+        self.last = Some((key, index));
+        self.nests.get_mut(index)
+    }
+
+    unsafe fn register(&mut self, nest: &NestDescriptor, thread: u64) -> Option<usize> {
+        if self.nests.len() >= MAX_REGIONS {
+            return None;
+        }
+        let mut identity = match nest.identity() {
+            Ok(identity) => identity,
+            Err(reason) => {
+                let id = super::descriptor::c_text(nest.id)
+                    .unwrap_or_else(|| format!("at {:p}", nest as *const NestDescriptor));
+                let refusal = format!("nest '{id}' ignored: {reason}");
+                if !self.refused.contains(&refusal) {
+                    self.refused.push(refusal);
+                }
+                return None;
+            }
+        };
+        identity.thread = thread;
+        if self.default_path.is_none() {
+            self.default_path = nest.default_path();
+        }
+        let budget = *self.budget.get_or_insert_with(shadow_budget);
+        let shadow = Shadow::new(
+            NestRecord::positions(&identity),
+            budget,
+            &PROCESS_SHADOW_BYTES,
+        );
+        let fold_entries = *self.fold_entries.get_or_insert_with(fold_entries);
+        self.nests.push(NestRecord::new(
+            identity,
+            FoldConfig::default(),
+            shadow,
+            fold_entries,
+        ));
+        Some(self.nests.len() - 1)
+    }
+
+    /// Counts one entry of `nest`; returns whether the nest is recorded.
+    ///
+    /// # Safety
+    /// `nest` is valid as a [`NestDescriptor`].
+    pub(crate) unsafe fn enter(&mut self, nest: &NestDescriptor) -> bool {
+        match self.record(nest) {
+            Some(record) => {
+                record.enter();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Records one access.
+    ///
+    /// # Safety
+    /// `nest` is valid as a [`NestDescriptor`]; `iv` is NULL or points to as many
+    /// counters as the site's depth.
+    pub(crate) unsafe fn access(
+        &mut self,
+        nest: &NestDescriptor,
+        site: u32,
+        iv: *const i64,
+        address: u64,
+    ) {
+        let Some(record) = self.record(nest) else {
+            return;
+        };
+        let Some(depth) = record
+            .identity()
+            .sites
+            .get(site as usize)
+            .map(|s| s.depth as usize)
+        else {
+            return;
+        };
+        let iv: &[i64] = if depth == 0 {
+            &[]
+        } else if iv.is_null() {
+            return;
+        } else {
+            std::slice::from_raw_parts(iv, depth)
+        };
+        record.access(site, iv, address);
+    }
+
+    pub(crate) fn default_path(&self) -> Option<&str> {
+        self.default_path.as_deref()
+    }
+
+    pub(crate) fn refused(&self) -> &[String] {
+        &self.refused
+    }
+
+    /// Every recorded nest, folded as if the run ended now.
+    pub(crate) fn profiles(&self) -> Vec<NestProfile> {
+        self.nests.iter().map(NestRecord::profile).collect()
+    }
+}

@@ -1,0 +1,410 @@
+//! What the runtime keeps for one loop nest instrumented with
+//! `-polyrust-instrument=accesses`: one folding [`Stream`] per site (label: the byte
+//! address; none for loop headers), a [`Shadow`] of the last writer of each address,
+//! and one folding stream per data-flow dependence (source site → sink site, and
+//! whether the write was in an earlier entry of the nest), whose points are the
+//! sink's IVs and labels the source's. IVs get the entry number as position 0.
+//!
+//! Relies on the descriptor having been checked ([`NestIdentity`] comes from
+//! `abi::nest_descriptor`) and on being fed by one thread (the ABI layer keeps one
+//! record per nest and thread): IVs of a site must increase, or its stream gives up to
+//! a box. Allocation-free on the hot
+//! path except when a piece or a dependence appears, or a shadow page is first used.
+//!
+//! The paper drops the dependences of induction variables (integer instructions with
+//! affine values). This ABI records no values and no register dependences: loop
+//! counters are the pass's own header phis, so there is nothing of that kind to drop;
+//! every memory data-flow dependence is kept. Anti and output dependences are not
+//! recorded (as in the paper): renaming or privatization can remove them.
+
+mod hasher;
+mod shadow;
+
+use crate::fold::{FoldConfig, Stream};
+use crate::profile::nest::{
+    distance_vector, DependenceProfile, FoldedStream, NestProfile, SiteKind, SiteProfile, MAX_DEPTH,
+};
+pub use hasher::{WordHasher, WordMap};
+pub use shadow::{shadow_budget, Shadow, PROCESS_SHADOW_BYTES};
+
+/// Most dependence streams per nest; events of further ones are only counted.
+pub const MAX_DEPENDENCE_STREAMS: usize = 4096;
+/// Entries of a nest folded by default; later entries are only counted (they cost a
+/// counter increment), which bounds the overhead of nests entered very often.
+pub const DEFAULT_FOLD_ENTRIES: u64 = 64;
+
+/// Entries folded per nest: `POLYRUST_FOLD_ENTRIES` if set to a number, else
+/// [`DEFAULT_FOLD_ENTRIES`].
+pub fn fold_entries() -> u64 {
+    std::env::var("POLYRUST_FOLD_ENTRIES")
+        .ok()
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(DEFAULT_FOLD_ENTRIES)
+}
+
+/// One site as its descriptor describes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SiteInfo {
+    pub kind: SiteKind,
+    pub depth: u32,
+    pub size: u32,
+    pub line: u32,
+    pub column: u32,
+    pub parent_loop: Option<u32>,
+    pub name: String,
+}
+
+/// Who a nest is, as its (checked) descriptor names it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NestIdentity {
+    pub id: String,
+    pub function: String,
+    pub file: String,
+    pub line: u32,
+    pub module_hash: String,
+    pub modelled: bool,
+    /// The thread whose executions these are (threads are numbered from 0 in the order
+    /// of their first instrumented call).
+    pub thread: u64,
+    pub sites: Vec<SiteInfo>,
+}
+
+/// A dependence stream and its key.
+struct DependenceRecord {
+    source: u32,
+    sink: u32,
+    across_entries: bool,
+    stream: Stream,
+}
+
+/// Everything recorded for one nest.
+pub struct NestRecord {
+    identity: NestIdentity,
+    entries: u64,
+    /// Entries past this many are only counted.
+    fold_entries: u64,
+    unfolded_accesses: u64,
+    streams: Vec<Stream>,
+    shadow: Shadow,
+    dependences: Vec<DependenceRecord>,
+    dependence_index: WordMap<(u32, u32, bool), usize>,
+    /// Per sink site, the (source, across entries, index) of its last dependence: a
+    /// load mostly reads what the same store wrote.
+    last_dependence: Vec<Option<(u32, bool, usize)>>,
+    dependences_dropped: u64,
+    /// Accesses ignored (site out of range, NULL IV).
+    ignored: u64,
+}
+
+/// Longest IV: the entry and [`MAX_DEPTH`] loops.
+const MAX_POSITIONS: usize = MAX_DEPTH + 1;
+
+impl NestRecord {
+    /// A record folding the first `fold_entries` entries of the nest.
+    pub fn new(
+        identity: NestIdentity,
+        config: FoldConfig,
+        shadow: Shadow,
+        fold_entries: u64,
+    ) -> NestRecord {
+        let identity_sites = identity.sites.len();
+        let streams = identity
+            .sites
+            .iter()
+            .map(|site| {
+                let outputs = usize::from(site.kind != SiteKind::Loop);
+                Stream::new(site.depth as usize + 1, outputs, config)
+            })
+            .collect();
+        NestRecord {
+            identity,
+            entries: 0,
+            fold_entries,
+            unfolded_accesses: 0,
+            streams,
+            shadow,
+            dependences: Vec::new(),
+            dependence_index: WordMap::default(),
+            last_dependence: vec![None; identity_sites],
+            dependences_dropped: 0,
+            ignored: 0,
+        }
+    }
+
+    /// Positions a shadow needs for this nest's IVs.
+    pub fn positions(identity: &NestIdentity) -> usize {
+        1 + identity
+            .sites
+            .iter()
+            .map(|s| s.depth as usize)
+            .max()
+            .unwrap_or(0)
+    }
+
+    pub fn identity(&self) -> &NestIdentity {
+        &self.identity
+    }
+
+    pub fn enter(&mut self) {
+        self.entries = self.entries.saturating_add(1);
+    }
+
+    /// Records one execution of `site` at loop counters `iv` (the site's depth of them)
+    /// touching `address`.
+    pub fn access(&mut self, site: u32, iv: &[i64], address: u64) {
+        let Some(info) = self.identity.sites.get(site as usize) else {
+            self.ignored += 1;
+            return;
+        };
+        if self.entries > self.fold_entries {
+            if info.kind != SiteKind::Loop {
+                self.unfolded_accesses = self.unfolded_accesses.saturating_add(1);
+            }
+            return;
+        }
+        let depth = info.depth as usize;
+        if iv.len() != depth {
+            self.ignored += 1;
+            return;
+        }
+        let mut point = [0i64; MAX_POSITIONS];
+        point[0] = self.entries.saturating_sub(1) as i64;
+        point[1..=depth].copy_from_slice(iv);
+        let point = &point[..=depth];
+        let (kind, size) = (info.kind, info.size);
+        match kind {
+            SiteKind::Loop => self.streams[site as usize].push(point, &[]),
+            SiteKind::Load => {
+                self.streams[site as usize].push(point, &[i128::from(address)]);
+                self.record_reads(site, point, address, size);
+            }
+            SiteKind::Store => {
+                self.streams[site as usize].push(point, &[i128::from(address)]);
+                self.shadow.store(address, size, site, point);
+            }
+        }
+    }
+
+    /// One dependence event per distinct last writer of the bytes read.
+    fn record_reads(&mut self, sink: u32, point: &[i64], address: u64, size: u32) {
+        let NestRecord {
+            identity,
+            shadow,
+            dependences,
+            dependence_index,
+            last_dependence,
+            dependences_dropped,
+            ..
+        } = self;
+        shadow.load(address, size, |writer| {
+            let Some(source) = identity.sites.get(writer.site as usize) else {
+                return;
+            };
+            let positions = source.depth as usize + 1;
+            let mut labels = [0i128; MAX_POSITIONS];
+            for (label, &x) in labels.iter_mut().zip(&writer.iv[..positions]) {
+                *label = i128::from(x);
+            }
+            let across_entries = writer.iv[0] != point[0];
+            let cached = last_dependence.get(sink as usize).copied().flatten();
+            let key = (writer.site, sink, across_entries);
+            let index = match cached {
+                Some((source, across, index))
+                    if (source, across) == (writer.site, across_entries) =>
+                {
+                    index
+                }
+                _ => match dependence_index.get(&key) {
+                    Some(&index) => index,
+                    None if dependences.len() < MAX_DEPENDENCE_STREAMS => {
+                        dependences.push(DependenceRecord {
+                            source: writer.site,
+                            sink,
+                            across_entries,
+                            stream: Stream::new(point.len(), positions, FoldConfig::default()),
+                        });
+                        dependence_index.insert(key, dependences.len() - 1);
+                        dependences.len() - 1
+                    }
+                    None => {
+                        *dependences_dropped += 1;
+                        return;
+                    }
+                },
+            };
+            if let Some(slot) = last_dependence.get_mut(sink as usize) {
+                *slot = Some((writer.site, across_entries, index));
+            }
+            dependences[index].stream.push(point, &labels[..positions]);
+        });
+    }
+
+    /// Number of IV positions two sites share: the entry and their common loops.
+    fn common_positions(&self, profile: &NestProfile, a: u32, b: u32) -> usize {
+        let (a, b) = (
+            profile.loops_around(a as usize),
+            profile.loops_around(b as usize),
+        );
+        1 + a.iter().zip(&b).take_while(|(x, y)| x == y).count()
+    }
+
+    /// What this nest has recorded, folded as if the run ended now.
+    pub fn profile(&self) -> NestProfile {
+        let identity = &self.identity;
+        let sites = identity
+            .sites
+            .iter()
+            .zip(&self.streams)
+            .map(|(site, stream)| {
+                let stream = FoldedStream::from_folded(&stream.folded());
+                let strides = if site.kind == SiteKind::Loop {
+                    Vec::new()
+                } else {
+                    stream.common_coefficients(0, site.depth as usize + 1)
+                };
+                SiteProfile {
+                    kind: site.kind,
+                    depth: site.depth,
+                    size: site.size,
+                    line: site.line,
+                    column: site.column,
+                    parent_loop: site.parent_loop,
+                    name: site.name.clone(),
+                    stream,
+                    strides,
+                }
+            })
+            .collect();
+        let mut profile = NestProfile {
+            id: identity.id.clone(),
+            function: identity.function.clone(),
+            file: identity.file.clone(),
+            line: identity.line,
+            module_hash: identity.module_hash.clone(),
+            modelled: identity.modelled,
+            thread: identity.thread,
+            entries: self.entries,
+            folded_entries: self.entries.min(self.fold_entries),
+            unfolded_accesses: self.unfolded_accesses,
+            sites,
+            dependences: Vec::new(),
+            shadow_full: self.shadow.is_full(),
+            dependences_dropped: self.dependences_dropped,
+        };
+        let mut dependences: Vec<DependenceProfile> = self
+            .dependences
+            .iter()
+            .map(|dependence| {
+                let common = self.common_positions(&profile, dependence.source, dependence.sink);
+                let stream = FoldedStream::from_folded(&dependence.stream.folded());
+                let distances = stream
+                    .pieces
+                    .iter()
+                    .map(|piece| distance_vector(piece, common))
+                    .collect();
+                DependenceProfile {
+                    source: dependence.source,
+                    sink: dependence.sink,
+                    across_entries: dependence.across_entries,
+                    common: common as u32,
+                    stream,
+                    distances,
+                }
+            })
+            .collect();
+        dependences.sort_by_key(|d| (d.source, d.sink, d.across_entries));
+        profile.dependences = dependences;
+        profile
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    fn site(kind: SiteKind, depth: u32, parent_loop: Option<u32>, name: &str) -> SiteInfo {
+        SiteInfo {
+            kind,
+            depth,
+            size: 8,
+            line: 0,
+            column: 0,
+            parent_loop,
+            name: name.into(),
+        }
+    }
+
+    /// `for i < 4: for k < 5: s[i] += a[i][k]`, sites: loops i, k; load s, load a,
+    /// store s.
+    #[test]
+    fn a_row_sum_has_a_dependence_carried_by_k_with_distance_1() {
+        static POOL: AtomicUsize = AtomicUsize::new(0);
+        let identity = NestIdentity {
+            id: "rowsum:1:ab".into(),
+            function: "rowsum".into(),
+            file: "r.c".into(),
+            line: 1,
+            module_hash: "ab".into(),
+            modelled: false,
+            thread: 0,
+            sites: vec![
+                site(SiteKind::Loop, 1, None, "i"),
+                site(SiteKind::Loop, 2, Some(0), "k"),
+                site(SiteKind::Load, 2, Some(1), "s"),
+                site(SiteKind::Load, 2, Some(1), "a"),
+                site(SiteKind::Store, 2, Some(1), "s"),
+            ],
+        };
+        let positions = NestRecord::positions(&identity);
+        let mut nest = NestRecord::new(
+            identity,
+            FoldConfig::default(),
+            Shadow::new(positions, usize::MAX, &POOL),
+            2,
+        );
+        let (s, a) = (0x1000u64, 0x8000u64);
+        // Three entries, two folded: the third is only counted.
+        for _ in 0..3 {
+            nest.enter();
+            for i in 0..4i64 {
+                nest.access(0, &[i], 0);
+                for k in 0..5i64 {
+                    nest.access(1, &[i, k], 0);
+                    nest.access(2, &[i, k], s + 8 * i as u64);
+                    nest.access(3, &[i, k], a + 40 * i as u64 + 8 * k as u64);
+                    nest.access(4, &[i, k], s + 8 * i as u64);
+                }
+            }
+        }
+        let profile = nest.profile();
+        assert_eq!((profile.entries, profile.folded_entries), (3, 2));
+        assert_eq!(profile.unfolded_accesses, 4 * 5 * 3);
+        assert_eq!(profile.access_events(), 3 * 4 * 5 * 3);
+        let load_a = &profile.sites[3];
+        assert_eq!(load_a.stream.pieces.len(), 1);
+        assert_eq!(load_a.strides, vec![Some(0), Some(40), Some(8)]);
+        let within: Vec<_> = profile
+            .dependences
+            .iter()
+            .filter(|d| !d.across_entries)
+            .collect();
+        assert_eq!(within.len(), 1);
+        assert_eq!(
+            (within[0].source, within[0].sink, within[0].common),
+            (4, 2, 3)
+        );
+        assert_eq!(within[0].distances, vec![vec![Some(0), Some(0), Some(1)]]);
+        assert_eq!(within[0].stream.events, 2 * 4 * 4);
+        // k = 0 of the second entry reads what the first entry wrote last.
+        let across: Vec<_> = profile
+            .dependences
+            .iter()
+            .filter(|d| d.across_entries)
+            .collect();
+        assert_eq!(across.len(), 1);
+        assert_eq!(across[0].stream.events, 4);
+        assert_eq!(across[0].distances[0][0], Some(1));
+        assert_eq!(profile.validate(), Ok(()));
+    }
+}

@@ -1,0 +1,148 @@
+//! `polyrust-prof report`: what a profile with folded accesses (format 2) says about
+//! each hot loop nest: whether its run was affine, which loops carry dependences,
+//! which are parallel, which bands are permutable (so tilable), and a suggestion.
+//! [`analysis`] computes the verdicts from the profile alone; [`markdown`] and
+//! [`html`] render them (the page is self-contained, with inline SVG pictures).
+
+pub mod analysis;
+pub mod html;
+pub mod markdown;
+mod svg;
+
+use crate::profile::nest::{NestProfile, SiteKind};
+use crate::Profile;
+
+pub use analysis::{LoopVerdict, NestVerdict};
+
+/// Most nests a report details; the rest are summed up in one line.
+pub const HOT_NESTS: usize = 20;
+
+/// The nests of `profile` by access events, most first (ties by id), with verdicts.
+pub fn hot_nests(profile: &Profile) -> Vec<(&NestProfile, NestVerdict)> {
+    let mut nests: Vec<(&NestProfile, NestVerdict)> = profile
+        .nests
+        .iter()
+        .map(|nest| (nest, NestVerdict::of(nest)))
+        .collect();
+    nests.sort_by(|a, b| {
+        b.1.events
+            .cmp(&a.1.events)
+            .then_with(|| a.0.id.cmp(&b.0.id))
+    });
+    nests
+}
+
+/// `file:line in function`, with placeholders for what is unknown.
+pub fn location(nest: &NestProfile) -> String {
+    let file = if nest.file.is_empty() {
+        "<unknown file>"
+    } else {
+        &nest.file
+    };
+    let function = if nest.function.is_empty() {
+        "<unknown function>"
+    } else {
+        &nest.function
+    };
+    match nest.line {
+        0 => format!("{file} in {function}"),
+        line => format!("{file}:{line} in {function}"),
+    }
+}
+
+/// `entered 3 times` or `entered 1000 times (the first 64 folded)`, with the thread
+/// when it is not the first one.
+pub fn entries_text(nest: &NestProfile) -> String {
+    let thread = match nest.thread {
+        0 => String::new(),
+        thread => format!("in thread {thread}, "),
+    };
+    if nest.folded_entries < nest.entries {
+        format!(
+            "{thread}entered {} times (the first {} folded)",
+            nest.entries, nest.folded_entries
+        )
+    } else {
+        format!("{thread}entered {} times", nest.entries)
+    }
+}
+
+/// `load A`, `store C`, `loop i`, with `@line` when known.
+pub fn site_name(nest: &NestProfile, index: usize) -> String {
+    let Some(site) = nest.sites.get(index) else {
+        return format!("site {index}");
+    };
+    let kind = match site.kind {
+        SiteKind::Load => "load",
+        SiteKind::Store => "store",
+        SiteKind::Loop => "loop",
+    };
+    let name = if site.name.is_empty() {
+        format!("#{index}")
+    } else {
+        site.name.clone()
+    };
+    match site.line {
+        0 => format!("{kind} {name}"),
+        line => format!("{kind} {name}@{line}"),
+    }
+}
+
+/// Names of the IV positions of `site`: `entry`, then its loops.
+pub fn position_names(nest: &NestProfile, verdict: &NestVerdict, site: usize) -> Vec<String> {
+    std::iter::once("entry".to_string())
+        .chain(
+            nest.loops_around(site)
+                .into_iter()
+                .map(|l| verdict.loop_name(l).to_string()),
+        )
+        .collect()
+}
+
+/// `(0, 0, 1)` over the loops (entry left out), `*` for ⊤.
+pub fn distance_text(distance: &[Option<i64>]) -> String {
+    let parts: Vec<String> = distance
+        .iter()
+        .skip(1)
+        .map(|c| c.map_or("*".to_string(), |x| x.to_string()))
+        .collect();
+    format!("({})", parts.join(", "))
+}
+
+/// The distinct distance vectors of a dependence, in order of first appearance.
+pub fn distinct_distances(distances: &[Vec<Option<i64>>]) -> Vec<&Vec<Option<i64>>> {
+    let mut seen: Vec<&Vec<Option<i64>>> = Vec::new();
+    for distance in distances {
+        if !seen.contains(&distance) {
+            seen.push(distance);
+        }
+    }
+    seen
+}
+
+/// `a ≤ i ≤ b` per position over a piece's bounding box (names from `names`).
+pub fn box_text(lower: &[i64], upper: &[i64], names: &[String]) -> String {
+    lower
+        .iter()
+        .zip(upper)
+        .zip(names)
+        .map(|((low, high), name)| {
+            if low == high {
+                format!("{name} = {low}")
+            } else {
+                format!("{low} ≤ {name} ≤ {high}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        return "–".into();
+    }
+    format!("{:.1}%", part as f64 * 100.0 / whole as f64)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,288 @@
+//! The report's verdicts on nests recorded through [`NestRecord`], as the runtime
+//! records them: a matmul, and a histogram through an index array.
+
+use std::sync::atomic::AtomicUsize;
+
+use super::*;
+use crate::accesses::{NestIdentity, NestRecord, Shadow, SiteInfo};
+use crate::fold::FoldConfig;
+
+static POOL: AtomicUsize = AtomicUsize::new(0);
+
+fn site(kind: SiteKind, depth: u32, parent_loop: Option<u32>, name: &str, line: u32) -> SiteInfo {
+    SiteInfo {
+        kind,
+        depth,
+        size: if kind == SiteKind::Loop { 0 } else { 8 },
+        line,
+        column: 0,
+        parent_loop,
+        name: name.into(),
+    }
+}
+
+fn record(id: &str, sites: Vec<SiteInfo>) -> NestRecord {
+    let identity = NestIdentity {
+        id: id.into(),
+        function: id.split(':').next().unwrap_or(id).into(),
+        file: "k.c".into(),
+        line: 3,
+        module_hash: "ab".into(),
+        modelled: false,
+        thread: 0,
+        sites,
+    };
+    let positions = NestRecord::positions(&identity);
+    NestRecord::new(
+        identity,
+        FoldConfig::default(),
+        Shadow::new(positions, usize::MAX, &POOL),
+        64,
+    )
+}
+
+/// `for i, j < n: C[i][j] = 0; for k < n: C[i][j] += A[i][k] * B[k][j]` (doubles).
+pub(crate) fn matmul(n: i64) -> NestProfile {
+    let mut nest = record(
+        "mm:1:ab",
+        vec![
+            site(SiteKind::Loop, 1, None, "i", 3),
+            site(SiteKind::Loop, 2, Some(0), "j", 4),
+            site(SiteKind::Store, 2, Some(1), "C", 5),
+            site(SiteKind::Loop, 3, Some(1), "k", 6),
+            site(SiteKind::Load, 3, Some(3), "C", 7),
+            site(SiteKind::Load, 3, Some(3), "A", 7),
+            site(SiteKind::Load, 3, Some(3), "B", 7),
+            site(SiteKind::Store, 3, Some(3), "C", 7),
+        ],
+    );
+    let (a, b, c) = (0x10_0000u64, 0x20_0000u64, 0x30_0000u64);
+    let at = |base: u64, row: i64, column: i64| base + 8 * (row * n + column) as u64;
+    nest.enter();
+    for i in 0..n {
+        nest.access(0, &[i], 0);
+        for j in 0..n {
+            nest.access(1, &[i, j], 0);
+            nest.access(2, &[i, j], at(c, i, j));
+            for k in 0..n {
+                let iv = [i, j, k];
+                nest.access(3, &iv, 0);
+                nest.access(4, &iv, at(c, i, j));
+                nest.access(5, &iv, at(a, i, k));
+                nest.access(6, &iv, at(b, k, j));
+                nest.access(7, &iv, at(c, i, j));
+            }
+        }
+    }
+    nest.profile()
+}
+
+/// `for i < n: h[idx[i]] += 1` with a scattered `idx`.
+pub(crate) fn histogram(n: i64) -> NestProfile {
+    let mut nest = record(
+        "hist:2:ab",
+        vec![
+            site(SiteKind::Loop, 1, None, "i", 10),
+            site(SiteKind::Load, 1, Some(0), "idx", 11),
+            site(SiteKind::Load, 1, Some(0), "h", 11),
+            site(SiteKind::Store, 1, Some(0), "h", 11),
+        ],
+    );
+    let (idx, h) = (0x40_0000u64, 0x50_0000u64);
+    nest.enter();
+    for i in 0..n {
+        let bucket = ((i * 7919) % 13) as u64;
+        nest.access(0, &[i], 0);
+        nest.access(1, &[i], idx + 8 * i as u64);
+        nest.access(2, &[i], h + 8 * bucket);
+        nest.access(3, &[i], h + 8 * bucket);
+    }
+    nest.profile()
+}
+
+fn profile_of(nests: Vec<NestProfile>) -> Profile {
+    let mut profile = Profile::empty();
+    profile.nests = nests;
+    profile.canonicalize();
+    profile
+}
+
+#[test]
+fn matmul_k_carries_the_dependence_on_c_i_and_j_are_parallel_and_the_band_is_permutable() {
+    let nest = matmul(12);
+    assert_eq!(nest.validate(), Ok(()));
+    let verdict = NestVerdict::of(&nest);
+    assert_eq!(verdict.affine_share(), 1.0);
+    let by_name = |name: &str| verdict.loops.iter().find(|l| l.name == name).unwrap();
+    assert!(by_name("i").parallel);
+    assert!(by_name("j").parallel);
+    assert!(!by_name("k").parallel);
+    let carried = &nest.dependences[by_name("k").carries[0]];
+    assert_eq!((carried.source, carried.sink), (7, 4));
+    assert_eq!(
+        carried.distances,
+        vec![vec![Some(0), Some(0), Some(0), Some(1)]]
+    );
+    assert_eq!(verdict.bands, vec![vec![0, 1, 3]]);
+    assert!(
+        verdict.suggestion.contains("loop i is parallel"),
+        "{}",
+        verdict.suggestion
+    );
+    assert!(
+        verdict
+            .suggestion
+            .contains("tile the permutable band (i, j, k)"),
+        "{}",
+        verdict.suggestion
+    );
+    assert!(
+        verdict.suggestion.contains("interchange j innermost"),
+        "{}",
+        verdict.suggestion
+    );
+}
+
+#[test]
+fn a_histogram_through_an_index_array_is_not_parallel_and_not_affine() {
+    let nest = histogram(200);
+    let verdict = NestVerdict::of(&nest);
+    assert!(!verdict.loops[0].parallel);
+    // idx[i] is affine; h[idx[i]] (load and store) is not.
+    let share = verdict.affine_share();
+    assert!((share - 1.0 / 3.0).abs() < 0.01, "{share}");
+    let h = &nest.sites[2];
+    assert_eq!(h.strides, vec![None, None]);
+    assert!(verdict.bands.is_empty());
+}
+
+#[test]
+fn markdown_names_the_hot_nest_first_with_its_verdicts() {
+    let profile = profile_of(vec![histogram(50), matmul(8)]);
+    let text = markdown::render(&profile, "run.polyprof");
+    let mm = text.find("## 1. `mm`").expect(&text);
+    let hist = text.find("## 2. `hist`").expect(&text);
+    assert!(mm < hist);
+    assert!(text.contains("**affine: 100.0%**"), "{text}");
+    assert!(
+        text.contains("| k | 6 | 3 | 512 | no | store C@7 → load C@7 |"),
+        "{text}"
+    );
+    assert!(text.contains("| i | 3 | 1 | 8 | yes | – |"), "{text}");
+    assert!(text.contains("permutable bands: (i, j, k)"), "{text}");
+    assert!(
+        text.contains("| store C@7 → load C@7 | (i, j, k) | (0, 0, 1) |"),
+        "{text}"
+    );
+    assert!(
+        text.contains("| load B@7 | 512 | 1 | 100.0% | i: 0, j: 8, k: 64 |"),
+        "{text}"
+    );
+}
+
+#[test]
+fn html_is_one_page_with_two_pictures_per_nest_and_escapes_names() {
+    let mut nest = matmul(6);
+    nest.function = "<script>alert(1)</script>".into();
+    let page = html::render(&profile_of(vec![nest]), "a&b");
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(!page.contains("<script>"));
+    assert!(page.contains("&lt;script&gt;"));
+    assert!(page.contains("a&amp;b"));
+    assert_eq!(page.matches("<svg").count(), 2);
+    assert!(
+        !page.contains("http://")
+            || page.matches("http://").count()
+                == page.matches("xmlns=\"http://www.w3.org/2000/svg\"").count()
+    );
+}
+
+#[test]
+fn a_profile_without_nests_says_how_to_get_them() {
+    let text = markdown::render(&Profile::empty(), "p.json");
+    assert!(text.contains("-polyrust-instrument=accesses"), "{text}");
+}
+
+#[test]
+fn a_forged_huge_piece_renders_without_regenerating_its_points() {
+    let mut nest = matmul(4);
+    for site in &mut nest.sites {
+        for piece in &mut site.stream.pieces {
+            for vertex in &mut piece.vertices {
+                for x in vertex.iter_mut().skip(1) {
+                    *x = if *x == 0 { i64::MIN } else { i64::MAX };
+                }
+            }
+            for x in piece.lower.iter_mut().skip(1) {
+                *x = i64::MIN;
+            }
+            for x in piece.upper.iter_mut().skip(1) {
+                *x = i64::MAX;
+            }
+        }
+    }
+    let started = std::time::Instant::now();
+    let page = html::render(&profile_of(vec![nest]), "forged");
+    assert!(page.contains("<svg"));
+    assert!(started.elapsed().as_secs() < 5);
+}
+
+/// Gauss-Seidel in place: `for t < steps: for i in 1..n-1: A[i] = A[i-1] + A[i+1]`.
+fn gauss_seidel(steps: i64, n: i64) -> NestProfile {
+    let mut nest = record(
+        "gs:3:ab",
+        vec![
+            site(SiteKind::Loop, 1, None, "t", 20),
+            site(SiteKind::Loop, 2, Some(0), "i", 21),
+            site(SiteKind::Load, 2, Some(1), "A", 22),
+            site(SiteKind::Load, 2, Some(1), "A", 22),
+            site(SiteKind::Store, 2, Some(1), "A", 22),
+        ],
+    );
+    let a = 0x60_0000u64;
+    nest.enter();
+    for t in 0..steps {
+        nest.access(0, &[t], 0);
+        for i in 0..n - 2 {
+            let element = |k: i64| a + 8 * k as u64;
+            nest.access(1, &[t, i], 0);
+            nest.access(2, &[t, i], element(i));
+            nest.access(3, &[t, i], element(i + 2));
+            nest.access(4, &[t, i], element(i + 1));
+        }
+    }
+    nest.profile()
+}
+
+#[test]
+fn gauss_seidel_carries_along_t_and_i_and_is_not_permutable_until_skewed() {
+    let nest = gauss_seidel(6, 20);
+    let verdict = NestVerdict::of(&nest);
+    assert!(
+        verdict.loops.iter().all(|l| !l.parallel),
+        "{:?}",
+        verdict.loops
+    );
+    // A[i-1] was written one i before (0, 1); A[i+1] one t before, one i further (1, -1).
+    let mut distances: Vec<Vec<Option<i64>>> = nest
+        .dependences
+        .iter()
+        .filter(|d| !d.across_entries)
+        .flat_map(|d| d.distances.iter().cloned())
+        .collect();
+    distances.sort();
+    distances.dedup();
+    assert_eq!(
+        distances,
+        vec![
+            vec![Some(0), Some(0), Some(1)],
+            vec![Some(0), Some(1), Some(-1)]
+        ]
+    );
+    assert!(verdict.bands.is_empty(), "(1, -1) forbids tiling t with i");
+    assert!(
+        verdict.suggestion.contains("no parallel loop"),
+        "{}",
+        verdict.suggestion
+    );
+}
