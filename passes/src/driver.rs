@@ -38,7 +38,13 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
     }
     if let Some(path) = &options.profile_use {
         let _time = analyses.time(Stage::Detect);
-        speculate::specialize(analyses, &mut detection, &speculate::ProfileSource { path });
+        let source = speculate::ProfileSource { path };
+        speculate::specialize(analyses, &mut detection, &source);
+        // A nest prepared for a speculated bound ends the round: the next one, with
+        // fresh analyses, models it.
+        if speculate::speculate_bounds(analyses, &mut detection, &source) {
+            return true;
+        }
     }
     if let Some(path) = &options.profile_generate {
         let changed = match options.instrument {
@@ -759,7 +765,7 @@ fn speculated_values(fa: &FunctionAnalyses<'_>, region: &DetectedRegion<'_>) -> 
         .ir
         .speculated
         .iter()
-        .map(|(v, c)| format!("{} = {c}", speculate::value_name(fa, *v)))
+        .map(|(v, c)| speculate::speculated_text(fa, *v, *c))
         .collect();
     format!(
         " that also compares {} (from the profile)",

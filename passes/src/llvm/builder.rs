@@ -249,6 +249,13 @@ impl<'f> IrBuilder<'f> {
         unsafe { c::LLVMBuildPtrToInt(self.builder, pointer, self.i64_type(), n.as_ptr()) }
     }
 
+    /// Zero-extends an integer to i64 (an i64 is returned as it is): for counts, which
+    /// are unsigned.
+    pub fn zext_i64(&self, value: Value) -> Value {
+        let n = name("");
+        unsafe { c::LLVMBuildZExtOrBitCast(self.builder, value, self.i64_type(), n.as_ptr()) }
+    }
+
     /// Sign-extends or truncates an integer to i64.
     pub fn to_i64(&self, value: Value) -> Value {
         let n = name("");
