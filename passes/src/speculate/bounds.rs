@@ -33,7 +33,7 @@ use polyrust_rt::profile::NestProfile;
 use crate::detect::reject::RejectReason;
 use crate::detect::{analyse_speculating, Detection, HANDLED};
 use crate::llvm::builder::IrBuilder;
-use crate::llvm::ir::{as_instruction, basic_value, int_width, operand, successors};
+use crate::llvm::ir::{as_instruction, basic_value, int_width, operand, predecessors, successors};
 use crate::llvm::source_terms::describe_loop;
 use crate::llvm::{FunctionAnalyses, LLVMValueRef, Loop, RemarkAt, RemarkKind, Scev, ScevKind};
 
@@ -118,18 +118,22 @@ pub(crate) fn steady_trips(
 thread_local! {
     /// Nests prepared in an earlier round of the function being compiled: root header →
     /// (the check's exit block, the profile's word on the loop for the remark).
-    static PREPARED: RefCell<HashMap<usize, (usize, Said)>> = RefCell::default();
+    static PREPARED: RefCell<HashMap<usize, (CheckBlocks, Said)>> = RefCell::default();
 }
 
 thread_local! {
     /// The `ok` of each check loop of a region handed to the optimizer, with what it
     /// verifies in words (for the remark on the region's run-time check).
     static CHECKED: RefCell<HashMap<usize, String>> = RefCell::default();
+    /// Root headers of nests speculated on (or tried) in this function: their original
+    /// loops stay as fallback, and are not prepared again.
+    static FINISHED: RefCell<HashMap<usize, CheckBlocks>> = RefCell::default();
 }
 
 pub(super) fn start_function() {
     PREPARED.with(|p| p.borrow_mut().clear());
     CHECKED.with(|c| c.borrow_mut().clear());
+    FINISHED.with(|f| f.borrow_mut().clear());
 }
 
 /// What the check loop whose result is `ok` verified, if `ok` is one.
@@ -158,8 +162,21 @@ pub fn speculate_bounds<'f>(
         .collect();
     for root in roots {
         let key = root.header().as_mut_ptr() as usize;
-        if let Some((done, said)) = PREPARED.with(|p| p.borrow_mut().remove(&key)) {
-            finish(fa, detection, root, done, &said);
+        if let Some((blocks, said)) = PREPARED.with(|p| p.borrow_mut().remove(&key)) {
+            FINISHED.with(|f| f.borrow_mut().insert(key, blocks));
+            if finish(fa, detection, root, blocks, &said) {
+                return true;
+            }
+            continue;
+        }
+        if let Some(blocks) = FINISHED.with(|f| f.borrow().get(&key).copied()) {
+            // The nest's region was generated (or not): in the original loops, now its
+            // fallback, the select goes, so the regions inside them are modelled with
+            // the bound each row loads, as without speculation.
+            let undone = undo_selects(fa, root, blocks);
+            if undone | give_preheader(fa, root) {
+                return true;
+            }
             continue;
         }
         if prepare(fa, root, source) {
@@ -169,24 +186,33 @@ pub fn speculate_bounds<'f>(
     false
 }
 
+/// The blocks of a check loop where its result may be defined (the comparison's block,
+/// or the exit block's phi, which instcombine may fold away between rounds).
+type CheckBlocks = [usize; 2];
+
 /// The remark on a speculated nest, and what its check loop verifies.
 type Said = (String, String);
 
-/// Round r + 1: the nest as a region with `ok` = 1, or the select undone.
+/// Round r + 1: the nest as a region with `ok` = 1, or the select undone (then the IR
+/// changed: true, the round ends).
 fn finish<'f>(
     fa: &FunctionAnalyses<'f>,
     detection: &mut Detection<'f>,
     root: Loop<'f>,
-    done: usize,
+    blocks: CheckBlocks,
     said: &Said,
-) {
+) -> bool {
     let at = RemarkAt::loop_start(root);
-    let selects = prepared_selects(root, done);
+    let selects = prepared_selects(root, blocks);
     let Some(ok) = selects.first().and_then(|s| operand(*s, 0)) else {
-        return;
+        return false;
     };
     match analyse_speculating(fa, root, &[(ok, 1)]) {
-        Ok(region) => {
+        Ok(mut region) => {
+            // The original loops, the fallback, stay open to later rounds: the regions
+            // inside them (the inner loops, the bound a parameter of each row) are
+            // optimized there, so a failing check costs little.
+            region.ir.fallback_open = true;
             fa.remark(RemarkKind::Analysis, "SpeculatedBound", at, &said.0);
             CHECKED.with(|c| c.borrow_mut().insert(ok as usize, said.1.clone()));
             // The whole nest replaces the regions found inside it.
@@ -194,20 +220,10 @@ fn finish<'f>(
                 .regions
                 .retain(|r| !r.top.iter().any(|l| root.contains_block(l.header())));
             detection.regions.push(region);
+            false
         }
         Err(rejected) => {
-            let b = IrBuilder::new(fa.function());
-            for select in selects {
-                if let Some(original) = operand(select, 2) {
-                    unsafe {
-                        inkwell::llvm_sys::core::LLVMReplaceAllUsesWith(
-                            select.as_value_ref(),
-                            original,
-                        )
-                    };
-                    b.erase(select.as_value_ref());
-                }
-            }
+            undo_selects(fa, root, blocks);
             let why = rejected.reasons.first().map_or_else(
                 || "detection refused it".to_string(),
                 |(r, _)| r.to_string(),
@@ -220,12 +236,50 @@ fn finish<'f>(
                     "loop nest not speculated on its loaded bound: with the bound fixed, {why}"
                 ),
             );
+            true
         }
     }
 }
 
+/// Puts the loaded bound back in place of the selects of `root`; returns whether there
+/// were any.
+fn undo_selects(fa: &FunctionAnalyses<'_>, root: Loop<'_>, blocks: CheckBlocks) -> bool {
+    let selects = prepared_selects(root, blocks);
+    let b = IrBuilder::new(fa.function());
+    for select in &selects {
+        if let Some(original) = operand(*select, 2) {
+            // SAFETY: both are live values of the same type (the select's false arm).
+            unsafe {
+                inkwell::llvm_sys::core::LLVMReplaceAllUsesWith(select.as_value_ref(), original)
+            };
+            b.erase(select.as_value_ref());
+        }
+    }
+    !selects.is_empty()
+}
+
+/// Gives `root` a block of its own in front of it if it has none: the region's check
+/// branches straight to the original loops, and the expander (code generation of the
+/// regions inside them) wants a preheader. Returns whether the IR changed.
+fn give_preheader(fa: &FunctionAnalyses<'_>, root: Loop<'_>) -> bool {
+    if root.preheader().is_some() {
+        return false;
+    }
+    let header = root.header();
+    let outside: Vec<_> = predecessors(header)
+        .into_iter()
+        .filter(|b| !root.contains_block(*b))
+        .collect();
+    if outside.is_empty() {
+        return false;
+    }
+    IrBuilder::new(fa.function())
+        .route_edges_through(header, &outside, "polyrust.bound.fallback")
+        .is_some()
+}
+
 /// The selects of `root` whose condition comes from the check ending at block `done`.
-fn prepared_selects<'f>(root: Loop<'f>, done: usize) -> Vec<InstructionValue<'f>> {
+fn prepared_selects<'f>(root: Loop<'f>, blocks: CheckBlocks) -> Vec<InstructionValue<'f>> {
     let mut found = Vec::new();
     for block in root.blocks() {
         for inst in block.get_instructions() {
@@ -235,7 +289,7 @@ fn prepared_selects<'f>(root: Loop<'f>, done: usize) -> Vec<InstructionValue<'f>
             let from_check = operand(inst, 0)
                 .and_then(as_instruction)
                 .and_then(|c| c.get_parent())
-                .is_some_and(|b| b.as_mut_ptr() as usize == done);
+                .is_some_and(|b| blocks.contains(&(b.as_mut_ptr() as usize)));
             if from_check {
                 found.push(inst);
             }
@@ -345,10 +399,12 @@ fn prepare<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>, source: &ProfileSource
         );
         let checked = format!("{name} in every outer iteration with its first value");
         match rewrite(fa, root, bound) {
-            Ok(done) => {
+            Ok(blocks) => {
                 PREPARED.with(|p| {
-                    p.borrow_mut()
-                        .insert(root.header().as_mut_ptr() as usize, (done, (said, checked)))
+                    p.borrow_mut().insert(
+                        root.header().as_mut_ptr() as usize,
+                        (blocks, (said, checked)),
+                    )
                 });
                 return true;
             }
@@ -370,13 +426,13 @@ fn prepare<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>, source: &ProfileSource
 }
 
 /// Puts the check loop in front of `root` and the select in place of `bound` (see the
-/// module's doc); returns the check's exit block. Everything that can fail is looked at
+/// module's doc); returns the check's blocks. Everything that can fail is looked at
 /// before the control flow changes (an expansion that fails leaves dead code only).
 fn rewrite<'f>(
     fa: &FunctionAnalyses<'f>,
     root: Loop<'f>,
     bound: InstructionValue<'f>,
-) -> Result<usize, String> {
+) -> Result<CheckBlocks, String> {
     let header = root.header();
     let preheader = root.preheader().ok_or("the nest has no preheader")?;
     let enter = preheader
@@ -496,7 +552,7 @@ fn rewrite<'f>(
             }
         }
     }
-    Ok(done.as_mut_ptr() as usize)
+    Ok([body.as_mut_ptr() as usize, done.as_mut_ptr() as usize])
 }
 
 /// The instructions using `value`.
