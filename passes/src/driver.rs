@@ -41,8 +41,12 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         let source = speculate::ProfileSource { path };
         speculate::specialize(analyses, &mut detection, &source);
         // A nest prepared for a speculated bound ends the round: the next one, with
-        // fresh analyses, models it.
-        if speculate::speculate_bounds(analyses, &mut detection, &source) {
+        // fresh analyses, models it. Not while instrumenting accesses, which happens in
+        // the first round only and would then be skipped.
+        let instrumenting_accesses = options.profile_generate.is_some()
+            && matches!(options.instrument, Instrumentation::Accesses);
+        if !instrumenting_accesses && speculate::speculate_bounds(analyses, &mut detection, &source)
+        {
             return true;
         }
     }

@@ -76,7 +76,10 @@ pub(crate) fn steady_trips(
             return Err("the profile gave up folding its iterations".into());
         }
         for piece in &s.stream.pieces {
-            if !piece.is_affine() || piece.lower.len() != depth + 1 {
+            if !piece.is_affine()
+                || piece.lower.len() != depth + 1
+                || piece.upper.len() != depth + 1
+            {
                 return Err("its iterations are not an affine piece of the profile".into());
             }
             let mut volume: u128 = 1;
@@ -84,7 +87,7 @@ pub(crate) fn steady_trips(
                 let extent = i128::from(*hi) - i128::from(*lo) + 1;
                 volume = volume.saturating_mul(u128::try_from(extent).unwrap_or(0));
             }
-            if volume != u128::from(piece.events) {
+            if volume == 0 || volume != u128::from(piece.events) {
                 return Err(
                     "its iteration count changed from one outer iteration to another".into(),
                 );
@@ -658,6 +661,18 @@ mod tests {
         ]);
         let steady = steady_trips(&[&n], 1, 2).map(|s| (s.low, s.high));
         assert_eq!(steady, Ok((3, 7)));
+    }
+
+    #[test]
+    fn malformed_pieces_are_refused() {
+        // Bounds of different lengths, an empty box, an upper bound below the lower.
+        let mut p = piece(vec![0, 0, 0], vec![0, 9, 6], 70);
+        p.upper.pop();
+        assert!(steady_trips(&[&nest(vec![p])], 1, 2).is_err());
+        let n = nest(vec![piece(vec![0, 5, 0], vec![0, 4, 6], 0)]);
+        assert!(steady_trips(&[&n], 1, 2).is_err());
+        let n = nest(vec![piece(vec![0, 0, 0], vec![0, 9, i64::MIN], 0)]);
+        assert!(steady_trips(&[&n], 1, 2).is_err());
     }
 
     #[test]
