@@ -15,6 +15,12 @@
 //! original loops are the fallback. If the nest is still not a region, the select is
 //! undone and the check loop, now unused, is deleted by LLVM.
 //!
+//! The same way, an access whose address depends on a value loaded at the outer
+//! loop's level (`C[idx[i]][j]`) whose folded address moved by one stride along the
+//! outer loop in every piece: the value is speculated to be `p0 + step * i` (the stride
+//! over what one unit of the value moves the address), the check loop compares each
+//! outer iteration's value with that, and the subscript is affine in the model.
+//!
 //! Conclusive: the check loads exactly the addresses the nest loads the bound from (the
 //! load runs once in every outer iteration, before the nest's trip count is known
 //! nothing else), and no store of the nest writes the bound's array (a different base
@@ -157,9 +163,12 @@ pub fn speculate_bounds<'f>(
         .filter(|n| {
             n.root.parent().is_none()
                 && !n.root.has_tag(HANDLED)
-                && n.reasons
-                    .iter()
-                    .any(|(r, _)| r.reason == RejectReason::NonAffineLoopBound)
+                && n.reasons.iter().any(|(r, _)| {
+                    matches!(
+                        r.reason,
+                        RejectReason::NonAffineLoopBound | RejectReason::NonAffineSubscript
+                    )
+                })
         })
         .map(|n| n.root)
         .collect();
@@ -261,6 +270,102 @@ fn undo_selects(fa: &FunctionAnalyses<'_>, root: Loop<'_>, blocks: CheckBlocks) 
     !selects.is_empty()
 }
 
+/// Tries the nest's accesses whose address depends on one value loaded at the outer
+/// loop's level (`A[idx[i]]`): when the profile saw that address move by the same
+/// multiple of the access's size per outer iteration in every piece, the loaded value
+/// is speculated to be `idx[i0] + step * i`. Ok(true): the nest was prepared; Err: why
+/// not, for the remark (Ok(false): no such access).
+fn speculate_subscript<'f>(
+    fa: &FunctionAnalyses<'f>,
+    root: Loop<'f>,
+    nests: &[&NestProfile],
+    shown: &str,
+) -> Result<bool, String> {
+    let mut why_not = Vec::new();
+    for (site, inst, pointer, _) in super::accesses::access_sites(fa, root)? {
+        let address = fa.scev(&basic_value(pointer));
+        let Ok(index) = loaded_bound(fa, root, address) else {
+            continue;
+        };
+        let what = crate::llvm::source_terms::access_text(fa, inst);
+        // Bytes the address moves per unit of the loaded value (a row's length for
+        // `C[idx[i]][j]`): the address with the value 1 minus with the value 0.
+        let at = |v: i64| fa.scev_substitute(address, &[(index.as_value_ref(), v)]);
+        let unit = fa.minus(at(1), at(0)).constant().filter(|u| *u != 0);
+        let step = match (subscript_stride(nests, site), unit) {
+            (Ok(bytes), Some(unit)) if bytes % unit == 0 => bytes / unit,
+            (Ok(bytes), _) => {
+                why_not.push(format!(
+                    "{what} moved by {bytes} bytes per outer iteration, not a multiple of what one unit of {} moves it",
+                    value_name(fa, index.as_value_ref())
+                ));
+                continue;
+            }
+            (Err(why), _) => {
+                why_not.push(format!("{what}: {why}"));
+                continue;
+            }
+        };
+        let name = value_name(fa, index.as_value_ref());
+        let counter = crate::llvm::source_terms::counter_name(fa, root)
+            .unwrap_or_else(|| "the outer counter".into());
+        let said = format!(
+            "loop nest speculated on an indirect subscript: in the profiled run ({shown}) the address of the {what} moved by the same stride per outer iteration in every piece, so {name} is taken to be its first value + {step} * {counter}; a check loop in front of the nest compares {name} in every outer iteration, and the original loops run if one differs"
+        );
+        let checked =
+            format!("{name} in every outer iteration with its first value + {step} * {counter}");
+        match rewrite(fa, root, index, Some(step)) {
+            Ok(blocks) => {
+                PREPARED.with(|p| {
+                    p.borrow_mut().insert(
+                        root.header().as_mut_ptr() as usize,
+                        (blocks, (said, checked)),
+                    )
+                });
+                return Ok(true);
+            }
+            Err(why) => why_not.push(format!("{what}: {why}")),
+        }
+    }
+    if why_not.is_empty() {
+        Ok(false)
+    } else {
+        Err(why_not.join("; "))
+    }
+}
+
+/// The byte stride along the outer loop (IV position 1) of access site `site` in the
+/// folded `nests`, when every piece is affine and every thread agrees on it.
+pub(crate) fn subscript_stride(nests: &[&NestProfile], site: usize) -> Result<i64, String> {
+    let mut seen: Option<i64> = None;
+    for nest in nests {
+        let s = nest
+            .sites
+            .get(site)
+            .ok_or("the profile's nest has fewer sites than the loop nest")?;
+        if s.kind == SiteKind::Loop {
+            return Err("the profile's sites do not match the loop nest".into());
+        }
+        if s.stream.gave_up
+            || s.stream.pieces.is_empty()
+            || !s.stream.pieces.iter().all(|p| p.is_affine())
+        {
+            return Err("its addresses were not affine in the profiled run".into());
+        }
+        let stride = s
+            .strides
+            .get(1)
+            .copied()
+            .flatten()
+            .ok_or("its address did not move by one stride along the outer loop")?;
+        if seen.is_some_and(|x| x != stride) {
+            return Err("its stride differed between threads".into());
+        }
+        seen = Some(stride);
+    }
+    seen.ok_or_else(|| "it never ran in the profiled run".into())
+}
+
 /// Gives `root` a block of its own in front of it if it has none: the region's check
 /// branches straight to the original loops, and the expander (code generation of the
 /// regions inside them) wants a preheader. Returns whether the IR changed.
@@ -312,7 +417,7 @@ fn loaded_bound<'f>(
     let mut stack = vec![(scev, 0u32)];
     while let Some((s, depth)) = stack.pop() {
         if depth > 32 {
-            return Err("its trip count is too deep an expression".into());
+            return Err("its expression is too deep".into());
         }
         if s.kind() == ScevKind::Unknown {
             if let Some(inst) = s.unknown_value().and_then(as_instruction) {
@@ -328,7 +433,7 @@ fn loaded_bound<'f>(
     }
     let [bound] = inside[..] else {
         return Err(format!(
-            "its trip count depends on {} values computed inside the nest",
+            "it depends on {} values computed inside the nest",
             inside.len()
         ));
     };
@@ -336,10 +441,10 @@ fn loaded_bound<'f>(
         || bound.get_volatile().unwrap_or(true)
         || int_width(bound.as_value_ref()).is_none()
     {
-        return Err("its trip count is not a value loaded from memory".into());
+        return Err("it depends on a value that is not loaded from memory".into());
     }
     if bound.get_parent().and_then(|b| fa.loop_for_block(b)) != Some(root) {
-        return Err("its bound is loaded inside an inner loop".into());
+        return Err("it depends on a value loaded inside an inner loop".into());
     }
     let _ = fa;
     Ok(bound)
@@ -401,7 +506,7 @@ fn prepare<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>, source: &ProfileSource
             "loop nest speculated on its loaded bound: in the profiled run ({shown}) the {what} ran {count} in every outer iteration, so {name} is taken to be the value the first outer iteration loads; a check loop in front of the nest compares {name} in every outer iteration, and the original loops run if one differs"
         );
         let checked = format!("{name} in every outer iteration with its first value");
-        match rewrite(fa, root, bound) {
+        match rewrite(fa, root, bound, None) {
             Ok(blocks) => {
                 PREPARED.with(|p| {
                     p.borrow_mut().insert(
@@ -413,6 +518,11 @@ fn prepare<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>, source: &ProfileSource
             }
             Err(why) => why_not.push(format!("the {what}: {why}")),
         }
+    }
+    match speculate_subscript(fa, root, &nests, &shown) {
+        Ok(true) => return true,
+        Ok(false) => {}
+        Err(why) => why_not.push(why),
     }
     if !why_not.is_empty() {
         fa.remark(
@@ -435,6 +545,7 @@ fn rewrite<'f>(
     fa: &FunctionAnalyses<'f>,
     root: Loop<'f>,
     bound: InstructionValue<'f>,
+    step: Option<i64>,
 ) -> Result<CheckBlocks, String> {
     let header = root.header();
     let preheader = root.preheader().ok_or("the nest has no preheader")?;
@@ -481,8 +592,21 @@ fn rewrite<'f>(
         return Err("the outer trip count does not fit 64 bits".into());
     }
     let trips_type = trips.raw_type().ok_or("the outer trip count has no type")?;
+    let after = bound
+        .get_next_instruction()
+        .ok_or("the load ends its block")?;
+    // An indirect subscript is `p0 + step * i` in the nest: the outer counter there.
+    let counter = match step {
+        Some(_) => Some(
+            fa.expand_loop_counter(root, after)
+                .ok_or("the outer loop's counter cannot be computed")?,
+        ),
+        None => None,
+    };
     let b = IrBuilder::new(fa.function());
+    // SAFETY: the type of a live value.
     let pointer_type = unsafe { inkwell::llvm_sys::core::LLVMTypeOf(pointer) };
+    let value_type = b.type_of(bound.as_value_ref());
     let trips_value = fa
         .expand_with_counters(trips, &[], &[], trips_type, enter)
         .ok_or("the outer trip count cannot be computed in front of the nest")?;
@@ -521,7 +645,17 @@ fn rewrite<'f>(
     };
     b.position_at_end(body);
     let loaded = b.clone_with(bound, |op| if op == pointer { at_k } else { op });
-    let same = b.icmp(LLVMIntPredicate::LLVMIntEQ, loaded, p0);
+    // In the value's own type, wrapping as the nest computes `p0 + step * i`: equal
+    // there, the speculated subscript is the loaded one.
+    let expected = match step {
+        Some(step) => {
+            let k = b.int_cast_unsigned(k, value_type);
+            let scaled = b.binary(LLVMOpcode::LLVMMul, k, b.const_int(value_type, step));
+            b.binary(LLVMOpcode::LLVMAdd, p0, scaled)
+        }
+        None => p0,
+    };
+    let same = b.icmp(LLVMIntPredicate::LLVMIntEQ, loaded, expected);
     let go_on = b.binary(LLVMOpcode::LLVMAnd, same, more);
     let back = b.cond_br(go_on, check, done);
     b.add_incoming(k, b.const_int(trips_type, 0), preheader);
@@ -537,12 +671,18 @@ fn rewrite<'f>(
     b.set_successor(enter.as_value_ref(), 0, check);
     fa.replace_phi_incoming_block(header, preheader, done);
 
-    // In the nest, the bound is `select ok, p0, bound`: equal to it either way.
-    let after = bound
-        .get_next_instruction()
-        .ok_or("the bound's load ends its block")?;
+    // In the nest, the value is `select ok, p0 (+ step * i), value`: equal to it
+    // either way.
     b.position_before(after);
-    let select = b.select(ok, p0, bound.as_value_ref());
+    let speculated = match (step, counter) {
+        (Some(step), Some(counter)) => {
+            let i = b.int_cast_unsigned(counter, value_type);
+            let scaled = b.binary(LLVMOpcode::LLVMMul, i, b.const_int(value_type, step));
+            b.binary(LLVMOpcode::LLVMAdd, p0, scaled)
+        }
+        _ => p0,
+    };
+    let select = b.select(ok, speculated, bound.as_value_ref());
     let users: Vec<InstructionValue<'f>> = uses_of(bound.as_value_ref())
         .into_iter()
         .filter(|u| u.as_value_ref() != select)
@@ -661,6 +801,26 @@ mod tests {
         ]);
         let steady = steady_trips(&[&n], 1, 2).map(|s| (s.low, s.high));
         assert_eq!(steady, Ok((3, 7)));
+    }
+
+    #[test]
+    fn a_subscript_stride_is_read_when_every_piece_is_affine() {
+        let mut n = nest(vec![piece(vec![0, 0, 0], vec![0, 9, 6], 70)]);
+        n.sites[1].kind = SiteKind::Load;
+        n.sites[1].strides = vec![Some(0), Some(2048), Some(8)];
+        assert_eq!(subscript_stride(&[&n], 1), Ok(2048));
+        // A loop site, a stride not known along the outer loop, a piece with ⊤.
+        assert!(subscript_stride(&[&n], 0).is_err());
+        let mut unknown = n.clone();
+        unknown.sites[1].strides[1] = None;
+        assert!(subscript_stride(&[&unknown], 1).is_err());
+        let mut top = n.clone();
+        top.sites[1].stream.pieces[0].vertices.clear();
+        assert!(subscript_stride(&[&top], 1).is_err());
+        // Two threads that disagree.
+        let mut other = n.clone();
+        other.sites[1].strides[1] = Some(1024);
+        assert!(subscript_stride(&[&n, &other], 1).is_err());
     }
 
     #[test]
