@@ -12,8 +12,10 @@
 //! is, so the IR computes what it did. Round r + 1 (fresh analyses): detection takes
 //! `ok` to be 1 (`Translator::speculated_select`), so the bound is the parameter `p0`;
 //! the region's run-time check compares `ok` with 1 like any speculated value, and the
-//! original loops are the fallback. If the nest is still not a region, the select is
-//! undone and the check loop, now unused, is deleted by LLVM.
+//! original loops are the fallback. They stay open to later rounds: there the select
+//! is undone and the loops get a preheader again, so the regions inside them are
+//! optimized as without speculation. If the nest is not a region even with `ok` = 1,
+//! the select is undone and the check loop, now unused, is deleted by LLVM.
 //!
 //! The same way, an access whose address depends on a value loaded at the outer
 //! loop's level (`C[idx[i]][j]`) whose folded address moved by one stride along the
@@ -21,10 +23,12 @@
 //! over what one unit of the value moves the address), the check loop compares each
 //! outer iteration's value with that, and the subscript is affine in the model.
 //!
-//! Conclusive: the check loads exactly the addresses the nest loads the bound from (the
-//! load runs once in every outer iteration, before the nest's trip count is known
-//! nothing else), and no store of the nest writes the bound's array (a different base
-//! pointer; the region's check keeps arrays apart at run time).
+//! Conclusive: the check loads exactly the addresses the nest loads the value from (the
+//! load is on every path from the outer loop's header to its latch, its only exit, so
+//! it runs once in each of the outer loop's iterations), and no store of the nest
+//! writes the value's array (a different base pointer; the region's check keeps arrays
+//! apart at run time). Only outermost nests, with the value loaded at the outer loop's
+//! level, one speculation per nest.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -446,7 +450,6 @@ fn loaded_bound<'f>(
     if bound.get_parent().and_then(|b| fa.loop_for_block(b)) != Some(root) {
         return Err("it depends on a value loaded inside an inner loop".into());
     }
-    let _ = fa;
     Ok(bound)
 }
 
