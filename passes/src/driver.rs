@@ -55,7 +55,17 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
     }
     if let Some(path) = &options.profile_use {
         let _time = analyses.time(Stage::Detect);
-        speculate::specialize(analyses, &mut detection, &speculate::ProfileSource { path });
+        let source = speculate::ProfileSource { path };
+        speculate::specialize(analyses, &mut detection, &source);
+        // A nest prepared for a speculated bound ends the round: the next one, with
+        // fresh analyses, models it. Not while instrumenting accesses, which happens in
+        // the first round only and would then be skipped.
+        let instrumenting_accesses = options.profile_generate.is_some()
+            && matches!(options.instrument, Instrumentation::Accesses);
+        if !instrumenting_accesses && speculate::speculate_bounds(analyses, &mut detection, &source)
+        {
+            return true;
+        }
     }
     if let Some(path) = &options.profile_generate {
         let changed = match options.instrument {
@@ -809,7 +819,7 @@ fn speculated_values(fa: &FunctionAnalyses<'_>, region: &DetectedRegion<'_>) -> 
         .ir
         .speculated
         .iter()
-        .map(|(v, c)| format!("{} = {c}", speculate::value_name(fa, *v)))
+        .map(|(v, c)| speculate::speculated_text(fa, *v, *c))
         .collect();
     format!(
         " that also compares {} (from the profile)",

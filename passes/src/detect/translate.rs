@@ -130,6 +130,22 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.fa.scev_substitute(scev, self.speculated)
     }
 
+    /// The arm of `select cond, a, b` the speculated constant of `cond` picks (noting
+    /// that the translation relied on it), if `inst` is such a select.
+    fn speculated_select(&self, inst: InstructionValue<'f>) -> Option<LLVMValueRef> {
+        if inst.get_opcode() != InstructionOpcode::Select || self.speculated.is_empty() {
+            return None;
+        }
+        let cond = crate::llvm::ir::operand(inst, 0)?;
+        let (_, constant) = self.speculated.iter().find(|(v, _)| *v == cond)?;
+        let chosen = crate::llvm::ir::operand(inst, if *constant != 0 { 1 } else { 2 })?;
+        let mut used = self.used_speculation.borrow_mut();
+        if !used.contains(&cond) {
+            used.push(cond);
+        }
+        Some(chosen)
+    }
+
     /// Adds the speculated values in `scev` to `found`; false when the expression was
     /// too deep to walk whole.
     fn speculated_in(&self, scev: Scev<'f>, found: &mut Vec<LLVMValueRef>, depth: u32) -> bool {
@@ -389,6 +405,12 @@ impl<'a, 'f> Translator<'a, 'f> {
                         used.push(value);
                     }
                     return Ok(Affine::constant(i128::from(*constant)));
+                }
+                // `select ok, p, v` with `ok` speculated: the arm the check picks (the
+                // folded-profile speculation of a loaded bound, `speculate::bounds`,
+                // puts the value loaded before the nest in the true arm).
+                if let Some(chosen) = inst.and_then(|i| self.speculated_select(i)) {
+                    return self.affine(self.fa.scev(&basic_value(chosen)));
                 }
                 if let Some(merged) = inst.and_then(|i| self.guard_phi(i)) {
                     let mut out: Option<Affine> = None;

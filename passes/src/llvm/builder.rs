@@ -294,6 +294,19 @@ impl<'f> IrBuilder<'f> {
         unsafe { c::LLVMBuildPtrToInt(self.builder, pointer, self.i64_type(), n.as_ptr()) }
     }
 
+    /// Zero-extends an integer to i64 (an i64 is returned as it is): for counts, which
+    /// are unsigned.
+    pub fn zext_i64(&self, value: Value) -> Value {
+        let n = name("");
+        unsafe { c::LLVMBuildZExtOrBitCast(self.builder, value, self.i64_type(), n.as_ptr()) }
+    }
+
+    /// Truncates or zero-extends an integer to `ty`.
+    pub fn int_cast_unsigned(&self, value: Value, ty: LLVMTypeRef) -> Value {
+        let n = name("");
+        unsafe { c::LLVMBuildIntCast2(self.builder, value, ty, 0, n.as_ptr()) }
+    }
+
     /// Sign-extends or truncates an integer to i64.
     pub fn to_i64(&self, value: Value) -> Value {
         let n = name("");

@@ -345,6 +345,24 @@ fn plan<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>) -> Result<NestPlan<'f>, S
     })
 }
 
+/// The memory access sites of the nest at `root` as instrumentation numbers them (site
+/// index, instruction, address, bytes): what the second compile matches a profile's
+/// sites with.
+pub(super) fn access_sites<'f>(
+    fa: &FunctionAnalyses<'f>,
+    root: Loop<'f>,
+) -> Result<Vec<(usize, InstructionValue<'f>, LLVMValueRef, u32)>, String> {
+    Ok(plan(fa, root)?
+        .sites
+        .iter()
+        .enumerate()
+        .filter_map(|(index, site)| match site.placement {
+            Placement::Before(inst, pointer) => Some((index, inst, pointer, site.size)),
+            Placement::Header(_) => None,
+        })
+        .collect())
+}
+
 /// Adds `what` to the things a remark says are not recorded, once.
 fn note(unrecorded: &mut Vec<String>, what: String) {
     if !unrecorded.contains(&what) {

@@ -19,10 +19,12 @@
 //! what the recorded values are (never pointer values, nor debug information).
 
 mod accesses;
+mod bounds;
 mod instrument;
 mod specialize;
 
 pub use accesses::instrument_accesses;
+pub use bounds::speculate_bounds;
 pub use instrument::{descriptor, instrument, record, Recording};
 pub use specialize::{failing_check, generated, specialize, ProfileSource};
 
@@ -81,6 +83,7 @@ pub fn start_function(fa: &FunctionAnalyses<'_>) {
         .collect();
     POSITIONS.with(|p| *p.borrow_mut() = positions);
     specialize::start_function();
+    bounds::start_function();
 }
 
 pub use polyrust_rt::profile::CHECK_PASSED;
@@ -265,6 +268,12 @@ fn value_kind(fa: &FunctionAnalyses<'_>, value: LLVMValueRef) -> String {
 pub fn value_name(fa: &FunctionAnalyses<'_>, value: LLVMValueRef) -> String {
     fa.source_name(value)
         .unwrap_or_else(|| describe_value(fa, value))
+}
+
+/// A speculated value and its constant as the run-time check compares them, in words:
+/// `n = 20`, or what the check loop of a speculated loaded bound verified.
+pub fn speculated_text(fa: &FunctionAnalyses<'_>, value: LLVMValueRef, constant: i64) -> String {
+    bounds::checked_text(value).unwrap_or_else(|| format!("{} = {constant}", value_name(fa, value)))
 }
 
 /// A hash of the module's source file (of its name when the file cannot be read), so

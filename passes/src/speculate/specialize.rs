@@ -66,13 +66,13 @@ pub fn generated(region: &DetectedRegion<'_>) {
     }
 }
 
-fn warn_once(fa: &FunctionAnalyses<'_>, message: String) {
+pub(super) fn warn_once(fa: &FunctionAnalyses<'_>, message: String) {
     if WARNED.with(|w| w.borrow_mut().insert(message.clone())) {
         fa.diagnose(Severity::Warning, &message);
     }
 }
 
-fn load(fa: &FunctionAnalyses<'_>, path: &Path) -> Option<Rc<Profile>> {
+pub(super) fn load(fa: &FunctionAnalyses<'_>, path: &Path) -> Option<Rc<Profile>> {
     if let Some(loaded) = LOADED.with(|l| l.borrow().get(path).cloned()) {
         return loaded;
     }
