@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 
 use super::svg::{self, escape};
 use super::{
-    box_text, distance_text, distinct_distances, entries_text, hot_nests, location, percent,
-    position_names, site_name, NestVerdict, HOT_NESTS,
+    access_rows, distance_text, distinct_distances, entries_text, hot_nests, location, percent,
+    site_name, NestVerdict, HOT_NESTS,
 };
-use crate::profile::nest::{NestProfile, SiteKind};
+use crate::profile::nest::NestProfile;
 use crate::Profile;
 
 const STYLE: &str = r#"
@@ -185,38 +185,16 @@ fn render_nest(
     }
 
     page.push_str("<table><tr><th>access</th><th>events</th><th>pieces</th><th>affine</th><th>strides (bytes)</th><th>domain (first piece)</th></tr>");
-    for (index, site) in nest.sites.iter().enumerate() {
-        if site.kind == SiteKind::Loop {
-            continue;
-        }
-        let names = position_names(nest, verdict, index);
-        let strides: Vec<String> = site
-            .strides
-            .iter()
-            .zip(&names)
-            .skip(1)
-            .map(|(stride, name)| {
-                format!(
-                    "{name}: {}",
-                    stride.map_or("⊤".to_string(), |s| s.to_string())
-                )
-            })
-            .collect();
-        let domain = site
-            .stream
-            .pieces
-            .first()
-            .map(|p| box_text(&p.lower, &p.upper, &names))
-            .unwrap_or_default();
+    for row in access_rows(nest, verdict) {
         let _ = write!(
             page,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&site_name(nest, index)),
-            site.stream.events,
-            site.stream.pieces.len(),
-            percent(site.stream.affine_events(), site.stream.events),
-            escape(&strides.join(", ")),
-            escape(&domain)
+            escape(&row.name),
+            row.events,
+            row.pieces,
+            row.affine,
+            escape(&row.strides),
+            escape(&row.domain)
         );
     }
     page.push_str("</table></div><div class=\"figures\">");

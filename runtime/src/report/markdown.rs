@@ -3,10 +3,10 @@
 use std::fmt::Write as _;
 
 use super::{
-    box_text, distance_text, distinct_distances, entries_text, hot_nests, location, percent,
+    access_rows, distance_text, distinct_distances, entries_text, hot_nests, location, percent,
     position_names, site_name, NestVerdict, HOT_NESTS,
 };
-use crate::profile::nest::{NestProfile, SiteKind};
+use crate::profile::nest::NestProfile;
 use crate::Profile;
 
 /// The whole report; `name` names the profile.
@@ -208,38 +208,11 @@ fn render_nest(
 
     let _ = writeln!(text, "| access | events | pieces | affine | strides (bytes per iteration) | domain of the first piece |");
     let _ = writeln!(text, "|---|---|---|---|---|---|");
-    for (index, site) in nest.sites.iter().enumerate() {
-        if site.kind == SiteKind::Loop {
-            continue;
-        }
-        let names = position_names(nest, verdict, index);
-        let strides: Vec<String> = site
-            .strides
-            .iter()
-            .zip(&names)
-            .skip(1)
-            .map(|(stride, name)| {
-                format!(
-                    "{name}: {}",
-                    stride.map_or("⊤".to_string(), |s| s.to_string())
-                )
-            })
-            .collect();
-        let domain = site
-            .stream
-            .pieces
-            .first()
-            .map(|p| box_text(&p.lower, &p.upper, &names))
-            .unwrap_or_default();
+    for row in access_rows(nest, verdict) {
         let _ = writeln!(
             text,
             "| {} | {} | {} | {} | {} | {} |",
-            site_name(nest, index),
-            site.stream.events,
-            site.stream.pieces.len(),
-            percent(site.stream.affine_events(), site.stream.events),
-            strides.join(", "),
-            domain
+            row.name, row.events, row.pieces, row.affine, row.strides, row.domain
         );
     }
     text.push('\n');

@@ -137,6 +137,56 @@ pub fn box_text(lower: &[i64], upper: &[i64], names: &[String]) -> String {
         .join(", ")
 }
 
+/// One row of a nest's table of accesses, as both renderings show it.
+pub struct AccessRow {
+    pub name: String,
+    pub events: u64,
+    pub pieces: usize,
+    /// Share of the events in affine pieces.
+    pub affine: String,
+    /// `i: 768, j: 8` (⊤ where the address is not affine along the loop).
+    pub strides: String,
+    /// The first piece's bounding box.
+    pub domain: String,
+}
+
+/// The rows of the table of `nest`'s loads and stores.
+pub fn access_rows(nest: &NestProfile, verdict: &NestVerdict) -> Vec<AccessRow> {
+    let mut rows = Vec::new();
+    for (index, site) in nest.sites.iter().enumerate() {
+        if site.kind == SiteKind::Loop {
+            continue;
+        }
+        let names = position_names(nest, verdict, index);
+        let strides: Vec<String> = site
+            .strides
+            .iter()
+            .zip(&names)
+            .skip(1)
+            .map(|(stride, name)| {
+                format!(
+                    "{name}: {}",
+                    stride.map_or("⊤".to_string(), |s| s.to_string())
+                )
+            })
+            .collect();
+        rows.push(AccessRow {
+            name: site_name(nest, index),
+            events: site.stream.events,
+            pieces: site.stream.pieces.len(),
+            affine: percent(site.stream.affine_events(), site.stream.events),
+            strides: strides.join(", "),
+            domain: site
+                .stream
+                .pieces
+                .first()
+                .map(|p| box_text(&p.lower, &p.upper, &names))
+                .unwrap_or_default(),
+        });
+    }
+    rows
+}
+
 pub fn percent(part: u64, whole: u64) -> String {
     if whole == 0 {
         return "–".into();
