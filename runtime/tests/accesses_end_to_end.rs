@@ -15,65 +15,12 @@ use std::process::{Command, Output};
 use polyrust_rt::profile::nest::{NestProfile, SiteKind};
 use polyrust_rt::Profile;
 
-/// `target/<profile>/`, the folder of the test executable's `deps/`.
-fn target_profile_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test executable has a path");
-    exe.parent()
-        .and_then(Path::parent)
-        .expect("the test executable lives in target/<profile>/deps/")
-        .to_path_buf()
-}
+mod common;
 
-/// The newest `libpolyrust_rt*.a` of this build that defines the accesses ABI.
+use common::{clang, scratch};
+
 fn staticlib() -> PathBuf {
-    let dir = target_profile_dir();
-    let mut candidates = vec![dir.join("libpolyrust_rt.a")];
-    if let Ok(entries) = std::fs::read_dir(dir.join("deps")) {
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with("libpolyrust_rt") && name.ends_with(".a") {
-                candidates.push(entry.path());
-            }
-        }
-    }
-    let symbol = b"polyrust_rt_nest_enter";
-    let defines_the_abi = |path: &PathBuf| {
-        std::fs::read(path)
-            .map(|bytes| bytes.windows(symbol.len()).any(|w| w == symbol))
-            .unwrap_or(false)
-    };
-    let modified = |path: &PathBuf| std::fs::metadata(path).and_then(|m| m.modified()).ok();
-    candidates
-        .into_iter()
-        .filter(defines_the_abi)
-        .max_by_key(modified)
-        .unwrap_or_else(|| {
-            panic!(
-                "no libpolyrust_rt.a with the accesses ABI in {} or its deps/: build the \
-                 runtime with `cargo build --release -p polyrust-runtime`",
-                dir.display()
-            )
-        })
-}
-
-fn clang() -> PathBuf {
-    let bin =
-        std::env::var_os("POLYRUST_LLVM_BIN").unwrap_or_else(|| "/usr/lib/llvm-22/bin".into());
-    let clang = PathBuf::from(bin).join("clang");
-    assert!(
-        clang.exists(),
-        "{} missing: run scripts/setup (or set POLYRUST_LLVM_BIN)",
-        clang.display()
-    );
-    clang
-}
-
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::staticlib_defining("polyrust_rt_nest_enter")
 }
 
 /// Builds `kernels.c` in `dir` (`instrument`: with the runtime calls).

@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use super::svg::{self, escape};
 use super::{
-    access_rows, distance_text, distinct_distances, entries_text, hot_nests, location, percent,
-    site_name, NestVerdict, HOT_NESTS,
+    access_rows, carried, distance_text, distinct_distances, entries_text, hot_nests, location,
+    percent, site_name, NestVerdict, HOT_NESTS,
 };
 use crate::profile::nest::NestProfile;
 use crate::Profile;
@@ -131,18 +131,7 @@ fn render_nest(
     page.push_str("<div class=\"row\"><div class=\"tables\">");
     page.push_str("<table><tr><th>loop</th><th>line</th><th>depth</th><th>iterations</th><th>parallel</th><th>carries</th></tr>");
     for lp in &verdict.loops {
-        let carries: Vec<String> = lp
-            .carries
-            .iter()
-            .map(|&d| {
-                let dependence = &nest.dependences[d];
-                format!(
-                    "{} → {}",
-                    site_name(nest, dependence.source as usize),
-                    site_name(nest, dependence.sink as usize)
-                )
-            })
-            .collect();
+        let carries = carried(nest, lp);
         let _ = write!(
             page,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td></tr>",

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    access_rows, distance_text, distinct_distances, entries_text, hot_nests, location, percent,
-    position_names, site_name, NestVerdict, HOT_NESTS,
+    access_rows, carried, distance_text, distinct_distances, entries_text, hot_nests, location,
+    percent, position_names, site_name, NestVerdict, HOT_NESTS,
 };
 use crate::profile::nest::NestProfile;
 use crate::Profile;
@@ -132,18 +132,7 @@ fn render_nest(
     );
     let _ = writeln!(text, "|---|---|---|---|---|---|");
     for lp in &verdict.loops {
-        let carries: Vec<String> = lp
-            .carries
-            .iter()
-            .map(|&d| {
-                let dependence = &nest.dependences[d];
-                format!(
-                    "{} → {}",
-                    site_name(nest, dependence.source as usize),
-                    site_name(nest, dependence.sink as usize)
-                )
-            })
-            .collect();
+        let carries = carried(nest, lp);
         let _ = writeln!(
             text,
             "| {} | {} | {} | {} | {} | {} |",

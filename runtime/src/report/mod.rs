@@ -137,6 +137,21 @@ pub fn box_text(lower: &[i64], upper: &[i64], names: &[String]) -> String {
         .join(", ")
 }
 
+/// `load C → store C`, per dependence loop `lp` carries.
+pub fn carried(nest: &NestProfile, lp: &LoopVerdict) -> Vec<String> {
+    lp.carries
+        .iter()
+        .filter_map(|&d| nest.dependences.get(d))
+        .map(|dependence| {
+            format!(
+                "{} → {}",
+                site_name(nest, dependence.source as usize),
+                site_name(nest, dependence.sink as usize)
+            )
+        })
+        .collect()
+}
+
 /// One row of a nest's table of accesses, as both renderings show it.
 pub struct AccessRow {
     pub name: String,
