@@ -25,6 +25,11 @@ pub struct LoopVerdict {
     pub parallel: bool,
     /// Byte strides of the accesses inside it along it: (site, stride or ⊤).
     pub strides: Vec<(usize, Option<i64>)>,
+    /// Loads (site indices) of an address that is also stored at the same place around
+    /// this loop: the value is likely accumulated in a register across the loop (a sum
+    /// into `C[i][j]` over `k`, which the compiler keeps out of memory). Such a loop
+    /// carries that reduction, which the shadow memory does not see.
+    pub register_reductions: Vec<usize>,
 }
 
 /// Everything the report says about one nest.
@@ -148,8 +153,17 @@ impl NestVerdict {
                 carries: Vec::new(),
                 parallel: true,
                 strides: Vec::new(),
+                register_reductions: Vec::new(),
             })
             .collect();
+        for (load, child) in register_reductions(nest) {
+            if let Some(verdict) = loops.iter_mut().find(|l| l.site == child) {
+                verdict.parallel = false;
+                if !verdict.register_reductions.contains(&load) {
+                    verdict.register_reductions.push(load);
+                }
+            }
+        }
         for (index, dependence) in nest.dependences.iter().enumerate() {
             if dependence.across_entries {
                 continue;
@@ -220,6 +234,39 @@ impl NestVerdict {
 
 /// Maximal permutable bands (at least two loops) along every chain from the outermost
 /// loop to an innermost one, greedily from the outside.
+/// (load site, loop site) pairs: a load and a store of one address function in the same
+/// loop, with a loop nested in that loop, which then likely carries the loaded value in
+/// a register from the load to the store (see `LoopVerdict::register_reductions`).
+fn register_reductions(nest: &NestProfile) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (load, l) in nest.sites.iter().enumerate() {
+        if l.kind != SiteKind::Load || l.stream.pieces.is_empty() {
+            continue;
+        }
+        let stored = nest.sites.iter().any(|s| {
+            s.kind == SiteKind::Store
+                && s.parent_loop == l.parent_loop
+                && s.depth == l.depth
+                && s.stream.pieces.len() == l.stream.pieces.len()
+                && s.stream
+                    .pieces
+                    .iter()
+                    .zip(&l.stream.pieces)
+                    .all(|(a, b)| a.affine && b.affine && a.labels == b.labels)
+        });
+        if !stored {
+            continue;
+        }
+        for (child, c) in nest.sites.iter().enumerate() {
+            if c.kind == SiteKind::Loop && c.parent_loop == l.parent_loop && c.depth == l.depth + 1
+            {
+                out.push((load, child));
+            }
+        }
+    }
+    out
+}
+
 fn permutable_bands(nest: &NestProfile) -> Vec<Vec<usize>> {
     let mut bands: Vec<Vec<usize>> = Vec::new();
     let leaves = nest.sites.iter().enumerate().filter(|(index, site)| {

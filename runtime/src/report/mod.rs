@@ -137,9 +137,11 @@ pub fn box_text(lower: &[i64], upper: &[i64], names: &[String]) -> String {
         .join(", ")
 }
 
-/// `load C → store C`, per dependence loop `lp` carries.
+/// `load C → store C`, per dependence loop `lp` carries, then each value it likely
+/// accumulates in a register.
 pub fn carried(nest: &NestProfile, lp: &LoopVerdict) -> Vec<String> {
-    lp.carries
+    let through_memory = lp
+        .carries
         .iter()
         .filter_map(|&d| nest.dependences.get(d))
         .map(|dependence| {
@@ -148,8 +150,14 @@ pub fn carried(nest: &NestProfile, lp: &LoopVerdict) -> Vec<String> {
                 site_name(nest, dependence.source as usize),
                 site_name(nest, dependence.sink as usize)
             )
-        })
-        .collect()
+        });
+    let in_registers = lp.register_reductions.iter().map(|&load| {
+        format!(
+            "{} (a reduction in a register: loaded before the loop, stored after)",
+            site_name(nest, load)
+        )
+    });
+    through_memory.chain(in_registers).collect()
 }
 
 /// One row of a nest's table of accesses, as both renderings show it.
