@@ -43,8 +43,24 @@ fn record(id: &str, sites: Vec<SiteInfo>) -> NestRecord {
 
 /// `for i, j < n: C[i][j] = 0; for k < n: C[i][j] += A[i][k] * B[k][j]` (doubles).
 pub(crate) fn matmul(n: i64) -> NestProfile {
-    let mut nest = record(
-        "mm:1:ab",
+    product(n, false)
+}
+
+/// The product, with `in_registers` as clang compiles it: `C[i][j]` loaded before the
+/// `k` loop, accumulated in a register, stored after it (no memory dependence along `k`
+/// for the shadow to see); else stored before the `k` loop and loaded and stored in it.
+fn product(n: i64, in_registers: bool) -> NestProfile {
+    let sites = if in_registers {
+        vec![
+            site(SiteKind::Loop, 1, None, "i", 3),
+            site(SiteKind::Loop, 2, Some(0), "j", 4),
+            site(SiteKind::Load, 2, Some(1), "C", 5),
+            site(SiteKind::Loop, 3, Some(1), "k", 6),
+            site(SiteKind::Load, 3, Some(3), "A", 7),
+            site(SiteKind::Load, 3, Some(3), "B", 7),
+            site(SiteKind::Store, 2, Some(1), "C", 8),
+        ]
+    } else {
         vec![
             site(SiteKind::Loop, 1, None, "i", 3),
             site(SiteKind::Loop, 2, Some(0), "j", 4),
@@ -54,8 +70,9 @@ pub(crate) fn matmul(n: i64) -> NestProfile {
             site(SiteKind::Load, 3, Some(3), "A", 7),
             site(SiteKind::Load, 3, Some(3), "B", 7),
             site(SiteKind::Store, 3, Some(3), "C", 7),
-        ],
-    );
+        ]
+    };
+    let mut nest = record(if in_registers { "mmr:1:ab" } else { "mm:1:ab" }, sites);
     let (a, b, c) = (0x10_0000u64, 0x20_0000u64, 0x30_0000u64);
     let at = |base: u64, row: i64, column: i64| base + 8 * (row * n + column) as u64;
     nest.enter();
@@ -67,10 +84,18 @@ pub(crate) fn matmul(n: i64) -> NestProfile {
             for k in 0..n {
                 let iv = [i, j, k];
                 nest.access(3, &iv, 0);
-                nest.access(4, &iv, at(c, i, j));
-                nest.access(5, &iv, at(a, i, k));
-                nest.access(6, &iv, at(b, k, j));
-                nest.access(7, &iv, at(c, i, j));
+                if in_registers {
+                    nest.access(4, &iv, at(a, i, k));
+                    nest.access(5, &iv, at(b, k, j));
+                } else {
+                    nest.access(4, &iv, at(c, i, j));
+                    nest.access(5, &iv, at(a, i, k));
+                    nest.access(6, &iv, at(b, k, j));
+                    nest.access(7, &iv, at(c, i, j));
+                }
+            }
+            if in_registers {
+                nest.access(6, &[i, j], at(c, i, j));
             }
         }
     }
@@ -287,44 +312,9 @@ fn gauss_seidel_carries_along_t_and_i_and_is_not_permutable_until_skewed() {
     );
 }
 
-/// The matmul as clang compiles it: `C[i][j]` loaded before the `k` loop, accumulated in
-/// a register, stored after it (no memory dependence along `k` for the shadow to see).
-fn matmul_in_registers(n: i64) -> NestProfile {
-    let mut nest = record(
-        "mmr:1:ab",
-        vec![
-            site(SiteKind::Loop, 1, None, "i", 3),
-            site(SiteKind::Loop, 2, Some(0), "j", 4),
-            site(SiteKind::Load, 2, Some(1), "C", 5),
-            site(SiteKind::Loop, 3, Some(1), "k", 6),
-            site(SiteKind::Load, 3, Some(3), "A", 7),
-            site(SiteKind::Load, 3, Some(3), "B", 7),
-            site(SiteKind::Store, 2, Some(1), "C", 8),
-        ],
-    );
-    let (a, b, c) = (0x10_0000u64, 0x20_0000u64, 0x30_0000u64);
-    let at = |base: u64, row: i64, column: i64| base + 8 * (row * n + column) as u64;
-    nest.enter();
-    for i in 0..n {
-        nest.access(0, &[i], 0);
-        for j in 0..n {
-            nest.access(1, &[i, j], 0);
-            nest.access(2, &[i, j], at(c, i, j));
-            for k in 0..n {
-                let iv = [i, j, k];
-                nest.access(3, &iv, 0);
-                nest.access(4, &iv, at(a, i, k));
-                nest.access(5, &iv, at(b, k, j));
-            }
-            nest.access(6, &[i, j], at(c, i, j));
-        }
-    }
-    nest.profile()
-}
-
 #[test]
 fn a_sum_kept_in_a_register_across_k_makes_k_carry_it() {
-    let nest = matmul_in_registers(6);
+    let nest = product(6, true);
     let verdict = NestVerdict::of(&nest);
     let k = verdict.loops.iter().find(|l| l.name == "k").unwrap();
     assert!(!k.parallel);
