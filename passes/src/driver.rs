@@ -49,6 +49,17 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         REMARKS_DUE.with(|due| due.set(options.round + 1));
         return true;
     }
+    // Loads LLVM carries in phis across iterations, in regions whose temporaries
+    // propagation could remove, become loads again, and the function is looked at again
+    // (a producer that reads such a phi could not be recomputed; see `detect::rotated`).
+    if options.codegen
+        && options.exprprop
+        && !instrumenting_accesses
+        && unrotate_loads(analyses, &detection)
+    {
+        REMARKS_DUE.with(|due| due.set(options.round + 1));
+        return true;
+    }
     // Later rounds see the same loops again (minus those rewritten): say it once.
     if REMARKS_DUE.with(|due| due.get()) == options.round {
         detect::emit_remarks(analyses, &detection);
@@ -347,6 +358,24 @@ fn split_guards(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>) -> bool {
         split |= b.split_off_prefix(*guard).is_some();
     }
     split
+}
+
+/// Turns the rotated loads (see `detect::rotated`) of each region that writes a
+/// temporary the function owns back into loads; whether any was.
+fn unrotate_loads(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>) -> bool {
+    let mut changed = false;
+    for region in &detection.regions {
+        let owns_temporary = region
+            .spec
+            .arrays
+            .iter()
+            .any(|a| codegen::propagate::removable(region, &a.name));
+        if owns_temporary {
+            let rotated = detect::rotated::find(fa, &region.ir.loops);
+            changed |= detect::rotated::unrotate(fa, &rotated);
+        }
+    }
+    changed
 }
 
 /// A region's model after expression propagation, with what code generation recomputes.

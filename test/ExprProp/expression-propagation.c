@@ -2,8 +2,8 @@
 // only in the region) is no longer written; each read recomputes the producer's
 // expression at the instance that wrote the value (cloned instruction by instruction:
 // the bits are -O3's). LLVM carries two of the three reads of the stencil in phis from
-// the loop before; the loads it hoists in front of the loop recompute the producer at
-// fixed instances (tmp[0], tmp[1]).
+// the iterations before; they are loads again before the region is modelled
+// (rotated-loads.c).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang -O3 -g -fpass-plugin=%plugin %s -o %t/propagated -Rpass=polyrust \
 // RUN:   -Rpass-analysis=polyrust 2>&1 | %FileCheck %s

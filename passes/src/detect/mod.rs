@@ -18,6 +18,7 @@ pub mod promoted;
 pub mod reduction;
 pub mod region;
 pub mod reject;
+pub mod rotated;
 pub mod translate;
 
 use std::collections::HashMap;

@@ -285,6 +285,24 @@ impl<'f> IrBuilder<'f> {
         unsafe { c::LLVMBuildLoad2(self.builder, ty, pointer, n.as_ptr()) }
     }
 
+    /// Gives `to` the type-based alias information and the debug location of `from`
+    /// (a load that stands for `from`).
+    pub fn copy_load_metadata(&self, from: InstructionValue<'f>, to: Value) {
+        // SAFETY: both are live instructions of the function; metadata of its context.
+        unsafe {
+            let kind = c::LLVMGetMDKindIDInContext(self.context, c"tbaa".as_ptr(), 4);
+            let tbaa = c::LLVMGetMetadata(from.as_value_ref(), kind);
+            if !tbaa.is_null() {
+                c::LLVMSetMetadata(to, kind, tbaa);
+            }
+            let location =
+                inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(from.as_value_ref());
+            if !location.is_null() {
+                inkwell::llvm_sys::debuginfo::LLVMInstructionSetDebugLoc(to, location);
+            }
+        }
+    }
+
     pub fn store(&self, value: Value, pointer: Value) -> Value {
         unsafe { c::LLVMBuildStore(self.builder, value, pointer) }
     }
