@@ -138,7 +138,14 @@ pub fn compare_function(
         .collect();
     for (r, region) in regions.iter().enumerate() {
         for (a, access) in region.accesses.iter().enumerate() {
-            if access.promoted && !access.is_write() && !used.contains(&(r, a)) {
+            if access.unrecorded && !used.contains(&(r, a)) {
+                findings.notes.push(format!(
+                    "{}: the model's {} is a memory intrinsic of run-time length, which the \
+                     instrumentation does not record: not compared",
+                    region.file,
+                    access_name(regions, (r, a))
+                ));
+            } else if access.promoted && !access.is_write() && !used.contains(&(r, a)) {
                 findings.notes.push(format!(
                     "{}: the model's {} has no load at run time (LLVM knows the element's \
                      value when the loop starts); {}",
@@ -185,13 +192,13 @@ fn register_flow(ctx: &IslCtx, region: &StaticRegion, read: &StaticAccess) -> St
             .map(|(from, to)| from.iter().zip(to).map(|(a, b)| b - a).collect())
             .collect();
         parts.push(format!(
-            "flow {} -> {} at distances {distances:?}",
+            "{} -> {} at distances {distances:?}",
             region.statement_name(flow.source_statement),
             region.statement_name(read.statement)
         ));
     }
     format!(
-        "its {} stays in a register, no memory dependence at run time",
+        "the model's flow into it ({}) stays in a register: no memory dependence at run time",
         parts.join(", ")
     )
 }
@@ -560,7 +567,19 @@ fn compare_dependences(
                     let elsewhere = statement_nest
                         .get(&(*r, flow.source_statement))
                         .is_some_and(|&other| other != n);
-                    if elsewhere {
+                    let unrecorded = region.accesses.iter().any(|w| {
+                        w.statement == flow.source_statement
+                            && w.array == read.array
+                            && w.unrecorded
+                    });
+                    if unrecorded {
+                        findings.notes.push(format!(
+                            "{}: flow from {source_name} into {} not compared: its write is a \
+                             memory intrinsic the run does not record",
+                            nest.id,
+                            site_name(nest, sink)
+                        ));
+                    } else if elsewhere {
                         findings.notes.push(format!(
                             "{}: flow from {source_name} (another nest of the region) into {} \
                              not compared: the shadow memory is per nest",

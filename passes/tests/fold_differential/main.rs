@@ -39,21 +39,99 @@ use polyrust_rt::Profile;
 use compare::{compare_function, Findings};
 use static_side::StaticRegion;
 
-/// The kernels, whether detection accepts their nest, and the values of the model's
-/// parameters in the run (`kernels 7 3`; clang names them after the C variables with
+/// One program: its source (from the repository's root), `-D` options and arguments.
+struct Program {
+    source: &'static str,
+    defines: &'static [&'static str],
+    args: &'static [&'static str],
+    /// Entries of each kernel in one run.
+    entries: u64,
+    kernels: &'static [Kernel],
+}
+
+/// A kernel function, whether detection accepts its nests, and the values of its
+/// regions' parameters in the run (clang names them after the C variables with
 /// `-fno-discard-value-names`).
-const KERNELS: &[(&str, bool, &[(&str, i64)])] = &[
-    ("matmul", true, &[("n", 7)]),
-    ("seidel", true, &[("n", 7)]),
-    ("trisolv", true, &[("n", 7)]),
-    ("recurrence", true, &[("n", 7)]),
-    ("guarded", true, &[("n", 6)]),
-    ("histogram", false, &[]),
-    ("jacobi", true, &[("steps", 3), ("n", 7)]),
+struct Kernel {
+    function: &'static str,
+    modelled: bool,
+    params: &'static [(&'static str, i64)],
+}
+
+const fn kernel(function: &'static str, params: &'static [(&'static str, i64)]) -> Kernel {
+    Kernel {
+        function,
+        modelled: true,
+        params,
+    }
+}
+
+/// The test's own kernels (every one run twice), then a slice of the corpus at small
+/// sizes (time loops shortened): stencils in place and out of place, a promoted
+/// matrix product, triangular solves and factorizations, a time-expanded table.
+const PROGRAMS: &[Program] = &[
+    Program {
+        source: "passes/tests/fold_differential/kernels.c",
+        defines: &[],
+        args: &["7", "3"],
+        entries: 2,
+        kernels: &[
+            kernel("matmul", &[("n", 7)]),
+            kernel("seidel", &[("n", 7)]),
+            kernel("trisolv", &[("n", 7)]),
+            kernel("recurrence", &[("n", 7)]),
+            kernel("guarded", &[("n", 6)]),
+            Kernel {
+                function: "histogram",
+                modelled: false,
+                params: &[],
+            },
+            kernel("jacobi", &[("steps", 3), ("n", 7)]),
+        ],
+    },
+    Program {
+        source: "test/kernels/stencil2d_5pt.c",
+        defines: &["-DNMAX=16", "-DTSTEPS=6"],
+        args: &["8"],
+        entries: 1,
+        kernels: &[kernel("jacobi5", &[("n", 8)])],
+    },
+    Program {
+        source: "test/kernels/gs9pt_inplace.c",
+        defines: &["-DTSTEPS=6"],
+        args: &["7"],
+        entries: 1,
+        kernels: &[kernel("gauss_seidel9", &[("n", 7)])],
+    },
+    Program {
+        source: "test/kernels/matmul_ijk_vla.c",
+        defines: &[],
+        args: &["6"],
+        entries: 1,
+        kernels: &[kernel("matmul", &[("n", 6)])],
+    },
+    Program {
+        source: "test/kernels/fwd_subst_vla.c",
+        defines: &[],
+        args: &["6"],
+        entries: 1,
+        kernels: &[kernel("forward_subst", &[("n", 6), ("m", 6)])],
+    },
+    Program {
+        source: "test/kernels/lu_nopivot_vla.c",
+        defines: &[],
+        args: &["6"],
+        entries: 1,
+        kernels: &[kernel("lu_inplace", &[("n", 6)])],
+    },
+    Program {
+        source: "test/kernels/heat1d_texp.c",
+        defines: &["-DSTEPS=8"],
+        args: &["9"],
+        entries: 1,
+        kernels: &[kernel("heat", &[("n", 9), ("w", 17)])],
+    },
 ];
-const RUN_ARGS: [&str; 2] = ["7", "3"];
-/// Entries of each kernel (main calls each twice).
-const ENTRIES: u64 = 2;
 
 /// `target/<profile>/`, the folder of the test executable's `deps/`.
 fn target_profile_dir() -> PathBuf {
@@ -129,14 +207,18 @@ fn run(command: &mut Command, what: &str) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-/// Compiles and runs the kernels; returns the profile and the export folder.
-fn record(dir: &Path) -> (Profile, PathBuf) {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fold_differential/kernels.c");
+/// Compiles and runs one program in `dir`; returns the profile and the export folder.
+fn record(program: &Program, dir: &Path) -> (Profile, PathBuf) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let source = root.join(program.source);
     let plugin = plugin();
     // Identical for both compiles up to polyrust's options.
     let common = |command: &mut Command| {
         command
             .args(["-O2", "-g", "-fno-discard-value-names"])
+            .args(program.defines)
+            .arg("-I")
+            .arg(root.join("test/kernels"))
             .arg(format!("-fpass-plugin={}", plugin.display()))
             .arg(&source);
     };
@@ -148,10 +230,13 @@ fn record(dir: &Path) -> (Profile, PathBuf) {
         .arg(format!("-polyrust-export={}", export.display()))
         .args(["-c", "-o"])
         .arg(dir.join("kernels.o"));
-    run(&mut modelled, "compiling kernels.c with -polyrust-export");
+    run(
+        &mut modelled,
+        &format!("compiling {} with -polyrust-export", program.source),
+    );
 
-    let program = dir.join("kernels");
-    let profile = dir.join("kernels.polyprof.json");
+    let binary = dir.join("program");
+    let profile = dir.join("program.polyprof.json");
     let mut instrumented = Command::new(clang());
     common(&mut instrumented);
     instrumented
@@ -159,13 +244,16 @@ fn record(dir: &Path) -> (Profile, PathBuf) {
         .arg("-polyrust-instrument=accesses")
         .arg(runtime())
         .args(["-lpthread", "-ldl", "-lm", "-o"])
-        .arg(&program);
-    run(&mut instrumented, "compiling kernels.c instrumented");
+        .arg(&binary);
     run(
-        Command::new(&program)
-            .args(RUN_ARGS)
+        &mut instrumented,
+        &format!("compiling {} instrumented", program.source),
+    );
+    run(
+        Command::new(&binary)
+            .args(program.args)
             .env("POLYRUST_PROFILE_FILE", &profile),
-        "running the instrumented kernels",
+        &format!("running the instrumented {}", program.source),
     );
     let profile = Profile::read(&profile).unwrap_or_else(|e| panic!("{e}"));
     (profile, export)
@@ -196,11 +284,20 @@ fn regions_of(
         .collect()
 }
 
-/// Compares every kernel; returns what was found, and a summary to print.
-fn compare_kernels(profile: &Profile, export: &Path) -> (Findings, String) {
-    let ctx = IslCtx::new(None).expect("an isl context");
-    let mut findings = Findings::default();
-    for &(function, modelled, values) in KERNELS {
+/// Compares every kernel of `program` into `findings`.
+fn compare_program(
+    ctx: &IslCtx,
+    program: &Program,
+    profile: &Profile,
+    export: &Path,
+    findings: &mut Findings,
+) {
+    for &Kernel {
+        function,
+        modelled,
+        params: values,
+    } in program.kernels
+    {
         let nests: Vec<&NestProfile> = profile
             .nests
             .iter()
@@ -219,10 +316,10 @@ fn compare_kernels(profile: &Profile, export: &Path) -> (Findings, String) {
                     nest.id, nest.modelled
                 ));
             }
-            if nest.entries != ENTRIES || nest.folded_entries != ENTRIES {
+            if nest.entries != program.entries || nest.folded_entries != program.entries {
                 findings.disagreements.push(format!(
-                    "{}: {} entries ({} folded), {ENTRIES} expected",
-                    nest.id, nest.entries, nest.folded_entries
+                    "{}: {} entries ({} folded), {} expected",
+                    nest.id, nest.entries, nest.folded_entries, program.entries
                 ));
             }
             if nest.shadow_full || nest.dependences_dropped > 0 {
@@ -232,7 +329,7 @@ fn compare_kernels(profile: &Profile, export: &Path) -> (Findings, String) {
                 ));
             }
         }
-        let regions = regions_of(&ctx, export, function, values);
+        let regions = regions_of(ctx, export, function, values);
         if !modelled {
             if !regions.is_empty() {
                 findings.disagreements.push(format!(
@@ -245,8 +342,12 @@ fn compare_kernels(profile: &Profile, export: &Path) -> (Findings, String) {
             continue;
         }
         let modelled_nests: Vec<&NestProfile> = nests.into_iter().filter(|n| n.modelled).collect();
-        compare_function(&ctx, &modelled_nests, &regions, &mut findings);
+        compare_function(ctx, &modelled_nests, &regions, findings);
     }
+}
+
+/// What was compared, explained and found, one line each.
+fn summary(findings: &Findings) -> String {
     let mut summary = String::new();
     for line in &findings.compared {
         summary.push_str(&format!("compared: {line}\n"));
@@ -257,16 +358,26 @@ fn compare_kernels(profile: &Profile, export: &Path) -> (Findings, String) {
     for line in &findings.disagreements {
         summary.push_str(&format!("DISAGREEMENT: {line}\n"));
     }
-    (findings, summary)
+    summary
 }
 
 #[test]
 fn folded_domains_and_flow_dependences_agree_with_the_static_model() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fold-differential");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    let (profile, export) = record(&dir);
-    let (findings, summary) = compare_kernels(&profile, &export);
+    let ctx = IslCtx::new(None).expect("an isl context");
+    let mut findings = Findings::default();
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fold-differential");
+    let _ = std::fs::remove_dir_all(&scratch);
+    for program in PROGRAMS {
+        let name = Path::new(program.source)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("program");
+        let dir = scratch.join(name);
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        let (profile, export) = record(program, &dir);
+        compare_program(&ctx, program, &profile, &export, &mut findings);
+    }
+    let summary = summary(&findings);
     println!("{summary}");
     assert!(
         findings.disagreements.is_empty(),
@@ -276,6 +387,11 @@ fn folded_domains_and_flow_dependences_agree_with_the_static_model() {
     let said = |what: &str| findings.compared.iter().any(|l| l.contains(what));
     for what in [
         "matmul:0:",
+        "jacobi5:0:",
+        "gauss_seidel9:0:",
+        "forward_subst:0:",
+        "lu_inplace:0:",
+        "heat:0:",
         "seidel:0:",
         "trisolv:0:",
         "recurrence:0:",

@@ -37,6 +37,9 @@ pub struct StaticAccess {
     pub promoted: bool,
     /// An access to a scalar of the model (a value in a register at run time).
     pub scalar: bool,
+    /// A `memcpy`, `memmove` or `memset` of a length known only at run time, which the
+    /// instrumentation does not record (it says so in a remark).
+    pub unrecorded: bool,
 }
 
 impl StaticAccess {
@@ -87,6 +90,20 @@ fn parameter_set(spec: &ScopSpec, values: &[(&str, i64)], file: &str) -> Result<
     Ok(format!("[{}] -> {{ {condition} }}", spec.params.join(", ")))
 }
 
+/// Whether `instruction` (as LLVM prints it) is a memory intrinsic whose length is not
+/// a constant: `call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr %b, i64 %n, i1 false)`.
+fn variable_length_intrinsic(instruction: &str) -> bool {
+    let intrinsic = ["@llvm.memcpy", "@llvm.memmove", "@llvm.memset"]
+        .iter()
+        .any(|name| instruction.contains(name));
+    // The length is the operand in front of the final `i1` (is volatile).
+    let length = instruction
+        .split(", i1 ")
+        .next()
+        .and_then(|head| head.rsplit(' ').next());
+    intrinsic && length.is_none_or(|operand| operand.parse::<u64>().is_err())
+}
+
 /// `file:line:column` as (line, column).
 fn line_and_column(location: &str) -> Option<(u32, u32)> {
     let mut parts = location.rsplitn(3, ':');
@@ -126,6 +143,7 @@ impl StaticRegion {
                     location: access.location.as_deref().and_then(line_and_column),
                     promoted: access.instruction.ends_with(PROMOTED),
                     scalar: scalars.contains(&access.array.as_str()),
+                    unrecorded: variable_length_intrinsic(&access.instruction),
                 });
             }
         }
