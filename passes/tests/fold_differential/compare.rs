@@ -49,6 +49,8 @@ use crate::static_side::{StaticAccess, StaticRegion};
 
 /// An access of one of the function's regions: (region, index in its `accesses`).
 type AccessRef = (usize, usize);
+/// A dependence instance: (source IV, sink IV), the entry first.
+type Pair = (Vec<i64>, Vec<i64>);
 
 /// What the comparison of one function found.
 #[derive(Default)]
@@ -549,7 +551,7 @@ fn compare_dependences(
             });
         any_may |= may;
         // The model's pairs, per source site of this nest.
-        let mut expected: BTreeMap<usize, BTreeSet<(Vec<i64>, Vec<i64>)>> = BTreeMap::new();
+        let mut expected: BTreeMap<usize, BTreeSet<Pair>> = BTreeMap::new();
         for flow in &flows {
             let writes: BTreeSet<usize> = region
                 .accesses
@@ -657,7 +659,7 @@ fn compare_dependences(
                 ));
             }
             // Distances on the common loops, and the loop carrying each pair.
-            let distance = |(from, to): &(Vec<i64>, Vec<i64>)| -> Vec<Option<i64>> {
+            let distance = |(from, to): &Pair| -> Vec<Option<i64>> {
                 (1..=common.len()).map(|q| Some(to[q] - from[q])).collect()
             };
             let static_distances: BTreeSet<Vec<Option<i64>>> = want.iter().map(distance).collect();
