@@ -120,6 +120,7 @@ pub fn scop_spec<'f>(
                 array: array.name.clone(),
                 relation,
                 instruction: access.text.clone(),
+                location: access.inst.and_then(|i| fa.instruction_location(i)),
             });
             assumed.extend(
                 access

@@ -218,6 +218,12 @@ impl Map {
         moved.range()
     }
 
+    /// `{ [a -> b] : a -> b in self }`: the pairs as one set, whose points list the
+    /// domain's coordinates, then the range's.
+    pub fn wrapped(self) -> Result<Set, IslError> {
+        Set::wrap(&self.ctx, "wrapping a map into a set", self.inner.wrap())
+    }
+
     /// `{ b - a : a -> b in self }`; domain and range must be the same space.
     pub fn deltas(self) -> Result<Set, IslError> {
         Set::wrap(

@@ -56,6 +56,42 @@ mod tests {
     }
 
     #[test]
+    fn points_of_a_triangle_at_n_3_are_its_six_lattice_points_and_a_map_wraps_into_pairs() {
+        let ctx = IslCtx::new(None).unwrap();
+        let params = parse_set(&ctx, "[n] -> { : n = 3 }", "n").unwrap();
+        let triangle = parse_set(&ctx, "[n] -> { S[i, j] : 0 <= j <= i < n }", "t").unwrap();
+        let points = triangle
+            .copy()
+            .unwrap()
+            .intersect_params(params)
+            .and_then(Set::for_some_params)
+            .and_then(|set| set.points(100))
+            .unwrap();
+        assert_eq!(
+            points,
+            vec![
+                vec![0, 0],
+                vec![1, 0],
+                vec![1, 1],
+                vec![2, 0],
+                vec![2, 1],
+                vec![2, 2]
+            ]
+        );
+        // Parameters left, an unbounded set or too many points are errors.
+        assert!(triangle.points(100).is_err());
+        let half_line = parse_set(&ctx, "{ [i] : i >= 0 }", "h").unwrap();
+        assert!(half_line.points(100).is_err());
+        let square = parse_set(&ctx, "{ [i, j] : 0 <= i, j < 10 }", "s").unwrap();
+        assert!(square.points(99).is_err());
+        let shift = parse_map(&ctx, "{ [i] -> [i + 1] : 0 <= i < 2 }", "m").unwrap();
+        assert_eq!(
+            shift.wrapped().and_then(|set| set.points(10)).unwrap(),
+            vec![vec![0, 1], vec![1, 2]]
+        );
+    }
+
+    #[test]
     fn a_point_of_a_set_s_space_keeps_its_tuple_and_parameters() {
         let ctx = IslCtx::new(None).unwrap();
         let domain = parse_set(

@@ -21,7 +21,7 @@ extern "C" {
     pub(super) fn isl_ctx_reset_error(ctx: RawPtr);
 
     fn isl_val_zero(ctx: RawPtr) -> RawPtr;
-    fn isl_val_free(val: RawPtr) -> RawPtr;
+    pub(super) fn isl_val_free(val: RawPtr) -> RawPtr;
 
     pub(super) fn isl_stream_new_str(ctx: RawPtr, text: *const c_char) -> RawPtr;
     pub(super) fn isl_stream_free(stream: RawPtr);
@@ -41,6 +41,20 @@ extern "C" {
     pub(super) fn isl_printer_get_str(printer: RawPtr) -> *mut c_char;
 
     pub(super) fn isl_set_get_tuple_name(set: RawPtr) -> *const c_char;
+
+    pub(super) fn isl_set_foreach_point(
+        set: RawPtr,
+        callback: unsafe extern "C" fn(point: RawPtr, user: *mut c_void) -> c_int,
+        user: *mut c_void,
+    ) -> c_int;
+    pub(super) fn isl_point_get_coordinate_val(
+        point: RawPtr,
+        dim_type: c_int,
+        pos: c_int,
+    ) -> RawPtr;
+    pub(super) fn isl_point_free(point: RawPtr) -> RawPtr;
+    pub(super) fn isl_val_is_int(val: RawPtr) -> c_int;
+    pub(super) fn isl_val_get_num_si(val: RawPtr) -> i64;
     pub(super) fn isl_map_get_tuple_name(map: RawPtr, dim_type: c_int) -> *const c_char;
     pub(super) fn isl_space_get_dim_name(
         space: RawPtr,

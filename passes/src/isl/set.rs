@@ -292,6 +292,82 @@ impl Set {
         integer_value(operation, self.ctx_ptr(), value)
     }
 
+    /// Every element of a set without parameters, in isl's order, when it has at most
+    /// `limit` of them (an error otherwise, or when the set is unbounded): for
+    /// comparing a domain, instantiated at some parameter values, point by point.
+    pub fn points(&self, limit: usize) -> Result<Vec<Vec<i64>>, IslError> {
+        const OPERATION: &str = "listing the points of a set";
+        if !self.param_names()?.is_empty() {
+            return Err(IslError::Other {
+                context: OPERATION.into(),
+                message: "the set has parameters: fix and project them out first".into(),
+            });
+        }
+        let dims = self.n_dims()?;
+        for pos in 0..dims {
+            if !self.is_empty()? && self.dim_value_range(pos)?.is_none() {
+                return Err(IslError::Other {
+                    context: OPERATION.into(),
+                    message: format!("dimension {pos} is unbounded"),
+                });
+            }
+        }
+        struct Collect {
+            dims: usize,
+            limit: usize,
+            points: Vec<Vec<i64>>,
+            failed: Option<String>,
+        }
+        unsafe extern "C" fn collect(point: raw::RawPtr, user: *mut std::ffi::c_void) -> i32 {
+            // SAFETY: `user` is the `Collect` `points` passes, alive for the whole call;
+            // `point` is ours to free; each value isl returns is freed at once.
+            unsafe {
+                let state = &mut *user.cast::<Collect>();
+                let mut coordinates = Vec::with_capacity(state.dims);
+                for pos in 0..state.dims {
+                    let value =
+                        raw::isl_point_get_coordinate_val(point, DimType::Set.to_i32(), pos as i32);
+                    if value == 0 || raw::isl_val_is_int(value) != 1 {
+                        state.failed = Some(format!("coordinate {pos} is not an integer"));
+                    } else {
+                        coordinates.push(raw::isl_val_get_num_si(value));
+                    }
+                    if value != 0 {
+                        raw::isl_val_free(value);
+                    }
+                }
+                raw::isl_point_free(point);
+                if state.points.len() >= state.limit {
+                    state.failed = Some(format!("more than {} points", state.limit));
+                }
+                if state.failed.is_some() {
+                    return -1;
+                }
+                state.points.push(coordinates);
+                0
+            }
+        }
+        let mut state = Collect {
+            dims,
+            limit,
+            points: Vec::new(),
+            failed: None,
+        };
+        // SAFETY: `inner.ptr` is live (isl keeps it); `state` outlives the call.
+        let status = unsafe {
+            raw::isl_set_foreach_point(self.inner.ptr, collect, (&mut state as *mut Collect).cast())
+        };
+        let isl_error = raw::take_ctx_error(self.ctx_ptr());
+        match (status, state.failed, isl_error) {
+            (0, None, None) => Ok(state.points),
+            (_, Some(message), _) | (_, None, Some((_, message))) => Err(IslError::Other {
+                context: OPERATION.into(),
+                message,
+            }),
+            _ => Err(IslError::no_result(OPERATION)),
+        }
+    }
+
     /// True when every parameter value gives at most one element.
     pub fn is_singleton(&self) -> Result<bool, IslError> {
         flag(

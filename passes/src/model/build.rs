@@ -596,6 +596,7 @@ impl<'a> Builder<'a> {
                     array: access.array.clone(),
                     relation,
                     instruction: access.instruction.clone(),
+                    location: access.location.clone(),
                 });
             }
             let schedule = original_schedule::flat_schedule(

@@ -2,8 +2,8 @@
 //!
 //! `export` writes the region: name, function, location, parameters, context, assumed
 //! context, assumptions, arrays, alias groups and statements (name, block, domain,
-//! flattened schedule, textual positions, accesses, reductions), every set and map in isl
-//! notation.
+//! flattened schedule, textual positions, accesses (with their source location when the
+//! IR has debug information), reductions), every set and map in isl notation.
 //! `import_spec` (in `region.rs`) reads a whole region back into the `ScopSpec` it was
 //! built from, for running the stages after the model without LLVM.
 //! `import_schedule` reads such a file back and replaces the region's schedule by the
@@ -79,6 +79,10 @@ struct AccessJson<'a> {
     array: &'a str,
     relation: String,
     instruction: &'a str,
+    /// Left out when unknown, so that models of IR without debug information read
+    /// as before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    location: Option<&'a str>,
 }
 
 /// How access kinds are written in JSON.
@@ -147,6 +151,7 @@ pub fn export(scop: &Scop) -> String {
                         array: &a.array,
                         relation: text(a.relation.to_str()),
                         instruction: &a.instruction,
+                        location: a.location.as_deref(),
                     })
                     .collect(),
                 reductions: &s.reductions,

@@ -137,6 +137,8 @@ pub struct Access {
     pub relation: Map,
     /// The IR instruction, as printed.
     pub instruction: String,
+    /// Its source location (`file:line:column`), when it has one.
+    pub location: Option<String>,
 }
 
 /// `i0, i1, ...` for `n` dimensions.

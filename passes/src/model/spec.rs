@@ -134,4 +134,7 @@ pub struct AccessSpec {
     pub relation: String,
     /// The IR instruction, as printed (`%v = load double, ptr %p`), for the printer.
     pub instruction: String,
+    /// Its source location (`file:line:column`, from debug information), when it has
+    /// one: what ties the access to the site of an access profile.
+    pub location: Option<String>,
 }

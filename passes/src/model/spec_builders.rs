@@ -15,6 +15,7 @@ pub(crate) fn access_at(
         array: array.into(),
         relation: relation.into(),
         instruction: instruction.into(),
+        location: None,
     }
 }
 

@@ -189,7 +189,14 @@ impl Polyhedron {
     }
 }
 
-fn regenerate(vertices: &[Vec<i64>], level: usize, dims: usize, out: &mut Vec<Vec<i64>>) {
+/// Appends the lattice points of the level-`level` elementary polyhedron with these
+/// vertices (each of `dims` positions) to `out`.
+pub(crate) fn regenerate(
+    vertices: &[Vec<i64>],
+    level: usize,
+    dims: usize,
+    out: &mut Vec<Vec<i64>>,
+) {
     if level == 0 {
         out.push(vertices[0].clone());
         return;

@@ -148,6 +148,16 @@ impl AffineLabel {
         }
     }
 
+    /// The label's value at `point` (IV positions), `None` where it has a ⊤ or
+    /// overflows.
+    pub fn at(&self, point: &[i64]) -> Option<i64> {
+        let mut value = i128::from(self.constant?);
+        for (coefficient, x) in self.coefficients.iter().zip(point) {
+            value += i128::from((*coefficient)?) * i128::from(*x);
+        }
+        i64::try_from(value).ok()
+    }
+
     /// Whether the constant and every coefficient are known.
     pub fn is_affine(&self) -> bool {
         self.constant.is_some() && self.coefficients.iter().all(Option::is_some)
@@ -168,6 +178,24 @@ impl PieceProfile {
         // i64 is written as ⊤, and a reader checks `affine` against the labels.
         profile.affine = profile.is_affine();
         profile
+    }
+
+    /// The IV points of the piece, regenerated from its vertices (those the stream
+    /// folded into it); `None` for a give-up box, whose points are not known, or for
+    /// vertices that do not form an elementary polyhedron.
+    pub fn points(&self) -> Option<Vec<Vec<i64>>> {
+        let count = self.vertices.len();
+        let dims = self.lower.len();
+        if count == 0 || !count.is_power_of_two() || self.vertices.iter().any(|v| v.len() != dims) {
+            return None;
+        }
+        let level = count.trailing_zeros() as usize;
+        if level > dims {
+            return None;
+        }
+        let mut points = Vec::new();
+        crate::fold::polyhedron::regenerate(&self.vertices, level, dims, &mut points);
+        Some(points)
     }
 
     /// Whether the piece is an exact polyhedron with affine labels only (what
@@ -565,6 +593,29 @@ mod tests {
         assert_eq!(piece.labels[0].constant, None);
         assert!(!piece.affine);
         assert!(validate_stream(&stream, 2, 1).is_ok());
+    }
+
+    #[test]
+    fn points_and_labels_of_a_triangle_are_regenerated_from_the_piece() {
+        // for i < 5: for j <= i: a[i][j] at 4096 + 40i + 8j.
+        let mut points = Vec::new();
+        for i in 0..5 {
+            for j in 0..=i {
+                points.push((vec![0, i, j], vec![(4096 + 40 * i + 8 * j) as i128]));
+            }
+        }
+        let stream = folded(&points, 1);
+        assert_eq!(stream.pieces.len(), 1);
+        let piece = &stream.pieces[0];
+        let regenerated = piece.points().expect("an elementary polyhedron");
+        let expected: Vec<Vec<i64>> = points.iter().map(|(p, _)| p.clone()).collect();
+        assert_eq!(regenerated, expected);
+        assert_eq!(piece.labels[0].at(&[0, 3, 2]), Some(4096 + 120 + 16));
+        let top = AffineLabel {
+            constant: Some(1),
+            coefficients: vec![None, Some(1)],
+        };
+        assert_eq!(top.at(&[0, 1]), None);
     }
 
     #[test]

@@ -120,6 +120,12 @@ impl Reader<'_> {
             array: self.string(item, path, "array")?.to_string(),
             relation: self.string(item, path, "relation")?.to_string(),
             instruction: self.string(item, path, "instruction")?.to_string(),
+            // Absent from files written before it was exported, and from accesses
+            // without debug information.
+            location: match item.get("location") {
+                None => None,
+                Some(_) => self.optional_string(item, path, "location")?,
+            },
         })
     }
 

@@ -113,6 +113,7 @@ pub fn rewrite(
                 array: access.array.clone(),
                 relation: composed.to_str()?,
                 instruction: access.instruction.clone(),
+                location: access.location.clone(),
             });
         }
         replaced.push((read.consumer.clone(), read.access, moved));
