@@ -393,6 +393,18 @@ struct Propagation {
 /// faster than -O3 recomputed, unsharp_pipe 7.2x.
 const MAX_RECOMPUTED_INSTRUCTIONS: usize = 4096;
 
+/// Most instructions one statement instance of a region over rows recomputes when
+/// several temporaries go together; past it the dearest temporary stays. Measured on
+/// the corpus' pipelines: stencil_chain2d (660 per instance) ran 5.4x faster than -O3,
+/// unsharp_pipe (277) 5x; harris_pipe with eight of its nine temporaries recomputed
+/// (2982 per instance: each box sum recomputed the Sobel gradients of nine pixels, from
+/// three rows of the image) ran 0.85x of -O3, and 2.3x with the gray plane kept (the
+/// other seven recomputed). Over one dimension the values recomputed lie in a window of
+/// a few cache lines: lit ExprProp/expression-propagation.c's five-stage chain (3867
+/// per instance) runs 5.3x faster, stencil_chain1d (423) 7x; no bound but
+/// `MAX_RECOMPUTED_INSTRUCTIONS` applies there.
+const PAYING_RECOMPUTED_INSTRUCTIONS: usize = 1024;
+
 /// Most temporaries propagated in one region.
 const MAX_PROPAGATED: usize = 8;
 
@@ -500,17 +512,74 @@ fn propagate(
             return None;
         }
     }
+    // Recomputation that pays: while the temporaries of a region over rows (statements
+    // two or more loops deep) together would have a statement recompute more than
+    // `PAYING_RECOMPUTED_INSTRUCTIONS`, the one whose recomputation costs most stays (and
+    // then whatever no longer qualifies without it).
+    let nested = scop
+        .statements
+        .iter()
+        .any(|s| s.textual_positions.len() > 2);
+    while nested && candidates.len() > 1 {
+        let cost = |skip: Option<usize>| {
+            let recomputes: Vec<exprprop::Recompute> = candidates
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| Some(*k) != skip)
+                .flat_map(|(_, (_, r))| r.iter().cloned())
+                .collect();
+            codegen::propagate::plan(region, &recomputes).map_or(usize::MAX, |plan| {
+                codegen::propagate::cloned_instructions(region, &plan)
+            })
+        };
+        let all = cost(None);
+        if all <= PAYING_RECOMPUTED_INSTRUCTIONS {
+            break;
+        }
+        // Ties go to the later temporary: the earlier stages are the cheaper ones.
+        let Some(dearest) = (0..candidates.len()).rev().min_by_key(|k| cost(Some(*k))) else {
+            break;
+        };
+        let (verdict, _) = candidates.remove(dearest);
+        remark_candidate(
+            fa,
+            region,
+            at,
+            verdict,
+            &format!(
+                "recomputing it with the others would take {all} instructions per statement instance, more than the {PAYING_RECOMPUTED_INSTRUCTIONS} that were measured to pay"
+            ),
+        );
+        loop {
+            let going: Vec<&str> = candidates.iter().map(|(v, _)| v.array()).collect();
+            let before = candidates.len();
+            candidates.retain(|(verdict, _)| producer_reads_only_inputs(scop, verdict, &going));
+            if candidates.len() == before {
+                break;
+            }
+        }
+    }
+    if candidates.is_empty() {
+        return None;
+    }
     let mut spec = region.spec.clone();
     let mut current: Option<crate::model::Scop> = None;
     let mut recomputed: Vec<exprprop::Recompute> = Vec::new();
     let mut done: Vec<String> = Vec::new();
     for (original, recomputes) in candidates {
         let model = current.as_ref().unwrap_or(scop);
-        let verdicts = model
+        let Ok(verdicts) = model
             .context
             .ctx()
             .within_share(EXPRPROP_SHARE, || exprprop::analyse(model))
-            .ok()?;
+        else {
+            remark_dropped(
+                fa,
+                at,
+                "the analysis of the rewritten region reached isl's operation bound (raise it with -polyrust-max-operations=N)",
+            );
+            return None;
+        };
         // Each rewrite leaves the others' temporaries as they were: one that no longer
         // qualifies on the rewritten model stops them all.
         let give_up = |why: &str| {
@@ -759,8 +828,10 @@ fn remark_candidate(
     );
 }
 
-/// Share of the operation bound the expression propagation analysis may use.
-const EXPRPROP_SHARE: u64 = 8;
+/// Share of the operation bound the expression propagation analysis may use: half.
+/// harris_pipe, one region of ten stages, needs about a quarter for the seven
+/// temporaries left once the image's gray plane stays.
+const EXPRPROP_SHARE: u64 = 2;
 
 /// Says which temporaries of the region expression propagation could recompute where
 /// they are read (`-Rpass-analysis=polyrust`); the propagation itself is still to come.

@@ -52,6 +52,9 @@ pub struct Access<'f> {
     pub subscripts: Vec<Affine>,
     /// For memcpy/memset: the number of elements from the subscript on.
     pub extent: Option<Affine>,
+    /// For a memcpy/memset of whole rows of a two-dimensional array (`memset(A, 0, h * w
+    /// * sizeof *A)`): how many rows from the subscript's on; `extent` is then the row.
+    pub rows: Option<Affine>,
     /// Conditions the subscripts rely on (no wrap).
     pub assumed: Vec<Assumed>,
     /// Subscripts assumed to lie in their dimensions.
@@ -87,6 +90,7 @@ pub struct Accesses<'f> {
     pub forwarded: Vec<Vec<LLVMValueRef>>,
 }
 
+#[derive(Clone)]
 struct RawAccess<'f> {
     inst: InstructionValue<'f>,
     pointer: LLVMValueRef,
@@ -220,7 +224,7 @@ pub fn collect<'f>(
             ));
             continue;
         }
-        match shape_of(tr, raws, size) {
+        match shape_of(tr, raws, size).map(whole_row_multiples) {
             Ok((inner_sizes, subscripts, assumed)) => {
                 let rows = global_rows(fa, *base, size, &inner_sizes);
                 let index = arrays.len();
@@ -231,10 +235,15 @@ pub fn collect<'f>(
                     if let (Some(rows), Some(first)) = (&rows, subs.first()) {
                         in_bounds.extend(within(0, first, rows));
                     }
+                    let mut rows = None;
                     let extent = match raw.extent {
                         Some(e) => {
                             match tr.affine(e).ok().and_then(|a| a.divide_exact(size as i128)) {
                                 Some(a) => Some(a),
+                                None if whole_rows(tr, e, &inner_sizes, &subs, size).is_some() => {
+                                    rows = whole_rows(tr, e, &inner_sizes, &subs, size);
+                                    inner_sizes.last().cloned()
+                                }
                                 None => {
                                     problems.push(Rejection::new(
                                         RejectReason::NonAffineSubscript,
@@ -275,6 +284,7 @@ pub fn collect<'f>(
                         array: index,
                         subscripts: subs,
                         extent,
+                        rows,
                         assumed,
                         in_bounds,
                         text: fa.instruction_text(raw.inst),
@@ -314,6 +324,52 @@ pub fn collect<'f>(
 }
 
 type Shape = (Vec<Affine>, Vec<Vec<Affine>>, Vec<Vec<Assumed>>);
+
+/// A parametric row length that is a multiple of the one found: when every row
+/// subscript of a two-dimensional array with a parametric row length `w` is a multiple
+/// of `g` (`rgb[3 * y][3 * x + c]` in rows of `w`, LLVM's reading of an interleaved
+/// `rgb[(y * w + x) * 3 + c]`, whose constant factor the delinearization drops), the
+/// rows are `g * w` long: the same elements, and the columns then lie in their row
+/// (`3 * x + c < 3 * w`) where they did not in the shorter one, which made the
+/// in-bounds check fail at every run.
+fn whole_row_multiples(shape: Shape) -> Shape {
+    let (sizes, mut subscripts, assumed) = shape;
+    let [length] = sizes.as_slice() else {
+        return (sizes, subscripts, assumed);
+    };
+    if length.as_constant().is_some() {
+        return (sizes, subscripts, assumed);
+    }
+    let g = subscripts
+        .iter()
+        .filter_map(|subs| subs.first())
+        .flat_map(|row| row.terms.values().copied().chain([row.constant]))
+        .fold(0i128, gcd);
+    if g <= 1 {
+        return (sizes, subscripts, assumed);
+    }
+    let (Some(longer), Some(rows)) = (
+        length.scale(g),
+        subscripts
+            .iter()
+            .map(|subs| subs.first().and_then(|row| row.divide_exact(g)))
+            .collect::<Option<Vec<_>>>(),
+    ) else {
+        return (sizes, subscripts, assumed);
+    };
+    for (subs, row) in subscripts.iter_mut().zip(rows) {
+        subs[0] = row;
+    }
+    (vec![longer], subscripts, assumed)
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
 
 /// One shape for all accesses of an array, and each access's subscripts.
 fn shape_of<'f>(
@@ -379,6 +435,9 @@ fn shape_of<'f>(
         ));
     }
     if has_ranges {
+        if let Some(shape) = parametric_with_ranges(tr, raws, size) {
+            return Ok(shape);
+        }
         return Err(Rejection::new(
             RejectReason::NonAffineSubscript,
             format!(
@@ -397,6 +456,75 @@ fn shape_of<'f>(
         }
     }
     parametric
+}
+
+/// The shape of a parametric-size two-dimensional array some of whose accesses are
+/// memcpy/memset ranges (`memset(out, 0, h * w * sizeof *out)` where LLVM turned the
+/// loops that clear an image into one call): the row length comes from the other
+/// accesses, and each range's start is split into row and column against it. Its
+/// length is then either part of a row or whole rows from a row's start (see
+/// `whole_rows`).
+fn parametric_with_ranges<'f>(
+    tr: &Translator<'_, 'f>,
+    raws: &[RawAccess<'f>],
+    size: u64,
+) -> Option<Shape> {
+    let points: Vec<RawAccess<'f>> = raws
+        .iter()
+        .filter(|r| r.extent.is_none())
+        .cloned()
+        .collect();
+    if points.is_empty() {
+        return None;
+    }
+    let (sizes, point_subscripts, point_assumed) = shape_of(tr, &points, size).ok()?;
+    let [length] = sizes.as_slice() else {
+        tr.take_assumed();
+        return None;
+    };
+    let element = size as i128;
+    let (mut subscripts, mut assumed) = (Vec::new(), Vec::new());
+    let mut from_points = point_subscripts.into_iter().zip(point_assumed);
+    for raw in raws {
+        if raw.extent.is_none() {
+            let (s, a) = from_points.next()?;
+            subscripts.push(s);
+            assumed.push(a);
+            continue;
+        }
+        let Ok((row, column)) = tr.rows_of(raw.offset, length) else {
+            tr.take_assumed();
+            return None;
+        };
+        let (Some(row), Some(column)) = (row.divide_exact(element), column.divide_exact(element))
+        else {
+            tr.take_assumed();
+            return None;
+        };
+        subscripts.push(vec![row, column]);
+        assumed.push(tr.take_assumed());
+    }
+    Some((sizes, subscripts, assumed))
+}
+
+/// The number of rows a range of `bytes` covers when it is whole rows of a
+/// two-dimensional array with these inner sizes, starting at the first column.
+fn whole_rows<'f>(
+    tr: &Translator<'_, 'f>,
+    bytes: Scev<'f>,
+    inner_sizes: &[Affine],
+    start: &[Affine],
+    size: u64,
+) -> Option<Affine> {
+    let ([length], [_, column]) = (inner_sizes, start) else {
+        return None;
+    };
+    if column.as_constant() != Some(0) {
+        return None;
+    }
+    let (rows, rest) = tr.rows_of(bytes, length).ok()?;
+    let rows = rows.divide_exact(size as i128)?;
+    (rest.as_constant() == Some(0) && rows.max_counter().is_none()).then_some(rows)
 }
 
 /// The parametric shape LLVM's delinearization gives, and each access's subscripts.
@@ -1127,6 +1255,7 @@ fn order_with_scalars<'f>(
             array,
             subscripts: Vec::new(),
             extent: None,
+            rows: None,
             assumed: Vec::new(),
             in_bounds: Vec::new(),
             text,

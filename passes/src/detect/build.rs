@@ -97,6 +97,19 @@ pub fn scop_spec<'f>(
             let array = &accesses.arrays[access.array];
             let subs: Vec<String> = access.subscripts.iter().map(|s| s.to_isl(&names)).collect();
             let relation = match (&access.extent, subs.split_last()) {
+                // Whole rows: every element of `rows` rows from the subscript's row on.
+                (Some(extent), Some((_, [.., row]))) if let Some(rows) = &access.rows => {
+                    let mut dims: Vec<String> = subs[..subs.len() - 2].to_vec();
+                    dims.push("r".into());
+                    dims.push("o".into());
+                    format!(
+                        "{prefix}{{ {tuple} -> {}[{}] : {row} <= r < {row} + {} and 0 <= o < {} }}",
+                        array.name,
+                        dims.join(", "),
+                        rows.to_isl(&names),
+                        extent.to_isl(&names)
+                    )
+                }
                 // A memcpy/memset range: every element of the innermost dimension from
                 // the subscript on.
                 (Some(extent), Some((start, outer))) => {

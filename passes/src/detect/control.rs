@@ -109,6 +109,8 @@ pub fn block_conditions<'f>(
     // Edge conditions of each branch, computed once per branching block.
     let mut edges: HashMap<(BasicBlock<'f>, BasicBlock<'f>), Cond> = HashMap::new();
     let mut absorbed: HashMap<BasicBlock<'f>, BasicBlock<'f>> = HashMap::new();
+    // Branches on `i1` phis, translated once the blocks before them have conditions.
+    let mut deferred: Vec<BasicBlock<'f>> = Vec::new();
     for block in &shape.blocks {
         if absorbed.contains_key(block) {
             continue;
@@ -157,6 +159,10 @@ pub fn block_conditions<'f>(
                 // LLVM's successor order is (true, false).
                 edges.insert((*block, succs[0]), c.clone());
                 edges.insert((*block, succs[1]), c.negate());
+            }
+            Err(_) if reads_phi(condition, 0) => {
+                tr.take_assumed();
+                deferred.push(*block);
             }
             Err(why) => {
                 tr.take_assumed();
@@ -246,12 +252,86 @@ pub fn block_conditions<'f>(
             assumed.insert(*block, inherited);
         }
         conds.insert(*block, cond);
+        if deferred.contains(block) {
+            let translated = branch_on_phis(
+                tr,
+                *block,
+                &PhiConditions {
+                    conds: &conds,
+                    edges: &edges,
+                    entry: &entry,
+                },
+            );
+            match translated {
+                Ok((c, taken)) => {
+                    let succs = successors(*block);
+                    assumed.entry(*block).or_default().extend(taken);
+                    edges.insert((*block, succs[0]), c.clone());
+                    edges.insert((*block, succs[1]), c.negate());
+                }
+                Err(why) => {
+                    return Err(vec![Rejection::new(
+                        RejectReason::NonAffineCondition,
+                        format!("{}: {why}", describe_branch(fa, *block)),
+                    )])
+                }
+            }
+        }
     }
     Ok(BlockConditions {
         conds,
         assumed,
         absorbed,
     })
+}
+
+/// The condition of `block`'s branch, which reads `i1` phis, with the assumptions it
+/// needed (none may depend on the loops' counters, as for any branch).
+fn branch_on_phis<'f>(
+    tr: &Translator<'_, 'f>,
+    block: BasicBlock<'f>,
+    phis: &PhiConditions<'_, 'f>,
+) -> Result<(Cond, Vec<Assumed>), String> {
+    let term = block.get_terminator().ok_or("a block without terminator")?;
+    let condition = operand(term, 0).ok_or("a branch without condition")?;
+    let own_loop = tr.fa().loop_for_block(block);
+    let translated = condition_with_phis(tr, condition, own_loop, 0, Some(phis));
+    let taken = tr.take_assumed();
+    let c = translated?;
+    if c.comparisons() > MAX_CONDITION_COMPARISONS {
+        return Err(format!(
+            "condition of more than {MAX_CONDITION_COMPARISONS} comparisons (MAX_CONDITION_COMPARISONS in passes/src/detect/control.rs)"
+        ));
+    }
+    match taken.iter().find(|a| a.cond.max_counter().is_some()) {
+        None => Ok((c, taken)),
+        Some(a) => Err(format!(
+            "the condition is affine only if {}, which cannot be checked where the branch is not taken",
+            a.reason
+        )),
+    }
+}
+
+/// Whether the boolean expression `value` reads a phi (through `and`, `or`, `xor`,
+/// `select`).
+fn reads_phi(value: inkwell::llvm_sys::prelude::LLVMValueRef, depth: u32) -> bool {
+    let Some(inst) = as_instruction(value) else {
+        return false;
+    };
+    match inst.get_opcode() {
+        InstructionOpcode::Phi => true,
+        InstructionOpcode::And
+        | InstructionOpcode::Or
+        | InstructionOpcode::Xor
+        | InstructionOpcode::Select
+            if depth < 16 =>
+        {
+            (0..inst.get_num_operands())
+                .filter_map(|i| operand(inst, i))
+                .any(|v| reads_phi(v, depth + 1))
+        }
+        _ => false,
+    }
 }
 
 /// Whether `block` runs exactly when `dominator`, which dominates it, runs, in the same
@@ -403,6 +483,65 @@ pub(super) fn condition_of<'f>(
     scope: Option<Loop<'f>>,
     depth: u32,
 ) -> Result<Cond, String> {
+    condition_with_phis(tr, value, scope, depth, None)
+}
+
+/// How control reached each block of the region so far, for the `i1` phis that
+/// jump-threading leaves in branch conditions (`%c = phi i1 [false, %skip], [true,
+/// %done]`): such a phi is the disjunction, over its incoming edges, of the edge's
+/// condition and the incoming value's.
+struct PhiConditions<'a, 'f> {
+    conds: &'a HashMap<BasicBlock<'f>, Cond>,
+    edges: &'a HashMap<(BasicBlock<'f>, BasicBlock<'f>), Cond>,
+    /// Conditions of loop headers on entry (what an exit edge of the loop carries).
+    entry: &'a HashMap<BasicBlock<'f>, Cond>,
+}
+
+impl<'f> PhiConditions<'_, 'f> {
+    fn phi(
+        &self,
+        tr: &Translator<'_, 'f>,
+        phi: InstructionValue<'f>,
+        scope: Option<Loop<'f>>,
+        depth: u32,
+    ) -> Result<Cond, String> {
+        let block = phi.get_parent().ok_or("a phi outside any block")?;
+        if !tr.shape().contains_block(block)
+            || tr
+                .fa()
+                .loop_for_block(block)
+                .is_some_and(|l| l.header() == block)
+        {
+            return Err("the condition merges values of several iterations (a phi)".into());
+        }
+        let mut cond = Cond::False;
+        for (value, from) in crate::llvm::ir::phi_incoming(phi) {
+            let came = match exited_loop(tr, from, block) {
+                Some(l) => self.entry.get(&l.header()).cloned(),
+                None => self.conds.get(&from).map(|c| {
+                    c.clone().and(
+                        self.edges
+                            .get(&(from, block))
+                            .cloned()
+                            .unwrap_or(Cond::True),
+                    )
+                }),
+            }
+            .ok_or("the condition merges values of paths from outside the region (a phi)")?;
+            let value = condition_with_phis(tr, value, scope, depth + 1, Some(self))?;
+            cond = cond.or(came.and(value));
+        }
+        Ok(cond)
+    }
+}
+
+fn condition_with_phis<'f>(
+    tr: &Translator<'_, 'f>,
+    value: inkwell::llvm_sys::prelude::LLVMValueRef,
+    scope: Option<Loop<'f>>,
+    depth: u32,
+    phis: Option<&PhiConditions<'_, 'f>>,
+) -> Result<Cond, String> {
     if depth > 64 {
         return Err("condition too deeply nested".into());
     }
@@ -414,7 +553,7 @@ pub(super) fn condition_of<'f>(
     };
     let sub = |i: u32| -> Result<Cond, String> {
         let v = operand(inst, i).ok_or("missing operand")?;
-        condition_of(tr, v, scope, depth + 1)
+        condition_with_phis(tr, v, scope, depth + 1, phis)
     };
     let cond = match inst.get_opcode() {
         InstructionOpcode::ICmp => comparison(tr, inst, scope),
@@ -441,9 +580,12 @@ pub(super) fn condition_of<'f>(
                 }
             }
         }
-        InstructionOpcode::Phi => {
-            Err("the condition merges values of several paths (a phi), not a comparison".into())
-        }
+        InstructionOpcode::Phi => match phis {
+            Some(phis) => phis.phi(tr, inst, scope, depth),
+            None => {
+                Err("the condition merges values of several paths (a phi), not a comparison".into())
+            }
+        },
         InstructionOpcode::Load => Err("the condition is read from memory".into()),
         InstructionOpcode::Call => Err("the condition is the result of a call".into()),
         op => Err(format!(

@@ -412,6 +412,11 @@ impl<'a, 'f> Translator<'a, 'f> {
                 if let Some(chosen) = inst.and_then(|i| self.speculated_select(i)) {
                     return self.affine(self.fa.scev(&basic_value(chosen)));
                 }
+                // A phi of one expression on every path (`h - 2` computed on both sides
+                // of a jump-threaded guard) is that expression.
+                if let Some(same) = inst.and_then(|i| self.same_on_every_path(i)) {
+                    return self.affine(same);
+                }
                 if let Some(merged) = inst.and_then(|i| self.guard_phi(i)) {
                     let mut out: Option<Affine> = None;
                     for (cond, value) in merged?.into_iter().rev() {
@@ -620,6 +625,25 @@ impl<'a, 'f> Translator<'a, 'f> {
             }
             _ => self.leaf_of_rows(scev, size),
         }
+    }
+
+    /// The expression every incoming value of `phi` has, if they all have one.
+    fn same_on_every_path(&self, phi: InstructionValue<'f>) -> Option<Scev<'f>> {
+        if phi.get_opcode() != InstructionOpcode::Phi {
+            return None;
+        }
+        let scope = self.fa.loop_for_block(phi.get_parent()?);
+        let mut values = crate::llvm::ir::phi_incoming(phi)
+            .into_iter()
+            .map(|(v, _)| self.fa.scev_at_scope(self.fa.scev(&basic_value(v)), scope));
+        let first = values.next()?;
+        // Not the phi itself (a value carried around a loop unchanged).
+        if first.unknown_value() == Some(phi.as_value_ref()) {
+            return None;
+        }
+        values
+            .all(|v| self.fa.minus(v, first).constant() == Some(0))
+            .then_some(first)
     }
 
     /// A phi that merges the paths of branches inside one iteration of its loop (LLVM's
