@@ -207,8 +207,18 @@ impl State {
                 continue;
             }
             // The innermost loop is done: the outer level with iterations left moves.
-            let Some(l) = (0..inner).rev().find(|&l| self.gamma(l) > 0) else {
-                return Halt::Branch;
+            let (l, outermost_runs_longer) = match (0..inner).rev().find(|&l| self.gamma(l) > 0) {
+                Some(l) => (l, false),
+                // Every level is at its bound, and the outermost one's is tight at
+                // the newest point (faces move out to pass through it): only the
+                // outermost loop can run longer. Its faces are constants, so moving
+                // its one face out to the next point is the whole refit (§3.4,
+                // "outer loop ran long"); taking it here rather than in a node
+                // keeps a nest whose outermost loop runs more iterations than a
+                // round has nodes (a 10^4 × 100 sweep) from being cut into pieces
+                // at a node per iteration.
+                None if inner > 0 && self.nest.faces[0].len() == 1 => (0, true),
+                None => return Halt::Branch,
             };
             if self.stride_of(l) != stride {
                 return Halt::Branch;
@@ -223,6 +233,12 @@ impl State {
             // Inner loops must not be empty at the new point, or it is not the next one.
             if (l + 1..depth).any(|m| self.nest.upper(m, &next) < next[m]) {
                 return Halt::Branch;
+            }
+            if outermost_runs_longer {
+                if next[0] >= MAX_COUNTER {
+                    return Halt::Branch;
+                }
+                self.nest.faces[0][0] = Face::constant(next[0]);
             }
             for j in l + 1..depth {
                 if !self.resets[j].is_full() {

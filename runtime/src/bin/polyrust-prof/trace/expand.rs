@@ -84,7 +84,7 @@ fn stats(trace: &CompressedTrace, path: &Path, file_bytes: u64) -> Result<String
             "{:>4}  {:<5}  {:<12}  {:>4}:{:<4} {:>9}  {:>6}  {:>5}  {:>7} ({:>9})  {:>7}  {:>8}  {:>9}{notes}\n",
             site.site,
             kind,
-            site.name,
+            if site.name.is_empty() { "-" } else { &site.name },
             site.line,
             site.column,
             site.accesses,
