@@ -13,6 +13,14 @@
 //! addresses as literals), a site records nothing more: its trace is the exact prefix
 //! of its stream it recorded, marked truncated, with the number of addresses dropped.
 //!
+//! Measured (2 shared cores): recording and modelling run at 146 M accesses/s on a
+//! matmul's `B[k][j]` (n = 256: 17 chunks, 17 nests, 1.6 KB) and 50 M/s on a matmul
+//! tiled by 32 (`A[i][k]`, n = 250: 16 nests, 4.4 KB), by `cargo test --release -p
+//! polyrust-runtime --lib recording_rate -- --ignored --nocapture`; whole runs with
+//! `scripts/trace-record-bench` (matmul, Cholesky, a 2-D stencil, the tiled matmul):
+//! models 340 to 5500 times smaller than `gzip -9` of the text traces and 28 to 109
+//! times smaller than `xz -9`, a traced run 0.99 to 1.39 times the accesses-only one.
+//!
 //! Relies on being fed by one thread (the ABI keeps one record per nest and thread,
 //! under its lock); modelling a chunk runs in the thread whose access filled it, while
 //! that lock is held.
