@@ -6,7 +6,10 @@
 //! Per access: the predictor γ (iterations left per level, from the faces) names the
 //! one expected move; when its stride matches, the access is taken in O(D) with no
 //! branching and no allocation (once each level's reset basis is full, after a few
-//! runs), and a constant-stride run of the innermost loop is taken in one step.
+//! runs), and a constant-stride run of the innermost loop is taken in one step. When
+//! every level is at its bound, the outermost loop running longer is taken on the
+//! same path (its one face is a constant, moved out to the new point), so that a nest
+//! whose outermost loop runs more iterations than a round has nodes stays one nest.
 //! Otherwise the candidates are, in order: each level whose increment gives the
 //! stride (with faces refitted, §3.4, or a new upper face where no refit exists,
 //! §4.2); where none fits, each ⊕ move that starts one inner loop above its lower
