@@ -4,6 +4,8 @@
  * also call polyrust_rt_write_profile() itself, e.g. before it ends with _exit().
  * At exit the runtime writes the profile to $POLYRUST_PROFILE_FILE, else to the path
  * compiled in (default_path), else to default.polyprof.json; %p becomes the process id.
+ * With $POLYRUST_TRACE=DIR, a program instrumented for accesses also writes into DIR, per
+ * loop nest and thread, the compressed trace of each load and store (README.md).
  * Mirrored in Rust by runtime/src/abi/descriptor.rs. */
 #ifndef POLYRUST_RT_H
 #define POLYRUST_RT_H

@@ -4,6 +4,8 @@
 //! `-polyrust-instrument=accesses`, `polyrust_rt_nest_enter` counts an entry and
 //! `polyrust_rt_access` folds one access (its own lock; no I/O either). The first
 //! recorded entry registers an exit handler that writes the profile.
+//! With `POLYRUST_TRACE=DIR`, the exit handler also writes the compressed trace of each
+//! nest and thread into DIR (`trace::file`).
 //! Nothing here may take the program down: bad descriptors are ignored, a panic stops
 //! at the boundary (`catch_unwind`), and a profile that cannot be written costs one
 //! line on stderr.
@@ -148,7 +150,7 @@ fn register_exit_handler() {
 /// writers (a thread calling `polyrust_rt_write_profile` and the exit handler) take turns.
 fn write_profile() {
     let recorder = lock_recorder();
-    let nests = lock_nests();
+    let mut nests = lock_nests();
     let (mut profile, mut compiled_path) = match recorder.as_ref() {
         Some(recorder) => (recorder.profile(), recorder.default_path()),
         None => (crate::profile::Profile::empty(), None),
@@ -161,6 +163,7 @@ fn write_profile() {
             report(refusal);
         }
     }
+
     let path = output::profile_path(
         std::env::var_os(PROFILE_FILE_VARIABLE),
         compiled_path,
@@ -176,6 +179,11 @@ fn write_profile() {
     }
     if let Err(error) = profile.write(&path) {
         report(&error.to_string());
+    }
+    if let Some(nests) = nests.as_mut() {
+        for problem in nests.write_traces() {
+            report(&problem);
+        }
     }
 }
 

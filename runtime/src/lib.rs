@@ -12,9 +12,11 @@
 //! - [`accesses`]: per nest, the folded streams of its sites and dependences
 //!   (`-polyrust-instrument=accesses`).
 //! - [`report`]: verdicts per nest (affine, parallel, permutable) as Markdown or HTML.
-//! - [`trace`]: address trace → the loop nests that regenerate it (issue 13).
+//! - [`trace`]: address trace → the loop nests that regenerate it (issue 13), and the
+//!   compressed traces the runtime records with `POLYRUST_TRACE=DIR`.
 //!
-//! The `polyrust-prof` tool (`src/bin/polyrust-prof/`) shows and merges profiles.
+//! The `polyrust-prof` tool (`src/bin/polyrust-prof/`) shows and merges profiles,
+//! models address traces and expands compressed ones.
 
 #[cfg(feature = "abi")]
 pub mod abi;

@@ -15,6 +15,8 @@ use crate::accesses::{
 };
 use crate::fold::FoldConfig;
 use crate::profile::{NestProfile, MAX_REGIONS};
+use crate::trace::file::trace_file_name;
+use crate::trace::recorder::{trace_dir, TraceConfig};
 
 /// Threads are numbered in the order of their first instrumented call.
 static NEXT_THREAD: AtomicU64 = AtomicU64::new(0);
@@ -40,6 +42,8 @@ pub(crate) struct NestRecorder {
     default_path: Option<String>,
     budget: Option<usize>,
     fold_entries: Option<u64>,
+    /// `POLYRUST_TRACE`'s folder and the trace configuration, read at the first nest.
+    trace: Option<Option<(std::path::PathBuf, TraceConfig)>>,
 }
 
 impl NestRecorder {
@@ -93,12 +97,14 @@ impl NestRecorder {
             &PROCESS_SHADOW_BYTES,
         );
         let fold_entries = *self.fold_entries.get_or_insert_with(fold_entries);
-        self.nests.push(NestRecord::new(
-            identity,
-            FoldConfig::default(),
-            shadow,
-            fold_entries,
-        ));
+        let mut record = NestRecord::new(identity, FoldConfig::default(), shadow, fold_entries);
+        let trace = self
+            .trace
+            .get_or_insert_with(|| trace_dir().map(|dir| (dir, TraceConfig::from_environment())));
+        if let Some((_, config)) = trace {
+            record = record.with_trace(*config);
+        }
+        self.nests.push(record);
         Some(self.nests.len() - 1)
     }
 
@@ -155,6 +161,33 @@ impl NestRecorder {
 
     pub(crate) fn refused(&self) -> &[String] {
         &self.refused
+    }
+
+    /// Writes the compressed trace of every nest into `POLYRUST_TRACE`'s folder (if
+    /// traces are on); returns what went wrong, one message per file.
+    pub(crate) fn write_traces(&mut self) -> Vec<String> {
+        let Some(Some((dir, _))) = &self.trace else {
+            return Vec::new();
+        };
+        let mut problems = Vec::new();
+        if let Err(error) = std::fs::create_dir_all(dir) {
+            problems.push(format!(
+                "cannot create the trace folder '{}' (POLYRUST_TRACE): {error}",
+                dir.display()
+            ));
+            return problems;
+        }
+        let pid = std::process::id();
+        for (sequence, nest) in self.nests.iter_mut().enumerate() {
+            let Some(trace) = nest.compressed_trace() else {
+                continue;
+            };
+            let path = dir.join(trace_file_name(&trace.nest, trace.thread, pid, sequence));
+            if let Err(error) = trace.write(&path) {
+                problems.push(error.to_string());
+            }
+        }
+        problems
     }
 
     /// Every recorded nest, folded as if the run ended now.

@@ -11,6 +11,11 @@
 //! a box. Allocation-free on the hot
 //! path except when a piece or a dependence appears, or a shadow page is first used.
 //!
+//! With `POLYRUST_TRACE=DIR`, the record also keeps each load and store site's
+//! address stream, all entries (not only the folded ones), as a compressed trace
+//! (`trace::recorder`); without it, the only cost on the hot path is one test of an
+//! `Option` that is always `None`.
+//!
 //! The paper drops the dependences of induction variables (integer instructions with
 //! affine values). This ABI records no values and no register dependences: loop
 //! counters are the pass's own header phis, so there is nothing of that kind to drop;
@@ -24,6 +29,10 @@ use crate::fold::{FoldConfig, Stream};
 use crate::profile::nest::{
     distance_vector, DependenceProfile, FoldedStream, NestProfile, SiteKind, SiteProfile, MAX_DEPTH,
 };
+use crate::trace::file::{
+    CompressedTrace, SiteTrace, StoredPiece, TRACE_FORMAT, TRACE_FORMAT_VERSION,
+};
+use crate::trace::recorder::{SiteRecorder, TraceConfig};
 pub use hasher::{WordHasher, WordMap};
 pub use shadow::{shadow_budget, Shadow, PROCESS_SHADOW_BYTES};
 
@@ -94,6 +103,10 @@ pub struct NestRecord {
     dependences_dropped: u64,
     /// Accesses ignored (site out of range, NULL IV).
     ignored: u64,
+    /// Per site (loops included, never fed), its compressed trace, if traces are on.
+    trace: Option<Vec<SiteRecorder>>,
+    /// The chunk length the traces use.
+    trace_chunk: usize,
 }
 
 /// Longest IV: the entry and [`MAX_DEPTH`] loops.
@@ -128,7 +141,22 @@ impl NestRecord {
             last_dependence: vec![None; identity_sites],
             dependences_dropped: 0,
             ignored: 0,
+            trace: None,
+            trace_chunk: 0,
         }
+    }
+
+    /// The same record, also keeping the compressed trace of every load and store.
+    pub fn with_trace(mut self, config: TraceConfig) -> NestRecord {
+        self.trace = Some(
+            self.identity
+                .sites
+                .iter()
+                .map(|_| SiteRecorder::new(config))
+                .collect(),
+        );
+        self.trace_chunk = config.chunk;
+        self
     }
 
     /// Positions a shadow needs for this nest's IVs.
@@ -156,6 +184,11 @@ impl NestRecord {
             self.ignored += 1;
             return;
         };
+        if let Some(trace) = self.trace.as_mut() {
+            if info.kind != SiteKind::Loop {
+                trace[site as usize].push(address as i64);
+            }
+        }
         if self.entries > self.fold_entries {
             if info.kind != SiteKind::Loop {
                 self.unfolded_accesses = self.unfolded_accesses.saturating_add(1);
@@ -246,6 +279,55 @@ impl NestRecord {
             profile.loops_around(b as usize),
         );
         1 + a.iter().zip(&b).take_while(|(x, y)| x == y).count()
+    }
+
+    /// The compressed trace of every load and store site, if traces are on. Models
+    /// what the chunks hold now; recording may go on afterwards.
+    pub fn compressed_trace(&mut self) -> Option<CompressedTrace> {
+        let recorders = self.trace.as_mut()?;
+        let identity = &self.identity;
+        let sites = identity
+            .sites
+            .iter()
+            .zip(recorders.iter_mut())
+            .enumerate()
+            .filter(|(_, (info, _))| info.kind != SiteKind::Loop)
+            .map(|(index, (info, recorder))| {
+                recorder.flush();
+                SiteTrace {
+                    site: index as u32,
+                    kind: info.kind,
+                    size: info.size,
+                    line: info.line,
+                    column: info.column,
+                    name: info.name.clone(),
+                    accesses: recorder.recorded(),
+                    dropped: recorder.dropped(),
+                    truncated: recorder.is_truncated(),
+                    search_budget_hit: recorder.search_budget_hit(),
+                    chunks: recorder.chunks(),
+                    pieces: recorder
+                        .pieces()
+                        .iter()
+                        .map(StoredPiece::from_piece)
+                        .collect(),
+                }
+            })
+            .collect();
+        Some(CompressedTrace {
+            format: TRACE_FORMAT.into(),
+            version: TRACE_FORMAT_VERSION,
+            nest: identity.id.clone(),
+            function: identity.function.clone(),
+            file: identity.file.clone(),
+            line: identity.line,
+            module_hash: identity.module_hash.clone(),
+            modelled: identity.modelled,
+            thread: identity.thread,
+            entries: self.entries,
+            chunk: self.trace_chunk as u64,
+            sites,
+        })
     }
 
     /// What this nest has recorded, folded as if the run ended now.

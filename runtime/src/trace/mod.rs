@@ -12,6 +12,9 @@
 //!   deepening with a depth cap and node and work budgets.
 //! - `fit`: exact integer face fitting.
 //! - [`render`]: the nest as C-like text and as a C program that prints the trace.
+//! - [`recorder`]: a site's stream recorded at run time in chunks, each modelled
+//!   when full, within a memory cap (`POLYRUST_TRACE=DIR`, `POLYRUST_TRACE_MB`).
+//! - [`file`]: the compressed trace file the runtime writes, one per nest and thread.
 //!
 //! Union of loops: where one nest cannot explain the whole stream within the limits,
 //! the stream is cut into consecutive pieces, each the longest prefix of the rest that
@@ -37,7 +40,9 @@
 //! at 300-800 M accesses/s untiled and 13-36 M/s tiled (most of it the depth-5 round
 //! that fails); reading a text trace costs more than modelling an untiled one.
 
+pub mod file;
 pub mod nest;
+pub mod recorder;
 pub mod render;
 
 mod fit;

@@ -252,6 +252,44 @@ impl Nest {
         }
     }
 
+    /// For each level, the index (among the `count` accesses) of the first access of
+    /// its last iteration: where the nest could stop so that what follows starts an
+    /// iteration of that level afresh. Walks a run of the innermost loop at a time.
+    pub(crate) fn last_iteration_starts(&self) -> [u64; MAX_DEPTH] {
+        let mut starts = [0u64; MAX_DEPTH];
+        let inner = self.depth - 1;
+        let mut cursor = Cursor::new(self);
+        if self.count == 0 || !cursor.first(None) {
+            return starts;
+        }
+        let mut k = 0u64;
+        let mut previous = cursor.point;
+        loop {
+            if k > 0 {
+                // The outermost level that moved starts an iteration, and so does
+                // every level inside it.
+                let moved = (0..self.depth)
+                    .find(|&m| cursor.point[m] != previous[m])
+                    .unwrap_or(inner);
+                for start in &mut starts[moved..self.depth] {
+                    *start = k;
+                }
+            }
+            let end = self.upper(inner, &cursor.point);
+            let run = ((end - cursor.point[inner]) as u64 + 1).min(self.count - k);
+            starts[inner] = k + run - 1;
+            k += run;
+            if k >= self.count {
+                return starts;
+            }
+            cursor.point[inner] += run as i64 - 1;
+            previous = cursor.point;
+            if !cursor.next(None) {
+                return starts;
+            }
+        }
+    }
+
     /// Iteration points in execution order, `count` of them.
     pub fn points(&self) -> Points<'_> {
         Points {

@@ -6,7 +6,10 @@
 //! Per access: the predictor γ (iterations left per level, from the faces) names the
 //! one expected move; when its stride matches, the access is taken in O(D) with no
 //! branching and no allocation (once each level's reset basis is full, after a few
-//! runs), and a constant-stride run of the innermost loop is taken in one step.
+//! runs), and a constant-stride run of the innermost loop is taken in one step. When
+//! every level is at its bound, the outermost loop running longer is taken on the
+//! same path (its one face is a constant, moved out to the new point), so that a nest
+//! whose outermost loop runs more iterations than a round has nodes stays one nest.
 //! Otherwise the candidates are, in order: each level whose increment gives the
 //! stride (with faces refitted, §3.4, or a new upper face where no refit exists,
 //! §4.2); where none fits, each ⊕ move that starts one inner loop above its lower
@@ -207,8 +210,18 @@ impl State {
                 continue;
             }
             // The innermost loop is done: the outer level with iterations left moves.
-            let Some(l) = (0..inner).rev().find(|&l| self.gamma(l) > 0) else {
-                return Halt::Branch;
+            let (l, outermost_runs_longer) = match (0..inner).rev().find(|&l| self.gamma(l) > 0) {
+                Some(l) => (l, false),
+                // Every level is at its bound, and the outermost one's is tight at
+                // the newest point (faces move out to pass through it): only the
+                // outermost loop can run longer. Its faces are constants, so moving
+                // its one face out to the next point is the whole refit (§3.4,
+                // "outer loop ran long"); taking it here rather than in a node
+                // keeps a nest whose outermost loop runs more iterations than a
+                // round has nodes (a 10^4 × 100 sweep) from being cut into pieces
+                // at a node per iteration.
+                None if inner > 0 && self.nest.faces[0].len() == 1 => (0, true),
+                None => return Halt::Branch,
             };
             if self.stride_of(l) != stride {
                 return Halt::Branch;
@@ -223,6 +236,12 @@ impl State {
             // Inner loops must not be empty at the new point, or it is not the next one.
             if (l + 1..depth).any(|m| self.nest.upper(m, &next) < next[m]) {
                 return Halt::Branch;
+            }
+            if outermost_runs_longer {
+                if next[0] >= MAX_COUNTER {
+                    return Halt::Branch;
+                }
+                self.nest.faces[0][0] = Face::constant(next[0]);
             }
             for j in l + 1..depth {
                 if !self.resets[j].is_full() {

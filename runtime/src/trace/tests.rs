@@ -540,3 +540,54 @@ fn lower_band_under_a_repeat_loop_is_three_deep() {
     let m = round_trip(&trace);
     assert_eq!(single_nest(&m).depth(), 3, "{}", render::readable(&m));
 }
+
+#[test]
+fn an_outermost_loop_longer_than_a_round_of_nodes_is_one_nest() {
+    // The store of C[i][j] inside the k loop of a 100×100 matmul at -O2: each address
+    // 100 times, the addresses one after another (i and j coalesce into one loop of
+    // 10^4 iterations, more than a round has nodes).
+    let mut trace = Vec::new();
+    for ij in 0..10_000i64 {
+        for _k in 0..100 {
+            trace.push(0x5000 + 8 * ij);
+        }
+    }
+    let m = model(&trace);
+    assert!(!m.budget_hit);
+    let nest = single_nest(&m);
+    assert_eq!(nest.coeffs(), &[8, 0]);
+    assert_eq!(faces_of(nest, 0), vec![(9_999, vec![])]);
+}
+
+#[test]
+fn last_iteration_starts_name_where_each_level_last_began() {
+    // for i < 3: for j < 4: 8j + 32i, all of it, then stopping after 10 accesses.
+    let trace: Vec<i64> = (0..3)
+        .flat_map(|i| (0..4).map(move |j| 32 * i + 8 * j))
+        .collect();
+    let mut nest = single_nest(&model(&trace)).clone();
+    if nest.depth() == 1 {
+        // A row-major sweep coalesces; the starts of its one level are its accesses.
+        assert_eq!(nest.last_iteration_starts()[0], 11);
+        return;
+    }
+    assert_eq!(&nest.last_iteration_starts()[..2], &[8, 11]);
+    nest.count = 10;
+    assert_eq!(&nest.last_iteration_starts()[..2], &[8, 9]);
+}
+
+#[test]
+fn two_levels_restart_together() {
+    // for i < 3: for j < 2: for k < 5: 1000i + 100j + 8k: 30 accesses.
+    let mut trace = Vec::new();
+    for i in 0..3i64 {
+        for j in 0..2i64 {
+            for k in 0..5i64 {
+                trace.push(1000 * i + 100 * j + 8 * k);
+            }
+        }
+    }
+    let nest = single_nest(&model(&trace)).clone();
+    assert_eq!(nest.depth(), 3);
+    assert_eq!(&nest.last_iteration_starts()[..3], &[20, 25, 29]);
+}

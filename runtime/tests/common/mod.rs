@@ -73,3 +73,61 @@ pub fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// The plugin: `$POLYRUST_PLUGIN`, else `libpolyrust.so` beside this build's
+/// `deps/` (`target/release/` for `cargo test --release`; `cargo test` does not build
+/// it, `cargo build --release` does).
+pub fn plugin() -> PathBuf {
+    let path = std::env::var_os("POLYRUST_PLUGIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| target_profile_dir().join("libpolyrust.so"));
+    assert!(
+        path.exists(),
+        "plugin {} not found: build it with `cargo build --release`, or point \
+         POLYRUST_PLUGIN at it",
+        path.display()
+    );
+    path
+}
+
+/// `tests/trace/raw-addresses.c` compiled (without the plugin) into `dir`: linked with
+/// `-Wl,--wrap=polyrust_rt_access`, it writes every load and store address of the
+/// program to `$RAW_DIR/<nest id>.<site>.raw`, then calls the runtime.
+pub fn raw_address_recorder(dir: &Path) -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let object = dir.join("raw-addresses.o");
+    let output = std::process::Command::new(clang())
+        .args(["-O2", "-c"])
+        .arg(manifest.join("tests/trace/raw-addresses.c"))
+        .arg("-I")
+        .arg(manifest.join("include"))
+        .arg("-o")
+        .arg(&object)
+        .output()
+        .expect("clang runs");
+    assert!(
+        output.status.success(),
+        "compiling raw-addresses.c failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    object
+}
+
+/// The raw stream `raw-addresses.c` wrote for site `site` of nest `id` in `dir` (none
+/// if the site never ran).
+pub fn raw_addresses(dir: &Path, id: &str, site: u32) -> Vec<i64> {
+    let name: String = id
+        .chars()
+        .map(|c| if c == '/' || c == ':' { '_' } else { c })
+        .collect();
+    let path = dir.join(format!("{name}.{site}.raw"));
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => panic!("cannot read the raw stream {}: {e}", path.display()),
+    };
+    bytes
+        .chunks_exact(8)
+        .map(|word| i64::from_le_bytes(word.try_into().expect("8 bytes")))
+        .collect()
+}

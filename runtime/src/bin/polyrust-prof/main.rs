@@ -41,7 +41,7 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "trace",
-        summary: "model an address trace as the loop nests that regenerate it",
+        summary: "model an address trace as loop nests; expand a compressed trace (--expand)",
         usage: trace::USAGE,
         run: trace::run,
     },
@@ -51,7 +51,8 @@ fn overview() -> String {
     let mut text = String::from(
         "polyrust-prof: reads, shows and merges the profiles written by programs compiled\n\
          with -mllvm -polyrust-profile-generate (and linked with -lpolyrust_rt), and models\n\
-         address traces as loop nests.\n\n\
+         address traces as loop nests (and expands the compressed traces programs write\n\
+         with POLYRUST_TRACE=DIR).\n\n\
          usage: polyrust-prof COMMAND [ARGS]\n\ncommands:\n",
     );
     for command in COMMANDS {

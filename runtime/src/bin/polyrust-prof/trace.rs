@@ -1,6 +1,7 @@
 //! `polyrust-prof trace FILE`: models the address trace of one memory reference as
 //! the loop nests that regenerate it (`polyrust_rt::trace`), and prints them as C-like
-//! loops, or with `--emit-c` as a C program that prints the trace back.
+//! loops, or with `--emit-c` as a C program that prints the trace back. With
+//! `--expand`, FILE is a compressed trace the runtime wrote (`trace/expand.rs`).
 
 use std::ffi::OsString;
 use std::io::Write as _;
@@ -10,8 +11,11 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use polyrust_rt::trace::{self, render, Limits, Model, Piece, MAX_DEPTH};
 
+mod expand;
+
 pub const USAGE: &str = "\
 usage: polyrust-prof trace [--binary] [--emit-c] [--max-depth N] [--max-faces N] [--stats] FILE
+       polyrust-prof trace --expand [--site N] [--stats] [--emit-c] FILE
 
 Models FILE, the addresses one memory reference issued in order, as loop nests that
 regenerate it exactly (least depth first; a loop runs from the max to the min of
@@ -35,6 +39,22 @@ options:
                   1 is the paper's single-domain algorithm)
   --stats         print the time taken and the rate to standard error
   -h, --help      this text
+
+compressed traces (--expand):
+  A program instrumented with -mllvm -polyrust-instrument=accesses and run with
+  POLYRUST_TRACE=DIR writes, for each loop nest and thread, a compressed trace
+  DIR/PID-SEQ-NEST-tTHREAD.polytrace.json: per load and store site, the model of the
+  addresses it issued. --expand reads one:
+  --site N        print the addresses of site N (its index in the nest's descriptor,
+                  as --stats lists them), one decimal address per line: the format
+                  this command reads, so `--expand --site N FILE | cmp - raw.txt`
+                  checks a model against a raw trace; may be left out when the nest
+                  has one load or store site
+  --stats         print per site: kind, name, source position, accesses, pieces
+                  (nests, literal pieces and the addresses they hold), model bytes
+                  against 8 bytes per address, and whether the trace was truncated
+                  (POLYRUST_TRACE_MB); to standard error when addresses are printed
+  --emit-c        print the C program that prints site N's addresses
 ";
 
 struct Options {
@@ -43,6 +63,8 @@ struct Options {
     emit_c: bool,
     stats: bool,
     limits: Limits,
+    expand: bool,
+    site: Option<u32>,
 }
 
 fn small_number(
@@ -72,7 +94,10 @@ fn parse_options(args: &[OsString]) -> Result<Options> {
         emit_c: false,
         stats: false,
         limits: Limits::default(),
+        expand: false,
+        site: None,
     };
+    let mut modelling_option = None;
     let mut args = args.iter();
     let mut options_ended = false;
     while let Some(arg) = args.next() {
@@ -86,14 +111,24 @@ fn parse_options(args: &[OsString]) -> Result<Options> {
         }
         match text.as_ref() {
             "--" => options_ended = true,
-            "--binary" => options.binary = true,
+            "--binary" => {
+                options.binary = true;
+                modelling_option = Some("--binary");
+            }
             "--emit-c" => options.emit_c = true,
             "--stats" => options.stats = true,
+            "--expand" => options.expand = true,
+            "--site" => {
+                let site = small_number("--site", args.next(), 0..=u32::MAX as usize)?;
+                options.site = Some(site as u32);
+            }
             "--max-depth" => {
-                options.limits.max_depth = small_number("--max-depth", args.next(), 1..=MAX_DEPTH)?
+                options.limits.max_depth = small_number("--max-depth", args.next(), 1..=MAX_DEPTH)?;
+                modelling_option = Some("--max-depth");
             }
             "--max-faces" => {
-                options.limits.max_faces = small_number("--max-faces", args.next(), 1..=8)?
+                options.limits.max_faces = small_number("--max-faces", args.next(), 1..=8)?;
+                modelling_option = Some("--max-faces");
             }
             _ => bail!("trace: unknown option '{text}' (polyrust-prof trace --help)"),
         }
@@ -101,6 +136,13 @@ fn parse_options(args: &[OsString]) -> Result<Options> {
     let Some(path) = path else {
         bail!("trace: no trace file given (polyrust-prof trace --help)");
     };
+    if options.expand {
+        if let Some(option) = modelling_option {
+            bail!("trace: {option} is for modelling a raw trace, not for --expand");
+        }
+    } else if options.site.is_some() {
+        bail!("trace: --site selects a site of a compressed trace; add --expand");
+    }
     options.path = path;
     Ok(options)
 }
@@ -204,7 +246,7 @@ fn read_binary(bytes: &[u8], path: &Path) -> Result<Vec<i64>> {
         .collect())
 }
 
-fn summary(model: &Model) -> String {
+pub(crate) fn summary(model: &Model) -> String {
     let nests = model.nests().count();
     let literals = model.pieces.len() - nests;
     let depth = model.nests().map(|n| n.depth()).max().unwrap_or(0);
@@ -234,6 +276,9 @@ fn summary(model: &Model) -> String {
 
 pub fn run(args: &[OsString]) -> Result<()> {
     let options = parse_options(args)?;
+    if options.expand {
+        return expand::run(&options.path, options.site, options.stats, options.emit_c);
+    }
     let path = &options.path;
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read trace {}", path.display()))?;
