@@ -269,12 +269,21 @@ pub fn block_conditions<'f>(
                     edges.insert((*block, succs[0]), c.clone());
                     edges.insert((*block, succs[1]), c.negate());
                 }
-                Err(why) => {
-                    return Err(vec![Rejection::new(
-                        RejectReason::NonAffineCondition,
-                        format!("{}: {why}", describe_branch(fa, *block)),
-                    )])
-                }
+                // Data-dependent after all: as any other such branch, one statement
+                // with its if/else, or rejected.
+                Err(why) => match conditional_subregion(tr, *block) {
+                    Some(members) => {
+                        for m in members {
+                            absorbed.insert(m, *block);
+                        }
+                    }
+                    None => {
+                        return Err(vec![Rejection::new(
+                            RejectReason::NonAffineCondition,
+                            format!("{}: {why}", describe_branch(fa, *block)),
+                        )])
+                    }
+                },
             }
         }
     }
