@@ -495,14 +495,7 @@ fn propagate(
     if candidates.len() > 1 {
         // Only producers whose operands the region never writes, unless they are the
         // temporaries that go too; dropping one may disqualify another.
-        loop {
-            let going: Vec<&str> = candidates.iter().map(|(v, _)| v.array()).collect();
-            let before = candidates.len();
-            candidates.retain(|(verdict, _)| producer_reads_only_inputs(scop, verdict, &going));
-            if candidates.len() == before {
-                break;
-            }
-        }
+        keep_producers_of_inputs(scop, &mut candidates);
         if candidates.is_empty() {
             remark_dropped(
                 fa,
@@ -550,14 +543,7 @@ fn propagate(
                 "recomputing it with the others would take {all} instructions per statement instance, more than the {PAYING_RECOMPUTED_INSTRUCTIONS} that were measured to pay"
             ),
         );
-        loop {
-            let going: Vec<&str> = candidates.iter().map(|(v, _)| v.array()).collect();
-            let before = candidates.len();
-            candidates.retain(|(verdict, _)| producer_reads_only_inputs(scop, verdict, &going));
-            if candidates.len() == before {
-                break;
-            }
-        }
+        keep_producers_of_inputs(scop, &mut candidates);
     }
     if candidates.is_empty() {
         return None;
@@ -644,6 +630,23 @@ fn propagate(
         recomputed,
         description: format!("expression propagation: {}", done.join("; ")),
     })
+}
+
+/// Keeps the candidates whose producers read only inputs (see
+/// `producer_reads_only_inputs`) given the others kept; dropping one may disqualify
+/// another, so until nothing changes.
+fn keep_producers_of_inputs(
+    scop: &crate::model::Scop,
+    candidates: &mut Vec<(&exprprop::Verdict, Vec<exprprop::Recompute>)>,
+) {
+    loop {
+        let going: Vec<&str> = candidates.iter().map(|(v, _)| v.array()).collect();
+        let before = candidates.len();
+        candidates.retain(|(verdict, _)| producer_reads_only_inputs(scop, verdict, &going));
+        if candidates.len() == before {
+            break;
+        }
+    }
 }
 
 /// Whether the producer of `verdict` reads only arrays that stay unchanged from its own

@@ -492,19 +492,31 @@ fn parametric_with_ranges<'f>(
             assumed.push(a);
             continue;
         }
-        let Ok((row, column)) = tr.rows_of(raw.offset, length) else {
-            tr.take_assumed();
-            return None;
-        };
-        let (Some(row), Some(column)) = (row.divide_exact(element), column.divide_exact(element))
-        else {
-            tr.take_assumed();
-            return None;
-        };
-        subscripts.push(vec![row, column]);
+        subscripts.push(row_and_column(tr, raw.offset, length, element)?);
         assumed.push(tr.take_assumed());
     }
     Some((sizes, subscripts, assumed))
+}
+
+/// The subscripts `[row, column]` of the byte offset `offset` in rows of `length`
+/// elements of `element` bytes; `None` (with the assumptions made on the way dropped)
+/// when it does not split so.
+fn row_and_column<'f>(
+    tr: &Translator<'_, 'f>,
+    offset: Scev<'f>,
+    length: &Affine,
+    element: i128,
+) -> Option<Vec<Affine>> {
+    let split = tr.rows_of(offset, length).ok().and_then(|(row, column)| {
+        Some(vec![
+            row.divide_exact(element)?,
+            column.divide_exact(element)?,
+        ])
+    });
+    if split.is_none() {
+        tr.take_assumed();
+    }
+    split
 }
 
 /// The number of rows a range of `bytes` covers when it is whole rows of a
@@ -646,16 +658,7 @@ fn clamped_rows<'f>(tr: &Translator<'_, 'f>, raws: &[RawAccess<'f>], size: u64) 
     let mut subscripts = Vec::new();
     let mut assumed = Vec::new();
     for raw in raws {
-        let Ok((row, column)) = tr.rows_of(raw.offset, &length) else {
-            tr.take_assumed();
-            return None;
-        };
-        let (Some(row), Some(column)) = (row.divide_exact(element), column.divide_exact(element))
-        else {
-            tr.take_assumed();
-            return None;
-        };
-        subscripts.push(vec![row, column]);
+        subscripts.push(row_and_column(tr, raw.offset, &length, element)?);
         let mut a = tr.take_assumed();
         a.extend(length_assumed.iter().cloned());
         assumed.push(a);
