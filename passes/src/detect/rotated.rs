@@ -151,15 +151,13 @@ fn keeps<'f>(
 /// was replaced. The preheader's load goes with it when nothing else uses it.
 pub fn unrotate<'f>(fa: &FunctionAnalyses<'f>, rotated: &[RotatedLoad<'f>]) -> bool {
     let b = crate::llvm::builder::IrBuilder::new(fa.function());
-    let mut changed = false;
+    // Every reload is built before any phi goes: an address may mention a value that
+    // another replacement erases.
+    let mut reloads = Vec::new();
     for r in rotated {
-        let Some(header) = r.phi.get_parent() else {
+        let Some(at) = r.phi.get_parent().and_then(first_non_phi) else {
             continue;
         };
-        let Some(at) = first_non_phi(header) else {
-            continue;
-        };
-        let ty = type_of(r.phi.as_value_ref());
         let Some(pointer) = pointer_operand(r.carried) else {
             continue;
         };
@@ -167,24 +165,35 @@ pub fn unrotate<'f>(fa: &FunctionAnalyses<'f>, rotated: &[RotatedLoad<'f>]) -> b
             continue;
         };
         b.position_before(at);
-        let load = b.load(ty, address, "polyrust.unrotated");
+        let load = b.load(type_of(r.phi.as_value_ref()), address, "polyrust.unrotated");
         if let (Some(new), Ok(align)) = (as_instruction(load), r.carried.get_alignment()) {
             // The reload may be no more aligned than the load it repeats.
             let _ = new.set_alignment(align);
         }
         b.copy_load_metadata(r.carried, load);
+        reloads.push((r, load));
+    }
+    for (r, load) in &reloads {
         // SAFETY: both values are live instructions of the function, of the same type.
         unsafe {
-            inkwell::llvm_sys::core::LLVMReplaceAllUsesWith(r.phi.as_value_ref(), load);
+            inkwell::llvm_sys::core::LLVMReplaceAllUsesWith(r.phi.as_value_ref(), *load);
         }
         r.phi.erase_from_basic_block();
-        // Left in front of the loop, it would be modelled as a read of its own.
-        if r.first.get_first_use().is_none() {
-            r.first.erase_from_basic_block();
-        }
-        changed = true;
     }
-    changed
+    // Left in front of the loop, a preheader's load would be modelled as a read of its
+    // own; each goes once, when nothing uses it any more.
+    let mut firsts: Vec<InstructionValue<'f>> = Vec::new();
+    for (r, _) in &reloads {
+        if !firsts.contains(&r.first) {
+            firsts.push(r.first);
+        }
+    }
+    for first in firsts {
+        if first.get_first_use().is_none() {
+            first.erase_from_basic_block();
+        }
+    }
+    !reloads.is_empty()
 }
 
 fn first_non_phi(block: BasicBlock<'_>) -> Option<InstructionValue<'_>> {
