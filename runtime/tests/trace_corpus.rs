@@ -16,9 +16,9 @@
 //! give one inexact box, or 59 scattered pieces for 79 runs in `masked_cols`.) Those sites' share, and that of the nests detection
 //! did not accept, are printed, not asserted.
 //!
-//! Ignored by default (it compiles the whole corpus: about two minutes on two
-//! shared cores): `cargo test --release -p polyrust-runtime --test trace_corpus --
-//! --ignored --nocapture`. Needs the plugin (`cargo build --release`, or
+//! It compiles the whole corpus (75 s on two shared cores), and runs with the rest of
+//! `cargo test`; alone, with the figures: `cargo test --release -p polyrust-runtime
+//! --test trace_corpus -- --nocapture`. Needs the plugin (`cargo build --release`, or
 //! `POLYRUST_PLUGIN`). `TRACE_CORPUS_KERNELS=a,b` runs some kernels only.
 
 use std::path::{Path, PathBuf};
@@ -114,7 +114,6 @@ fn static_control_site(nest: &NestProfile, site: u32) -> bool {
 }
 
 #[test]
-#[ignore = "compiles and runs the whole kernel corpus; run with --ignored --nocapture"]
 fn static_control_sites_of_the_corpus_are_reconstructed_exactly_by_nests() {
     let dir = scratch("trace-corpus");
     let recorder = raw_address_recorder(&dir);
