@@ -141,7 +141,7 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
             let propagation = if deciding.exprprop {
                 propagate(analyses, &ctx, region, scop, at)
             } else {
-                report_propagation(analyses, scop, at);
+                report_propagation(analyses, region, scop, at);
                 None
             };
             let (propagated, recomputed, propagated_text) = match propagation {
@@ -168,6 +168,19 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
                     fold_temporaries(analyses, &ctx, region, scop_now, &original, None)
                 }),
                 _ => None,
+            };
+            // Stages that keep a temporary whole in program order may store it in a few
+            // rows once fused (see `transform::fusion`).
+            let (decision, in_order_folds) = match (decision, in_order_folds) {
+                (Ok(Decision::Keep(reason)), Some(in_order))
+                    if deciding.fusion && !in_order.kept.is_empty() =>
+                {
+                    match fuse_for_folding(analyses, &ctx, region, scop_now, &deciding, &in_order) {
+                        Some((decision, folded)) => (Ok(decision), Some(folded)),
+                        None => (Ok(Decision::Keep(reason)), Some(in_order)),
+                    }
+                }
+                other => other,
             };
             let folds_in_order = in_order_folds.as_ref().is_some_and(|f| !f.folds.is_empty());
             let transformed = matches!(decision, Ok(Decision::Transform { .. }));
@@ -754,6 +767,48 @@ fn fold_temporaries(
     out
 }
 
+/// The region's stages fused (see `transform::fusion`), when that folds more of its
+/// temporaries than program order (`in_order`): the decision and the folds.
+fn fuse_for_folding(
+    fa: &FunctionAnalyses<'_>,
+    ctx: &IslCtx,
+    region: &DetectedRegion<'_>,
+    scop: &Scop,
+    options: &Options,
+    in_order: &Folded,
+) -> Option<(Decision, Folded)> {
+    let deps = {
+        let _time = fa.time(Stage::Deps);
+        ctx.within_share(DEPS_SHARE, || {
+            Dependences::compute(scop, &deps_options(&region.spec, options))
+        })
+        .ok()?
+    };
+    let fused = {
+        let _time = fa.time(Stage::Schedule);
+        ctx.within_share(DEPS_SHARE, || crate::transform::fusion::fuse(scop, &deps))
+            .ok()??
+    };
+    let all = deps.all().ok()?;
+    let folded = fold_temporaries(
+        fa,
+        ctx,
+        region,
+        scop,
+        &fused.schedule,
+        Some(all.copy().ok()?),
+    );
+    if folded.folds.len() <= in_order.folds.len() {
+        return None;
+    }
+    let decision = Decision::Transform {
+        schedule: fused.schedule,
+        description: fused.description,
+        dependences: all,
+    };
+    Some((decision, folded))
+}
+
 /// Arrays of the region that are memory the function owns and that nothing after the
 /// region reads, accessed in the model (a temporary expression propagation removed is
 /// not), when no scalar of the model is promoted into memory (whose element addresses
@@ -839,7 +894,12 @@ const EXPRPROP_SHARE: u64 = 2;
 /// Says which temporaries of the region expression propagation could recompute where
 /// they are read (`-Rpass-analysis=polyrust`); the propagation itself is still to come.
 /// An isl error (the bound reached) only means nothing is said.
-fn report_propagation(fa: &FunctionAnalyses<'_>, scop: &crate::model::Scop, at: RemarkAt<'_>) {
+fn report_propagation(
+    fa: &FunctionAnalyses<'_>,
+    region: &DetectedRegion<'_>,
+    scop: &crate::model::Scop,
+    at: RemarkAt<'_>,
+) {
     let Ok(verdicts) = scop
         .context
         .ctx()
@@ -856,6 +916,7 @@ fn report_propagation(fa: &FunctionAnalyses<'_>, scop: &crate::model::Scop, at: 
         {
             let mut consumers: Vec<&str> = reads.iter().map(|r| r.consumer.as_str()).collect();
             consumers.dedup();
+            let array = codegen::propagate::source_name(fa, region, &array);
             fa.remark(
                 RemarkKind::Analysis,
                 "Propagable",

@@ -92,6 +92,8 @@ pub struct Options {
     pub exprprop: bool,
     /// Store owned temporaries folded to what the schedule needs (`-polyrust-quov`).
     pub quov: bool,
+    /// Fuse a pipeline's stages where a temporary then folds (`-polyrust-fusion`).
+    pub fusion: bool,
     /// What `profile_generate` records (`-polyrust-instrument`).
     pub instrument: Instrumentation,
 }
@@ -118,6 +120,7 @@ impl Default for Options {
             register_tiling: true,
             exprprop: true,
             quov: true,
+            fusion: true,
             instrument: Instrumentation::Values,
         }
     }
@@ -262,6 +265,7 @@ pub struct RawOptions {
     pub register_tiling: bool,
     pub exprprop: bool,
     pub quov: bool,
+    pub fusion: bool,
     /// `-polyrust-instrument` as typed (the shim's default is `values`).
     pub instrument: String,
 }
@@ -303,6 +307,7 @@ impl RawOptions {
             register_tiling: raw.register_tiling != 0,
             exprprop: raw.exprprop != 0,
             quov: raw.quov != 0,
+            fusion: raw.fusion != 0,
             instrument: if raw.instrument.is_null() {
                 Instrumentation::Values.name().to_string()
             } else {
@@ -382,6 +387,7 @@ impl Options {
             register_tiling: raw.register_tiling,
             exprprop: raw.exprprop,
             quov: raw.quov,
+            fusion: raw.fusion,
             instrument,
         })
     }
@@ -445,6 +451,7 @@ mod tests {
             register_tiling: true,
             exprprop: true,
             quov: true,
+            fusion: true,
             instrument: "values".into(),
         }
     }

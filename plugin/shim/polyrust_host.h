@@ -104,6 +104,7 @@ typedef struct {
   int register_tiling;     /* unroll and jam point loops into register tiles */
   int exprprop;            /* expression propagation of owned temporaries */
   int quov;                /* owned temporaries stored folded (QUOV) */
+  int fusion;              /* stages fused so that temporaries fold */
   const char *instrument;  /* -polyrust-instrument as typed ("values" by default) */
 } PrOptions;
 

@@ -149,6 +149,13 @@ cl::opt<bool> Quov(
              "(default: true)"),
     cl::init(true), cl::cat(PolyrustCategory));
 
+cl::opt<bool> Fusion(
+    "polyrust-fusion",
+    cl::desc("Fuse the loop nests of a pipeline into one loop over rows, each stage a few "
+             "rows behind the one it reads, where that lets a temporary the function owns "
+             "be stored in those rows only (needs -polyrust-quov) (default: true)"),
+    cl::init(true), cl::cat(PolyrustCategory));
+
 cl::opt<bool> AllowReassociation(
     "polyrust-allow-reassociation",
     cl::desc("Let schedules reorder the updates of reductions (s += x): floating-point "
@@ -769,6 +776,7 @@ PrOptions currentOptions() {
   O.register_tiling = RegisterTiling;
   O.exprprop = Exprprop;
   O.quov = Quov;
+  O.fusion = Fusion;
   O.debug_remarks = DebugRemarks;
   O.profile_generate = ProfileGenerate.getNumOccurrences() > 0;
   O.profile_generate_path = ProfileGenerate.c_str();

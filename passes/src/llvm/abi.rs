@@ -117,6 +117,7 @@ pub struct PrOptions {
     pub register_tiling: i32,
     pub exprprop: i32,
     pub quov: i32,
+    pub fusion: i32,
     pub instrument: *const c_char,
 }
 

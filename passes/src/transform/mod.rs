@@ -4,6 +4,8 @@
 //!
 //! - `exprprop`: expression propagation, so far which temporaries' values could be
 //!   recomputed where they are read (legality: exact single sources, the reload test);
+//! - `fusion`: a pipeline's stages fused into one loop over rows, each shifted behind
+//!   what it reads, so that temporaries stay in cache and fold to a few rows;
 //! - `schedule`: the decision per region: isl's scheduler, the cost model's choice of the
 //!   innermost loop of each permutable band, tiling, or keeping the original code;
 //! - `cost`: the cost model (no skewing; no innermost loop with more strided accesses;
@@ -36,6 +38,7 @@
 
 pub mod cost;
 pub mod exprprop;
+pub mod fusion;
 pub mod hardware;
 pub mod interchange;
 pub mod permutable;

@@ -26,8 +26,10 @@ use crate::model::Scop;
 
 use super::{quov, Dim};
 
-/// Largest number of rotating copies a fold along one dimension tries.
-const MAX_COPIES: i64 = 4;
+/// Largest number of rotating copies a fold along one dimension tries: enough for the
+/// rows a 9-tap vertical stencil reads from a temporary fused with its producer
+/// (`fusion`), which are alive together.
+const MAX_COPIES: i64 = 9;
 
 /// How one dimension of a folded array is stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

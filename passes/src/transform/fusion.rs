@@ -1,0 +1,233 @@
+//! Stage fusion: the loop nests of a region that run one after another (the stages of
+//! an image pipeline or a stencil chain) fused into one loop over their outermost
+//! counters, each stage shifted by as many iterations as its reads reach ahead of it.
+//! A separable blur's vertical pass, reading rows `y - 2 .. y + 2` of the horizontal
+//! pass's temporary, then computes row `y` right after the horizontal pass has written
+//! row `y + 2`: the temporary is read while its rows are in cache, and QUOV storage
+//! (`quov::fold`) can keep the five rows alive instead of the whole image. This is
+//! Halide's `compute_at` with a sliding window, and PolyMage's overlapped groups without
+//! the redundant computation, decided from the dependences.
+//!
+//! Works on the 2d+1 time stamps of the original schedule (`[b0, i0, b1, i1, .., bd]`):
+//! below the `k` loops all statements share, the nests differ by their position `bk`;
+//! the fused stamp puts the nest's counter `ik` (plus the nest's shift) before `bk`,
+//! so that the nests become the body of one loop and keep their order inside it. The
+//! shift of each nest is the smallest that keeps every dependence from an earlier nest
+//! forward (from the dependences' smallest distance along `ik`); a distance unbounded
+//! below (a stage reading its producer's rows in another order: a transpose, a
+//! downsampling by two) leaves the region unfused. The result is checked against the
+//! dependences.
+//!
+//! Relies on the statements' textual positions and domains, and on
+//! `Dependences::deltas_within_loop`.
+
+use crate::deps::Dependences;
+use crate::isl::{parse_set, parse_union_map, IslError, Schedule, UnionMap};
+use crate::model::Scop;
+
+/// Largest shift of a nest, in iterations of the fused loop: a stencil reaching 16 rows
+/// ahead. A larger smallest distance comes from parameter bounds (a stage reading its
+/// producer transposed, `tmp[x][y]`, in a region whose sizes are at most 1000), where
+/// nothing stays in cache between the stages.
+const MAX_SHIFT: i64 = 16;
+
+/// The stages of a region fused, with the schedule and what it did.
+pub struct Fused {
+    pub schedule: Schedule,
+    /// The flattened schedule (one band), for checks.
+    pub map: UnionMap,
+    /// `2 loop nests fused into one outer loop (S1 2 iterations behind)`.
+    pub description: String,
+}
+
+/// The region's nests fused along their outermost unshared loop, or `None` when there
+/// is only one nest there, a statement lies between the nests, or some dependence
+/// cannot be kept forward by shifts.
+pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> {
+    let Some(shared) = shared_loops(scop) else {
+        return Ok(None);
+    };
+    // The nests, by their position below the shared loops.
+    let mut nests: Vec<u32> = scop
+        .statements
+        .iter()
+        .map(|s| s.textual_positions[shared])
+        .collect();
+    nests.dedup();
+    if nests.len() < 2 || !nests.windows(2).all(|w| w[0] < w[1]) {
+        return Ok(None);
+    }
+    let nest_of = |name: &str| {
+        scop.statements
+            .iter()
+            .find(|s| s.name == name)
+            .and_then(|s| nests.iter().position(|b| *b == s.textual_positions[shared]))
+    };
+    let prefix: Vec<u32> = scop.statements[0].textual_positions[..shared].to_vec();
+    let pairs = deps.deltas_within_loop(deps.validity(), &prefix)?;
+    let ctx = scop.context.ctx();
+    // The pairs in one iteration of every shared loop (`deltas_within_loop` leaves
+    // the innermost shared one free).
+    let same_iteration = match shared {
+        0 => None,
+        k => {
+            let width = pairs.first().map(|p| p.deltas.n_dims()).transpose()?;
+            width
+                .map(|w| parse_set(&ctx, &fixed_dim_text(w, 2 * k - 1), "one iteration"))
+                .transpose()?
+        }
+    };
+    let counter = 2 * shared + 1;
+    let mut shifts = vec![0_i64; nests.len()];
+    // Nests in program order: each one's shift follows from those before it.
+    let mut needed: Vec<Vec<(usize, i64)>> = vec![Vec::new(); nests.len()];
+    for pair in pairs {
+        let (Some(from), Some(to)) = (nest_of(&pair.source), nest_of(&pair.sink)) else {
+            return Ok(None);
+        };
+        if from == to {
+            continue;
+        }
+        let deltas = match &same_iteration {
+            Some(set) => {
+                let set = set.copy()?.align_params(&pair.deltas)?;
+                pair.deltas.intersect(set)?
+            }
+            None => pair.deltas,
+        };
+        if deltas.is_empty()? {
+            continue;
+        }
+        if from > to {
+            return Ok(None);
+        }
+        let Some(lowest) = deltas.dim_lower_bound(counter)? else {
+            return Ok(None);
+        };
+        if lowest < -MAX_SHIFT {
+            return Ok(None);
+        }
+        needed[to].push((from, lowest));
+    }
+    for to in 0..nests.len() {
+        for &(from, lowest) in &needed[to] {
+            shifts[to] = shifts[to].max(shifts[from] - lowest);
+        }
+    }
+    let map = parse_union_map(
+        &ctx,
+        &fused_map(scop, shared, &nests, &shifts),
+        "fused stages",
+    )?;
+    if !deps.respects(&map).map_err(|e| IslError::Other {
+        context: "checking fused stages against the dependences".into(),
+        message: e.to_string(),
+    })? {
+        return Ok(None);
+    }
+    let schedule = Schedule::from_domain(scop.domains.copy()?)?.insert_band(map.copy()?)?;
+    let behind: Vec<String> = nests
+        .iter()
+        .zip(&shifts)
+        .filter(|(_, s)| **s != 0)
+        .filter_map(|(b, s)| {
+            let first = scop
+                .statements
+                .iter()
+                .find(|st| st.textual_positions[shared] == *b)?;
+            let unit = if *s == 1 { "iteration" } else { "iterations" };
+            Some(format!("{} {s} {unit} behind", first.name))
+        })
+        .collect();
+    let into = match shared {
+        0 => "one outer loop".to_string(),
+        k => format!("one loop at depth {}", k + 1),
+    };
+    let description = match behind.is_empty() {
+        true => format!("{} loop nests fused into {into}", nests.len()),
+        false => format!(
+            "{} loop nests fused into {into} ({})",
+            nests.len(),
+            behind.join(", ")
+        ),
+    };
+    Ok(Some(Fused {
+        schedule,
+        map,
+        description,
+    }))
+}
+
+/// How many loops all statements share, when every statement has one more loop inside
+/// them (the loop the nests are fused along); `None` otherwise.
+fn shared_loops(scop: &Scop) -> Option<usize> {
+    let first = &scop.statements.first()?.textual_positions;
+    let mut shared = first.len().saturating_sub(1);
+    for s in &scop.statements {
+        let common = first
+            .iter()
+            .zip(&s.textual_positions)
+            .take_while(|(a, b)| a == b)
+            .count();
+        shared = shared.min(common);
+    }
+    scop.statements
+        .iter()
+        .all(|s| s.depth() > shared)
+        .then_some(shared)
+}
+
+/// `{ [d0, .., d(w-1)] : d{dim} = 0 }`.
+fn fixed_dim_text(width: usize, dim: usize) -> String {
+    let d: Vec<String> = (0..width).map(|k| format!("d{k}")).collect();
+    format!("{{ [{}] : d{dim} = 0 }}", d.join(", "))
+}
+
+/// The fused flattened schedule: `[b0, i0, .., i(k-1), ik + shift, bk, b(k+1), ..]`
+/// for `k` shared loops, padded to the original width.
+fn fused_map(scop: &Scop, shared: usize, nests: &[u32], shifts: &[i64]) -> String {
+    let width = scop.statements.iter().map(|s| s.depth()).max().unwrap_or(0) * 2 + 1;
+    let pieces: Vec<String> = scop
+        .statements
+        .iter()
+        .map(|s| {
+            let positions = &s.textual_positions;
+            let shift = nests
+                .iter()
+                .position(|b| *b == positions[shared])
+                .map_or(0, |n| shifts[n]);
+            let counters: Vec<String> = (0..s.depth()).map(|k| format!("i{k}")).collect();
+            let mut time = Vec::with_capacity(width);
+            for (k, position) in positions.iter().enumerate() {
+                match k.cmp(&shared) {
+                    // The fused loop comes before the nest's position.
+                    std::cmp::Ordering::Equal => {
+                        time.push(format!("i{shared} + {shift}"));
+                        time.push(position.to_string());
+                    }
+                    _ => {
+                        time.push(position.to_string());
+                        if let Some(c) = counters.get(k) {
+                            time.push(c.clone());
+                        }
+                    }
+                }
+            }
+            time.resize(width, "0".into());
+            format!(
+                "{}[{}] -> [{}]",
+                s.name,
+                counters.join(", "),
+                time.join(", ")
+            )
+        })
+        .collect();
+    format!(
+        "[{}] -> {{ {} }}",
+        scop.params.join(", "),
+        pieces.join("; ")
+    )
+}
+
+#[cfg(test)]
+mod tests;

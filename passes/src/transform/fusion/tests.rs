@@ -1,0 +1,180 @@
+//! Stage fusion on pipelines written as isl strings.
+
+use super::*;
+use crate::deps::DepsOptions;
+use crate::isl::IslCtx;
+use crate::model::spec_builders::{array, read, statement, write};
+use crate::model::ScopSpec;
+use crate::transform::quov::{self, Fold};
+
+/// A region over `in`, `out` (n x n) and `tmp` (`tmp_sizes`: its inner dimensions).
+fn region(tmp_sizes: &[&str], statements: Vec<crate::model::spec::StatementSpec>) -> ScopSpec {
+    ScopSpec {
+        name: "f:entry".into(),
+        function: "f".into(),
+        location: None,
+        params: vec!["n".into()],
+        context: "[n] -> { : 8 <= n <= 1000 }".into(),
+        assumptions: vec![],
+        arrays: vec![
+            array("in", &["n"]),
+            array("tmp", tmp_sizes),
+            array("out", &["n"]),
+        ],
+        statements,
+        alias_groups: vec![],
+    }
+}
+
+/// `tmp[y][x] = in[y][x]` then `out[y][x] = tmp[clamp(y - 2)][x] + .. + tmp[clamp(y + 2)][x]`:
+/// a vertical 5-tap pass with clamped borders, as a separable blur has it.
+fn clamped_blur() -> ScopSpec {
+    let mut reads = vec![read("in", "{ S0[y, x] -> in[y, x] }")];
+    reads.push(write("tmp", "{ S0[y, x] -> tmp[y, x] }"));
+    let producer = statement(
+        "S0",
+        "[n] -> { S0[y, x] : 0 <= y < n and 0 <= x < n }",
+        &[0, 0, 0],
+        reads,
+    );
+    let mut taps: Vec<_> = (-2..=2)
+        .map(|d| {
+            read(
+                "tmp",
+                &format!("[n] -> {{ S1[y, x] -> tmp[min(max(y + {d}, 0), n - 1), x] }}"),
+            )
+        })
+        .collect();
+    taps.push(write("out", "{ S1[y, x] -> out[y, x] }"));
+    let consumer = statement(
+        "S1",
+        "[n] -> { S1[y, x] : 0 <= y < n and 0 <= x < n }",
+        &[1, 0, 0],
+        taps,
+    );
+    region(&["n"], vec![producer, consumer])
+}
+
+fn fused(spec: &ScopSpec) -> (Scop, Dependences, Option<Fused>) {
+    let ctx = IslCtx::new(None).unwrap();
+    let scop = Scop::build(&ctx, spec).unwrap();
+    let deps = Dependences::compute(&scop, &DepsOptions::default()).unwrap();
+    let fused = fuse(&scop, &deps).unwrap();
+    (scop, deps, fused)
+}
+
+#[test]
+fn a_clamped_vertical_pass_runs_two_rows_behind_its_producer() {
+    let (scop, _, fused) = fused(&clamped_blur());
+    let fused = fused.expect("the two passes fuse");
+    let ctx = scop.context.ctx();
+    let expected = parse_union_map(
+        &ctx,
+        "[n] -> { S0[y, x] -> [y, 0, 0, x, 0]; S1[y, x] -> [y + 2, 1, 0, x, 0] }",
+        "expected",
+    )
+    .unwrap()
+    .intersect_domain(scop.domains.copy().unwrap())
+    .unwrap();
+    let map = fused
+        .map
+        .intersect_domain(scop.domains.copy().unwrap())
+        .unwrap();
+    assert!(map.is_equal(&expected).unwrap(), "{:?}", map.to_str());
+    assert_eq!(
+        fused.description,
+        "2 loop nests fused into one outer loop (S1 2 iterations behind)"
+    );
+}
+
+#[test]
+fn fused_passes_keep_five_rows_of_the_temporary() {
+    let (scop, deps, fused) = fused(&clamped_blur());
+    let fused = fused.expect("the two passes fuse");
+    let folding = quov::fold(&scop, &fused.schedule, Some(&deps.all().unwrap()), "tmp")
+        .unwrap()
+        .expect("tmp folds under the fused schedule");
+    assert_eq!(folding.dims, vec![Fold::Modulo(5), Fold::Keep]);
+    // In program order the whole image is written before any row is read.
+    let original = quov::fold(&scop, &scop.schedule, None, "tmp").unwrap();
+    assert!(original.is_err(), "{original:?}");
+}
+
+#[test]
+fn a_transposing_stage_is_not_fused() {
+    let producer = statement(
+        "S0",
+        "[n] -> { S0[y, x] : 0 <= y < n and 0 <= x < n }",
+        &[0, 0, 0],
+        vec![
+            read("in", "{ S0[y, x] -> in[y, x] }"),
+            write("tmp", "{ S0[y, x] -> tmp[y, x] }"),
+        ],
+    );
+    let consumer = statement(
+        "S1",
+        "[n] -> { S1[y, x] : 0 <= y < n and 0 <= x < n }",
+        &[1, 0, 0],
+        vec![
+            read("tmp", "{ S1[y, x] -> tmp[x, y] }"),
+            write("out", "{ S1[y, x] -> out[y, x] }"),
+        ],
+    );
+    let (_, _, fused) = fused(&region(&["n"], vec![producer, consumer]));
+    assert!(fused.is_none());
+}
+
+#[test]
+fn nests_inside_a_shared_loop_fuse_below_it() {
+    // for t: { for i: tmp[i] = in[t][i]; for i: out[t][i] = tmp[i - 1] + tmp[i + 1] }
+    let producer = statement(
+        "S0",
+        "[n] -> { S0[t, i] : 0 <= t < n and 0 <= i < n }",
+        &[0, 0, 0],
+        vec![
+            read("in", "{ S0[t, i] -> in[t, i] }"),
+            write("tmp", "{ S0[t, i] -> tmp[i] }"),
+        ],
+    );
+    let consumer = statement(
+        "S1",
+        "[n] -> { S1[t, i] : 0 <= t < n and 1 <= i < n - 1 }",
+        &[0, 1, 0],
+        vec![
+            read("tmp", "{ S1[t, i] -> tmp[i - 1] }"),
+            read("tmp", "{ S1[t, i] -> tmp[i + 1] }"),
+            write("out", "{ S1[t, i] -> out[t, i] }"),
+        ],
+    );
+    let (scop, _, fused) = fused(&region(&[], vec![producer, consumer]));
+    let fused = fused.expect("the inner loops fuse");
+    let ctx = scop.context.ctx();
+    let expected = parse_union_map(
+        &ctx,
+        "[n] -> { S0[t, i] -> [0, t, i, 0, 0]; S1[t, i] -> [0, t, i + 1, 1, 0] }",
+        "expected",
+    )
+    .unwrap()
+    .intersect_domain(scop.domains.copy().unwrap())
+    .unwrap();
+    let map = fused
+        .map
+        .intersect_domain(scop.domains.copy().unwrap())
+        .unwrap();
+    assert!(map.is_equal(&expected).unwrap(), "{:?}", map.to_str());
+}
+
+#[test]
+fn a_single_nest_is_left_alone() {
+    let only = statement(
+        "S0",
+        "[n] -> { S0[y, x] : 0 <= y < n and 0 <= x < n }",
+        &[0, 0, 0],
+        vec![
+            read("in", "{ S0[y, x] -> in[y, x] }"),
+            write("out", "{ S0[y, x] -> out[y, x] }"),
+        ],
+    );
+    let (_, _, fused) = fused(&region(&["n"], vec![only]));
+    assert!(fused.is_none());
+}
