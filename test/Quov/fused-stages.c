@@ -84,6 +84,23 @@ __attribute__((noinline)) void transposed(int n, const float *in, float *out) {
   free(t);
 }
 
+// A value the first stage carries from one iteration to the next starts from its
+// initial value in the fused code (it was lost once: the folded buffer's allocation puts
+// a block of its own in front of the original code, which the initial values of the
+// loop's phis were looked up by).
+// CHECK: fused-stages.c:[[@LINE+4]]:{{.*}}region in running at {{.*}} optimized (2 loop nests fused into one outer loop (S{{[0-9]+}} 2 iterations behind); temporary t stored as t[i0 mod 3]
+__attribute__((noinline)) void running(int n, const float *in, float *out) {
+  float *t = malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
+  float r = 1.0f;
+  for (int i = 1; i < n - 1; i++) {
+    r = 0.5f * r + in[i];
+    t[i] = r + in[i + 1];
+  }
+  for (int i = 2; i < n - 2; i++)
+    out[i] = t[i - 1] - t[i + 1];
+  free(t);
+}
+
 static void print(const char *what, int h, int w, const float *v) {
   double sum = 0;
   for (int k = 0; k < h * w; k++)
@@ -108,6 +125,8 @@ int main(int argc, char **argv) {
     print("chain", h, w, out);
     transposed(n, in, out);
     print("transposed", n, n, out);
+    running(n, in, out);
+    print("running", 1, n, out);
     free(in);
     free(out);
   }

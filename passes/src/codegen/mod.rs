@@ -458,8 +458,11 @@ fn build<'f>(
     }
     b.erase(placeholder);
     b.position_at_end(check_block);
-    if em.storage.is_empty() {
+    // The block the original code is entered from, whose incoming values of the entry's
+    // phis are the scalars' initial values.
+    let entering_original = if em.storage.is_empty() {
         b.cond_br(ok, start, ir.entry);
+        check_block
     } else {
         let fallback = em.block("polyrust.fallback", check_block);
         b.cond_br(ok, start, fallback);
@@ -469,7 +472,8 @@ fn build<'f>(
         }
         b.br(ir.entry);
         fa.replace_phi_incoming_block(ir.entry, check_block, fallback);
-    }
+        fallback
+    };
 
     // Stack slots for the scalars, at the top of the function.
     let entry_block = fa
@@ -493,7 +497,7 @@ fn build<'f>(
         if let Some(slot) = em.slots.get(&phi.as_value_ref()).copied() {
             if let Some((value, _)) = phi_incoming(phi)
                 .into_iter()
-                .find(|(_, from)| *from == check_block)
+                .find(|(_, from)| *from == entering_original)
             {
                 b.store(value, slot.pointer);
             }
