@@ -8,7 +8,10 @@ its source in the output directory.
 
 Programs (one kernel each, `generate(seed)`): time-expanded 1-D stencils U[t][i] with a
 padded pitch, reading one or two earlier steps; DP tables reading rows back; a running
-sum (a recurrence) read in the same loop or the next. Types double, float, long, int.
+sum (a recurrence) read in the same loop or the next; 2-D pipelines of two or three
+stencil stages over malloc'd images (clamped borders or shrinking interiors), also built
+with -polyrust-exprprop=false so that their stages fuse instead. Types double, float,
+long, int.
 
     scripts/fuzz-owned [--count N] [--seed S] [--out DIR] [--plugin SO]
 """
@@ -25,7 +28,7 @@ def generate(seed):
     ty = R.choice(["double", "float", "long", "int"])
     fmt = {"double": "%a", "float": "%a", "long": "%ld", "int": "%d"}[ty]
     cast = "(double)" if ty in ("double","float") else ""
-    kind = R.choice(["stencil", "stencil2", "dp", "chain"])
+    kind = R.choice(["stencil", "stencil2", "dp", "chain", "pipeline", "pipeline"])
     pad = R.choice([0, 0, 1, 3, 8])
     r = R.choice([1, 1, 2])
     lines = []
@@ -83,6 +86,40 @@ def generate(seed):
         P("    }\n  }")
         P(f"  for (int j = 0; j <= m; j++) out[j] = d[rows * w + j] * {coef()};")
         P("  free(d);\n}")
+    elif kind == "pipeline":
+        # h x w images, w = n + steps; stage s reads stage s - 1 (stage 0 reads in).
+        stages = R.choice([2, 2, 3])
+        clamped = R.random() < 0.5
+        P("#define CL(v, hi) ((v) < 0 ? 0 : (v) > (hi) ? (hi) : (v))")
+        P(f"__attribute__((noinline)) void kernel(int n, int steps, const {ty} *in, {ty} *out) {{")
+        P("  int h = n, w = n + steps;")
+        for k in range(stages - 1):
+            P(f"  {ty} *t{k} = malloc(sizeof({ty}) * (size_t)h * (size_t)w + 1);")
+        margin = 0
+        for k in range(stages):
+            src = "in" if k == 0 else f"t{k - 1}"
+            dst = "out" if k == stages - 1 else f"t{k}"
+            taps = set()
+            vertical = R.random() < 0.6
+            for _ in range(R.choice([2, 3, 3, 5])):
+                d = R.choice([-2, -1, 0, 1, 2])
+                taps.add((d, 0) if vertical else (0, d))
+            taps.add((0, 0))
+            reach = max(abs(a) + abs(b) for a, b in taps)
+            if clamped:
+                lo, hy, hx = "0", "h", "w"
+                idx = lambda a, b: f"{src}[(long)CL(y + ({a}), h - 1) * w + CL(x + ({b}), w - 1)]"
+            else:
+                margin += reach
+                lo, hy, hx = str(margin), f"h - {margin}", f"w - {margin}"
+                idx = lambda a, b: f"{src}[(long)(y + ({a})) * w + x + ({b})]"
+            terms = " + ".join(f"{coef()} * {idx(a, b)}" for a, b in sorted(taps))
+            P(f"  for (int y = {lo}; y < {hy}; y++)")
+            P(f"    for (int x = {lo}; x < {hx}; x++)")
+            P(f"      {dst}[(long)y * w + x] = {terms};")
+        for k in range(stages - 1):
+            P(f"  free(t{k});")
+        P("}")
     else:
         P(f"__attribute__((noinline)) void kernel(int n, int steps, const {ty} *in, {ty} *out) {{")
         P(f"  {ty} *a = malloc(sizeof({ty}) * (size_t)(n + 2));")
@@ -100,10 +137,13 @@ def generate(seed):
     P("int main(int argc, char **argv) {")
     P("  for (int k = 1; k + 1 < argc; k += 2) {")
     P("    int n = atoi(argv[k]), steps = atoi(argv[k + 1]);")
-    P(f"    {ty} *in = malloc(sizeof({ty}) * (size_t)(n + 8)), *out = calloc((size_t)n + 8, sizeof({ty}));")
-    P(f"    for (int i = 0; i < n + 8; i++) in[i] = ({ty})((i * 37 + {seed % 97}) % 23) {'/ 7.0' if cast else ''};")
+    # Pipelines read and write n x (n + steps) images.
+    count = "(size_t)n * (size_t)(n + steps) + 8" if kind == "pipeline" else "(size_t)n + 8"
+    P(f"    size_t count = {count};")
+    P(f"    {ty} *in = malloc(sizeof({ty}) * count), *out = calloc(count, sizeof({ty}));")
+    P(f"    for (size_t i = 0; i < count; i++) in[i] = ({ty})((i * 37 + {seed % 97}) % 23) {'/ 7.0' if cast else ''};")
     P("    kernel(n, steps, in, out);")
-    P(f"    for (int i = 0; i < n + 1; i++) printf(\"{fmt}\\n\", out[i]);")
+    P(f"    for (size_t i = 0; i + 7 < count; i++) printf(\"{fmt}\\n\", out[i]);")
     P("    free(in); free(out);\n  }\n  return 0;\n}")
     return "\n".join(lines), kind
 
@@ -131,7 +171,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     work = os.path.join(args.out, "work")
     os.makedirs(work, exist_ok=True)
-    findings = folded = 0
+    findings = folded = fused = 0
     for seed in range(args.seed, args.seed + args.count):
         source, kind = generate(seed)
         src = os.path.join(work, f"p{seed}.c")
@@ -142,7 +182,8 @@ def main():
             print(f"seed {seed}: the reference does not build (generator bug)")
             continue
         expected = run([ref, *SIZES]).stdout
-        for config in CONFIGS:
+        configs = CONFIGS + ([["-mllvm", "-polyrust-exprprop=false"]] if kind == "pipeline" else [])
+        for config in configs:
             exe = os.path.join(work, "polyrust")
             build = run([clang, "-O3", "-w", f"-fpass-plugin={args.plugin}", *config, src,
                          "-o", exe, "-Rpass=polyrust"], text=True)
@@ -153,13 +194,15 @@ def main():
                 shutil.copy(src, args.out)
                 continue
             folded += "stored as" in build.stderr
+            fused += "loop nests fused" in build.stderr
             if run([exe, *SIZES]).stdout != expected:
                 findings += 1
                 print(f"{what}: DIFFERENT OUTPUT")
                 shutil.copy(src, args.out)
         print(f"fuzz-owned: seed {seed} done, {findings} findings", flush=True)
     shutil.rmtree(work, ignore_errors=True)
-    print(f"fuzz-owned: {args.count} seeds, {folded} builds with a folded temporary, {findings} findings")
+    print(f"fuzz-owned: {args.count} seeds, {folded} builds with a folded temporary "
+          f"({fused} with fused stages), {findings} findings")
     sys.exit(1 if findings else 0)
 
 
