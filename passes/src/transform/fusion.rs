@@ -15,7 +15,10 @@
 //! shift of each nest is the smallest that keeps every dependence from an earlier nest
 //! forward (from the dependences' smallest distance along `ik`); a distance unbounded
 //! below (a stage reading its producer's rows in another order: a transpose, a
-//! downsampling by two) leaves the region unfused. The result is checked against the
+//! downsampling by two) leaves the region unfused. Statements between the nests with no
+//! loop of their own there (the flags jump threading leaves between loops) run before
+//! the fused loop when nothing in the nests feeds them, after it when they feed nothing
+//! in the nests; otherwise the region stays unfused. The result is checked against the
 //! dependences.
 //!
 //! Relies on the statements' textual positions and domains, and on
@@ -23,7 +26,7 @@
 
 use crate::deps::Dependences;
 use crate::isl::{parse_set, parse_union_map, IslError, Schedule, UnionMap};
-use crate::model::Scop;
+use crate::model::{Scop, Statement};
 
 /// Largest shift of a nest, in iterations of the fused loop: a stencil reaching 16 rows
 /// ahead. A larger smallest distance comes from parameter bounds (a stage reading its
@@ -41,27 +44,32 @@ pub struct Fused {
 }
 
 /// The region's nests fused along their outermost unshared loop, or `None` when there
-/// is only one nest there, a statement lies between the nests, or some dependence
-/// cannot be kept forward by shifts.
+/// is only one nest there, a statement between the nests can run neither before nor
+/// after them, or some dependence cannot be kept forward by shifts.
 pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> {
     let Some(shared) = shared_loops(scop) else {
         return Ok(None);
     };
+    let in_nest = |s: &Statement| s.depth() > shared;
     // The nests, by their position below the shared loops.
     let mut nests: Vec<u32> = scop
         .statements
         .iter()
+        .filter(|s| in_nest(s))
         .map(|s| s.textual_positions[shared])
         .collect();
     nests.dedup();
     if nests.len() < 2 || !nests.windows(2).all(|w| w[0] < w[1]) {
         return Ok(None);
     }
+    let statement = |name: &str| scop.statements.iter().find(|s| s.name == name);
     let nest_of = |name: &str| {
-        scop.statements
-            .iter()
-            .find(|s| s.name == name)
+        statement(name)
+            .filter(|s| in_nest(s))
             .and_then(|s| nests.iter().position(|b| *b == s.textual_positions[shared]))
+    };
+    let Some(phases) = loose_phases(scop, deps, shared, &nest_of)? else {
+        return Ok(None);
     };
     let prefix: Vec<u32> = scop.statements[0].textual_positions[..shared].to_vec();
     let pairs = deps.deltas_within_loop(deps.validity(), &prefix)?;
@@ -83,7 +91,8 @@ pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> 
     let mut needed: Vec<Vec<(usize, i64)>> = vec![Vec::new(); nests.len()];
     for pair in pairs {
         let (Some(from), Some(to)) = (nest_of(&pair.source), nest_of(&pair.sink)) else {
-            return Ok(None);
+            // A statement outside the nests: `loose_phases` placed it.
+            continue;
         };
         if from == to {
             continue;
@@ -114,11 +123,8 @@ pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> 
             shifts[to] = shifts[to].max(shifts[from] - lowest);
         }
     }
-    let map = parse_union_map(
-        &ctx,
-        &fused_map(scop, shared, &nests, &shifts),
-        "fused stages",
-    )?;
+    let text = fused_map(scop, shared, &nests, &shifts, &phases);
+    let map = parse_union_map(&ctx, &text, "fused stages")?;
     if !deps.respects(&map).map_err(|e| IslError::Other {
         context: "checking fused stages against the dependences".into(),
         message: e.to_string(),
@@ -158,8 +164,8 @@ pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> 
     }))
 }
 
-/// How many loops all statements share, when every statement has one more loop inside
-/// them (the loop the nests are fused along); `None` otherwise.
+/// How many loops all statements share, when some statements have more loops inside
+/// them (the nests fused along the next loop); `None` otherwise.
 fn shared_loops(scop: &Scop) -> Option<usize> {
     let first = &scop.statements.first()?.textual_positions;
     let mut shared = first.len().saturating_sub(1);
@@ -169,12 +175,71 @@ fn shared_loops(scop: &Scop) -> Option<usize> {
             .zip(&s.textual_positions)
             .take_while(|(a, b)| a == b)
             .count();
-        shared = shared.min(common);
+        shared = shared.min(common).min(s.depth());
     }
     scop.statements
         .iter()
-        .all(|s| s.depth() > shared)
+        .any(|s| s.depth() > shared)
         .then_some(shared)
+}
+
+/// Where each statement runs around the fused loop: `Before` or `After` for a statement
+/// with no loop of its own below the shared ones, `Fused` for the nests' statements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Before,
+    Fused,
+    After,
+}
+
+impl Phase {
+    fn stamp(self) -> u32 {
+        match self {
+            Phase::Before => 0,
+            Phase::Fused => 1,
+            Phase::After => 2,
+        }
+    }
+}
+
+/// The phase of every statement (in the model's order), or `None` when a statement
+/// outside the nests both depends on a nest and feeds one (it has to stay between them).
+fn loose_phases(
+    scop: &Scop,
+    deps: &Dependences,
+    shared: usize,
+    nest_of: &dyn Fn(&str) -> Option<usize>,
+) -> Result<Option<Vec<Phase>>, IslError> {
+    let mut fed = std::collections::HashSet::new();
+    let mut feeding = std::collections::HashSet::new();
+    for dep in deps.validity().maps()? {
+        let (Some(source), Some(sink)) = (dep.domain_name(), dep.range_name()) else {
+            continue;
+        };
+        match (nest_of(&source), nest_of(&sink)) {
+            (Some(_), None) => {
+                fed.insert(sink);
+            }
+            (None, Some(_)) => {
+                feeding.insert(source);
+            }
+            _ => {}
+        }
+    }
+    let mut phases = Vec::with_capacity(scop.statements.len());
+    for s in &scop.statements {
+        let phase = if s.depth() > shared {
+            Phase::Fused
+        } else if !fed.contains(&s.name) {
+            Phase::Before
+        } else if !feeding.contains(&s.name) {
+            Phase::After
+        } else {
+            return Ok(None);
+        };
+        phases.push(phase);
+    }
+    Ok(Some(phases))
 }
 
 /// `{ [d0, .., d(w-1)] : d{dim} = 0 }`.
@@ -183,14 +248,23 @@ fn fixed_dim_text(width: usize, dim: usize) -> String {
     format!("{{ [{}] : d{dim} = 0 }}", d.join(", "))
 }
 
-/// The fused flattened schedule: `[b0, i0, .., i(k-1), ik + shift, bk, b(k+1), ..]`
-/// for `k` shared loops, padded to the original width.
-fn fused_map(scop: &Scop, shared: usize, nests: &[u32], shifts: &[i64]) -> String {
-    let width = scop.statements.iter().map(|s| s.depth()).max().unwrap_or(0) * 2 + 1;
+/// The fused flattened schedule: `[b0, i0, .., i(k-1), 1, ik + shift, bk, b(k+1), ..]`
+/// for the nests' statements below `k` shared loops, `[b0, i0, .., i(k-1), 0 or 2, bk,
+/// 0, ..]` for the statements that run before or after the fused loop, all padded to one
+/// width.
+fn fused_map(
+    scop: &Scop,
+    shared: usize,
+    nests: &[u32],
+    shifts: &[i64],
+    phases: &[Phase],
+) -> String {
+    let width = scop.statements.iter().map(|s| s.depth()).max().unwrap_or(0) * 2 + 2;
     let pieces: Vec<String> = scop
         .statements
         .iter()
-        .map(|s| {
+        .zip(phases)
+        .map(|(s, phase)| {
             let positions = &s.textual_positions;
             let shift = nests
                 .iter()
@@ -202,7 +276,10 @@ fn fused_map(scop: &Scop, shared: usize, nests: &[u32], shifts: &[i64]) -> Strin
                 match k.cmp(&shared) {
                     // The fused loop comes before the nest's position.
                     std::cmp::Ordering::Equal => {
-                        time.push(format!("i{shared} + {shift}"));
+                        time.push(phase.stamp().to_string());
+                        if *phase == Phase::Fused {
+                            time.push(format!("i{shared} + {shift}"));
+                        }
                         time.push(position.to_string());
                     }
                     _ => {

@@ -70,7 +70,7 @@ fn a_clamped_vertical_pass_runs_two_rows_behind_its_producer() {
     let ctx = scop.context.ctx();
     let expected = parse_union_map(
         &ctx,
-        "[n] -> { S0[y, x] -> [y, 0, 0, x, 0]; S1[y, x] -> [y + 2, 1, 0, x, 0] }",
+        "[n] -> { S0[y, x] -> [1, y, 0, 0, x, 0]; S1[y, x] -> [1, y + 2, 1, 0, x, 0] }",
         "expected",
     )
     .unwrap()
@@ -151,7 +151,7 @@ fn nests_inside_a_shared_loop_fuse_below_it() {
     let ctx = scop.context.ctx();
     let expected = parse_union_map(
         &ctx,
-        "[n] -> { S0[t, i] -> [0, t, i, 0, 0]; S1[t, i] -> [0, t, i + 1, 1, 0] }",
+        "[n] -> { S0[t, i] -> [0, t, 1, i, 0, 0]; S1[t, i] -> [0, t, 1, i + 1, 1, 0] }",
         "expected",
     )
     .unwrap()
@@ -177,4 +177,69 @@ fn a_single_nest_is_left_alone() {
     );
     let (_, _, fused) = fused(&region(&["n"], vec![only]));
     assert!(fused.is_none());
+}
+
+/// `tmp` from `in`, a statement `L` with no loop between the nests (`loose_accesses`),
+/// `out` from `tmp` two rows apart.
+fn with_loose_statement(loose_accesses: Vec<crate::model::spec::AccessSpec>) -> ScopSpec {
+    let producer = statement(
+        "S0",
+        "[n] -> { S0[y, x] : 0 <= y < n and 0 <= x < n }",
+        &[0, 0, 0],
+        vec![
+            read("in", "{ S0[y, x] -> in[y, x] }"),
+            write("tmp", "{ S0[y, x] -> tmp[y, x] }"),
+        ],
+    );
+    let loose = statement("L", "[n] -> { L[] }", &[1], loose_accesses);
+    let consumer = statement(
+        "S2",
+        "[n] -> { S2[y, x] : 0 <= y < n - 2 and 0 <= x < n }",
+        &[2, 0, 0],
+        vec![
+            read("tmp", "{ S2[y, x] -> tmp[y + 2, x] }"),
+            read("tmp", "{ S2[y, x] -> tmp[y, x] }"),
+            write("out", "{ S2[y, x] -> out[y, x] }"),
+        ],
+    );
+    let mut spec = region(&["n"], vec![producer, loose, consumer]);
+    spec.arrays.push(array("flag", &[]));
+    spec.arrays.last_mut().unwrap().is_scalar = true;
+    spec
+}
+
+#[test]
+fn a_statement_between_the_nests_runs_before_or_after_the_fused_loop() {
+    // Writing a flag nothing in the nests touches: before the loop.
+    let (scop, _, found) = fused(&with_loose_statement(vec![write(
+        "flag",
+        "{ L[] -> flag[] }",
+    )]));
+    let schedule = found.expect("the nests fuse around the flag");
+    let ctx = scop.context.ctx();
+    let before = parse_union_map(&ctx, "{ L[] -> [0, 1, 0, 0, 0, 0] }", "expected").unwrap();
+    assert!(
+        before.is_subset(&schedule.map).unwrap(),
+        "{:?}",
+        schedule.map.to_str()
+    );
+    // Reading what the first nest wrote: after it.
+    let (scop, _, found) = fused(&with_loose_statement(vec![
+        read("tmp", "{ L[] -> tmp[0, 0] }"),
+        write("flag", "{ L[] -> flag[] }"),
+    ]));
+    let schedule = found.expect("the nests fuse, the read after them");
+    let ctx = scop.context.ctx();
+    let after = parse_union_map(&ctx, "{ L[] -> [2, 1, 0, 0, 0, 0] }", "expected").unwrap();
+    assert!(
+        after.is_subset(&schedule.map).unwrap(),
+        "{:?}",
+        schedule.map.to_str()
+    );
+    // Reading the first nest and writing what the second reads: it stays between them.
+    let (_, _, found) = fused(&with_loose_statement(vec![
+        read("tmp", "{ L[] -> tmp[0, 0] }"),
+        write("tmp", "{ L[] -> tmp[1, 0] }"),
+    ]));
+    assert!(found.is_none());
 }
