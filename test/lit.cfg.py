@@ -1,6 +1,6 @@
 # The lit suite of polyrust. Tests reach the tools through substitutions only, so the
 # LLVM 22 tools are used even where /usr/bin/opt is an older LLVM:
-#   %opt %clang %FileCheck %not      the LLVM 22 tools
+#   %opt %clang %clangxx %FileCheck %not   the LLVM 22 tools
 #   %plugin                          target/release/libpolyrust.so
 #   %loadpolyrust                    -load-pass-plugin=<plugin> (for opt)
 #   %polyrust-cc                     scripts/polyrust-cc
@@ -14,7 +14,7 @@ import lit.formats
 
 config.name = "polyrust"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".ll", ".c", ".test"]
+config.suffixes = [".ll", ".c", ".cpp", ".test"]
 config.excludes = ["Inputs", "kernels", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.test_source_root, "..", "target", "lit")
@@ -37,6 +37,8 @@ config.polyrust_clang = os.path.join(llvm_bin, "clang")
 config.substitutions.append(("%loadpolyrust", f"-load-pass-plugin={plugin}"))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%opt", os.path.join(llvm_bin, "opt")))
+# %clangxx before %clang, whose text it starts with.
+config.substitutions.append(("%clangxx", os.path.join(llvm_bin, "clang++")))
 config.substitutions.append(("%clang", os.path.join(llvm_bin, "clang")))
 config.substitutions.append(("%FileCheck", os.path.join(llvm_bin, "FileCheck")))
 config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))

@@ -24,12 +24,28 @@ pub struct Recomputation<'a, 'f> {
 }
 
 /// Allocation functions whose result is memory nothing else can see until the pointer
-/// is handed out.
-const ALLOCATORS: &[&str] = &["malloc", "calloc", "aligned_alloc"];
+/// is handed out: C's, and C++'s `operator new` and `new[]` (plain and aligned), which
+/// `std::vector` and `std::unique_ptr<T[]>` call.
+const ALLOCATORS: &[&str] = &[
+    "malloc",
+    "calloc",
+    "aligned_alloc",
+    "_Znwm",
+    "_Znam",
+    "_ZnwmSt11align_val_t",
+    "_ZnamSt11align_val_t",
+];
+
+/// Functions that give such memory back: `free`, and C++'s `operator delete` and
+/// `delete[]` (sized, aligned, or both).
+fn deallocates(name: &str) -> bool {
+    name == "free" || name.starts_with("_ZdlPv") || name.starts_with("_ZdaPv")
+}
 
 /// Whether the temporary `array` of `region` can go from the generated code: its base
-/// is a local allocation (`alloca`, or `malloc`/`calloc` in the function) whose pointer
-/// is only used for loads and stores inside the region, compared, or freed. Then no one reads
+/// is a local allocation (`alloca`, `malloc`/`calloc` or C++'s `new` in the function)
+/// whose pointer is only used for loads and stores inside the region, compared, freed,
+/// or cleared before or after the region. Then no one reads
 /// what the region wrote into it, and the original code (the fallback) keeps its own.
 pub fn removable(region: &DetectedRegion<'_>, array: &str) -> bool {
     let Some(ArrayIr::Memory { base }) = region
@@ -77,12 +93,16 @@ fn uses_stay_inside(region: &DetectedRegion<'_>, value: InstructionValue<'_>, de
             // A comparison (the check for a failed allocation) neither reads nor
             // hands out the memory.
             InstructionOpcode::ICmp => true,
-            // `free`, and the lifetime markers of a local array (which say when its
-            // memory is live, not what it holds).
+            // `free`, the lifetime markers of a local array (which say when its memory
+            // is live, not what it holds), and a memset outside the region (a
+            // `std::vector` zeroing its elements): writes that nothing reads, since
+            // every value the region reads of a temporary it recomputes or folds is one
+            // the region wrote, and nothing after the region reads it.
             InstructionOpcode::Call => called_function_name(user).is_some_and(|name| {
-                name == "free"
+                deallocates(&name)
                     || name.starts_with("llvm.lifetime.start")
                     || name.starts_with("llvm.lifetime.end")
+                    || (name.starts_with("llvm.memset") && !inside)
             }),
             _ => false,
         }

@@ -103,10 +103,19 @@ pub struct RejectedNest<'f> {
     pub offending: Vec<inkwell::llvm_sys::prelude::LLVMValueRef>,
 }
 
+/// A loop nest right after a region that the region could not take in, and why (the
+/// reasons of the region grown over it).
+pub struct RegionStop<'f> {
+    pub next: Loop<'f>,
+    pub reasons: Vec<(Rejection, Option<InstructionValue<'f>>)>,
+}
+
 #[derive(Default)]
 pub struct Detection<'f> {
     pub regions: Vec<DetectedRegion<'f>>,
     pub rejected: Vec<RejectedNest<'f>>,
+    /// Where regions stop short of the next nest, and why.
+    pub stops: Vec<RegionStop<'f>>,
     /// Guards whose work before their branch kept a region from growing over them
     /// (see `region::ShapeError`): once that work has a block of its own, the region
     /// may form in the next round.
@@ -187,7 +196,16 @@ fn detect_level<'f>(fa: &FunctionAnalyses<'f>, siblings: &[Loop<'f>], out: &mut 
                             }
                             break;
                         }
-                        _ => break,
+                        // Said, so that a user sees why the stages of a pipeline are
+                        // regions of their own (then they cannot fuse).
+                        Err(Rejected { reasons, .. }) => {
+                            out.stops.push(RegionStop {
+                                next: siblings[next],
+                                reasons,
+                            });
+                            break;
+                        }
+                        Ok(_) => break,
                     }
                     next += 1;
                 }
@@ -538,6 +556,18 @@ pub fn emit_remarks<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) {
             );
         }
     }
+    for stop in &detection.stops {
+        if let Some((reason, _)) = stop.reasons.first() {
+            fa.remark(
+                RemarkKind::Analysis,
+                "RegionStops",
+                RemarkAt::loop_start(stop.next),
+                &format!(
+                    "the region before this loop does not extend over it (the loops stay apart, they cannot fuse): {reason}"
+                ),
+            );
+        }
+    }
 }
 
 /// `print<polyrust-detect>`.
@@ -576,6 +606,17 @@ pub fn print<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) -> String
                 "s"
             },
         );
+    }
+    for stop in &detection.stops {
+        let _ = writeln!(
+            out,
+            "  region stops before loop {}{}:",
+            stop.next.header_name(),
+            loc(stop.next)
+        );
+        for (reason, _) in &stop.reasons {
+            let _ = writeln!(out, "    {}: {reason}", reason.reason.key());
+        }
     }
     for nest in &detection.rejected {
         let _ = writeln!(
