@@ -848,6 +848,10 @@ fn fused_and_folded(
     scop: &Scop,
     options: &Options,
 ) -> Option<(Decision, Folded)> {
+    // The dependences are the costliest stage: not for a region of one nest.
+    if !crate::transform::fusion::has_stages(scop) {
+        return None;
+    }
     let deps = {
         let _time = fa.time(Stage::Deps);
         ctx.within_share(DEPS_SHARE, || {

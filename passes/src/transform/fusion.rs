@@ -164,6 +164,23 @@ pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> 
     }))
 }
 
+/// Whether the region has two loop nests or more below the loops all its statements
+/// share: asked before the dependences are computed for `fuse`.
+pub fn has_stages(scop: &Scop) -> bool {
+    let Some(shared) = shared_loops(scop) else {
+        return false;
+    };
+    let mut nests = scop
+        .statements
+        .iter()
+        .filter(|s| s.depth() > shared)
+        .map(|s| s.textual_positions[shared]);
+    let Some(first) = nests.next() else {
+        return false;
+    };
+    nests.any(|b| b != first)
+}
+
 /// How many loops all statements share, when some statements have more loops inside
 /// them (the nests fused along the next loop); `None` otherwise.
 fn shared_loops(scop: &Scop) -> Option<usize> {

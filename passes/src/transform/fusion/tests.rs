@@ -175,8 +175,12 @@ fn a_single_nest_is_left_alone() {
             write("out", "{ S0[y, x] -> out[y, x] }"),
         ],
     );
-    let (_, _, fused) = fused(&region(&["n"], vec![only]));
+    let spec = region(&["n"], vec![only]);
+    let (scop, _, fused) = fused(&spec);
     assert!(fused.is_none());
+    assert!(!has_stages(&scop));
+    let (scop, _, _) = super::tests::fused(&clamped_blur());
+    assert!(has_stages(&scop));
 }
 
 /// `tmp` from `in`, a statement `L` with no loop between the nests (`loose_accesses`),
