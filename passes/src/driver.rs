@@ -138,11 +138,15 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
         // generation cannot carry out is dropped the same way.
         let mut deciding = options.clone();
         let (generated, description) = loop {
-            let propagation = if deciding.exprprop {
-                propagate(analyses, &ctx, region, scop, at, &deciding)
+            let (propagation, fused_instead) = if deciding.exprprop {
+                match propagate(analyses, &ctx, region, scop, at, &deciding) {
+                    Propagated::Rewritten(p) => (Some(*p), None),
+                    Propagated::FusedInstead(decision, folded) => (None, Some((decision, folded))),
+                    Propagated::Nothing => (None, None),
+                }
             } else {
                 report_propagation(analyses, region, scop, at);
-                None
+                (None, None)
             };
             let (propagated, recomputed, propagated_text) = match propagation {
                 Some(p) => (
@@ -160,14 +164,24 @@ pub fn run(analyses: &FunctionAnalyses<'_>, options: &Options) -> bool {
             let Some(scop_now) = modelled_now.scop.as_ref() else {
                 break (None, String::new());
             };
-            let decision = decide(analyses, modelled_now, &deciding);
-            // With the loops kept in order, folding alone can pay: which temporaries
-            // fold under the original schedule (decided once, used below).
-            let in_order_folds = match (&decision, deciding.quov) {
-                (Ok(Decision::Keep(_)), true) => scop_now.schedule.copy().ok().map(|original| {
-                    fold_temporaries(analyses, &ctx, region, scop_now, &original, None)
-                }),
-                _ => None,
+            // Fusion chosen over recomputation is decided already, with its folds.
+            let (decision, in_order_folds) = match fused_instead {
+                Some((decision, folded)) => (Ok(decision), Some(folded)),
+                None => {
+                    let decision = decide(analyses, modelled_now, &deciding);
+                    // With the loops kept in order, folding alone can pay: which
+                    // temporaries fold under the original schedule (decided once, used
+                    // below).
+                    let in_order_folds = match (&decision, deciding.quov) {
+                        (Ok(Decision::Keep(_)), true) => {
+                            scop_now.schedule.copy().ok().map(|original| {
+                                fold_temporaries(analyses, &ctx, region, scop_now, &original, None)
+                            })
+                        }
+                        _ => None,
+                    };
+                    (decision, in_order_folds)
+                }
             };
             // Stages that keep a temporary whole in program order may store it in a few
             // rows once fused (see `transform::fusion`).
@@ -392,6 +406,16 @@ fn unrotate_loads(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>) -> bool 
 }
 
 /// A region's model after expression propagation, with what code generation recomputes.
+/// What `propagate` made of a region.
+enum Propagated {
+    /// Temporaries recomputed where they are read: the rewritten model.
+    Rewritten(Box<Propagation>),
+    /// None recomputed: the stages fuse instead, with every candidate folded (the
+    /// decision and the folds).
+    FusedInstead(Decision, Folded),
+    Nothing,
+}
+
 struct Propagation {
     scop: crate::model::Scop,
     recomputed: Vec<exprprop::Recompute>,
@@ -430,8 +454,9 @@ const FUSION_OVER_RECOMPUTED_INSTRUCTIONS: usize = 400;
 const MAX_PROPAGATED: usize = 8;
 
 /// Expression propagation of the region's temporaries that the function owns (see
-/// `codegen::propagate::removable`); `None` when none is. Candidates that stay (memory
-/// the function does not own) are said in an analysis remark.
+/// `codegen::propagate::removable`): the rewritten model, or the stages fused instead
+/// (see `FUSION_OVER_RECOMPUTED_INSTRUCTIONS`), or nothing. Candidates that stay
+/// (memory the function does not own) are said in an analysis remark.
 ///
 /// Every candidate is judged on the region as written, and what code generation
 /// recomputes comes from there: each recomputed load is a load of the original code,
@@ -447,12 +472,14 @@ fn propagate(
     scop: &crate::model::Scop,
     at: RemarkAt<'_>,
     options: &Options,
-) -> Option<Propagation> {
-    let verdicts = scop
+) -> Propagated {
+    let Ok(verdicts) = scop
         .context
         .ctx()
         .within_share(EXPRPROP_SHARE, || exprprop::analyse(scop))
-        .ok()?;
+    else {
+        return Propagated::Nothing;
+    };
     // Candidates with what their reads recompute, judged on the original model.
     let mut candidates: Vec<(&exprprop::Verdict, Vec<exprprop::Recompute>)> = Vec::new();
     for verdict in &verdicts {
@@ -524,7 +551,7 @@ fn propagate(
                 at,
                 "each producer reads what the region writes besides the temporaries",
             );
-            return None;
+            return Propagated::Nothing;
         }
     }
     // Recomputation that pays: while the temporaries of a region over rows (statements
@@ -553,7 +580,9 @@ fn propagate(
     if nested && options.fusion && options.quov {
         let all = cost(&candidates, None);
         if all > FUSION_OVER_RECOMPUTED_INSTRUCTIONS {
-            if let Some(names) = fusion_folds_all(fa, ctx, region, scop, options, &candidates) {
+            if let Some((decision, folded, names)) =
+                fusion_folds_all(fa, ctx, region, scop, options, &candidates)
+            {
                 fa.remark(
                     RemarkKind::Analysis,
                     "FusedInstead",
@@ -566,7 +595,7 @@ fn propagate(
                         if names.len() == 1 { "it" } else { "them" },
                     ),
                 );
-                return None;
+                return Propagated::FusedInstead(decision, folded);
             }
         }
     }
@@ -593,7 +622,7 @@ fn propagate(
         keep_producers_of_inputs(scop, &mut candidates);
     }
     if candidates.is_empty() {
-        return None;
+        return Propagated::Nothing;
     }
     let mut spec = region.spec.clone();
     let mut current: Option<crate::model::Scop> = None;
@@ -611,7 +640,7 @@ fn propagate(
                 at,
                 "the analysis of the rewritten region reached isl's operation bound (raise it with -polyrust-max-operations=N)",
             );
-            return None;
+            return Propagated::Nothing;
         };
         // Each rewrite leaves the others' temporaries as they were: one that no longer
         // qualifies on the rewritten model stops them all.
@@ -621,21 +650,21 @@ fn propagate(
         };
         let Some(verdict) = verdicts.iter().find(|v| v.array() == original.array()) else {
             give_up("is no longer written once the others are propagated");
-            return None;
+            return Propagated::Nothing;
         };
         if let exprprop::Verdict::Kept { reason, .. } = verdict {
             give_up(&format!(
                 "no longer qualifies once the others are propagated: {reason}"
             ));
-            return None;
+            return Propagated::Nothing;
         }
         let Ok(Some((rewritten, _))) = exprprop::rewrite(&spec, model, verdict) else {
             give_up("cannot be rewritten once the others are propagated");
-            return None;
+            return Propagated::Nothing;
         };
         let Ok(rebuilt) = crate::model::Scop::build(ctx, &rewritten) else {
             give_up("leaves a model that does not build");
-            return None;
+            return Propagated::Nothing;
         };
         if let exprprop::Verdict::Propagable {
             array,
@@ -656,13 +685,15 @@ fn propagate(
         recomputed.extend(recomputes);
         current = Some(rebuilt);
     }
-    let scop = current?;
+    let Some(scop) = current else {
+        return Propagated::Nothing;
+    };
     let dropped = |why: &str| remark_dropped(fa, at, why);
     let plan = match codegen::propagate::plan(region, &recomputed) {
         Ok(plan) => plan,
         Err(why) => {
             dropped(&why);
-            return None;
+            return Propagated::Nothing;
         }
     };
     let cloned = codegen::propagate::cloned_instructions(region, &plan);
@@ -670,13 +701,13 @@ fn propagate(
         dropped(&format!(
             "a statement would recompute {cloned} instructions per instance (at most {MAX_RECOMPUTED_INSTRUCTIONS})"
         ));
-        return None;
+        return Propagated::Nothing;
     }
-    Some(Propagation {
+    Propagated::Rewritten(Box::new(Propagation {
         scop,
         recomputed,
         description: format!("expression propagation: {}", done.join("; ")),
-    })
+    }))
 }
 
 /// Keeps the candidates whose producers read only inputs (see
@@ -801,8 +832,9 @@ fn fold_temporaries(
     out
 }
 
-/// The source names of the temporaries of `candidates`, when the region's stages fuse
-/// (see `transform::fusion`) and every one of them folds under the fused schedule.
+/// The region's stages fused (see `transform::fusion`) with what folds under the fused
+/// schedule and the source names of the temporaries of `candidates`, when every one of
+/// them folds.
 fn fusion_folds_all(
     fa: &FunctionAnalyses<'_>,
     ctx: &IslCtx,
@@ -810,8 +842,8 @@ fn fusion_folds_all(
     scop: &Scop,
     options: &Options,
     candidates: &[(&exprprop::Verdict, Vec<exprprop::Recompute>)],
-) -> Option<Vec<String>> {
-    let (_, folded) = fused_and_folded(fa, ctx, region, scop, options)?;
+) -> Option<(Decision, Folded, Vec<String>)> {
+    let (decision, folded) = fused_and_folded(fa, ctx, region, scop, options)?;
     let mut names = Vec::new();
     for (verdict, _) in candidates {
         let array = verdict.array();
@@ -820,7 +852,7 @@ fn fusion_folds_all(
         }
         names.push(codegen::propagate::source_name(fa, region, array));
     }
-    Some(names)
+    Some((decision, folded, names))
 }
 
 /// The region's stages fused (see `transform::fusion`), when that folds more of its
