@@ -872,6 +872,34 @@ fn fuse_for_folding(
     Some((decision, folded))
 }
 
+/// How a remark names the loop nest of `statement` fused along the loop below `shared`
+/// shared ones: `the loop at blur.c:46`, else the statement's name.
+fn nest_name(
+    fa: &FunctionAnalyses<'_>,
+    region: &DetectedRegion<'_>,
+    statement: &str,
+    shared: usize,
+) -> String {
+    let location = region
+        .ir
+        .statements
+        .iter()
+        .find(|s| s.name == statement)
+        .and_then(|s| s.loops.get(shared).copied())
+        .and_then(|l| fa.loop_location(l));
+    match location {
+        Some(location) => {
+            // `file:line:col` without the column and the directories, as region titles.
+            let file_line = location
+                .rsplit_once(':')
+                .map_or(location.as_str(), |(fl, _)| fl);
+            let file_line = file_line.rsplit('/').next().unwrap_or(file_line);
+            format!("the loop at {file_line}")
+        }
+        None => statement.to_string(),
+    }
+}
+
 /// The region's stages fused, as a decision, and what folds under the fused schedule.
 fn fused_and_folded(
     fa: &FunctionAnalyses<'_>,
@@ -905,9 +933,10 @@ fn fused_and_folded(
         &fused.schedule,
         Some(all.copy().ok()?),
     );
+    let description = fused.describe(&|statement| nest_name(fa, region, statement, fused.shared));
     let decision = Decision::Transform {
         schedule: fused.schedule,
-        description: fused.description,
+        description,
         dependences: all,
     };
     Some((decision, folded))

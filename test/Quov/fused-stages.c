@@ -31,7 +31,7 @@
 
 #define CLAMP(v, lo, hi) ((v) < (lo) ? (lo) : (v) > (hi) ? (hi) : (v))
 
-// CHECK: fused-stages.c:[[@LINE+5]]:{{.*}}region in blur at {{.*}} optimized (2 loop nests fused into one outer loop (S{{[0-9]+}} 2 iterations behind); temporary tmp stored as tmp[i0 mod 5][i1]
+// CHECK: fused-stages.c:[[@LINE+5]]:{{.*}}region in blur at {{.*}} optimized (2 loop nests fused into one outer loop (the loop at fused-stages.c:[[@LINE+12]] 2 iterations behind); temporary tmp stored as tmp[i0 mod 5][i1]
 // NOPROP: fused-stages.c:[[@LINE+4]]:{{.*}}tmp could be recomputed where it is read
 // APART-NOT: loop nests fused
 __attribute__((noinline)) void blur(int h, int w, const float *in, float *out) {
@@ -54,7 +54,7 @@ __attribute__((noinline)) void blur(int h, int w, const float *in, float *out) {
 }
 
 // Each stage a 3-row vertical stencil of the one before (interior rows only).
-// NOPROP: fused-stages.c:[[@LINE+4]]:{{.*}}region in chain at {{.*}} optimized (3 loop nests fused into one outer loop (S{{[0-9]+}} {{[0-9]+}} iterations behind, S{{[0-9]+}} {{[0-9]+}} iterations behind); temporary a stored as a[i0 mod 3][i1]{{.*}}; temporary b stored as b[i0 mod 3][i1]
+// NOPROP: fused-stages.c:[[@LINE+4]]:{{.*}}region in chain at {{.*}} optimized (3 loop nests fused into one outer loop (the loop at fused-stages.c:[[@LINE+7]] {{[0-9]+}} iterations behind, the loop at fused-stages.c:[[@LINE+10]] {{[0-9]+}} iterations behind); temporary a stored as a[i0 mod 3][i1]{{.*}}; temporary b stored as b[i0 mod 3][i1]
 __attribute__((noinline)) void chain(int h, int w, const float *in, float *out) {
   float *a = malloc(sizeof(float) * (size_t)h * (size_t)w + 1);
   float *b = malloc(sizeof(float) * (size_t)h * (size_t)w + 1);
@@ -88,7 +88,7 @@ __attribute__((noinline)) void transposed(int n, const float *in, float *out) {
 // initial value in the fused code (it was lost once: the folded buffer's allocation puts
 // a block of its own in front of the original code, which the initial values of the
 // loop's phis were looked up by).
-// CHECK: fused-stages.c:[[@LINE+4]]:{{.*}}region in running at {{.*}} optimized (2 loop nests fused into one outer loop (S{{[0-9]+}} 2 iterations behind); temporary t stored as t[i0 mod 3]
+// CHECK: fused-stages.c:[[@LINE+4]]:{{.*}}region in running at {{.*}} optimized (2 loop nests fused into one outer loop (the loop at fused-stages.c:[[@LINE+8]] 2 iterations behind); temporary t stored as t[i0 mod 3]
 __attribute__((noinline)) void running(int n, const float *in, float *out) {
   float *t = malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
   float r = 1.0f;

@@ -39,8 +39,43 @@ pub struct Fused {
     pub schedule: Schedule,
     /// The flattened schedule (one band), for checks.
     pub map: UnionMap,
-    /// `2 loop nests fused into one outer loop (S1 2 iterations behind)`.
-    pub description: String,
+    /// How many nests were fused.
+    pub nests: usize,
+    /// How many loops all statements share (the fused loop is the next one).
+    pub shared: usize,
+    /// The first statement of each shifted nest, with its shift.
+    pub behind: Vec<(String, i64)>,
+}
+
+impl Fused {
+    /// `2 loop nests fused into one outer loop (S1 2 iterations behind)`, each shifted
+    /// nest named by `name` from its first statement.
+    pub fn describe(&self, name: &dyn Fn(&str) -> String) -> String {
+        let behind: Vec<String> = self
+            .behind
+            .iter()
+            .map(|(statement, shift)| {
+                let unit = if *shift == 1 {
+                    "iteration"
+                } else {
+                    "iterations"
+                };
+                format!("{} {shift} {unit} behind", name(statement))
+            })
+            .collect();
+        let into = match self.shared {
+            0 => "one outer loop".to_string(),
+            k => format!("one loop at depth {}", k + 1),
+        };
+        match behind.is_empty() {
+            true => format!("{} loop nests fused into {into}", self.nests),
+            false => format!(
+                "{} loop nests fused into {into} ({})",
+                self.nests,
+                behind.join(", ")
+            ),
+        }
+    }
 }
 
 /// The region's nests fused along their outermost unshared loop, or `None` when there
@@ -132,7 +167,7 @@ pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> 
         return Ok(None);
     }
     let schedule = Schedule::from_domain(scop.domains.copy()?)?.insert_band(map.copy()?)?;
-    let behind: Vec<String> = nests
+    let behind: Vec<(String, i64)> = nests
         .iter()
         .zip(&shifts)
         .filter(|(_, s)| **s != 0)
@@ -140,27 +175,16 @@ pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> 
             let first = scop
                 .statements
                 .iter()
-                .find(|st| st.textual_positions[shared] == *b)?;
-            let unit = if *s == 1 { "iteration" } else { "iterations" };
-            Some(format!("{} {s} {unit} behind", first.name))
+                .find(|st| st.depth() > shared && st.textual_positions[shared] == *b)?;
+            Some((first.name.clone(), *s))
         })
         .collect();
-    let into = match shared {
-        0 => "one outer loop".to_string(),
-        k => format!("one loop at depth {}", k + 1),
-    };
-    let description = match behind.is_empty() {
-        true => format!("{} loop nests fused into {into}", nests.len()),
-        false => format!(
-            "{} loop nests fused into {into} ({})",
-            nests.len(),
-            behind.join(", ")
-        ),
-    };
     Ok(Some(Fused {
         schedule,
         map,
-        description,
+        nests: nests.len(),
+        shared,
+        behind,
     }))
 }
 

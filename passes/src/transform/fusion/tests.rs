@@ -78,12 +78,18 @@ fn a_clamped_vertical_pass_runs_two_rows_behind_its_producer() {
     .unwrap();
     let map = fused
         .map
+        .copy()
+        .unwrap()
         .intersect_domain(scop.domains.copy().unwrap())
         .unwrap();
     assert!(map.is_equal(&expected).unwrap(), "{:?}", map.to_str());
     assert_eq!(
-        fused.description,
+        fused.describe(&|s| s.to_string()),
         "2 loop nests fused into one outer loop (S1 2 iterations behind)"
+    );
+    assert_eq!(
+        fused.describe(&|s| format!("the nest of {s}")),
+        "2 loop nests fused into one outer loop (the nest of S1 2 iterations behind)"
     );
 }
 
