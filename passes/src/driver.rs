@@ -888,14 +888,7 @@ fn nest_name(
         .and_then(|s| s.loops.get(shared).copied())
         .and_then(|l| fa.loop_location(l));
     match location {
-        Some(location) => {
-            // `file:line:col` without the column and the directories, as region titles.
-            let file_line = location
-                .rsplit_once(':')
-                .map_or(location.as_str(), |(fl, _)| fl);
-            let file_line = file_line.rsplit('/').next().unwrap_or(file_line);
-            format!("the loop at {file_line}")
-        }
+        Some(location) => format!("the loop at {}", crate::model::spec::file_line(&location)),
         None => statement.to_string(),
     }
 }

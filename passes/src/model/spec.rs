@@ -36,15 +36,7 @@ impl ScopSpec {
     /// (`main:5381`) but is a block, so users never see it.
     pub fn title(&self) -> String {
         match &self.location {
-            Some(location) => {
-                // `file:line:col` without the column, and without the directories: the
-                // remark itself carries the full path.
-                let file_line = location
-                    .rsplit_once(':')
-                    .map_or(location.as_str(), |(fl, _)| fl);
-                let file_line = file_line.rsplit('/').next().unwrap_or(file_line);
-                format!("region in {} at {file_line}", self.function)
-            }
+            Some(location) => format!("region in {} at {}", self.function, file_line(location)),
             None => {
                 let block = self.name.rsplit_once(':').map_or("", |(_, b)| b);
                 format!("region in {} at block %{block}", self.function)
@@ -137,4 +129,11 @@ pub struct AccessSpec {
     /// Its source location (`file:line:column`, from debug information), when it has
     /// one: what ties the access to the site of an access profile.
     pub location: Option<String>,
+}
+
+/// `file:line:col` without the column and without the directories (`blur.c:46`), as
+/// remarks name places: the remark itself carries the full path.
+pub fn file_line(location: &str) -> &str {
+    let file_line = location.rsplit_once(':').map_or(location, |(fl, _)| fl);
+    file_line.rsplit('/').next().unwrap_or(file_line)
 }

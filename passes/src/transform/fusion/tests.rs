@@ -26,17 +26,34 @@ fn region(tmp_sizes: &[&str], statements: Vec<crate::model::spec::StatementSpec>
     }
 }
 
-/// `tmp[y][x] = in[y][x]` then `out[y][x] = tmp[clamp(y - 2)][x] + .. + tmp[clamp(y + 2)][x]`:
-/// a vertical 5-tap pass with clamped borders, as a separable blur has it.
-fn clamped_blur() -> ScopSpec {
-    let mut reads = vec![read("in", "{ S0[y, x] -> in[y, x] }")];
-    reads.push(write("tmp", "{ S0[y, x] -> tmp[y, x] }"));
-    let producer = statement(
+/// A statement `name` over `domain` at `positions` reading `reads` and writing `writes`
+/// (each an array and its relation).
+fn stage(
+    name: &str,
+    domain: &str,
+    positions: &[u32],
+    reads: &[(&str, &str)],
+    writes: (&str, &str),
+) -> crate::model::spec::StatementSpec {
+    let mut accesses: Vec<_> = reads.iter().map(|(a, r)| read(a, r)).collect();
+    accesses.push(write(writes.0, writes.1));
+    statement(name, domain, positions, accesses)
+}
+
+/// The producer of the 2-D tests: `tmp[y][x] = in[y][x]` over the whole image.
+fn copy_in() -> crate::model::spec::StatementSpec {
+    stage(
         "S0",
         "[n] -> { S0[y, x] : 0 <= y < n and 0 <= x < n }",
         &[0, 0, 0],
-        reads,
-    );
+        &[("in", "{ S0[y, x] -> in[y, x] }")],
+        ("tmp", "{ S0[y, x] -> tmp[y, x] }"),
+    )
+}
+
+/// `tmp[y][x] = in[y][x]` then `out[y][x] = tmp[clamp(y - 2)][x] + .. + tmp[clamp(y + 2)][x]`:
+/// a vertical 5-tap pass with clamped borders, as a separable blur has it.
+fn clamped_blur() -> ScopSpec {
     let mut taps: Vec<_> = (-2..=2)
         .map(|d| {
             read(
@@ -52,7 +69,7 @@ fn clamped_blur() -> ScopSpec {
         &[1, 0, 0],
         taps,
     );
-    region(&["n"], vec![producer, consumer])
+    region(&["n"], vec![copy_in(), consumer])
 }
 
 fn fused(spec: &ScopSpec) -> (Scop, Dependences, Option<Fused>) {
@@ -108,49 +125,36 @@ fn fused_passes_keep_five_rows_of_the_temporary() {
 
 #[test]
 fn a_transposing_stage_is_not_fused() {
-    let producer = statement(
-        "S0",
-        "[n] -> { S0[y, x] : 0 <= y < n and 0 <= x < n }",
-        &[0, 0, 0],
-        vec![
-            read("in", "{ S0[y, x] -> in[y, x] }"),
-            write("tmp", "{ S0[y, x] -> tmp[y, x] }"),
-        ],
-    );
-    let consumer = statement(
+    let consumer = stage(
         "S1",
         "[n] -> { S1[y, x] : 0 <= y < n and 0 <= x < n }",
         &[1, 0, 0],
-        vec![
-            read("tmp", "{ S1[y, x] -> tmp[x, y] }"),
-            write("out", "{ S1[y, x] -> out[y, x] }"),
-        ],
+        &[("tmp", "{ S1[y, x] -> tmp[x, y] }")],
+        ("out", "{ S1[y, x] -> out[y, x] }"),
     );
-    let (_, _, fused) = fused(&region(&["n"], vec![producer, consumer]));
+    let (_, _, fused) = fused(&region(&["n"], vec![copy_in(), consumer]));
     assert!(fused.is_none());
 }
 
 #[test]
 fn nests_inside_a_shared_loop_fuse_below_it() {
     // for t: { for i: tmp[i] = in[t][i]; for i: out[t][i] = tmp[i - 1] + tmp[i + 1] }
-    let producer = statement(
+    let producer = stage(
         "S0",
         "[n] -> { S0[t, i] : 0 <= t < n and 0 <= i < n }",
         &[0, 0, 0],
-        vec![
-            read("in", "{ S0[t, i] -> in[t, i] }"),
-            write("tmp", "{ S0[t, i] -> tmp[i] }"),
-        ],
+        &[("in", "{ S0[t, i] -> in[t, i] }")],
+        ("tmp", "{ S0[t, i] -> tmp[i] }"),
     );
-    let consumer = statement(
+    let consumer = stage(
         "S1",
         "[n] -> { S1[t, i] : 0 <= t < n and 1 <= i < n - 1 }",
         &[0, 1, 0],
-        vec![
-            read("tmp", "{ S1[t, i] -> tmp[i - 1] }"),
-            read("tmp", "{ S1[t, i] -> tmp[i + 1] }"),
-            write("out", "{ S1[t, i] -> out[t, i] }"),
+        &[
+            ("tmp", "{ S1[t, i] -> tmp[i - 1] }"),
+            ("tmp", "{ S1[t, i] -> tmp[i + 1] }"),
         ],
+        ("out", "{ S1[t, i] -> out[t, i] }"),
     );
     let (scop, _, fused) = fused(&region(&[], vec![producer, consumer]));
     let fused = fused.expect("the inner loops fuse");
@@ -172,14 +176,12 @@ fn nests_inside_a_shared_loop_fuse_below_it() {
 
 #[test]
 fn a_single_nest_is_left_alone() {
-    let only = statement(
+    let only = stage(
         "S0",
         "[n] -> { S0[y, x] : 0 <= y < n and 0 <= x < n }",
         &[0, 0, 0],
-        vec![
-            read("in", "{ S0[y, x] -> in[y, x] }"),
-            write("out", "{ S0[y, x] -> out[y, x] }"),
-        ],
+        &[("in", "{ S0[y, x] -> in[y, x] }")],
+        ("out", "{ S0[y, x] -> out[y, x] }"),
     );
     let spec = region(&["n"], vec![only]);
     let (scop, _, fused) = fused(&spec);
@@ -192,27 +194,18 @@ fn a_single_nest_is_left_alone() {
 /// `tmp` from `in`, a statement `L` with no loop between the nests (`loose_accesses`),
 /// `out` from `tmp` two rows apart.
 fn with_loose_statement(loose_accesses: Vec<crate::model::spec::AccessSpec>) -> ScopSpec {
-    let producer = statement(
-        "S0",
-        "[n] -> { S0[y, x] : 0 <= y < n and 0 <= x < n }",
-        &[0, 0, 0],
-        vec![
-            read("in", "{ S0[y, x] -> in[y, x] }"),
-            write("tmp", "{ S0[y, x] -> tmp[y, x] }"),
-        ],
-    );
     let loose = statement("L", "[n] -> { L[] }", &[1], loose_accesses);
-    let consumer = statement(
+    let consumer = stage(
         "S2",
         "[n] -> { S2[y, x] : 0 <= y < n - 2 and 0 <= x < n }",
         &[2, 0, 0],
-        vec![
-            read("tmp", "{ S2[y, x] -> tmp[y + 2, x] }"),
-            read("tmp", "{ S2[y, x] -> tmp[y, x] }"),
-            write("out", "{ S2[y, x] -> out[y, x] }"),
+        &[
+            ("tmp", "{ S2[y, x] -> tmp[y + 2, x] }"),
+            ("tmp", "{ S2[y, x] -> tmp[y, x] }"),
         ],
+        ("out", "{ S2[y, x] -> out[y, x] }"),
     );
-    let mut spec = region(&["n"], vec![producer, loose, consumer]);
+    let mut spec = region(&["n"], vec![copy_in(), loose, consumer]);
     spec.arrays.push(array("flag", &[]));
     spec.arrays.last_mut().unwrap().is_scalar = true;
     spec
