@@ -42,11 +42,7 @@ fn build(dir: &Path, instrument: bool) -> PathBuf {
         .arg(&program)
         .output()
         .expect("clang runs");
-    assert!(
-        output.status.success(),
-        "compiling kernels.c failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    common::succeeded(&output, format_args!("compiling kernels.c failed"));
     program
 }
 
@@ -57,11 +53,7 @@ fn run(program: &Path, profile: &Path, n: u32, repetitions: u32) -> Output {
         .env("POLYRUST_PROFILE_FILE", profile)
         .output()
         .expect("the test program starts");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    common::succeeded(&output, format_args!("the test program failed"));
     output
 }
 
@@ -183,11 +175,7 @@ fn matmul_and_histogram_fold_to_the_expected_domains_labels_and_dependences() {
         html.to_str().unwrap(),
     ]);
     let report = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    common::succeeded(&output, format_args!("polyrust-prof report --html failed"));
     assert!(
         report.contains("## 1. `matmul` at kernels.c:30 in matmul"),
         "{report}"
@@ -227,11 +215,7 @@ fn matmul_and_histogram_fold_to_the_expected_domains_labels_and_dependences() {
         path.to_str().unwrap(),
         path.to_str().unwrap(),
     ]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    common::succeeded(&output, format_args!("polyrust-prof merge failed"));
     assert_eq!(Profile::read(&merged).unwrap().nests.len(), 4);
 }
 
@@ -351,11 +335,7 @@ fn the_html_report_renders_in_headless_chromium() {
         "--html",
         html.to_str().unwrap(),
     ]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    common::succeeded(&output, format_args!("polyrust-prof report --html failed"));
     let report = screenshot(&html, &dir.join("report.png"));
     let empty_page = dir.join("empty.html");
     std::fs::write(&empty_page, "<!DOCTYPE html><html><body></body></html>").unwrap();

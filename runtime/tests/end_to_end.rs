@@ -96,10 +96,9 @@ fn build_program(dir: &Path, default_path: Option<&Path>) -> PathBuf {
         command.arg(format!("-DDEFAULT_PATH=\"{}\"", path.display()));
     }
     let output = command.output().expect("clang runs");
-    assert!(
-        output.status.success(),
-        "compiling and linking the test program failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
+    common::succeeded(
+        &output,
+        format_args!("compiling and linking the test program failed"),
     );
     program
 }
@@ -119,11 +118,7 @@ fn run_program(program: &Path, profile_file: Option<&str>) -> (Output, u32) {
         .expect("the test program starts");
     let pid = child.id();
     let output = child.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "the test program failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    common::succeeded(&output, format_args!("the test program failed"));
     (output, pid)
 }
 

@@ -145,11 +145,7 @@ fn static_control_sites_of_the_corpus_are_reconstructed_exactly_by_nests() {
             .arg(&program)
             .output()
             .expect("clang runs");
-        assert!(
-            output.status.success(),
-            "{name} does not build:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        common::succeeded(&output, format_args!("{name} does not build"));
         let output = Command::new(&program)
             .arg(SIZE)
             .env("POLYRUST_TRACE", &traces)
@@ -158,11 +154,7 @@ fn static_control_sites_of_the_corpus_are_reconstructed_exactly_by_nests() {
             .env("POLYRUST_FOLD_ENTRIES", "1000000")
             .output()
             .expect("the kernel starts");
-        assert!(
-            output.status.success(),
-            "{name} {SIZE} failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        common::succeeded(&output, format_args!("{name} {SIZE} failed"));
         let mut files: Vec<PathBuf> = std::fs::read_dir(&traces)
             .unwrap()
             .map(|entry| entry.unwrap().path())

@@ -36,11 +36,7 @@ fn build(dir: &Path) -> PathBuf {
         .arg(&program)
         .output()
         .expect("clang runs");
-    assert!(
-        output.status.success(),
-        "compiling kernels.c failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    common::succeeded(&output, format_args!("compiling kernels.c failed"));
     program
 }
 
@@ -63,11 +59,7 @@ fn run(program: &Path, dir: &Path, trace_mb: Option<&str>) -> Vec<PathBuf> {
         command.env("POLYRUST_TRACE_MB", mb);
     }
     let output = command.output().expect("the program starts");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    common::succeeded(&output, format_args!("the program failed"));
     assert_eq!(
         String::from_utf8_lossy(&output.stdout),
         "sum 548 hits 160\n"
@@ -95,11 +87,7 @@ fn expanded(file: &Path, site: u32) -> Vec<i64> {
         &site.to_string(),
         file.to_str().unwrap(),
     ]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    common::succeeded(&output, format_args!("polyrust-prof trace --expand failed"));
     String::from_utf8_lossy(&output.stdout)
         .lines()
         .map(|line| line.parse().expect("one decimal address per line"))

@@ -86,14 +86,7 @@ pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> 
         return Ok(None);
     };
     let in_nest = |s: &Statement| s.depth() > shared;
-    // The nests, by their position below the shared loops.
-    let mut nests: Vec<u32> = scop
-        .statements
-        .iter()
-        .filter(|s| in_nest(s))
-        .map(|s| s.textual_positions[shared])
-        .collect();
-    nests.dedup();
+    let nests = nest_positions(scop, shared);
     if nests.len() < 2 || !nests.windows(2).all(|w| w[0] < w[1]) {
         return Ok(None);
     }
@@ -191,18 +184,20 @@ pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> 
 /// Whether the region has two loop nests or more below the loops all its statements
 /// share: asked before the dependences are computed for `fuse`.
 pub fn has_stages(scop: &Scop) -> bool {
-    let Some(shared) = shared_loops(scop) else {
-        return false;
-    };
-    let mut nests = scop
+    shared_loops(scop).is_some_and(|shared| nest_positions(scop, shared).len() >= 2)
+}
+
+/// The nests below `shared` loops, by their position there, in program order (a
+/// position once for each run of statements at it).
+fn nest_positions(scop: &Scop, shared: usize) -> Vec<u32> {
+    let mut nests: Vec<u32> = scop
         .statements
         .iter()
         .filter(|s| s.depth() > shared)
-        .map(|s| s.textual_positions[shared]);
-    let Some(first) = nests.next() else {
-        return false;
-    };
-    nests.any(|b| b != first)
+        .map(|s| s.textual_positions[shared])
+        .collect();
+    nests.dedup();
+    nests
 }
 
 /// How many loops all statements share, when some statements have more loops inside

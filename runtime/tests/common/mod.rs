@@ -9,6 +9,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 /// `target/<profile>/`, the folder of the test executable's `deps/`.
 fn target_profile_dir() -> PathBuf {
@@ -105,11 +106,7 @@ pub fn raw_address_recorder(dir: &Path) -> PathBuf {
         .arg(&object)
         .output()
         .expect("clang runs");
-    assert!(
-        output.status.success(),
-        "compiling raw-addresses.c failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    succeeded(&output, format_args!("compiling raw-addresses.c failed"));
     object
 }
 
@@ -130,4 +127,14 @@ pub fn raw_addresses(dir: &Path, id: &str, site: u32) -> Vec<i64> {
         .chunks_exact(8)
         .map(|word| i64::from_le_bytes(word.try_into().expect("8 bytes")))
         .collect()
+}
+
+/// Asserts that a command succeeded, quoting its standard error after `what` (what it
+/// was doing).
+pub fn succeeded(output: &Output, what: std::fmt::Arguments<'_>) {
+    assert!(
+        output.status.success(),
+        "{what}:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }

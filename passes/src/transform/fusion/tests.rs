@@ -80,26 +80,23 @@ fn fused(spec: &ScopSpec) -> (Scop, Dependences, Option<Fused>) {
     (scop, deps, fused)
 }
 
+/// Asserts that `fused` runs the region's instances at the time stamps of `expected`.
+fn assert_schedule(scop: &Scop, fused: &Fused, expected: &str) {
+    let on_domains = |map: UnionMap| map.intersect_domain(scop.domains.copy().unwrap()).unwrap();
+    let expected = on_domains(parse_union_map(&scop.context.ctx(), expected, "expected").unwrap());
+    let map = on_domains(fused.map.copy().unwrap());
+    assert!(map.is_equal(&expected).unwrap(), "{:?}", map.to_str());
+}
+
 #[test]
 fn a_clamped_vertical_pass_runs_two_rows_behind_its_producer() {
     let (scop, _, fused) = fused(&clamped_blur());
     let fused = fused.expect("the two passes fuse");
-    let ctx = scop.context.ctx();
-    let expected = parse_union_map(
-        &ctx,
+    assert_schedule(
+        &scop,
+        &fused,
         "[n] -> { S0[y, x] -> [1, y, 0, 0, x, 0]; S1[y, x] -> [1, y + 2, 1, 0, x, 0] }",
-        "expected",
-    )
-    .unwrap()
-    .intersect_domain(scop.domains.copy().unwrap())
-    .unwrap();
-    let map = fused
-        .map
-        .copy()
-        .unwrap()
-        .intersect_domain(scop.domains.copy().unwrap())
-        .unwrap();
-    assert!(map.is_equal(&expected).unwrap(), "{:?}", map.to_str());
+    );
     assert_eq!(
         fused.describe(&|s| s.to_string()),
         "2 loop nests fused into one outer loop (S1 2 iterations behind)"
@@ -158,20 +155,11 @@ fn nests_inside_a_shared_loop_fuse_below_it() {
     );
     let (scop, _, fused) = fused(&region(&[], vec![producer, consumer]));
     let fused = fused.expect("the inner loops fuse");
-    let ctx = scop.context.ctx();
-    let expected = parse_union_map(
-        &ctx,
+    assert_schedule(
+        &scop,
+        &fused,
         "[n] -> { S0[t, i] -> [0, t, 1, i, 0, 0]; S1[t, i] -> [0, t, 1, i + 1, 1, 0] }",
-        "expected",
-    )
-    .unwrap()
-    .intersect_domain(scop.domains.copy().unwrap())
-    .unwrap();
-    let map = fused
-        .map
-        .intersect_domain(scop.domains.copy().unwrap())
-        .unwrap();
-    assert!(map.is_equal(&expected).unwrap(), "{:?}", map.to_str());
+    );
 }
 
 #[test]
