@@ -31,7 +31,6 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use passes::deps::{Dependences, DepsError, DepsOptions};
-use passes::driver::deps_options;
 use passes::isl::{ast, IslCtx, Schedule};
 use passes::model::{json, Scop};
 use passes::options::Options;
@@ -126,7 +125,7 @@ fn build(
     };
     let spec = json::import_spec(&region.text, &region.path).map_err(|e| fail(e.to_string()))?;
     let scop = Scop::build(ctx, &spec).map_err(|e| fail(e.to_string()))?;
-    Ok((scop, deps_options(&spec, options)))
+    Ok((scop, DepsOptions::for_region(&spec, options.allow_reassociation)))
 }
 
 /// Whether `schedule` respects the dependences, as `decide` checks it before tiling

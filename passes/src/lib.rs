@@ -13,6 +13,7 @@ pub mod isl;
 pub mod llvm;
 pub mod model;
 pub mod options;
+pub mod plan;
 pub mod report;
 pub mod speculate;
 pub mod transform;

@@ -94,6 +94,9 @@ pub struct NewCode<'a> {
     pub recomputed: &'a [crate::transform::exprprop::Recompute],
     /// Temporaries stored folded (QUOV storage allocation).
     pub folds: &'a [crate::transform::quov::Folding],
+    /// The loop AST of `schedule`, with its parallel loops marked from `dependences`
+    /// (built by the planner, under the whole operation bound counted afresh).
+    pub ast: &'a ast::Ast,
 }
 
 /// Generates `code` for `region`; the original code stays behind the check.
@@ -106,7 +109,6 @@ pub fn generate<'f>(
     recording: Option<&Recording>,
 ) -> Result<Generated, CodegenError> {
     let ir = &region.ir;
-    let (schedule, dependences) = (code.schedule, code.dependences);
     let recomputed = propagate::plan(region, code.recomputed).map_err(CodegenError::Unsupported)?;
     // What can fail, before anything changes.
     let (entering, live) = structure(fa, region)?;
@@ -130,16 +132,7 @@ pub fn generate<'f>(
         }
     };
     let entering = &entering;
-    // Its own stage, under the whole bound counted afresh: the decision before it may
-    // have used most of the count (a time-tiled stencil's checks), and the tiled
-    // loops cost more to generate than anything the decision looked at.
-    let ast = scop
-        .context
-        .ctx()
-        .within_share(1, || {
-            ast::generate_checking_parallelism(&scop.assumed_context, schedule, dependences)
-        })
-        .map_err(CodegenError::Isl)?;
+    let ast = code.ast;
     let runtime = check::runtime_check(ctx, &region.spec, scop)?;
     let folds = fold::plan(ctx, region, scop, code.folds)?;
 
@@ -181,7 +174,7 @@ pub fn generate<'f>(
         runtime: &runtime,
         recording,
     };
-    match build(&mut em, &check, &ast, &live) {
+    match build(&mut em, &check, ast, &live) {
         Ok(()) => {
             if fa.function().verify(true) {
                 // The fallback is the original code: no later run may rewrite it again,

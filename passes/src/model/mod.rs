@@ -14,6 +14,7 @@ mod error;
 pub mod json;
 pub(crate) mod original_schedule;
 mod print;
+pub mod region;
 mod scop;
 pub mod spec;
 #[cfg(test)]

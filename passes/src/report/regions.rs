@@ -1,14 +1,16 @@
 //! `print<polyrust-detect>` and `print<polyrust-scops>`: the regions detection accepts
 //! and rejects, and their polyhedral models.
 
-use crate::deps::Dependences;
+use crate::deps::{Dependences, DepsOptions};
 use crate::detect;
-use crate::driver;
+use crate::isl::IslCtx;
 use crate::llvm::abi::PrPrinter;
 use crate::llvm::FunctionAnalyses;
+use crate::model::region::{isl_context, model_regions, ModelSettings, Modelled};
 use crate::model::Scop;
 use crate::options::Options;
-use crate::transform::schedule::Decision;
+use crate::plan;
+use crate::transform::Subject;
 
 pub fn print(analyses: &FunctionAnalyses<'_>, printer: PrPrinter, options: &Options) -> String {
     let detection = detect::detect(analyses);
@@ -27,7 +29,7 @@ fn per_region(
     detection: &detect::Detection<'_>,
     options: &Options,
     printer: &str,
-    render: impl Fn(&driver::Modelled<'_, '_>, &Scop) -> String,
+    render: impl Fn(&IslCtx, &Modelled<'_, '_>, &Scop) -> String,
 ) -> String {
     let name = analyses
         .function()
@@ -35,14 +37,14 @@ fn per_region(
         .to_string_lossy()
         .into_owned();
     let mut out = format!("polyrust-{printer}: function '{name}'\n");
-    let Some(ctx) = driver::isl_context(analyses, detection, options) else {
+    let Some(ctx) = isl_context(analyses, detection, options.max_operations) else {
         return out;
     };
-    for modelled in driver::model_regions(analyses, &ctx, detection, options) {
+    for modelled in model_regions(analyses, &ctx, detection, ModelSettings::new(options)) {
         // Each region's decision gets the whole operation bound, as in the pass.
         ctx.start_region();
         match &modelled.scop {
-            Some(scop) => out.push_str(&render(&modelled, scop)),
+            Some(scop) => out.push_str(&render(&ctx, &modelled, scop)),
             None => out.push_str(&format!(
                 "{}: no model (see the -Rpass-missed=polyrust remark)\n",
                 modelled.region.spec.name
@@ -54,37 +56,38 @@ fn per_region(
 
 /// The loop AST isl generates for each region's schedule (the original one, or the
 /// one imported with -polyrust-import), under the region's assumed context; then, when
-/// transformations are on, what the transformation stage decides and the AST of the
-/// schedule it picks.
+/// transformations are on, the region's plan: the AST of the new code with what was
+/// done, or why the region is kept (the plan the pass carries out).
 fn asts(
     analyses: &FunctionAnalyses<'_>,
     detection: &detect::Detection<'_>,
     options: &Options,
 ) -> String {
-    per_region(analyses, detection, options, "ast", |modelled, scop| {
-        let region = &modelled.region.spec.name;
-        let ast = |schedule| match crate::isl::ast::generate(&scop.assumed_context, schedule) {
-            Ok(ast) => ast.text,
-            Err(e) => format!("not generated: {e}\n"),
-        };
-        let mut out = format!("AST of {region}:\n{}", ast(&scop.schedule));
-        if !options.codegen {
-            return out;
-        }
-        match driver::decide(analyses, modelled, options) {
-            Ok(Decision::Transform {
-                schedule,
-                description,
-                ..
-            }) => out.push_str(&format!(
-                "New AST of {region} ({description}):\n{}",
-                ast(&schedule)
-            )),
-            Ok(Decision::Keep(reason)) => out.push_str(&format!("{region} kept: {reason}\n")),
-            Err(e) => out.push_str(&format!("{region} kept: {e}\n")),
-        }
-        out
-    })
+    per_region(
+        analyses,
+        detection,
+        options,
+        "ast",
+        |ctx, modelled, scop| {
+            let region = &modelled.region.spec.name;
+            let ast = match crate::isl::ast::generate(&scop.assumed_context, &scop.schedule) {
+                Ok(ast) => ast.text,
+                Err(e) => format!("not generated: {e}\n"),
+            };
+            let mut out = format!("AST of {region}:\n{ast}");
+            if !options.codegen {
+                return out;
+            }
+            let subject = Subject {
+                fa: analyses,
+                ctx,
+                region: modelled.region,
+            };
+            let plan = plan::plan_region(&subject, scop, modelled.imported, options, Vec::new());
+            out.push_str(&plan::print::render(region, &plan));
+            out
+        },
+    )
 }
 
 /// The value-based dependences of each region.
@@ -93,9 +96,9 @@ fn dependences(
     detection: &detect::Detection<'_>,
     options: &Options,
 ) -> String {
-    per_region(analyses, detection, options, "deps", |modelled, scop| {
+    per_region(analyses, detection, options, "deps", |_, modelled, scop| {
         let detected = modelled.region;
-        let deps_options = driver::deps_options(&detected.spec, options);
+        let deps_options = DepsOptions::for_region(&detected.spec, options.allow_reassociation);
         match Dependences::compute(scop, &deps_options) {
             Ok(deps) => deps.print(),
             Err(e) => format!("Dependences of {}: not computed: {e}\n", detected.spec.name),
@@ -108,7 +111,7 @@ fn scops(
     detection: &detect::Detection<'_>,
     options: &Options,
 ) -> String {
-    per_region(analyses, detection, options, "scops", |_, scop| {
+    per_region(analyses, detection, options, "scops", |_, _, scop| {
         scop.print()
     })
 }

@@ -24,6 +24,8 @@
 //! Relies on the statements' textual positions and domains, and on
 //! `Dependences::deltas_within_loop`.
 
+pub mod choice;
+
 use crate::deps::Dependences;
 use crate::isl::{parse_set, parse_union_map, IslError, Schedule, UnionMap};
 use crate::model::{Scop, Statement};

@@ -47,5 +47,8 @@ pub mod register_tiling;
 pub mod reuse;
 pub mod schedule;
 pub mod sica;
+mod subject;
 pub mod time_tiling;
 pub mod traffic;
+
+pub use subject::Subject;

@@ -20,6 +20,7 @@
 //! in the order the program is written (`deps::original_schedule`). `rewrite` turns a
 //! verdict into the model without the producer; code generation recomputes.
 
+pub mod choice;
 mod rewrite;
 
 pub use rewrite::{consumer_counter_name, piecewise_counters, rewrite, Counter, Recompute};

@@ -24,6 +24,7 @@
 //! and allocates the folded storage.
 
 mod fold;
+pub mod storage;
 
 pub use fold::{fold, Fold, Folding};
 

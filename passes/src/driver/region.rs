@@ -1,0 +1,150 @@
+//! The stages of one region in a round: admit (refusals before the model), model, plan,
+//! generate, report. Code generation that fails on a plan asks the planner again with
+//! one more step back (`plan::fallbacks`), as long as one is left.
+
+use crate::codegen::{self, CodegenError, Generated, NewCode};
+use crate::detect::DetectedRegion;
+use crate::isl::IslCtx;
+use crate::llvm::{FunctionAnalyses, RemarkAt, Stage};
+use crate::model::region::{model_region, region_place, ModelSettings};
+use crate::model::Scop;
+use crate::options::Options;
+use crate::plan::fallbacks::{Enabled, Fallback};
+use crate::plan::{self, KeepReason, NewRegion, Outcome};
+use crate::report::{outcome, Notes};
+use crate::speculate;
+use crate::transform::{schedule, Subject};
+
+use super::session::Session;
+
+/// Runs the region's stages; whether the IR changed (the round ends).
+pub fn optimize(
+    fa: &FunctionAnalyses<'_>,
+    ctx: &IslCtx,
+    region: &DetectedRegion<'_>,
+    options: &Options,
+    session: &mut Session,
+) -> bool {
+    if !session.first_decision(region) {
+        return false;
+    }
+    let at = region_place(region);
+    if let Err(reason) = admit(fa, region, options) {
+        outcome::kept(fa, region, at, &reason);
+        return false;
+    }
+    let modelled = model_region(fa, ctx, region, ModelSettings::new(options));
+    if !options.codegen && !options.force_codegen {
+        return false;
+    }
+    let Some(scop) = &modelled.scop else {
+        return false;
+    };
+    let subject = Subject { fa, ctx, region };
+    let mut plan = plan::plan_region(&subject, scop, modelled.imported, options, Vec::new());
+    loop {
+        plan.notes.say(fa, at);
+        let new = match plan.outcome {
+            Outcome::Keep(reason) => {
+                outcome::kept(fa, region, at, &reason);
+                return false;
+            }
+            Outcome::Generate(new) => new,
+        };
+        let error = match generate(fa, ctx, region, scop, &new, options) {
+            // Not generated yet: the region is decided again in the next round, with
+            // analyses of the function as it now is.
+            Ok(Generated::EntrySplit) => {
+                session.undecide(region);
+                return true;
+            }
+            Ok(Generated::Region) => {
+                speculate::generated(region);
+                outcome::generated(fa, region, at, &new.description);
+                // The analyses now describe a function that is gone: the pass runs
+                // again, with fresh ones, for the other regions.
+                return true;
+            }
+            Err(error) => error,
+        };
+        match step_back(fa, at, &new, &error, options) {
+            Some(fallbacks) => {
+                plan = plan::plan_region(&subject, scop, modelled.imported, options, fallbacks);
+            }
+            None => {
+                let reason = KeepReason::CannotGenerate(error.to_string());
+                outcome::kept(fa, region, at, &reason);
+                return false;
+            }
+        }
+    }
+}
+
+/// The refusals made before the model is built (unless the model itself is asked for):
+/// a shape code generation does not handle, a region too large to schedule, a check
+/// the profile shows failing.
+fn admit(
+    fa: &FunctionAnalyses<'_>,
+    region: &DetectedRegion<'_>,
+    options: &Options,
+) -> Result<(), KeepReason> {
+    let model_wanted = options.export_dir.is_some() || options.import_dir.is_some();
+    if options.codegen && !options.force_codegen && !model_wanted {
+        if let Err(e) = codegen::supported(fa, region) {
+            return Err(KeepReason::Refused(e.to_string()));
+        }
+        if let Some(reason) = schedule::refuse_by_size(&region.spec) {
+            return Err(KeepReason::Refused(reason));
+        }
+    }
+    if let Some(path) = &options.profile_use {
+        let source = speculate::ProfileSource { path };
+        if let Some(reason) = speculate::failing_check(fa, region, &source) {
+            return Err(KeepReason::CheckFailed(reason));
+        }
+    }
+    Ok(())
+}
+
+/// Carries out the plan's new code for `region` (whose model is `scop`).
+fn generate(
+    fa: &FunctionAnalyses<'_>,
+    ctx: &IslCtx,
+    region: &DetectedRegion<'_>,
+    scop: &Scop,
+    new: &NewRegion,
+    options: &Options,
+) -> Result<Generated, CodegenError> {
+    let recording = options
+        .profile_generate
+        .as_deref()
+        .and_then(|path| speculate::recording(fa, region, path));
+    let _time = fa.time(Stage::Codegen);
+    let code = NewCode {
+        schedule: &new.schedule,
+        dependences: new.dependences.as_ref(),
+        recomputed: new.recomputed(),
+        folds: &new.folds,
+        ast: &new.ast,
+    };
+    codegen::generate(fa, ctx, region, new.scop(scop), &code, recording.as_ref())
+}
+
+/// The fallbacks to plan with after code generation failed on `new` with `error` (the
+/// plan's own and one more, said at `at`); `None` when none is left.
+fn step_back(
+    fa: &FunctionAnalyses<'_>,
+    at: RemarkAt<'_>,
+    new: &NewRegion,
+    error: &CodegenError,
+    options: &Options,
+) -> Option<Vec<Fallback>> {
+    let enabled = Enabled::new(options, &new.fallbacks);
+    let fallback = Fallback::after(error, new.shape(), &enabled)?;
+    let mut notes = Notes::default();
+    fallback.note(&mut notes);
+    notes.say(fa, at);
+    let mut fallbacks = new.fallbacks.clone();
+    fallbacks.push(fallback);
+    Some(fallbacks)
+}

@@ -1,0 +1,98 @@
+//! The scheduling stage's decision on one modelled region, for the machine the code is
+//! compiled for: cheap refusals first (a shape code generation does not handle, a
+//! problem too large to schedule, nothing to gain, assumptions that exclude real problem
+//! sizes), then the dependences, and then the imported schedule or the transformation
+//! stage's choice (`transform::schedule::decide`).
+
+use crate::deps::{Dependences, DepsOptions, DEPS_SHARE};
+use crate::llvm::{CacheLevel, FunctionAnalyses, Stage};
+use crate::model::Scop;
+use crate::options::Options;
+use crate::transform::hardware::{
+    read_host_caches, ExplicitHardware, Hardware, TargetHardware, HOST_CACHE_DIR,
+};
+use crate::transform::schedule::{self, Decision, Prospect};
+use crate::transform::Subject;
+
+/// The decision on `scop` (the region's model, or propagation's rewrite of it), whose
+/// schedule was imported (`-polyrust-import`) when `imported`; an error says why no
+/// schedule could be computed.
+pub fn decide(
+    subject: &Subject<'_, '_>,
+    scop: &Scop,
+    imported: bool,
+    options: &Options,
+) -> Result<Decision, String> {
+    let fa = subject.fa;
+    if let Err(e) = crate::codegen::supported(fa, subject.region) {
+        return Ok(Decision::Keep(e.to_string()));
+    }
+    let hardware = hardware(fa, options);
+    let locality = if imported {
+        None
+    } else {
+        // The cheap refusals belong to the scheduling stage's decision.
+        let _time = fa.time(Stage::Schedule);
+        match schedule::refuse_early(scop, options, &hardware).map_err(|e| e.to_string())? {
+            Prospect::Refused(reason) => return Ok(Decision::Keep(reason)),
+            Prospect::Worth(locality) => Some(locality),
+        }
+    };
+    let deps_options = DepsOptions::for_region(&subject.region.spec, options.allow_reassociation);
+    let deps = {
+        let _time = fa.time(Stage::Deps);
+        scop.context
+            .ctx()
+            .within_share(DEPS_SHARE, || Dependences::compute(scop, &deps_options))
+            .map_err(|e| e.to_string())?
+    };
+    let Some(locality) = locality else {
+        return imported_schedule(scop, &deps);
+    };
+    let _time = fa.time(Stage::Schedule);
+    schedule::decide(scop, &deps, options, &hardware, &locality).map_err(|e| e.to_string())
+}
+
+/// The machine the code is optimized for: options first, then the host's caches when
+/// compiling for the host, then the target's description.
+fn hardware(fa: &FunctionAnalyses<'_>, options: &Options) -> Hardware {
+    let target = TargetHardware {
+        simd_bits: fa.vector_register_bits(),
+        vector_registers: fa.vector_registers(),
+        l1_bytes: fa.cache_size(CacheLevel::L1Data).map(u64::from),
+        l2_bytes: fa.cache_size(CacheLevel::L2Data).map(u64::from),
+    };
+    // The host's caches describe the target when the code is compiled for this machine.
+    let host =
+        compiling_for_host(fa).then(|| read_host_caches(std::path::Path::new(HOST_CACHE_DIR)));
+    Hardware::resolve(
+        &ExplicitHardware::from_options(options),
+        host.as_ref(),
+        &target,
+    )
+}
+
+/// An imported schedule, used as it is when it respects the dependences.
+fn imported_schedule(scop: &Scop, deps: &Dependences) -> Result<Decision, String> {
+    let map = scop.schedule.get_map().map_err(|e| e.to_string())?;
+    if !deps.respects(&map).map_err(|e| e.to_string())? {
+        return Ok(Decision::Keep(
+            "the imported schedule does not respect the dependences".into(),
+        ));
+    }
+    let schedule = scop.schedule.copy().map_err(|e| e.to_string())?;
+    Ok(Decision::Transform {
+        schedule,
+        description: "imported schedule".into(),
+        dependences: deps.all().map_err(|e| e.to_string())?,
+    })
+}
+
+/// Whether the module targets the architecture polyrust runs on.
+fn compiling_for_host(fa: &FunctionAnalyses<'_>) -> bool {
+    let target = crate::llvm::ir::module_triple(fa.function());
+    let host = inkwell::targets::TargetMachine::get_default_triple();
+    let host = host.as_str().to_string_lossy();
+    let arch = |t: &str| t.split('-').next().unwrap_or_default().to_string();
+    !target.is_empty() && arch(&target) == arch(&host)
+}

@@ -1,0 +1,290 @@
+//! The plan of one region: what runs (its schedule with tiles and register tiles, the
+//! temporaries recomputed where they are read, the stages fused, the temporaries stored
+//! folded, the loop AST), or why nothing does (`KeepReason`). One function,
+//! `plan_region`, makes it from the modelled region; code generation carries it out,
+//! and the printers print it, so what a user reads is what runs.
+//!
+//! A plan is made in steps, each the choice of one transformation's module:
+//! propagation (`transform::exprprop::choice`), the order (`order`: the scheduling
+//! decision, fusion for folding, the original order where folding alone pays), the
+//! storage (`transform::quov::storage`), and the loop AST. Where the AST cannot be
+//! built, the plan steps back (`fallbacks`) and is made again. Everything the steps
+//! have to say is kept in the plan's notes, which only the pass says.
+
+mod decide;
+pub mod fallbacks;
+mod order;
+pub mod print;
+
+use crate::codegen::CodegenError;
+use crate::deps::DepsOptions;
+use crate::isl::ast::{self, Ast};
+use crate::isl::{Schedule, UnionMap};
+use crate::model::Scop;
+use crate::options::Options;
+use crate::report::Notes;
+use crate::transform::exprprop::choice::{self, Propagation, PropagationSettings, Proposal};
+use crate::transform::exprprop::Recompute;
+use crate::transform::quov::storage::describe_folds;
+use crate::transform::quov::Folding;
+use crate::transform::Subject;
+
+use fallbacks::{Enabled, Fallback, NewCodeShape};
+use order::{Order, OrderInputs};
+
+/// What happens to one region, with what the steps that decided it have to say.
+pub struct Plan {
+    /// New code, or why the region stays as it is.
+    pub outcome: Outcome,
+    /// The remarks due, in the order they were made.
+    pub notes: Notes,
+}
+
+/// New code for a region, or why it stays as it is.
+pub enum Outcome {
+    /// The region stays as it is.
+    Keep(KeepReason),
+    /// The region is replaced by new code behind a run-time check.
+    Generate(Box<NewRegion>),
+}
+
+/// Why a region stays as it is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KeepReason {
+    /// A refusal before the model: a shape code generation does not handle, a region too
+    /// large to schedule.
+    Refused(String),
+    /// A check the profile shows failing (`-polyrust-profile-use`).
+    CheckFailed(String),
+    /// No model could be built (said when modelling).
+    NoModel,
+    /// Code generation is off (`-polyrust-codegen=false`): analysis only.
+    AnalysisOnly,
+    /// The scheduling stage finds nothing to gain.
+    NothingToGain(String),
+    /// No schedule could be computed (isl's bound, an error).
+    NoSchedule(String),
+    /// Code generation cannot carry out the plan, and no step back is left.
+    CannotGenerate(String),
+    /// isl failed copying the original schedule (nothing is said).
+    IslFailure(String),
+}
+
+impl KeepReason {
+    /// The missed-optimization remark's name and reason, for the reasons that are said
+    /// when the plan is made (not `NoModel`, said when modelling; not `AnalysisOnly` nor
+    /// `IslFailure`).
+    pub fn remark(&self) -> Option<(&'static str, &str)> {
+        match self {
+            KeepReason::Refused(why) | KeepReason::NothingToGain(why) => Some(("Unchanged", why)),
+            KeepReason::CheckFailed(why) => Some(("CheckFailed", why)),
+            KeepReason::NoSchedule(why) => Some(("NoSchedule", why)),
+            KeepReason::CannotGenerate(why) => Some(("CodegenFailed", why)),
+            KeepReason::NoModel | KeepReason::AnalysisOnly | KeepReason::IslFailure(_) => None,
+        }
+    }
+
+    /// The reason as a printer shows it.
+    pub fn describe(&self) -> &str {
+        match self {
+            KeepReason::Refused(why)
+            | KeepReason::CheckFailed(why)
+            | KeepReason::NothingToGain(why)
+            | KeepReason::NoSchedule(why)
+            | KeepReason::CannotGenerate(why)
+            | KeepReason::IslFailure(why) => why,
+            KeepReason::NoModel => "it has no model",
+            KeepReason::AnalysisOnly => "code generation is off (-polyrust-codegen=false)",
+        }
+    }
+}
+
+/// The new code of a region.
+pub struct NewRegion {
+    /// Expression propagation's rewrite of the model, with the reads recomputed; `None`:
+    /// the code comes from the region's own model.
+    pub propagation: Option<Propagation>,
+    /// The schedule generated.
+    pub schedule: Schedule,
+    /// Its loops tiled into register tiles.
+    pub register_tiled: bool,
+    /// What was done, as the remark says (`loops interchanged (...); temporary ...`).
+    pub description: String,
+    /// The dependences that mark the generated loops carrying none as parallel (`None`:
+    /// none is marked).
+    pub dependences: Option<UnionMap>,
+    /// The temporaries stored folded.
+    pub folds: Vec<Folding>,
+    /// The loop AST of the schedule, under the model's assumed context.
+    pub ast: Ast,
+    /// The steps back taken to get here, in order.
+    pub fallbacks: Vec<Fallback>,
+}
+
+impl NewRegion {
+    /// The model the new code comes from: propagation's rewrite, else `original`.
+    pub fn scop<'a>(&'a self, original: &'a Scop) -> &'a Scop {
+        self.propagation.as_ref().map_or(original, |p| &p.scop)
+    }
+
+    /// The reads recomputed where they are read.
+    pub fn recomputed(&self) -> &[Recompute] {
+        self.propagation
+            .as_ref()
+            .map_or(&[], |p| p.recomputed.as_slice())
+    }
+
+    /// What a fallback could take away from this code.
+    pub fn shape(&self) -> NewCodeShape {
+        NewCodeShape {
+            register_tiled: self.register_tiled,
+            folds: !self.folds.is_empty(),
+            recomputes: !self.recomputed().is_empty(),
+        }
+    }
+}
+
+/// The plan of a modelled region (`scop`, whose schedule was imported when
+/// `imported`), after the steps back in `fallbacks` (none at first; code generation
+/// that fails on a plan asks for it again with one more, see `Fallback::after`).
+pub fn plan_region(
+    subject: &Subject<'_, '_>,
+    scop: &Scop,
+    imported: bool,
+    options: &Options,
+    mut fallbacks: Vec<Fallback>,
+) -> Plan {
+    let mut notes = Notes::default();
+    loop {
+        subject.ctx.start_region();
+        let enabled = Enabled::new(options, &fallbacks);
+        let new = match attempt(subject, scop, imported, options, enabled, &mut notes) {
+            Ok(new) => new,
+            Err(reason) => return plan(Outcome::Keep(reason), notes),
+        };
+        match with_ast(new, scop, fallbacks.clone()) {
+            Ok(new) => return plan(Outcome::Generate(Box::new(new)), notes),
+            Err((shape, error)) => match Fallback::after(&error, shape, &enabled) {
+                Some(fallback) => {
+                    fallback.note(&mut notes);
+                    fallbacks.push(fallback);
+                }
+                None => {
+                    let reason = KeepReason::CannotGenerate(error.to_string());
+                    return plan(Outcome::Keep(reason), notes);
+                }
+            },
+        }
+    }
+}
+
+fn plan(outcome: Outcome, notes: Notes) -> Plan {
+    Plan { outcome, notes }
+}
+
+/// One try at new code with what `enabled` allows, without its AST yet.
+fn attempt(
+    subject: &Subject<'_, '_>,
+    scop: &Scop,
+    imported: bool,
+    options: &Options,
+    enabled: Enabled,
+    notes: &mut Notes,
+) -> Result<Unbuilt, KeepReason> {
+    let deps_options = DepsOptions::for_region(&subject.region.spec, options.allow_reassociation);
+    let proposal = if enabled.exprprop {
+        let settings = PropagationSettings {
+            fusion_instead: enabled.fusion && enabled.quov,
+            deps_options: &deps_options,
+        };
+        choice::propose(subject, scop, &settings, notes)
+    } else {
+        choice::note_candidates(subject, scop, notes);
+        Proposal::Nothing
+    };
+    let (propagation, fused_instead) = match proposal {
+        Proposal::Rewritten(p) => (Some(*p), None),
+        Proposal::FusedInstead(fused) => (None, Some(*fused)),
+        Proposal::Nothing => (None, None),
+    };
+    let propagated = propagation
+        .as_ref()
+        .map_or(String::new(), |p| format!("{}; ", p.description));
+    let scheduling = enabled.scheduling_options(options);
+    let inputs = OrderInputs {
+        scop: propagation.as_ref().map_or(scop, |p| &p.scop),
+        imported,
+        options: &scheduling,
+        enabled,
+        fused_instead,
+        recomputes: propagation
+            .as_ref()
+            .is_some_and(|p| !p.recomputed.is_empty()),
+        propagated: &propagated,
+        deps_options: &deps_options,
+    };
+    let order = order::choose(subject, inputs, notes)?;
+    order.folded.note_kept(notes);
+    Ok(unbuilt(subject, propagation, order))
+}
+
+/// New code but for its loop AST.
+struct Unbuilt {
+    propagation: Option<Propagation>,
+    order: Order,
+}
+
+fn unbuilt(
+    subject: &Subject<'_, '_>,
+    propagation: Option<Propagation>,
+    mut order: Order,
+) -> Unbuilt {
+    if !order.folded.folds.is_empty() {
+        order.description = format!(
+            "{}; {}",
+            order.description,
+            describe_folds(subject, &order.folded.folds)
+        );
+    }
+    Unbuilt { propagation, order }
+}
+
+/// The new code with its loop AST, generated under the whole operation bound counted
+/// afresh (the tiled loops cost more to generate than anything the decision looked at);
+/// or, when isl cannot build it, what the code holds and the error.
+fn with_ast(
+    unbuilt: Unbuilt,
+    original: &Scop,
+    fallbacks: Vec<Fallback>,
+) -> Result<NewRegion, (NewCodeShape, CodegenError)> {
+    let Unbuilt { propagation, order } = unbuilt;
+    let shape = NewCodeShape {
+        register_tiled: order.register_tiled,
+        folds: !order.folded.folds.is_empty(),
+        recomputes: propagation
+            .as_ref()
+            .is_some_and(|p| !p.recomputed.is_empty()),
+    };
+    let scop = propagation.as_ref().map_or(original, |p| &p.scop);
+    let dependences = order.folded.dependences;
+    let built = scop.context.ctx().within_share(1, || {
+        ast::generate_checking_parallelism(
+            &scop.assumed_context,
+            &order.schedule,
+            dependences.as_ref(),
+        )
+    });
+    match built {
+        Ok(ast) => Ok(NewRegion {
+            propagation,
+            schedule: order.schedule,
+            register_tiled: shape.register_tiled,
+            description: order.description,
+            dependences,
+            folds: order.folded.folds,
+            ast,
+            fallbacks,
+        }),
+        Err(e) => Err((shape, CodegenError::Isl(e))),
+    }
+}
