@@ -325,29 +325,8 @@ fn analyse<'f>(
     top: &[Loop<'f>],
     speculated: &[(inkwell::llvm_sys::prelude::LLVMValueRef, i64)],
 ) -> Result<DetectedRegion<'f>, Rejected<'f>> {
-    let located = |blocks: &[BasicBlock<'f>]| -> Reasons<'f> {
-        instructions::check(fa, blocks)
-            .into_iter()
-            .map(|l| (l.rejection, Some(l.at)))
-            .collect()
-    };
-    let Some(exit) = region_exit(fa, top) else {
-        let mut reasons = located(&top.iter().flat_map(|l| l.blocks()).collect::<Vec<_>>());
-        reasons.push((
-            Rejection::new(reject::RejectReason::MultipleExits, "no single exit"),
-            None,
-        ));
-        return Err(shape_failure(reasons));
-    };
-    let shape = match region::shape(fa, top, exit) {
-        Ok(shape) => shape,
-        Err(region::ShapeError { problems }) => {
-            let mut reasons = located(&top.iter().flat_map(|l| l.blocks()).collect::<Vec<_>>());
-            reasons.extend(problems.into_iter().map(|r| (r, None)));
-            return Err(shape_failure(reasons));
-        }
-    };
-    let mut reasons = located(&shape.blocks);
+    let shape = candidate_shape(fa, top)?;
+    let reasons = located(fa, &shape.blocks);
     let tr = Translator::speculating(fa, &shape, speculated);
     let bounds = control::loop_bounds(&tr);
     let conditions = control::block_conditions(&tr);
@@ -355,90 +334,19 @@ fn analyse<'f>(
         Ok(c) => access::collect(&tr, c, bounds.as_deref().ok()),
         Err(_) => Ok(access::Accesses::default()),
     };
-    let none = |v: Vec<Rejection>| v.into_iter().map(|r| (r, None));
     match (bounds, conditions, accesses) {
         (Ok(bounds), Ok(conditions), Ok(accesses)) if reasons.is_empty() => {
-            let invariant_loads = tr.invariant_loads();
-            let speculated = tr.used_speculation();
-            let params = tr.into_params();
-            let (mut spec, statement_blocks) = build::scop_spec(&build::Inputs {
-                fa,
+            let found = Found {
                 shape: &shape,
-                params: &params,
                 bounds: &bounds,
                 conditions: &conditions,
                 accesses: &accesses,
-            });
-            build::record_invariant_loads(fa, &mut spec, &invariant_loads);
-            let statements = spec
-                .statements
-                .iter()
-                .zip(&statement_blocks)
-                .map(|(s, rep)| StatementIr {
-                    name: s.name.clone(),
-                    blocks: shape
-                        .blocks
-                        .iter()
-                        .copied()
-                        .filter(|b| conditions.statement_block(*b) == *rep)
-                        .collect(),
-                    loops: shape.loops_around(fa, *rep),
-                    promoted_writes: accesses
-                        .promotions
-                        .iter()
-                        .flat_map(|(_, writes)| writes)
-                        .filter(|(block, _)| block == rep)
-                        .map(|(_, write)| *write)
-                        .collect(),
-                })
-                .collect();
-            let arrays = accesses
-                .arrays
-                .iter()
-                .filter_map(|a| {
-                    let ir = match (a.base, a.value) {
-                        (Some(base), _) => ArrayIr::Memory { base },
-                        (None, Some(value)) => ArrayIr::Scalar { value },
-                        (None, None) => return None,
-                    };
-                    Some((a.name.clone(), ir))
-                })
-                .collect();
-            let ir = RegionIr {
-                entry: shape.entry,
-                exit: shape.exit,
-                blocks: shape.blocks.clone(),
-                loops: shape.loops.clone(),
-                statements,
-                params,
-                arrays,
-                promotions: accesses.promotions.iter().map(|(p, _)| p.clone()).collect(),
-                forwarded: accesses.forwarded.clone(),
-                speculated,
-                fallback_open: false,
-                memory_arrays: accesses
-                    .accesses
-                    .iter()
-                    .filter_map(|access| {
-                        let inst = access.inst?;
-                        let array = accesses.arrays.get(access.array)?;
-                        array.base?;
-                        matches!(
-                            inst.get_opcode(),
-                            InstructionOpcode::Load | InstructionOpcode::Store
-                        )
-                        .then(|| (inst.as_value_ref(), array.name.clone()))
-                    })
-                    .collect(),
             };
-            Ok(DetectedRegion {
-                top: top.to_vec(),
-                spec,
-                last: last_located_instruction(fa, &shape.blocks),
-                ir,
-            })
+            Ok(region(fa, top, &found, tr))
         }
         (bounds, conditions, accesses) => {
+            let mut reasons = reasons;
+            let none = |v: Vec<Rejection>| v.into_iter().map(|r| (r, None));
             if let Err(e) = bounds {
                 reasons.extend(none(e));
             }
@@ -448,27 +356,190 @@ fn analyse<'f>(
             if let Err(e) = accesses {
                 reasons.extend(none(e));
             }
-            // Refused for the work of the guard it starts at (the `malloc` in front of
-            // `if (n > 0)`): without that work the region may form.
-            let in_guard = |inst: &InstructionValue<'f>| {
-                shape.guard_with_work.is_some() && inst.get_parent() == shape.guard_with_work
-            };
-            let split = shape.guard_with_work.filter(|_| {
-                reasons
-                    .iter()
-                    .any(|(_, at)| at.as_ref().is_some_and(in_guard))
-                    || tr
-                        .offending()
-                        .into_iter()
-                        .any(|v| crate::llvm::ir::as_instruction(v).is_some_and(|i| in_guard(&i)))
-            });
-            Err(Rejected {
-                reasons,
-                offending: tr.offending(),
-                shape_only: false,
-                split,
-            })
+            Err(refusal(&shape, &tr, reasons))
         }
+    }
+}
+
+/// The instructions of `blocks` detection refuses, each where it is.
+fn located<'f>(fa: &FunctionAnalyses<'f>, blocks: &[BasicBlock<'f>]) -> Reasons<'f> {
+    instructions::check(fa, blocks)
+        .into_iter()
+        .map(|l| (l.rejection, Some(l.at)))
+        .collect()
+}
+
+/// The region shape of the nests `top`, or why they have none (with the instructions
+/// of their loops that would be refused as well).
+fn candidate_shape<'f>(
+    fa: &FunctionAnalyses<'f>,
+    top: &[Loop<'f>],
+) -> Result<region::RegionShape<'f>, Rejected<'f>> {
+    let loop_blocks = || top.iter().flat_map(|l| l.blocks()).collect::<Vec<_>>();
+    let Some(exit) = region_exit(fa, top) else {
+        let mut reasons = located(fa, &loop_blocks());
+        reasons.push((
+            Rejection::new(reject::RejectReason::MultipleExits, "no single exit"),
+            None,
+        ));
+        return Err(shape_failure(reasons));
+    };
+    region::shape(fa, top, exit).map_err(|region::ShapeError { problems }| {
+        let mut reasons = located(fa, &loop_blocks());
+        reasons.extend(problems.into_iter().map(|r| (r, None)));
+        shape_failure(reasons)
+    })
+}
+
+/// What the steps of detection found in an accepted candidate.
+struct Found<'a, 'f> {
+    shape: &'a region::RegionShape<'f>,
+    bounds: &'a [(Loop<'f>, control::LoopBounds)],
+    conditions: &'a control::BlockConditions<'f>,
+    accesses: &'a access::Accesses<'f>,
+}
+
+/// The detected region of the nests `top`: its spec and the IR behind it.
+fn region<'f>(
+    fa: &FunctionAnalyses<'f>,
+    top: &[Loop<'f>],
+    found: &Found<'_, 'f>,
+    tr: Translator<'_, 'f>,
+) -> DetectedRegion<'f> {
+    let Found {
+        shape,
+        bounds,
+        conditions,
+        accesses,
+    } = *found;
+    let invariant_loads = tr.invariant_loads();
+    let speculated = tr.used_speculation();
+    let params = tr.into_params();
+    let (mut spec, statement_blocks) = build::scop_spec(&build::Inputs {
+        fa,
+        shape,
+        params: &params,
+        bounds,
+        conditions,
+        accesses,
+    });
+    build::record_invariant_loads(fa, &mut spec, &invariant_loads);
+    let ir = RegionIr {
+        entry: shape.entry,
+        exit: shape.exit,
+        blocks: shape.blocks.clone(),
+        loops: shape.loops.clone(),
+        statements: statement_irs(fa, found, &spec, &statement_blocks),
+        params,
+        arrays: array_irs(accesses),
+        promotions: accesses.promotions.iter().map(|(p, _)| p.clone()).collect(),
+        forwarded: accesses.forwarded.clone(),
+        speculated,
+        fallback_open: false,
+        memory_arrays: memory_arrays(accesses),
+    };
+    DetectedRegion {
+        top: top.to_vec(),
+        spec,
+        last: last_located_instruction(fa, &shape.blocks),
+        ir,
+    }
+}
+
+/// The IR of each statement of `spec`, whose blocks are `statement_blocks`.
+fn statement_irs<'f>(
+    fa: &FunctionAnalyses<'f>,
+    found: &Found<'_, 'f>,
+    spec: &ScopSpec,
+    statement_blocks: &[BasicBlock<'f>],
+) -> Vec<StatementIr<'f>> {
+    spec.statements
+        .iter()
+        .zip(statement_blocks)
+        .map(|(s, rep)| StatementIr {
+            name: s.name.clone(),
+            blocks: found
+                .shape
+                .blocks
+                .iter()
+                .copied()
+                .filter(|b| found.conditions.statement_block(*b) == *rep)
+                .collect(),
+            loops: found.shape.loops_around(fa, *rep),
+            promoted_writes: found
+                .accesses
+                .promotions
+                .iter()
+                .flat_map(|(_, writes)| writes)
+                .filter(|(block, _)| block == rep)
+                .map(|(_, write)| *write)
+                .collect(),
+        })
+        .collect()
+}
+
+/// What each array of the spec stands for in the IR.
+fn array_irs(accesses: &access::Accesses<'_>) -> Vec<(String, ArrayIr)> {
+    accesses
+        .arrays
+        .iter()
+        .filter_map(|a| {
+            let ir = match (a.base, a.value) {
+                (Some(base), _) => ArrayIr::Memory { base },
+                (None, Some(value)) => ArrayIr::Scalar { value },
+                (None, None) => return None,
+            };
+            Some((a.name.clone(), ir))
+        })
+        .collect()
+}
+
+/// The memory array each load and store of the region accesses.
+fn memory_arrays(
+    accesses: &access::Accesses<'_>,
+) -> HashMap<inkwell::llvm_sys::prelude::LLVMValueRef, String> {
+    accesses
+        .accesses
+        .iter()
+        .filter_map(|access| {
+            let inst = access.inst?;
+            let array = accesses.arrays.get(access.array)?;
+            array.base?;
+            matches!(
+                inst.get_opcode(),
+                InstructionOpcode::Load | InstructionOpcode::Store
+            )
+            .then(|| (inst.as_value_ref(), array.name.clone()))
+        })
+        .collect()
+}
+
+/// Why a candidate with a region shape is refused: `reasons`, and where its entry is
+/// a guard whose work caused some of them, that guard (see `Rejected::split`).
+fn refusal<'f>(
+    shape: &region::RegionShape<'f>,
+    tr: &Translator<'_, 'f>,
+    reasons: Reasons<'f>,
+) -> Rejected<'f> {
+    // Refused for the work of the guard it starts at (the `malloc` in front of
+    // `if (n > 0)`): without that work the region may form.
+    let in_guard = |inst: &InstructionValue<'f>| {
+        shape.guard_with_work.is_some() && inst.get_parent() == shape.guard_with_work
+    };
+    let split = shape.guard_with_work.filter(|_| {
+        reasons
+            .iter()
+            .any(|(_, at)| at.as_ref().is_some_and(in_guard))
+            || tr
+                .offending()
+                .into_iter()
+                .any(|v| crate::llvm::ir::as_instruction(v).is_some_and(|i| in_guard(&i)))
+    });
+    Rejected {
+        reasons,
+        offending: tr.offending(),
+        shape_only: false,
+        split,
     }
 }
 
