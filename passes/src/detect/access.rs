@@ -17,7 +17,6 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
 use super::affine::{Affine, Atom, CmpOp, Cond};
 use super::control::{BlockConditions, LoopBounds};
-use super::promoted::{PromotedWrite, Promotion};
 use super::reject::{RejectReason, Rejection};
 use super::translate::{sanitize, Assumed, Translator};
 use crate::llvm::ir::{
@@ -82,12 +81,47 @@ pub struct Accesses<'f> {
     /// In statement order: by block, then reads of scalars, memory in instruction
     /// order, writes of scalars.
     pub accesses: Vec<Access<'f>>,
-    /// Promoted scalars now modelled in their array element, with the statements
-    /// (by block) that write them.
-    pub promotions: Vec<(Promotion, Vec<(BasicBlock<'f>, PromotedWrite)>)>,
-    /// Values recomputed where they are read, each with the instructions that compute
-    /// it, the value first (see `forward`).
-    pub forwarded: Vec<Vec<LLVMValueRef>>,
+}
+
+impl Accesses<'_> {
+    /// Removes repeated accesses of a statement (a promoted scalar written twice, or
+    /// read where the element is also loaded).
+    pub fn dedupe(&mut self) {
+        let mut seen = Vec::new();
+        self.accesses.retain(|x| {
+            if x.extent.is_some() {
+                return true;
+            }
+            let key = (x.block, x.kind, x.array, x.subscripts.clone());
+            if seen.contains(&key) {
+                return false;
+            }
+            seen.push(key);
+            true
+        });
+    }
+
+    /// Removes arrays no access refers to any more, renumbering the accesses.
+    pub fn drop_unused_arrays(&mut self) {
+        let used: HashSet<usize> = self.accesses.iter().map(|x| x.array).collect();
+        let mut renumber = vec![usize::MAX; self.arrays.len()];
+        let mut kept = 0;
+        for (i, slot) in renumber.iter_mut().enumerate() {
+            if used.contains(&i) {
+                *slot = kept;
+                kept += 1;
+            }
+        }
+        let mut index = 0;
+        self.arrays.retain(|_| {
+            let keep = used.contains(&index);
+            index += 1;
+            keep
+        });
+        for x in self.accesses.iter_mut() {
+            x.array = renumber[x.array];
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -135,15 +169,7 @@ pub fn collect<'f>(
         ..
     } = found;
     let accesses = order_with_scalars(tr, conditions, &mut arrays, memory, &mut used_names);
-    let mut out = Accesses {
-        arrays,
-        accesses,
-        promotions: Vec::new(),
-        forwarded: Vec::new(),
-    };
-    out.promotions = super::promoted::to_memory(tr, conditions, bounds, &mut out);
-    out.forwarded = super::forward::recompute(tr, conditions, &mut out);
-    Ok(out)
+    Ok(Accesses { arrays, accesses })
 }
 
 /// What one instruction touches in memory: the pointer, the element value (loads and

@@ -5,8 +5,9 @@
 //! Steps, each in its own file: `instructions` (calls, volatile, allocas),
 //! `region` (single entry and exit, canonical loops, program order), `control`
 //! (loop bounds and block conditions as affine constraints), `access` (arrays,
-//! subscripts, scalar accesses), `build` (the `ScopSpec` handed to the model).
-//! `translate` turns SCEVs into the affine forms of `affine`.
+//! subscripts, scalar accesses), `promoted` and `forward` (scalars kept in memory or
+//! recomputed where read), `build` (the `ScopSpec` handed to the model).
+//! `translate` turns SCEVs and branch conditions into the affine forms of `affine`.
 
 pub mod access;
 pub mod affine;
@@ -330,21 +331,21 @@ fn analyse<'f>(
     let tr = Translator::speculating(fa, &shape, speculated);
     let bounds = control::loop_bounds(&tr);
     let conditions = control::block_conditions(&tr);
-    let accesses = match &conditions {
-        Ok(c) => access::collect(&tr, c, bounds.as_deref().ok()),
-        Err(_) => Ok(access::Accesses::default()),
+    let memory = match &conditions {
+        Ok(c) => memory(&tr, c, bounds.as_deref().ok()),
+        Err(_) => Ok(Memory::default()),
     };
-    match (bounds, conditions, accesses) {
-        (Ok(bounds), Ok(conditions), Ok(accesses)) if reasons.is_empty() => {
+    match (bounds, conditions, memory) {
+        (Ok(bounds), Ok(conditions), Ok(memory)) if reasons.is_empty() => {
             let found = Found {
                 shape: &shape,
                 bounds: &bounds,
                 conditions: &conditions,
-                accesses: &accesses,
+                memory: &memory,
             };
             Ok(region(fa, top, &found, tr))
         }
-        (bounds, conditions, accesses) => {
+        (bounds, conditions, memory) => {
             let mut reasons = reasons;
             let none = |v: Vec<Rejection>| v.into_iter().map(|r| (r, None));
             if let Err(e) = bounds {
@@ -353,7 +354,7 @@ fn analyse<'f>(
             if let Err(e) = conditions {
                 reasons.extend(none(e));
             }
-            if let Err(e) = accesses {
+            if let Err(e) = memory {
                 reasons.extend(none(e));
             }
             Err(refusal(&shape, &tr, reasons))
@@ -391,12 +392,42 @@ fn candidate_shape<'f>(
     })
 }
 
+/// The memory a region touches: its accesses, once the scalars it keeps in an array
+/// element (`promoted`) and the values it recomputes where they are read (`forward`)
+/// are accesses to those arrays.
+#[derive(Default)]
+struct Memory<'f> {
+    accesses: access::Accesses<'f>,
+    /// Each promoted chain with the statements (by block) that write it.
+    promotions: Vec<(
+        promoted::Promotion,
+        Vec<(BasicBlock<'f>, promoted::PromotedWrite)>,
+    )>,
+    /// See `RegionIr::forwarded`.
+    forwarded: Vec<Vec<inkwell::llvm_sys::prelude::LLVMValueRef>>,
+}
+
+fn memory<'f>(
+    tr: &Translator<'_, 'f>,
+    conditions: &control::BlockConditions<'f>,
+    bounds: Option<&[(Loop<'f>, control::LoopBounds)]>,
+) -> Result<Memory<'f>, Vec<Rejection>> {
+    let mut accesses = access::collect(tr, conditions, bounds)?;
+    let promotions = promoted::to_memory(tr, conditions, bounds, &mut accesses);
+    let forwarded = forward::recompute(tr, conditions, &mut accesses);
+    Ok(Memory {
+        accesses,
+        promotions,
+        forwarded,
+    })
+}
+
 /// What the steps of detection found in an accepted candidate.
 struct Found<'a, 'f> {
     shape: &'a region::RegionShape<'f>,
     bounds: &'a [(Loop<'f>, control::LoopBounds)],
     conditions: &'a control::BlockConditions<'f>,
-    accesses: &'a access::Accesses<'f>,
+    memory: &'a Memory<'f>,
 }
 
 /// The detected region of the nests `top`: its spec and the IR behind it.
@@ -410,8 +441,9 @@ fn region<'f>(
         shape,
         bounds,
         conditions,
-        accesses,
+        memory,
     } = *found;
+    let accesses = &memory.accesses;
     let invariant_loads = tr.invariant_loads();
     let speculated = tr.used_speculation();
     let params = tr.into_params();
@@ -432,8 +464,8 @@ fn region<'f>(
         statements: statement_irs(fa, found, &spec, &statement_blocks),
         params,
         arrays: array_irs(accesses),
-        promotions: accesses.promotions.iter().map(|(p, _)| p.clone()).collect(),
-        forwarded: accesses.forwarded.clone(),
+        promotions: memory.promotions.iter().map(|(p, _)| p.clone()).collect(),
+        forwarded: memory.forwarded.clone(),
         speculated,
         fallback_open: false,
         memory_arrays: memory_arrays(accesses),
@@ -467,7 +499,7 @@ fn statement_irs<'f>(
                 .collect(),
             loops: found.shape.loops_around(fa, *rep),
             promoted_writes: found
-                .accesses
+                .memory
                 .promotions
                 .iter()
                 .flat_map(|(_, writes)| writes)

@@ -135,8 +135,8 @@ pub fn to_memory<'f>(
         ));
     }
     if !out.is_empty() {
-        dedupe(accesses);
-        drop_unused_arrays(accesses);
+        accesses.dedupe();
+        accesses.drop_unused_arrays();
     }
     out
 }
@@ -771,43 +771,4 @@ fn comes_before(a: InstructionValue<'_>, b: InstructionValue<'_>) -> bool {
         current = inst.get_next_instruction();
     }
     false
-}
-
-/// Removes repeated accesses of a statement (a promoted scalar written twice, or read
-/// where the element is also loaded).
-pub(super) fn dedupe(accesses: &mut Accesses<'_>) {
-    let mut seen = Vec::new();
-    accesses.accesses.retain(|x| {
-        if x.extent.is_some() {
-            return true;
-        }
-        let key = (x.block, x.kind, x.array, x.subscripts.clone());
-        if seen.contains(&key) {
-            return false;
-        }
-        seen.push(key);
-        true
-    });
-}
-
-/// Removes arrays no access refers to any more, renumbering the accesses.
-pub(super) fn drop_unused_arrays(accesses: &mut Accesses<'_>) {
-    let used: HashSet<usize> = accesses.accesses.iter().map(|x| x.array).collect();
-    let mut renumber = vec![usize::MAX; accesses.arrays.len()];
-    let mut kept = 0;
-    for (i, slot) in renumber.iter_mut().enumerate() {
-        if used.contains(&i) {
-            *slot = kept;
-            kept += 1;
-        }
-    }
-    let mut index = 0;
-    accesses.arrays.retain(|_| {
-        let keep = used.contains(&index);
-        index += 1;
-        keep
-    });
-    for x in accesses.accesses.iter_mut() {
-        x.array = renumber[x.array];
-    }
 }
