@@ -1177,7 +1177,7 @@ pub fn decide(
         return Err("it has no model".into());
     };
     let region = modelled.region;
-    if let Err(e) = codegen::supported(fa, region) {
+    if let Err(e) = region.replaceable() {
         return Ok(Decision::Keep(e.to_string()));
     }
     let hardware = hardware(fa, options);
@@ -1216,8 +1216,8 @@ const DEPS_SHARE: u64 = 4;
 /// The first refusals `decide` makes of a region without an imported schedule, which
 /// need the region but not its model: a shape code generation does not handle, a region
 /// too large to schedule.
-fn refuse_unmodelled(fa: &FunctionAnalyses<'_>, region: &DetectedRegion<'_>) -> Option<String> {
-    if let Err(e) = codegen::supported(fa, region) {
+fn refuse_unmodelled(_fa: &FunctionAnalyses<'_>, region: &DetectedRegion<'_>) -> Option<String> {
+    if let Err(e) = region.replaceable() {
         return Some(e.to_string());
     }
     schedule::refuse_by_size(&region.spec)

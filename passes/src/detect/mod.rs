@@ -19,6 +19,7 @@ pub mod promoted;
 pub mod reduction;
 pub mod region;
 pub mod reject;
+pub mod replaceable;
 pub mod rotated;
 pub mod translate;
 
@@ -41,6 +42,23 @@ pub struct DetectedRegion<'f> {
     pub last: Option<InstructionValue<'f>>,
     /// What code generation needs of the IR behind the spec.
     pub ir: RegionIr<'f>,
+    /// Why new code cannot replace the region, if it cannot (see `replaceable`).
+    pub not_replaceable: Option<Rejection>,
+}
+
+impl<'f> DetectedRegion<'f> {
+    /// Whether new code can replace the region; else what keeps it as it is.
+    pub fn replaceable(&self) -> Result<(), &str> {
+        match &self.not_replaceable {
+            Some(rejection) => Err(&rejection.detail),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks, once the region is settled, whether new code can replace it.
+    fn check_replaceable(&mut self, fa: &FunctionAnalyses<'f>) {
+        self.not_replaceable = replaceable::boundary(fa, &self.ir).err();
+    }
 }
 
 /// The IR side of a region: where it is, which blocks and loops each statement comes
@@ -131,6 +149,11 @@ pub const HANDLED: &str = "polyrust.handled";
 pub fn detect<'f>(fa: &FunctionAnalyses<'f>) -> Detection<'f> {
     let mut out = Detection::default();
     detect_level(fa, &fa.top_level_loops(), &mut out);
+    // Once every region is found: the growth of a region tries many candidates, and
+    // only the regions settled on are ever replaced.
+    for region in &mut out.regions {
+        region.check_replaceable(fa);
+    }
     out
 }
 
@@ -260,7 +283,9 @@ pub fn analyse_speculating<'f>(
     root: Loop<'f>,
     speculated: &[(inkwell::llvm_sys::prelude::LLVMValueRef, i64)],
 ) -> Result<DetectedRegion<'f>, Rejected<'f>> {
-    analyse(fa, &[root], speculated)
+    let mut region = analyse(fa, &[root], speculated)?;
+    region.check_replaceable(fa);
+    Ok(region)
 }
 
 /// The block that ends a region made of the nests `top`: the exit of the last nest if
@@ -475,6 +500,7 @@ fn region<'f>(
         spec,
         last: last_located_instruction(fa, &shape.blocks),
         ir,
+        not_replaceable: None,
     }
 }
 
@@ -709,6 +735,9 @@ pub fn print<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) -> String
                 "s"
             },
         );
+        if let Some(reason) = &region.not_replaceable {
+            let _ = writeln!(out, "    left unchanged, {}: {reason}", reason.reason.key());
+        }
     }
     for stop in &detection.stops {
         let _ = writeln!(
