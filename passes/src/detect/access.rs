@@ -514,62 +514,10 @@ fn shape_of<'f>(
     size: u64,
 ) -> Result<Shape, Rejection> {
     let fa = tr.fa();
-    let size_i = size as i128;
-    // Linear element indices, when every offset is affine.
-    let mut linear = Vec::new();
-    let mut assumed = Vec::new();
-    for raw in raws {
-        match tr
-            .affine(raw.offset)
-            .ok()
-            .and_then(|a| a.divide_exact(size_i))
-        {
-            Some(a) => {
-                linear.push(a);
-                assumed.push(tr.take_assumed());
-            }
-            None => {
-                tr.take_assumed();
-                break;
-            }
-        }
+    if let Some((linear, assumed)) = linear_offsets(tr, raws, size) {
+        return Ok(constant_shape(tr, raws, size, linear, assumed));
     }
     let has_ranges = raws.iter().any(|r| r.extent.is_some());
-    if linear.len() == raws.len() {
-        // The subscripts of every access in constant dimensions `dims`.
-        let split = |dims: &[u64]| -> Option<Shape> {
-            let subscripts = split_all(tr, raws, &linear, dims, size)?;
-            let sizes = dims.iter().map(|d| Affine::constant(*d as i128)).collect();
-            Some((sizes, subscripts, assumed.clone()))
-        };
-        let declared = declared_shape(tr, raws, size).and_then(|dims| split(&dims));
-        let fixed = if has_ranges || declared.is_some() {
-            None
-        } else {
-            fixed_shape(tr, raws, size)
-        };
-        let inferred = strides_shape(&linear)
-            .and_then(|dims| split(&dims).filter(|shape| constants_in_bounds(&shape.1, &dims)));
-        // The declaration (GEP types) and LLVM's fixed-size delinearization may show
-        // fewer dimensions than the strides (`[*][37]` for NPB's `rhs[5][37][37][37]`,
-        // with a row subscript `37*i - j + p`): a finer shape that agrees with them on
-        // the inner dimensions bounds more subscripts.
-        let known = declared.or(fixed);
-        let finer = match (&known, &inferred) {
-            (Some(known), Some(inferred)) => {
-                inferred.0.len() > known.0.len() && inferred.0.ends_with(&known.0)
-            }
-            _ => false,
-        };
-        if let Some(shape) = if finer { inferred } else { known.or(inferred) } {
-            return Ok(shape);
-        }
-        return Ok((
-            Vec::new(),
-            linear.into_iter().map(|a| vec![a]).collect(),
-            assumed,
-        ));
-    }
     if has_ranges {
         if let Some(shape) = parametric_with_ranges(tr, raws, size) {
             return Ok(shape);
@@ -592,6 +540,80 @@ fn shape_of<'f>(
         }
     }
     parametric
+}
+
+/// The linear element index of every access, with what each translation assumed, when
+/// every offset is affine.
+fn linear_offsets<'f>(
+    tr: &Translator<'_, 'f>,
+    raws: &[RawAccess<'f>],
+    size: u64,
+) -> Option<(Vec<Affine>, Vec<Vec<Assumed>>)> {
+    let mut linear = Vec::new();
+    let mut assumed = Vec::new();
+    for raw in raws {
+        match tr
+            .affine(raw.offset)
+            .ok()
+            .and_then(|a| a.divide_exact(size as i128))
+        {
+            Some(a) => {
+                linear.push(a);
+                assumed.push(tr.take_assumed());
+            }
+            None => {
+                tr.take_assumed();
+                return None;
+            }
+        }
+    }
+    Some((linear, assumed))
+}
+
+/// The shape of an array whose accesses all have affine linear indices `linear`:
+/// constant dimensions where the declaration, LLVM's fixed-size delinearization or the
+/// strides show them, else one dimension.
+fn constant_shape<'f>(
+    tr: &Translator<'_, 'f>,
+    raws: &[RawAccess<'f>],
+    size: u64,
+    linear: Vec<Affine>,
+    assumed: Vec<Vec<Assumed>>,
+) -> Shape {
+    let has_ranges = raws.iter().any(|r| r.extent.is_some());
+    // The subscripts of every access in constant dimensions `dims`.
+    let split = |dims: &[u64]| -> Option<Shape> {
+        let subscripts = split_all(tr, raws, &linear, dims, size)?;
+        let sizes = dims.iter().map(|d| Affine::constant(*d as i128)).collect();
+        Some((sizes, subscripts, assumed.clone()))
+    };
+    let declared = declared_shape(tr, raws, size).and_then(|dims| split(&dims));
+    let fixed = if has_ranges || declared.is_some() {
+        None
+    } else {
+        fixed_shape(tr, raws, size)
+    };
+    let inferred = strides_shape(&linear)
+        .and_then(|dims| split(&dims).filter(|shape| constants_in_bounds(&shape.1, &dims)));
+    // The declaration (GEP types) and LLVM's fixed-size delinearization may show
+    // fewer dimensions than the strides (`[*][37]` for NPB's `rhs[5][37][37][37]`,
+    // with a row subscript `37*i - j + p`): a finer shape that agrees with them on
+    // the inner dimensions bounds more subscripts.
+    let known = declared.or(fixed);
+    let finer = match (&known, &inferred) {
+        (Some(known), Some(inferred)) => {
+            inferred.0.len() > known.0.len() && inferred.0.ends_with(&known.0)
+        }
+        _ => false,
+    };
+    if let Some(shape) = if finer { inferred } else { known.or(inferred) } {
+        return shape;
+    }
+    (
+        Vec::new(),
+        linear.into_iter().map(|a| vec![a]).collect(),
+        assumed,
+    )
 }
 
 /// The shape of a parametric-size two-dimensional array some of whose accesses are

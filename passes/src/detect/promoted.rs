@@ -97,31 +97,7 @@ pub fn to_memory<'f>(
             continue;
         }
         taken.extend(arrays.iter().copied());
-        // The element's access, taken before the identities go (it may be one).
-        let home = &accesses.accesses[chain.home];
-        let (array, subscripts, assumed, in_bounds) = (
-            home.array,
-            home.subscripts.clone(),
-            home.assumed.clone(),
-            home.in_bounds.clone(),
-        );
-        let ids = &chain.identities;
-        accesses.accesses.retain(|x| {
-            let of_chain = arrays.contains(&x.array);
-            let identity = x.inst.is_some_and(|i| ids.instructions.contains(&i))
-                || (of_chain && x.kind != AccessKind::Read && ids.writes.contains(&x.block))
-                || (of_chain && x.kind == AccessKind::Read && ids.reads.contains(&x.block));
-            !identity
-        });
-        for access in accesses.accesses.iter_mut() {
-            if arrays.contains(&access.array) {
-                access.array = array;
-                access.subscripts = subscripts.clone();
-                access.assumed = assumed.clone();
-                access.in_bounds = in_bounds.clone();
-                access.text = format!("{} (promoted scalar, kept in memory)", access.text);
-            }
-        }
+        let array = keep_in_element(accesses, &chain, &arrays);
         out.push((
             Promotion {
                 values: chain.values,
@@ -139,6 +115,37 @@ pub fn to_memory<'f>(
         accesses.drop_unused_arrays();
     }
     out
+}
+
+/// Turns the accesses of the chain's scalars (`arrays`) into accesses to its element,
+/// dropping those that become identities; the element's array.
+fn keep_in_element(accesses: &mut Accesses<'_>, chain: &Chain<'_>, arrays: &[usize]) -> usize {
+    // The element's access, taken before the identities go (it may be one).
+    let home = &accesses.accesses[chain.home];
+    let (array, subscripts, assumed, in_bounds) = (
+        home.array,
+        home.subscripts.clone(),
+        home.assumed.clone(),
+        home.in_bounds.clone(),
+    );
+    let ids = &chain.identities;
+    accesses.accesses.retain(|x| {
+        let of_chain = arrays.contains(&x.array);
+        let identity = x.inst.is_some_and(|i| ids.instructions.contains(&i))
+            || (of_chain && x.kind != AccessKind::Read && ids.writes.contains(&x.block))
+            || (of_chain && x.kind == AccessKind::Read && ids.reads.contains(&x.block));
+        !identity
+    });
+    for access in accesses.accesses.iter_mut() {
+        if arrays.contains(&access.array) {
+            access.array = array;
+            access.subscripts = subscripts.clone();
+            access.assumed = assumed.clone();
+            access.in_bounds = in_bounds.clone();
+            access.text = format!("{} (promoted scalar, kept in memory)", access.text);
+        }
+    }
+    array
 }
 
 /// A chain found on the IR, with the memory access it lives in.
@@ -233,6 +240,15 @@ struct Element<'f> {
     /// S0's store of the chain's starting value into the element.
     init_store: Option<InstructionValue<'f>>,
     pointer: LLVMValueRef,
+}
+
+/// What the statement after the loop (S2) does with the chain.
+struct AfterLoop<'f> {
+    /// Its store of the chain to the element, with the store's access.
+    home: Option<(InstructionValue<'f>, usize)>,
+    /// The store overwrites the element with a value computed from the chain.
+    overwritten: bool,
+    first_use_in_s2: Option<InstructionValue<'f>>,
 }
 
 impl<'a, 't, 'f> Search<'a, 't, 'f> {
@@ -395,7 +411,11 @@ impl<'a, 't, 'f> Search<'a, 't, 'f> {
         for inst in init_load.iter().chain(uses.in_loop_store.iter()) {
             homes.push((*inst, self.access_of(*inst)?));
         }
-        let (after_home, overwritten, first_use_in_s2) = self.after_home(uses, &homes);
+        let AfterLoop {
+            home: after_home,
+            overwritten,
+            first_use_in_s2,
+        } = self.after_home(uses, &homes);
         if let Some(h) = after_home {
             homes.push(h);
         }
@@ -444,16 +464,11 @@ impl<'a, 't, 'f> Search<'a, 't, 'f> {
 
     /// The chain's store after the loop, whether it overwrites the element with a
     /// value computed from the chain, and S2's first use of the chain.
-    #[allow(clippy::type_complexity)]
     fn after_home(
         &self,
         uses: &Uses<'f>,
         homes: &[(InstructionValue<'f>, usize)],
-    ) -> (
-        Option<(InstructionValue<'f>, usize)>,
-        bool,
-        Option<InstructionValue<'f>>,
-    ) {
+    ) -> AfterLoop<'f> {
         let all = &self.accesses.accesses;
         // After the loop, the first store to the same element is the chain's (others
         // store the value elsewhere); without a load or a store in the loop, the
@@ -487,7 +502,11 @@ impl<'a, 't, 'f> Search<'a, 't, 'f> {
                 .inspect(|_| overwritten = true),
             _ => None,
         };
-        (after_home, overwritten, first_use_in_s2)
+        AfterLoop {
+            home: after_home,
+            overwritten,
+            first_use_in_s2,
+        }
     }
 
     /// Whether the chain's value reaches the element: stored in every iteration, or
