@@ -17,7 +17,6 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
 use super::affine::{Affine, Atom, CmpOp, Cond};
 use super::control::{BlockConditions, LoopBounds};
-use super::promoted::{PromotedWrite, Promotion};
 use super::reject::{RejectReason, Rejection};
 use super::translate::{sanitize, Assumed, Translator};
 use crate::llvm::ir::{
@@ -82,12 +81,47 @@ pub struct Accesses<'f> {
     /// In statement order: by block, then reads of scalars, memory in instruction
     /// order, writes of scalars.
     pub accesses: Vec<Access<'f>>,
-    /// Promoted scalars now modelled in their array element, with the statements
-    /// (by block) that write them.
-    pub promotions: Vec<(Promotion, Vec<(BasicBlock<'f>, PromotedWrite)>)>,
-    /// Values recomputed where they are read, each with the instructions that compute
-    /// it, the value first (see `forward`).
-    pub forwarded: Vec<Vec<LLVMValueRef>>,
+}
+
+impl Accesses<'_> {
+    /// Removes repeated accesses of a statement (a promoted scalar written twice, or
+    /// read where the element is also loaded).
+    pub fn dedupe(&mut self) {
+        let mut seen = Vec::new();
+        self.accesses.retain(|x| {
+            if x.extent.is_some() {
+                return true;
+            }
+            let key = (x.block, x.kind, x.array, x.subscripts.clone());
+            if seen.contains(&key) {
+                return false;
+            }
+            seen.push(key);
+            true
+        });
+    }
+
+    /// Removes arrays no access refers to any more, renumbering the accesses.
+    pub fn drop_unused_arrays(&mut self) {
+        let used: HashSet<usize> = self.accesses.iter().map(|x| x.array).collect();
+        let mut renumber = vec![usize::MAX; self.arrays.len()];
+        let mut kept = 0;
+        for (i, slot) in renumber.iter_mut().enumerate() {
+            if used.contains(&i) {
+                *slot = kept;
+                kept += 1;
+            }
+        }
+        let mut index = 0;
+        self.arrays.retain(|_| {
+            let keep = used.contains(&index);
+            index += 1;
+            keep
+        });
+        for x in self.accesses.iter_mut() {
+            x.array = renumber[x.array];
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -114,95 +148,174 @@ pub fn collect<'f>(
     conditions: &BlockConditions<'f>,
     bounds: Option<&[(Loop<'f>, LoopBounds)]>,
 ) -> Result<Accesses<'f>, Vec<Rejection>> {
-    let fa = tr.fa();
-    let shape = tr.shape();
+    let (bases, mut problems) = raw_accesses(tr, conditions, bounds);
+    let mut found = MemoryArrays::default();
+    for (base, raws) in &bases {
+        if let Err(r) = found.add(tr, *base, raws) {
+            found.problems.push(r);
+        }
+    }
+    problems.append(&mut found.problems);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    if found.memory.is_empty() {
+        return Err(vec![Rejection::new(RejectReason::NoMemoryAccess, "")]);
+    }
+    let MemoryArrays {
+        mut arrays,
+        memory,
+        mut used_names,
+        ..
+    } = found;
+    let accesses = order_with_scalars(tr, conditions, &mut arrays, memory, &mut used_names);
+    Ok(Accesses { arrays, accesses })
+}
+
+/// What one instruction touches in memory: the pointer, the element value (loads and
+/// stores) or the bytes covered (memcpy/memset ranges), and whether it writes.
+struct Touch {
+    pointer: LLVMValueRef,
+    value: Option<LLVMValueRef>,
+    length: Option<LLVMValueRef>,
+    write: bool,
+}
+
+fn touches(inst: InstructionValue<'_>) -> Vec<Touch> {
+    let mut touched = Vec::new();
+    if let (Some(pointer), Some(value)) = (pointer_operand(inst), accessed_value(inst)) {
+        touched.push(Touch {
+            pointer,
+            value: Some(value),
+            length: None,
+            write: inst.get_opcode() == InstructionOpcode::Store,
+        });
+    } else if let Some((dst, src, len)) = memory_transfer(inst) {
+        if let Some(src) = src {
+            touched.push(Touch {
+                pointer: src,
+                value: None,
+                length: Some(len),
+                write: false,
+            });
+        }
+        touched.push(Touch {
+            pointer: dst,
+            value: None,
+            length: Some(len),
+            write: true,
+        });
+    }
+    touched
+}
+
+/// Every memory access of the region by base pointer, bases in order of first use;
+/// and the accesses without a base pointer fixed in the region.
+fn raw_accesses<'f>(
+    tr: &Translator<'_, 'f>,
+    conditions: &BlockConditions<'f>,
+    bounds: Option<&[(Loop<'f>, LoopBounds)]>,
+) -> (Vec<(LLVMValueRef, Vec<RawAccess<'f>>)>, Vec<Rejection>) {
     let mut problems = Vec::new();
-    // Base pointers in order of first use, and their accesses.
     let mut bases: Vec<(LLVMValueRef, Vec<RawAccess<'f>>)> = Vec::new();
-    for block in &shape.blocks {
-        let scope = fa.loop_for_block(*block);
+    for block in &tr.shape().blocks {
         for inst in block.get_instructions() {
-            // (pointer, element value or none, bytes covered for ranges, is a write)
-            let mut touched: Vec<(
-                LLVMValueRef,
-                Option<LLVMValueRef>,
-                Option<LLVMValueRef>,
-                bool,
-            )> = Vec::new();
-            if let (Some(ptr), Some(value)) = (pointer_operand(inst), accessed_value(inst)) {
-                touched.push((
-                    ptr,
-                    Some(value),
-                    None,
-                    inst.get_opcode() == InstructionOpcode::Store,
-                ));
-            } else if let Some((dst, src, len)) = memory_transfer(inst) {
-                if let Some(src) = src {
-                    touched.push((src, None, Some(len), false));
-                }
-                touched.push((dst, None, Some(len), true));
-            }
-            for (ptr, value, len, write) in touched {
-                let address =
-                    tr.speculated_scev(fa.scev_at_scope(fa.scev(&basic_value(ptr)), scope));
-                let base = fa.pointer_base(address);
-                let Some(base_value) = base
-                    .unknown_value()
-                    .filter(|_| base.kind() == ScevKind::Unknown)
-                else {
-                    problems.push(Rejection::new(
-                        RejectReason::NonAffineSubscript,
-                        with_ir(
-                            fa,
-                            format!("no base pointer for the {}", access_text(fa, inst)),
-                            || address.llvm_text(),
-                        ),
-                    ));
-                    continue;
-                };
-                let defined_inside = as_instruction(base_value)
-                    .and_then(|i| i.get_parent())
-                    .is_some_and(|b| shape.contains_block(b));
-                if defined_inside {
-                    problems.push(Rejection::new(
-                        RejectReason::VariantBasePointer,
-                        format!(
-                            "{} for the {}",
-                            describe_value(fa, base_value),
-                            describe_access(fa, inst)
-                        ),
-                    ));
-                    continue;
-                }
-                let statement = conditions.statement_block(*block);
-                let conditional = statement != *block;
-                let raw = RawAccess {
-                    inst,
-                    pointer: ptr,
-                    block: statement,
-                    conditional,
-                    from_origin: !conditional
-                        && runs_from_origin(tr, conditions, bounds, statement),
-                    offset: fa.minus(address, base),
-                    element_size: value.map(|v| fa.value_store_size(v).unwrap_or(0)),
-                    element_type: value.map(|v| type_name(type_of(v))),
-                    extent: len.map(|l| {
-                        tr.speculated_scev(fa.scev_at_scope(fa.scev(&basic_value(l)), scope))
-                    }),
-                    write,
-                };
-                match bases.iter_mut().find(|(b, _)| *b == base_value) {
-                    Some((_, list)) => list.push(raw),
-                    None => bases.push((base_value, vec![raw])),
+            for touch in touches(inst) {
+                match raw_access(tr, conditions, bounds, *block, inst, touch) {
+                    Ok((base_value, raw)) => {
+                        match bases.iter_mut().find(|(b, _)| *b == base_value) {
+                            Some((_, list)) => list.push(raw),
+                            None => bases.push((base_value, vec![raw])),
+                        }
+                    }
+                    Err(r) => problems.push(r),
                 }
             }
         }
     }
+    (bases, problems)
+}
 
-    let mut arrays = Vec::new();
-    let mut memory: HashMap<InstructionValue<'f>, Vec<Access<'f>>> = HashMap::new();
-    let mut used_names = HashSet::new();
-    for (base, raws) in &bases {
+/// One access of `inst` in `block` with its base pointer, if that is fixed in the
+/// region.
+fn raw_access<'f>(
+    tr: &Translator<'_, 'f>,
+    conditions: &BlockConditions<'f>,
+    bounds: Option<&[(Loop<'f>, LoopBounds)]>,
+    block: BasicBlock<'f>,
+    inst: InstructionValue<'f>,
+    touch: Touch,
+) -> Result<(LLVMValueRef, RawAccess<'f>), Rejection> {
+    let fa = tr.fa();
+    let scope = fa.loop_for_block(block);
+    let address = tr.speculated_scev(fa.scev_at_scope(fa.scev(&basic_value(touch.pointer)), scope));
+    let base = fa.pointer_base(address);
+    let Some(base_value) = base
+        .unknown_value()
+        .filter(|_| base.kind() == ScevKind::Unknown)
+    else {
+        return Err(Rejection::new(
+            RejectReason::NonAffineSubscript,
+            with_ir(
+                fa,
+                format!("no base pointer for the {}", access_text(fa, inst)),
+                || address.llvm_text(),
+            ),
+        ));
+    };
+    let defined_inside = as_instruction(base_value)
+        .and_then(|i| i.get_parent())
+        .is_some_and(|b| tr.shape().contains_block(b));
+    if defined_inside {
+        return Err(Rejection::new(
+            RejectReason::VariantBasePointer,
+            format!(
+                "{} for the {}",
+                describe_value(fa, base_value),
+                describe_access(fa, inst)
+            ),
+        ));
+    }
+    let statement = conditions.statement_block(block);
+    let conditional = statement != block;
+    let value = touch.value;
+    let raw = RawAccess {
+        inst,
+        pointer: touch.pointer,
+        block: statement,
+        conditional,
+        from_origin: !conditional && runs_from_origin(tr, conditions, bounds, statement),
+        offset: fa.minus(address, base),
+        element_size: value.map(|v| fa.value_store_size(v).unwrap_or(0)),
+        element_type: value.map(|v| type_name(type_of(v))),
+        extent: touch
+            .length
+            .map(|l| tr.speculated_scev(fa.scev_at_scope(fa.scev(&basic_value(l)), scope))),
+        write: touch.write,
+    };
+    Ok((base_value, raw))
+}
+
+/// The memory arrays found so far, the accesses of each instruction, the names taken
+/// and the problems met, in the order of the arrays.
+#[derive(Default)]
+struct MemoryArrays<'f> {
+    arrays: Vec<Array>,
+    memory: HashMap<InstructionValue<'f>, Vec<Access<'f>>>,
+    used_names: HashSet<String>,
+    problems: Vec<Rejection>,
+}
+
+impl<'f> MemoryArrays<'f> {
+    /// The array at `base` with the accesses `raws`, unless its elements differ in
+    /// size or it has no shape that makes every subscript affine.
+    fn add(
+        &mut self,
+        tr: &Translator<'_, 'f>,
+        base: LLVMValueRef,
+        raws: &[RawAccess<'f>],
+    ) -> Result<(), Rejection> {
+        let fa = tr.fa();
         // Element size from the loads and stores; byte-sized if only ranges touch it.
         let sizes: Vec<u64> = raws.iter().filter_map(|r| r.element_size).collect();
         let size = sizes.first().copied().unwrap_or(1);
@@ -211,116 +324,139 @@ pub fn collect<'f>(
             .find_map(|r| r.element_type.clone())
             .unwrap_or_else(|| "i8".into());
         if size == 0 || sizes.iter().any(|s| *s != size) {
-            problems.push(Rejection::new(
+            return Err(Rejection::new(
                 RejectReason::MixedElementTypes,
                 format!(
                     "{} is accessed as {}",
-                    describe_value(fa, *base),
+                    describe_value(fa, base),
                     raws.iter()
                         .filter_map(|r| r.element_type.as_deref())
                         .collect::<Vec<_>>()
                         .join(" and ")
                 ),
             ));
-            continue;
         }
-        match shape_of(tr, raws, size).map(whole_row_multiples) {
-            Ok((inner_sizes, subscripts, assumed)) => {
-                let rows = global_rows(fa, *base, size, &inner_sizes);
-                let index = arrays.len();
-                let name = unique(&mut used_names, sanitize(&fa.raw_operand_name(*base)));
-                let written = raws.iter().any(|r| r.write);
-                for ((raw, subs), assumed) in raws.iter().zip(subscripts).zip(assumed) {
-                    let mut in_bounds = bounds_conditions(&subs, &inner_sizes);
-                    if let (Some(rows), Some(first)) = (&rows, subs.first()) {
-                        in_bounds.extend(within(0, first, rows));
-                    }
-                    let mut rows = None;
-                    let extent = match raw.extent {
-                        Some(e) => {
-                            match tr.affine(e).ok().and_then(|a| a.divide_exact(size as i128)) {
-                                Some(a) => Some(a),
-                                None if whole_rows(tr, e, &inner_sizes, &subs, size).is_some() => {
-                                    rows = whole_rows(tr, e, &inner_sizes, &subs, size);
-                                    inner_sizes.last().cloned()
-                                }
-                                None => {
-                                    problems.push(Rejection::new(
-                                        RejectReason::NonAffineSubscript,
-                                        format!(
-                                            "length {} of the {}",
-                                            describe_scev(fa, e),
-                                            describe_access(fa, raw.inst)
-                                        ),
-                                    ));
-                                    None
-                                }
-                            }
-                        }
-                        None => None,
-                    };
-                    // A range must also end inside its innermost row.
-                    if let (Some(e), Some(n), Some(start)) =
-                        (&extent, inner_sizes.last(), subs.last())
-                    {
-                        if let Some(end) = start.add(e) {
-                            in_bounds.push(InBounds {
-                                dimension: subs.len() - 1,
-                                size: n.clone(),
-                                range_end: true,
-                                cond: Cond::Cmp(end, CmpOp::Le, n.clone()),
-                            });
-                        }
-                    }
-                    let mut assumed = assumed;
-                    assumed.extend(tr.take_assumed());
-                    memory.entry(raw.inst).or_default().push(Access {
-                        block: raw.block,
-                        kind: match (raw.write, raw.conditional) {
-                            (false, _) => AccessKind::Read,
-                            (true, false) => AccessKind::MustWrite,
-                            (true, true) => AccessKind::MayWrite,
-                        },
-                        array: index,
-                        subscripts: subs,
-                        extent,
-                        rows,
-                        assumed,
-                        in_bounds,
-                        text: fa.instruction_text(raw.inst),
-                        inst: Some(raw.inst),
-                    });
-                }
-                arrays.push(Array {
-                    name,
-                    element_type,
-                    element_size: size,
-                    inner_sizes,
-                    is_scalar: false,
-                    base: Some(*base),
-                    value: None,
-                    written,
+        let (inner_sizes, subscripts, assumed) =
+            shape_of(tr, raws, size).map(whole_row_multiples)?;
+        let rows = global_rows(fa, base, size, &inner_sizes);
+        let index = self.arrays.len();
+        let name = unique(&mut self.used_names, sanitize(&fa.raw_operand_name(base)));
+        let array = ArrayShape {
+            index,
+            size,
+            inner_sizes: &inner_sizes,
+            rows: rows.as_ref(),
+        };
+        for ((raw, subs), assumed) in raws.iter().zip(subscripts).zip(assumed) {
+            let access = self.memory_access(tr, &array, raw, subs, assumed);
+            self.memory.entry(raw.inst).or_default().push(access);
+        }
+        self.arrays.push(Array {
+            name,
+            element_type,
+            element_size: size,
+            inner_sizes,
+            is_scalar: false,
+            base: Some(base),
+            value: None,
+            written: raws.iter().any(|r| r.write),
+        });
+        Ok(())
+    }
+
+    /// The access `raw` to `array` with its subscripts in the array's shape.
+    fn memory_access(
+        &mut self,
+        tr: &Translator<'_, 'f>,
+        array: &ArrayShape<'_>,
+        raw: &RawAccess<'f>,
+        subs: Vec<Affine>,
+        mut assumed: Vec<Assumed>,
+    ) -> Access<'f> {
+        let fa = tr.fa();
+        let mut in_bounds = bounds_conditions(&subs, array.inner_sizes);
+        if let (Some(rows), Some(first)) = (array.rows, subs.first()) {
+            in_bounds.extend(within(0, first, rows));
+        }
+        let (extent, rows) = match raw.extent {
+            Some(e) => self.range_extent(tr, array, raw, e, &subs),
+            None => (None, None),
+        };
+        // A range must also end inside its innermost row.
+        if let (Some(e), Some(n), Some(start)) = (&extent, array.inner_sizes.last(), subs.last()) {
+            if let Some(end) = start.add(e) {
+                in_bounds.push(InBounds {
+                    dimension: subs.len() - 1,
+                    size: n.clone(),
+                    range_end: true,
+                    cond: Cond::Cmp(end, CmpOp::Le, n.clone()),
                 });
             }
-            Err(r) => problems.push(r),
+        }
+        assumed.extend(tr.take_assumed());
+        Access {
+            block: raw.block,
+            kind: match (raw.write, raw.conditional) {
+                (false, _) => AccessKind::Read,
+                (true, false) => AccessKind::MustWrite,
+                (true, true) => AccessKind::MayWrite,
+            },
+            array: array.index,
+            subscripts: subs,
+            extent,
+            rows,
+            assumed,
+            in_bounds,
+            text: fa.instruction_text(raw.inst),
+            inst: Some(raw.inst),
         }
     }
-    if !problems.is_empty() {
-        return Err(problems);
+
+    /// The elements a memcpy/memset range of `bytes` covers from its subscript on, and
+    /// the rows when it covers whole rows; a length that is neither is a problem.
+    fn range_extent(
+        &mut self,
+        tr: &Translator<'_, 'f>,
+        array: &ArrayShape<'_>,
+        raw: &RawAccess<'f>,
+        bytes: Scev<'f>,
+        subs: &[Affine],
+    ) -> (Option<Affine>, Option<Affine>) {
+        let (size, inner_sizes) = (array.size, array.inner_sizes);
+        match tr
+            .affine(bytes)
+            .ok()
+            .and_then(|a| a.divide_exact(size as i128))
+        {
+            Some(a) => (Some(a), None),
+            None if whole_rows(tr, bytes, inner_sizes, subs, size).is_some() => {
+                let rows = whole_rows(tr, bytes, inner_sizes, subs, size);
+                (inner_sizes.last().cloned(), rows)
+            }
+            None => {
+                let fa = tr.fa();
+                self.problems.push(Rejection::new(
+                    RejectReason::NonAffineSubscript,
+                    format!(
+                        "length {} of the {}",
+                        describe_scev(fa, bytes),
+                        describe_access(fa, raw.inst)
+                    ),
+                ));
+                (None, None)
+            }
+        }
     }
-    if memory.is_empty() {
-        return Err(vec![Rejection::new(RejectReason::NoMemoryAccess, "")]);
-    }
-    let accesses = order_with_scalars(tr, conditions, &mut arrays, memory, &mut used_names);
-    let mut out = Accesses {
-        arrays,
-        accesses,
-        promotions: Vec::new(),
-        forwarded: Vec::new(),
-    };
-    out.promotions = super::promoted::to_memory(tr, conditions, bounds, &mut out);
-    out.forwarded = super::forward::recompute(tr, conditions, &mut out);
-    Ok(out)
+}
+
+/// An array's place and shape, for its accesses.
+struct ArrayShape<'a> {
+    index: usize,
+    /// Element size in bytes.
+    size: u64,
+    inner_sizes: &'a [Affine],
+    /// Rows of the outermost dimension, when known (see `global_rows`).
+    rows: Option<&'a Affine>,
 }
 
 type Shape = (Vec<Affine>, Vec<Vec<Affine>>, Vec<Vec<Assumed>>);
@@ -378,62 +514,10 @@ fn shape_of<'f>(
     size: u64,
 ) -> Result<Shape, Rejection> {
     let fa = tr.fa();
-    let size_i = size as i128;
-    // Linear element indices, when every offset is affine.
-    let mut linear = Vec::new();
-    let mut assumed = Vec::new();
-    for raw in raws {
-        match tr
-            .affine(raw.offset)
-            .ok()
-            .and_then(|a| a.divide_exact(size_i))
-        {
-            Some(a) => {
-                linear.push(a);
-                assumed.push(tr.take_assumed());
-            }
-            None => {
-                tr.take_assumed();
-                break;
-            }
-        }
+    if let Some((linear, assumed)) = linear_offsets(tr, raws, size) {
+        return Ok(constant_shape(tr, raws, size, linear, assumed));
     }
     let has_ranges = raws.iter().any(|r| r.extent.is_some());
-    if linear.len() == raws.len() {
-        // The subscripts of every access in constant dimensions `dims`.
-        let split = |dims: &[u64]| -> Option<Shape> {
-            let subscripts = split_all(tr, raws, &linear, dims, size)?;
-            let sizes = dims.iter().map(|d| Affine::constant(*d as i128)).collect();
-            Some((sizes, subscripts, assumed.clone()))
-        };
-        let declared = declared_shape(tr, raws, size).and_then(|dims| split(&dims));
-        let fixed = if has_ranges || declared.is_some() {
-            None
-        } else {
-            fixed_shape(tr, raws, size)
-        };
-        let inferred = strides_shape(&linear)
-            .and_then(|dims| split(&dims).filter(|shape| constants_in_bounds(&shape.1, &dims)));
-        // The declaration (GEP types) and LLVM's fixed-size delinearization may show
-        // fewer dimensions than the strides (`[*][37]` for NPB's `rhs[5][37][37][37]`,
-        // with a row subscript `37*i - j + p`): a finer shape that agrees with them on
-        // the inner dimensions bounds more subscripts.
-        let known = declared.or(fixed);
-        let finer = match (&known, &inferred) {
-            (Some(known), Some(inferred)) => {
-                inferred.0.len() > known.0.len() && inferred.0.ends_with(&known.0)
-            }
-            _ => false,
-        };
-        if let Some(shape) = if finer { inferred } else { known.or(inferred) } {
-            return Ok(shape);
-        }
-        return Ok((
-            Vec::new(),
-            linear.into_iter().map(|a| vec![a]).collect(),
-            assumed,
-        ));
-    }
     if has_ranges {
         if let Some(shape) = parametric_with_ranges(tr, raws, size) {
             return Ok(shape);
@@ -456,6 +540,80 @@ fn shape_of<'f>(
         }
     }
     parametric
+}
+
+/// The linear element index of every access, with what each translation assumed, when
+/// every offset is affine.
+fn linear_offsets<'f>(
+    tr: &Translator<'_, 'f>,
+    raws: &[RawAccess<'f>],
+    size: u64,
+) -> Option<(Vec<Affine>, Vec<Vec<Assumed>>)> {
+    let mut linear = Vec::new();
+    let mut assumed = Vec::new();
+    for raw in raws {
+        match tr
+            .affine(raw.offset)
+            .ok()
+            .and_then(|a| a.divide_exact(size as i128))
+        {
+            Some(a) => {
+                linear.push(a);
+                assumed.push(tr.take_assumed());
+            }
+            None => {
+                tr.take_assumed();
+                return None;
+            }
+        }
+    }
+    Some((linear, assumed))
+}
+
+/// The shape of an array whose accesses all have affine linear indices `linear`:
+/// constant dimensions where the declaration, LLVM's fixed-size delinearization or the
+/// strides show them, else one dimension.
+fn constant_shape<'f>(
+    tr: &Translator<'_, 'f>,
+    raws: &[RawAccess<'f>],
+    size: u64,
+    linear: Vec<Affine>,
+    assumed: Vec<Vec<Assumed>>,
+) -> Shape {
+    let has_ranges = raws.iter().any(|r| r.extent.is_some());
+    // The subscripts of every access in constant dimensions `dims`.
+    let split = |dims: &[u64]| -> Option<Shape> {
+        let subscripts = split_all(tr, raws, &linear, dims, size)?;
+        let sizes = dims.iter().map(|d| Affine::constant(*d as i128)).collect();
+        Some((sizes, subscripts, assumed.clone()))
+    };
+    let declared = declared_shape(tr, raws, size).and_then(|dims| split(&dims));
+    let fixed = if has_ranges || declared.is_some() {
+        None
+    } else {
+        fixed_shape(tr, raws, size)
+    };
+    let inferred = strides_shape(&linear)
+        .and_then(|dims| split(&dims).filter(|shape| constants_in_bounds(&shape.1, &dims)));
+    // The declaration (GEP types) and LLVM's fixed-size delinearization may show
+    // fewer dimensions than the strides (`[*][37]` for NPB's `rhs[5][37][37][37]`,
+    // with a row subscript `37*i - j + p`): a finer shape that agrees with them on
+    // the inner dimensions bounds more subscripts.
+    let known = declared.or(fixed);
+    let finer = match (&known, &inferred) {
+        (Some(known), Some(inferred)) => {
+            inferred.0.len() > known.0.len() && inferred.0.ends_with(&known.0)
+        }
+        _ => false,
+    };
+    if let Some(shape) = if finer { inferred } else { known.or(inferred) } {
+        return shape;
+    }
+    (
+        Vec::new(),
+        linear.into_iter().map(|a| vec![a]).collect(),
+        assumed,
+    )
 }
 
 /// The shape of a parametric-size two-dimensional array some of whose accesses are
@@ -1121,160 +1279,221 @@ fn order_with_scalars<'f>(
     tr: &Translator<'_, 'f>,
     conditions: &BlockConditions<'f>,
     arrays: &mut Vec<Array>,
-    mut memory: HashMap<InstructionValue<'f>, Vec<Access<'f>>>,
+    memory: HashMap<InstructionValue<'f>, Vec<Access<'f>>>,
     used_names: &mut HashSet<String>,
 ) -> Vec<Access<'f>> {
+    let mut scalars = Scalars {
+        tr,
+        conditions,
+        arrays,
+        used_names,
+        reads: BTreeMap::new(),
+        writes: BTreeMap::new(),
+    };
     let fa = tr.fa();
-    let shape = tr.shape();
-    // Per block: scalar reads, scalar writes (array index, instruction text).
-    let mut reads: BTreeMap<usize, Vec<(usize, String)>> = BTreeMap::new();
-    let mut writes: BTreeMap<usize, Vec<(usize, String)>> = BTreeMap::new();
-    let stmt = |b: BasicBlock<'f>| conditions.statement_block(b);
-    let position = |b: BasicBlock<'f>| shape.position(stmt(b)).unwrap_or(usize::MAX);
-    let mut scalar = |arrays: &mut Vec<Array>, name: String, value: LLVMValueRef| -> usize {
+    for block in &tr.shape().blocks {
+        for inst in block.get_instructions() {
+            let name = sanitize(&fa.operand_name(&inst));
+            if inst.get_opcode() == InstructionOpcode::Phi {
+                scalars.phi(*block, inst, name);
+            } else {
+                scalars.value(*block, inst, name);
+            }
+        }
+    }
+    scalars.exit_phis();
+    scalars.lay_out(memory)
+}
+
+/// The scalar accesses of a region being found: the scalars made so far and, per
+/// statement position, their reads and writes (array index, instruction text).
+struct Scalars<'a, 't, 'f> {
+    tr: &'a Translator<'t, 'f>,
+    conditions: &'a BlockConditions<'f>,
+    arrays: &'a mut Vec<Array>,
+    used_names: &'a mut HashSet<String>,
+    reads: BTreeMap<usize, Vec<(usize, String)>>,
+    writes: BTreeMap<usize, Vec<(usize, String)>>,
+}
+
+impl<'f> Scalars<'_, '_, 'f> {
+    fn stmt(&self, b: BasicBlock<'f>) -> BasicBlock<'f> {
+        self.conditions.statement_block(b)
+    }
+
+    fn position(&self, b: BasicBlock<'f>) -> usize {
+        self.tr.shape().position(self.stmt(b)).unwrap_or(usize::MAX)
+    }
+
+    /// A new scalar array for `value`; its index.
+    fn scalar(&mut self, name: String, value: LLVMValueRef) -> usize {
         let ty = type_of(value);
-        arrays.push(Array {
-            name: unique(used_names, name),
+        self.arrays.push(Array {
+            name: unique(self.used_names, name),
             element_type: type_name(ty),
-            element_size: fa.value_store_size(value).unwrap_or(0),
+            element_size: self.tr.fa().value_store_size(value).unwrap_or(0),
             inner_sizes: Vec::new(),
             is_scalar: true,
             base: None,
             value: Some(value),
             written: true,
         });
-        arrays.len() - 1
-    };
-    for block in &shape.blocks {
-        for inst in block.get_instructions() {
-            let name = sanitize(&fa.operand_name(&inst));
-            if inst.get_opcode() == InstructionOpcode::Phi {
-                if synthesizable(tr, inst) {
-                    continue;
-                }
-                let incoming = phi_incoming(inst);
-                if incoming.iter().all(|(_, p)| stmt(*p) == stmt(*block)) {
-                    // A merge of values computed inside one statement.
-                    continue;
-                }
-                let a = scalar(arrays, format!("{name}__phi"), inst.as_value_ref());
-                let text = fa.instruction_text(inst);
-                reads
-                    .entry(position(*block))
-                    .or_default()
-                    .push((a, text.clone()));
-                let mut writers = HashSet::new();
-                for (_, pred) in incoming {
-                    if shape.contains_block(pred) && writers.insert(stmt(pred)) {
-                        writes
-                            .entry(position(pred))
-                            .or_default()
-                            .push((a, text.clone()));
-                    }
-                }
-                continue;
-            }
-            if inst.get_type().is_void_type() || synthesizable(tr, inst) {
-                continue;
-            }
-            // Blocks where the value is used, phis using it at their incoming edge.
-            let mut use_blocks = Vec::new();
-            for user in users(&inst) {
-                let after_region = user.get_parent().filter(|b| !shape.contains_block(*b));
-                if let Some(b) = after_region {
-                    // Code after the region reads the last value the region made.
-                    use_blocks.push(b);
-                } else if user.get_opcode() == InstructionOpcode::Phi {
-                    for (v, pred) in phi_incoming(user) {
-                        if v == inst.as_value_ref() {
-                            use_blocks.push(pred);
-                        }
-                    }
-                } else if let Some(b) = user.get_parent() {
-                    // A branch whose condition became part of the domains (or a loop
-                    // bound) does not read the value at run time of the model.
-                    let in_domain = user.get_opcode() == InstructionOpcode::Br
-                        && !conditions.absorbed.values().any(|rep| *rep == b);
-                    if !in_domain {
-                        use_blocks.push(b);
-                    }
-                }
-            }
-            let crossing: Vec<_> = use_blocks
-                .iter()
-                .filter(|b| stmt(**b) != stmt(*block))
-                .copied()
-                .collect();
-            if crossing.is_empty() {
-                continue;
-            }
-            let a = scalar(arrays, format!("{name}__s"), inst.as_value_ref());
-            let text = fa.instruction_text(inst);
-            writes
-                .entry(position(*block))
-                .or_default()
-                .push((a, text.clone()));
-            let mut seen = HashSet::new();
-            for b in crossing {
-                if shape.contains_block(b) && seen.insert(stmt(b)) {
-                    reads
-                        .entry(position(b))
-                        .or_default()
-                        .push((a, text.clone()));
-                }
-            }
-        }
+        self.arrays.len() - 1
     }
-    // A phi after the region that takes different values depending on the path out
-    // of it (`s = 0` when a guard skips the loop, the sum otherwise) is a scalar each
-    // of those paths writes: the code after the region reads the last write.
-    for phi in crate::llvm::builder::phis_of(shape.exit) {
-        let incoming: Vec<_> = phi_incoming(phi)
-            .into_iter()
-            .filter(|(_, pred)| shape.contains_block(*pred))
-            .collect();
-        if incoming.iter().all(|(v, _)| *v == incoming[0].0) {
-            continue;
+
+    fn read(&mut self, at: BasicBlock<'f>, array: usize, text: &str) {
+        let position = self.position(at);
+        self.reads
+            .entry(position)
+            .or_default()
+            .push((array, text.to_string()));
+    }
+
+    fn write(&mut self, at: BasicBlock<'f>, array: usize, text: &str) {
+        let position = self.position(at);
+        self.writes
+            .entry(position)
+            .or_default()
+            .push((array, text.to_string()));
+    }
+
+    /// A phi merging values of other statements: a scalar its statement reads and each
+    /// statement it comes from writes.
+    fn phi(&mut self, block: BasicBlock<'f>, inst: InstructionValue<'f>, name: String) {
+        if synthesizable(self.tr, inst) {
+            return;
         }
-        let name = sanitize(&fa.operand_name(&phi));
-        let a = scalar(arrays, format!("{name}__phi"), phi.as_value_ref());
-        let text = fa.instruction_text(phi);
+        let incoming = phi_incoming(inst);
+        if incoming
+            .iter()
+            .all(|(_, p)| self.stmt(*p) == self.stmt(block))
+        {
+            // A merge of values computed inside one statement.
+            return;
+        }
+        let a = self.scalar(format!("{name}__phi"), inst.as_value_ref());
+        let text = self.tr.fa().instruction_text(inst);
+        self.read(block, a, &text);
         let mut writers = HashSet::new();
         for (_, pred) in incoming {
-            if writers.insert(stmt(pred)) {
-                writes
-                    .entry(position(pred))
-                    .or_default()
-                    .push((a, text.clone()));
+            if self.tr.shape().contains_block(pred) && writers.insert(self.stmt(pred)) {
+                self.write(pred, a, &text);
             }
         }
     }
-    let mut out = Vec::new();
-    for (index, original) in shape.blocks.iter().enumerate() {
-        let block = &stmt(*original);
-        let scalar_access = |kind, (array, text): (usize, String)| Access {
-            block: *block,
-            kind,
-            array,
-            subscripts: Vec::new(),
-            extent: None,
-            rows: None,
-            assumed: Vec::new(),
-            in_bounds: Vec::new(),
-            text,
-            inst: None,
-        };
-        for r in reads.remove(&index).unwrap_or_default() {
-            out.push(scalar_access(AccessKind::Read, r));
+
+    /// A value used in other statements (or after the region): a scalar its statement
+    /// writes and each statement using it reads.
+    fn value(&mut self, block: BasicBlock<'f>, inst: InstructionValue<'f>, name: String) {
+        if inst.get_type().is_void_type() || synthesizable(self.tr, inst) {
+            return;
         }
-        for inst in original.get_instructions() {
-            out.extend(memory.remove(&inst).unwrap_or_default());
+        let crossing: Vec<_> = self
+            .use_blocks(inst)
+            .into_iter()
+            .filter(|b| self.stmt(*b) != self.stmt(block))
+            .collect();
+        if crossing.is_empty() {
+            return;
         }
-        for w in writes.remove(&index).unwrap_or_default() {
-            out.push(scalar_access(AccessKind::MustWrite, w));
+        let a = self.scalar(format!("{name}__s"), inst.as_value_ref());
+        let text = self.tr.fa().instruction_text(inst);
+        self.write(block, a, &text);
+        let mut seen = HashSet::new();
+        for b in crossing {
+            if self.tr.shape().contains_block(b) && seen.insert(self.stmt(b)) {
+                self.read(b, a, &text);
+            }
         }
     }
-    out
+
+    /// Blocks where the value is used, phis using it at their incoming edge.
+    fn use_blocks(&self, inst: InstructionValue<'f>) -> Vec<BasicBlock<'f>> {
+        let shape = self.tr.shape();
+        let mut use_blocks = Vec::new();
+        for user in users(&inst) {
+            let after_region = user.get_parent().filter(|b| !shape.contains_block(*b));
+            if let Some(b) = after_region {
+                // Code after the region reads the last value the region made.
+                use_blocks.push(b);
+            } else if user.get_opcode() == InstructionOpcode::Phi {
+                for (v, pred) in phi_incoming(user) {
+                    if v == inst.as_value_ref() {
+                        use_blocks.push(pred);
+                    }
+                }
+            } else if let Some(b) = user.get_parent() {
+                // A branch whose condition became part of the domains (or a loop
+                // bound) does not read the value at run time of the model.
+                let in_domain = user.get_opcode() == InstructionOpcode::Br
+                    && !self.conditions.absorbed.values().any(|rep| *rep == b);
+                if !in_domain {
+                    use_blocks.push(b);
+                }
+            }
+        }
+        use_blocks
+    }
+
+    /// A phi after the region that takes different values depending on the path out
+    /// of it (`s = 0` when a guard skips the loop, the sum otherwise) is a scalar each
+    /// of those paths writes: the code after the region reads the last write.
+    fn exit_phis(&mut self) {
+        let fa = self.tr.fa();
+        let shape = self.tr.shape();
+        for phi in crate::llvm::builder::phis_of(shape.exit) {
+            let incoming: Vec<_> = phi_incoming(phi)
+                .into_iter()
+                .filter(|(_, pred)| shape.contains_block(*pred))
+                .collect();
+            if incoming.iter().all(|(v, _)| *v == incoming[0].0) {
+                continue;
+            }
+            let name = sanitize(&fa.operand_name(&phi));
+            let a = self.scalar(format!("{name}__phi"), phi.as_value_ref());
+            let text = fa.instruction_text(phi);
+            let mut writers = HashSet::new();
+            for (_, pred) in incoming {
+                if writers.insert(self.stmt(pred)) {
+                    self.write(pred, a, &text);
+                }
+            }
+        }
+    }
+
+    /// Every access in statement order: per block, the scalar reads, the memory
+    /// accesses in instruction order, the scalar writes.
+    fn lay_out(
+        mut self,
+        mut memory: HashMap<InstructionValue<'f>, Vec<Access<'f>>>,
+    ) -> Vec<Access<'f>> {
+        let mut out = Vec::new();
+        for (index, original) in self.tr.shape().blocks.iter().enumerate() {
+            let block = self.stmt(*original);
+            let scalar_access = |kind, (array, text): (usize, String)| Access {
+                block,
+                kind,
+                array,
+                subscripts: Vec::new(),
+                extent: None,
+                rows: None,
+                assumed: Vec::new(),
+                in_bounds: Vec::new(),
+                text,
+                inst: None,
+            };
+            for r in self.reads.remove(&index).unwrap_or_default() {
+                out.push(scalar_access(AccessKind::Read, r));
+            }
+            for inst in original.get_instructions() {
+                out.extend(memory.remove(&inst).unwrap_or_default());
+            }
+            for w in self.writes.remove(&index).unwrap_or_default() {
+                out.push(scalar_access(AccessKind::MustWrite, w));
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]

@@ -74,8 +74,8 @@ pub fn recompute<'f>(
         forwarded.push(tree.instructions.iter().map(|i| i.as_value_ref()).collect());
     }
     if !forwarded.is_empty() {
-        super::promoted::dedupe(accesses);
-        super::promoted::drop_unused_arrays(accesses);
+        accesses.dedupe();
+        accesses.drop_unused_arrays();
     }
     forwarded
 }

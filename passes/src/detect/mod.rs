@@ -5,8 +5,9 @@
 //! Steps, each in its own file: `instructions` (calls, volatile, allocas),
 //! `region` (single entry and exit, canonical loops, program order), `control`
 //! (loop bounds and block conditions as affine constraints), `access` (arrays,
-//! subscripts, scalar accesses), `build` (the `ScopSpec` handed to the model).
-//! `translate` turns SCEVs into the affine forms of `affine`.
+//! subscripts, scalar accesses), `promoted` and `forward` (scalars kept in memory or
+//! recomputed where read), `build` (the `ScopSpec` handed to the model).
+//! `translate` turns SCEVs and branch conditions into the affine forms of `affine`.
 
 pub mod access;
 pub mod affine;
@@ -18,6 +19,7 @@ pub mod promoted;
 pub mod reduction;
 pub mod region;
 pub mod reject;
+pub mod replaceable;
 pub mod rotated;
 pub mod translate;
 
@@ -40,6 +42,23 @@ pub struct DetectedRegion<'f> {
     pub last: Option<InstructionValue<'f>>,
     /// What code generation needs of the IR behind the spec.
     pub ir: RegionIr<'f>,
+    /// Why new code cannot replace the region, if it cannot (see `replaceable`).
+    pub not_replaceable: Option<Rejection>,
+}
+
+impl<'f> DetectedRegion<'f> {
+    /// Whether new code can replace the region; else what keeps it as it is.
+    pub fn replaceable(&self) -> Result<(), &str> {
+        match &self.not_replaceable {
+            Some(rejection) => Err(&rejection.detail),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks, once the region is settled, whether new code can replace it.
+    fn check_replaceable(&mut self, fa: &FunctionAnalyses<'f>) {
+        self.not_replaceable = replaceable::boundary(fa, &self.ir).err();
+    }
 }
 
 /// The IR side of a region: where it is, which blocks and loops each statement comes
@@ -130,6 +149,11 @@ pub const HANDLED: &str = "polyrust.handled";
 pub fn detect<'f>(fa: &FunctionAnalyses<'f>) -> Detection<'f> {
     let mut out = Detection::default();
     detect_level(fa, &fa.top_level_loops(), &mut out);
+    // Once every region is found: the growth of a region tries many candidates, and
+    // only the regions settled on are ever replaced.
+    for region in &mut out.regions {
+        region.check_replaceable(fa);
+    }
     out
 }
 
@@ -259,7 +283,9 @@ pub fn analyse_speculating<'f>(
     root: Loop<'f>,
     speculated: &[(inkwell::llvm_sys::prelude::LLVMValueRef, i64)],
 ) -> Result<DetectedRegion<'f>, Rejected<'f>> {
-    analyse(fa, &[root], speculated)
+    let mut region = analyse(fa, &[root], speculated)?;
+    region.check_replaceable(fa);
+    Ok(region)
 }
 
 /// The block that ends a region made of the nests `top`: the exit of the last nest if
@@ -325,150 +351,253 @@ fn analyse<'f>(
     top: &[Loop<'f>],
     speculated: &[(inkwell::llvm_sys::prelude::LLVMValueRef, i64)],
 ) -> Result<DetectedRegion<'f>, Rejected<'f>> {
-    let located = |blocks: &[BasicBlock<'f>]| -> Reasons<'f> {
-        instructions::check(fa, blocks)
-            .into_iter()
-            .map(|l| (l.rejection, Some(l.at)))
-            .collect()
-    };
-    let Some(exit) = region_exit(fa, top) else {
-        let mut reasons = located(&top.iter().flat_map(|l| l.blocks()).collect::<Vec<_>>());
-        reasons.push((
-            Rejection::new(reject::RejectReason::MultipleExits, "no single exit"),
-            None,
-        ));
-        return Err(shape_failure(reasons));
-    };
-    let shape = match region::shape(fa, top, exit) {
-        Ok(shape) => shape,
-        Err(region::ShapeError { problems }) => {
-            let mut reasons = located(&top.iter().flat_map(|l| l.blocks()).collect::<Vec<_>>());
-            reasons.extend(problems.into_iter().map(|r| (r, None)));
-            return Err(shape_failure(reasons));
-        }
-    };
-    let mut reasons = located(&shape.blocks);
+    let shape = candidate_shape(fa, top)?;
+    let reasons = located(fa, &shape.blocks);
     let tr = Translator::speculating(fa, &shape, speculated);
     let bounds = control::loop_bounds(&tr);
     let conditions = control::block_conditions(&tr);
-    let accesses = match &conditions {
-        Ok(c) => access::collect(&tr, c, bounds.as_deref().ok()),
-        Err(_) => Ok(access::Accesses::default()),
+    let memory = match &conditions {
+        Ok(c) => memory(&tr, c, bounds.as_deref().ok()),
+        Err(_) => Ok(Memory::default()),
     };
-    let none = |v: Vec<Rejection>| v.into_iter().map(|r| (r, None));
-    match (bounds, conditions, accesses) {
-        (Ok(bounds), Ok(conditions), Ok(accesses)) if reasons.is_empty() => {
-            let invariant_loads = tr.invariant_loads();
-            let speculated = tr.used_speculation();
-            let params = tr.into_params();
-            let (mut spec, statement_blocks) = build::scop_spec(&build::Inputs {
-                fa,
+    match (bounds, conditions, memory) {
+        (Ok(bounds), Ok(conditions), Ok(memory)) if reasons.is_empty() => {
+            let found = Found {
                 shape: &shape,
-                params: &params,
                 bounds: &bounds,
                 conditions: &conditions,
-                accesses: &accesses,
-            });
-            build::record_invariant_loads(fa, &mut spec, &invariant_loads);
-            let statements = spec
-                .statements
-                .iter()
-                .zip(&statement_blocks)
-                .map(|(s, rep)| StatementIr {
-                    name: s.name.clone(),
-                    blocks: shape
-                        .blocks
-                        .iter()
-                        .copied()
-                        .filter(|b| conditions.statement_block(*b) == *rep)
-                        .collect(),
-                    loops: shape.loops_around(fa, *rep),
-                    promoted_writes: accesses
-                        .promotions
-                        .iter()
-                        .flat_map(|(_, writes)| writes)
-                        .filter(|(block, _)| block == rep)
-                        .map(|(_, write)| *write)
-                        .collect(),
-                })
-                .collect();
-            let arrays = accesses
-                .arrays
-                .iter()
-                .filter_map(|a| {
-                    let ir = match (a.base, a.value) {
-                        (Some(base), _) => ArrayIr::Memory { base },
-                        (None, Some(value)) => ArrayIr::Scalar { value },
-                        (None, None) => return None,
-                    };
-                    Some((a.name.clone(), ir))
-                })
-                .collect();
-            let ir = RegionIr {
-                entry: shape.entry,
-                exit: shape.exit,
-                blocks: shape.blocks.clone(),
-                loops: shape.loops.clone(),
-                statements,
-                params,
-                arrays,
-                promotions: accesses.promotions.iter().map(|(p, _)| p.clone()).collect(),
-                forwarded: accesses.forwarded.clone(),
-                speculated,
-                fallback_open: false,
-                memory_arrays: accesses
-                    .accesses
-                    .iter()
-                    .filter_map(|access| {
-                        let inst = access.inst?;
-                        let array = accesses.arrays.get(access.array)?;
-                        array.base?;
-                        matches!(
-                            inst.get_opcode(),
-                            InstructionOpcode::Load | InstructionOpcode::Store
-                        )
-                        .then(|| (inst.as_value_ref(), array.name.clone()))
-                    })
-                    .collect(),
+                memory: &memory,
             };
-            Ok(DetectedRegion {
-                top: top.to_vec(),
-                spec,
-                last: last_located_instruction(fa, &shape.blocks),
-                ir,
-            })
+            Ok(region(fa, top, &found, tr))
         }
-        (bounds, conditions, accesses) => {
+        (bounds, conditions, memory) => {
+            let mut reasons = reasons;
+            let none = |v: Vec<Rejection>| v.into_iter().map(|r| (r, None));
             if let Err(e) = bounds {
                 reasons.extend(none(e));
             }
             if let Err(e) = conditions {
                 reasons.extend(none(e));
             }
-            if let Err(e) = accesses {
+            if let Err(e) = memory {
                 reasons.extend(none(e));
             }
-            // Refused for the work of the guard it starts at (the `malloc` in front of
-            // `if (n > 0)`): without that work the region may form.
-            let in_guard = |inst: &InstructionValue<'f>| {
-                shape.guard_with_work.is_some() && inst.get_parent() == shape.guard_with_work
-            };
-            let split = shape.guard_with_work.filter(|_| {
-                reasons
-                    .iter()
-                    .any(|(_, at)| at.as_ref().is_some_and(in_guard))
-                    || tr
-                        .offending()
-                        .into_iter()
-                        .any(|v| crate::llvm::ir::as_instruction(v).is_some_and(|i| in_guard(&i)))
-            });
-            Err(Rejected {
-                reasons,
-                offending: tr.offending(),
-                shape_only: false,
-                split,
-            })
+            Err(refusal(&shape, &tr, reasons))
         }
+    }
+}
+
+/// The instructions of `blocks` detection refuses, each where it is.
+fn located<'f>(fa: &FunctionAnalyses<'f>, blocks: &[BasicBlock<'f>]) -> Reasons<'f> {
+    instructions::check(fa, blocks)
+        .into_iter()
+        .map(|l| (l.rejection, Some(l.at)))
+        .collect()
+}
+
+/// The region shape of the nests `top`, or why they have none (with the instructions
+/// of their loops that would be refused as well).
+fn candidate_shape<'f>(
+    fa: &FunctionAnalyses<'f>,
+    top: &[Loop<'f>],
+) -> Result<region::RegionShape<'f>, Rejected<'f>> {
+    let loop_blocks = || top.iter().flat_map(|l| l.blocks()).collect::<Vec<_>>();
+    let Some(exit) = region_exit(fa, top) else {
+        let mut reasons = located(fa, &loop_blocks());
+        reasons.push((
+            Rejection::new(reject::RejectReason::MultipleExits, "no single exit"),
+            None,
+        ));
+        return Err(shape_failure(reasons));
+    };
+    region::shape(fa, top, exit).map_err(|region::ShapeError { problems }| {
+        let mut reasons = located(fa, &loop_blocks());
+        reasons.extend(problems.into_iter().map(|r| (r, None)));
+        shape_failure(reasons)
+    })
+}
+
+/// The memory a region touches: its accesses, once the scalars it keeps in an array
+/// element (`promoted`) and the values it recomputes where they are read (`forward`)
+/// are accesses to those arrays.
+#[derive(Default)]
+struct Memory<'f> {
+    accesses: access::Accesses<'f>,
+    /// Each promoted chain with the statements (by block) that write it.
+    promotions: Vec<(
+        promoted::Promotion,
+        Vec<(BasicBlock<'f>, promoted::PromotedWrite)>,
+    )>,
+    /// See `RegionIr::forwarded`.
+    forwarded: Vec<Vec<inkwell::llvm_sys::prelude::LLVMValueRef>>,
+}
+
+fn memory<'f>(
+    tr: &Translator<'_, 'f>,
+    conditions: &control::BlockConditions<'f>,
+    bounds: Option<&[(Loop<'f>, control::LoopBounds)]>,
+) -> Result<Memory<'f>, Vec<Rejection>> {
+    let mut accesses = access::collect(tr, conditions, bounds)?;
+    let promotions = promoted::to_memory(tr, conditions, bounds, &mut accesses);
+    let forwarded = forward::recompute(tr, conditions, &mut accesses);
+    Ok(Memory {
+        accesses,
+        promotions,
+        forwarded,
+    })
+}
+
+/// What the steps of detection found in an accepted candidate.
+struct Found<'a, 'f> {
+    shape: &'a region::RegionShape<'f>,
+    bounds: &'a [(Loop<'f>, control::LoopBounds)],
+    conditions: &'a control::BlockConditions<'f>,
+    memory: &'a Memory<'f>,
+}
+
+/// The detected region of the nests `top`: its spec and the IR behind it.
+fn region<'f>(
+    fa: &FunctionAnalyses<'f>,
+    top: &[Loop<'f>],
+    found: &Found<'_, 'f>,
+    tr: Translator<'_, 'f>,
+) -> DetectedRegion<'f> {
+    let Found {
+        shape,
+        bounds,
+        conditions,
+        memory,
+    } = *found;
+    let accesses = &memory.accesses;
+    let invariant_loads = tr.invariant_loads();
+    let speculated = tr.used_speculation();
+    let params = tr.into_params();
+    let (mut spec, statement_blocks) = build::scop_spec(&build::Inputs {
+        fa,
+        shape,
+        params: &params,
+        bounds,
+        conditions,
+        accesses,
+    });
+    build::record_invariant_loads(fa, &mut spec, &invariant_loads);
+    let ir = RegionIr {
+        entry: shape.entry,
+        exit: shape.exit,
+        blocks: shape.blocks.clone(),
+        loops: shape.loops.clone(),
+        statements: statement_irs(fa, found, &spec, &statement_blocks),
+        params,
+        arrays: array_irs(accesses),
+        promotions: memory.promotions.iter().map(|(p, _)| p.clone()).collect(),
+        forwarded: memory.forwarded.clone(),
+        speculated,
+        fallback_open: false,
+        memory_arrays: memory_arrays(accesses),
+    };
+    DetectedRegion {
+        top: top.to_vec(),
+        spec,
+        last: last_located_instruction(fa, &shape.blocks),
+        ir,
+        not_replaceable: None,
+    }
+}
+
+/// The IR of each statement of `spec`, whose blocks are `statement_blocks`.
+fn statement_irs<'f>(
+    fa: &FunctionAnalyses<'f>,
+    found: &Found<'_, 'f>,
+    spec: &ScopSpec,
+    statement_blocks: &[BasicBlock<'f>],
+) -> Vec<StatementIr<'f>> {
+    spec.statements
+        .iter()
+        .zip(statement_blocks)
+        .map(|(s, rep)| StatementIr {
+            name: s.name.clone(),
+            blocks: found
+                .shape
+                .blocks
+                .iter()
+                .copied()
+                .filter(|b| found.conditions.statement_block(*b) == *rep)
+                .collect(),
+            loops: found.shape.loops_around(fa, *rep),
+            promoted_writes: found
+                .memory
+                .promotions
+                .iter()
+                .flat_map(|(_, writes)| writes)
+                .filter(|(block, _)| block == rep)
+                .map(|(_, write)| *write)
+                .collect(),
+        })
+        .collect()
+}
+
+/// What each array of the spec stands for in the IR.
+fn array_irs(accesses: &access::Accesses<'_>) -> Vec<(String, ArrayIr)> {
+    accesses
+        .arrays
+        .iter()
+        .filter_map(|a| {
+            let ir = match (a.base, a.value) {
+                (Some(base), _) => ArrayIr::Memory { base },
+                (None, Some(value)) => ArrayIr::Scalar { value },
+                (None, None) => return None,
+            };
+            Some((a.name.clone(), ir))
+        })
+        .collect()
+}
+
+/// The memory array each load and store of the region accesses.
+fn memory_arrays(
+    accesses: &access::Accesses<'_>,
+) -> HashMap<inkwell::llvm_sys::prelude::LLVMValueRef, String> {
+    accesses
+        .accesses
+        .iter()
+        .filter_map(|access| {
+            let inst = access.inst?;
+            let array = accesses.arrays.get(access.array)?;
+            array.base?;
+            matches!(
+                inst.get_opcode(),
+                InstructionOpcode::Load | InstructionOpcode::Store
+            )
+            .then(|| (inst.as_value_ref(), array.name.clone()))
+        })
+        .collect()
+}
+
+/// Why a candidate with a region shape is refused: `reasons`, and where its entry is
+/// a guard whose work caused some of them, that guard (see `Rejected::split`).
+fn refusal<'f>(
+    shape: &region::RegionShape<'f>,
+    tr: &Translator<'_, 'f>,
+    reasons: Reasons<'f>,
+) -> Rejected<'f> {
+    // Refused for the work of the guard it starts at (the `malloc` in front of
+    // `if (n > 0)`): without that work the region may form.
+    let in_guard = |inst: &InstructionValue<'f>| {
+        shape.guard_with_work.is_some() && inst.get_parent() == shape.guard_with_work
+    };
+    let split = shape.guard_with_work.filter(|_| {
+        reasons
+            .iter()
+            .any(|(_, at)| at.as_ref().is_some_and(in_guard))
+            || tr
+                .offending()
+                .into_iter()
+                .any(|v| crate::llvm::ir::as_instruction(v).is_some_and(|i| in_guard(&i)))
+    });
+    Rejected {
+        reasons,
+        offending: tr.offending(),
+        shape_only: false,
+        split,
     }
 }
 
@@ -606,6 +735,9 @@ pub fn print<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) -> String
                 "s"
             },
         );
+        if let Some(reason) = &region.not_replaceable {
+            let _ = writeln!(out, "    left unchanged, {}: {reason}", reason.reason.key());
+        }
     }
     for stop in &detection.stops {
         let _ = writeln!(

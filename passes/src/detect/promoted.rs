@@ -97,31 +97,7 @@ pub fn to_memory<'f>(
             continue;
         }
         taken.extend(arrays.iter().copied());
-        // The element's access, taken before the identities go (it may be one).
-        let home = &accesses.accesses[chain.home];
-        let (array, subscripts, assumed, in_bounds) = (
-            home.array,
-            home.subscripts.clone(),
-            home.assumed.clone(),
-            home.in_bounds.clone(),
-        );
-        let ids = &chain.identities;
-        accesses.accesses.retain(|x| {
-            let of_chain = arrays.contains(&x.array);
-            let identity = x.inst.is_some_and(|i| ids.instructions.contains(&i))
-                || (of_chain && x.kind != AccessKind::Read && ids.writes.contains(&x.block))
-                || (of_chain && x.kind == AccessKind::Read && ids.reads.contains(&x.block));
-            !identity
-        });
-        for access in accesses.accesses.iter_mut() {
-            if arrays.contains(&access.array) {
-                access.array = array;
-                access.subscripts = subscripts.clone();
-                access.assumed = assumed.clone();
-                access.in_bounds = in_bounds.clone();
-                access.text = format!("{} (promoted scalar, kept in memory)", access.text);
-            }
-        }
+        let array = keep_in_element(accesses, &chain, &arrays);
         out.push((
             Promotion {
                 values: chain.values,
@@ -135,10 +111,41 @@ pub fn to_memory<'f>(
         ));
     }
     if !out.is_empty() {
-        dedupe(accesses);
-        drop_unused_arrays(accesses);
+        accesses.dedupe();
+        accesses.drop_unused_arrays();
     }
     out
+}
+
+/// Turns the accesses of the chain's scalars (`arrays`) into accesses to its element,
+/// dropping those that become identities; the element's array.
+fn keep_in_element(accesses: &mut Accesses<'_>, chain: &Chain<'_>, arrays: &[usize]) -> usize {
+    // The element's access, taken before the identities go (it may be one).
+    let home = &accesses.accesses[chain.home];
+    let (array, subscripts, assumed, in_bounds) = (
+        home.array,
+        home.subscripts.clone(),
+        home.assumed.clone(),
+        home.in_bounds.clone(),
+    );
+    let ids = &chain.identities;
+    accesses.accesses.retain(|x| {
+        let of_chain = arrays.contains(&x.array);
+        let identity = x.inst.is_some_and(|i| ids.instructions.contains(&i))
+            || (of_chain && x.kind != AccessKind::Read && ids.writes.contains(&x.block))
+            || (of_chain && x.kind == AccessKind::Read && ids.reads.contains(&x.block));
+        !identity
+    });
+    for access in accesses.accesses.iter_mut() {
+        if arrays.contains(&access.array) {
+            access.array = array;
+            access.subscripts = subscripts.clone();
+            access.assumed = assumed.clone();
+            access.in_bounds = in_bounds.clone();
+            access.text = format!("{} (promoted scalar, kept in memory)", access.text);
+        }
+    }
+    array
 }
 
 /// A chain found on the IR, with the memory access it lives in.
@@ -172,6 +179,89 @@ impl<'f> Chain<'f> {
         accesses: &Accesses<'f>,
         phi: InstructionValue<'f>,
     ) -> Option<Chain<'f>> {
+        let search = Search::new(tr, conditions, bounds, accesses, phi)?;
+        let uses = search.follow()?;
+        let element = search.element(&uses)?;
+        if !search.undisturbed(&uses, &element) {
+            return None;
+        }
+        search.chain(uses, element)
+    }
+}
+
+/// A phi being looked at as the start of a chain, with its loop `L` (whose body is one
+/// statement, S1) and the statement S0 in front of `L` where the chain starts.
+struct Search<'a, 't, 'f> {
+    tr: &'a Translator<'t, 'f>,
+    conditions: &'a BlockConditions<'f>,
+    bounds: Option<&'a [(Loop<'f>, LoopBounds)]>,
+    accesses: &'a Accesses<'f>,
+    phi: InstructionValue<'f>,
+    l: Loop<'f>,
+    parent: Option<Loop<'f>>,
+    /// The block before `L` the phi's first value comes from, and that value.
+    pre: BasicBlock<'f>,
+    init: LLVMValueRef,
+    /// The value the phi takes on the back edge.
+    next: LLVMValueRef,
+    s0: BasicBlock<'f>,
+    s1: BasicBlock<'f>,
+    ty: inkwell::llvm_sys::prelude::LLVMTypeRef,
+    /// Depth of `L` in the region.
+    depth: usize,
+}
+
+/// Where the chain's values are used outside the phi.
+struct Uses<'f> {
+    /// The phi, its back-edge value and that value's LCSSA copies.
+    values: Vec<LLVMValueRef>,
+    /// Stores of the chain after the loop (in S2), in program order.
+    after: Vec<InstructionValue<'f>>,
+    /// The statement after the loop, in the loop around L, that uses the chain.
+    s2: Option<BasicBlock<'f>>,
+    /// The store of the chain in the loop.
+    in_loop_store: Option<InstructionValue<'f>>,
+    /// Statements in later loops inside the loop around L that read the chain.
+    readers: Vec<BasicBlock<'f>>,
+}
+
+/// The element the chain lives in, and the accesses to it that are the chain's.
+struct Element<'f> {
+    /// The load before the loop the chain starts from.
+    init_load: Option<InstructionValue<'f>>,
+    /// The chain's loads and stores with their access (index in `accesses.accesses`).
+    homes: Vec<(InstructionValue<'f>, usize)>,
+    home: usize,
+    /// The chain's store after the loop.
+    after_home: Option<(InstructionValue<'f>, usize)>,
+    /// S2 overwrites the element with a value computed from the chain.
+    overwritten: bool,
+    first_use_in_s2: Option<InstructionValue<'f>>,
+    /// S0's store of the chain's starting value into the element.
+    init_store: Option<InstructionValue<'f>>,
+    pointer: LLVMValueRef,
+}
+
+/// What the statement after the loop (S2) does with the chain.
+struct AfterLoop<'f> {
+    /// Its store of the chain to the element, with the store's access.
+    home: Option<(InstructionValue<'f>, usize)>,
+    /// The store overwrites the element with a value computed from the chain.
+    overwritten: bool,
+    first_use_in_s2: Option<InstructionValue<'f>>,
+}
+
+impl<'a, 't, 'f> Search<'a, 't, 'f> {
+    /// The search from `phi`, if it is the phi of an innermost loop of the region whose
+    /// body is one statement, entered from a statement in the loop around it, and read
+    /// in its own loop only.
+    fn new(
+        tr: &'a Translator<'t, 'f>,
+        conditions: &'a BlockConditions<'f>,
+        bounds: Option<&'a [(Loop<'f>, LoopBounds)]>,
+        accesses: &'a Accesses<'f>,
+        phi: InstructionValue<'f>,
+    ) -> Option<Self> {
         let fa = tr.fa();
         let shape = tr.shape();
         let stmt = |b: BasicBlock<'f>| conditions.statement_block(b);
@@ -208,7 +298,6 @@ impl<'f> Chain<'f> {
         }
         let ty = type_of(phi.as_value_ref());
         let depth = shape.loops_around(fa, header).len().checked_sub(1)?;
-
         // The phi is read in S1 only.
         if users(&phi)
             .iter()
@@ -216,279 +305,369 @@ impl<'f> Chain<'f> {
         {
             return None;
         }
-        // The back-edge value: used in S1, by LCSSA phis after the loop, and by stores
-        // after the loop (in S2, in the loop around L).
-        let mut values = vec![phi.as_value_ref(), next];
-        let mut after: Vec<InstructionValue<'f>> = Vec::new();
-        let mut s2: Option<BasicBlock<'f>> = None;
-        let mut in_loop_store: Option<InstructionValue<'f>> = None;
-        let mut readers: Vec<BasicBlock<'f>> = Vec::new();
-        let mut pending = vec![next];
+        Some(Search {
+            tr,
+            conditions,
+            bounds,
+            accesses,
+            phi,
+            l,
+            parent,
+            pre,
+            init,
+            next,
+            s0,
+            s1,
+            ty,
+            depth,
+        })
+    }
+
+    fn stmt(&self, b: BasicBlock<'f>) -> BasicBlock<'f> {
+        self.conditions.statement_block(b)
+    }
+
+    /// The back-edge value: used in S1, by LCSSA phis after the loop, and by stores
+    /// after the loop (in S2, in the loop around L).
+    fn follow(&self) -> Option<Uses<'f>> {
+        let (fa, shape, l) = (self.tr.fa(), self.tr.shape(), self.l);
+        let mut uses = Uses {
+            values: vec![self.phi.as_value_ref(), self.next],
+            after: Vec::new(),
+            s2: None,
+            in_loop_store: None,
+            readers: Vec::new(),
+        };
+        let mut pending = vec![self.next];
         while let Some(v) = pending.pop() {
             for user in users(&basic_value(v)) {
                 let block = user.get_parent()?;
-                if stmt(block) == s1 {
+                if self.stmt(block) == self.s1 {
                     if user.get_opcode() == InstructionOpcode::Store
-                        && user.as_value_ref() != phi.as_value_ref()
+                        && user.as_value_ref() != self.phi.as_value_ref()
                         && accessed_value(user) == Some(v)
                     {
-                        if in_loop_store.is_some() {
+                        if uses.in_loop_store.is_some() {
                             return None;
                         }
-                        in_loop_store = Some(user);
+                        uses.in_loop_store = Some(user);
                     }
                     continue;
                 }
                 if l.contains_block(block) || !shape.contains_block(block) {
                     return None;
                 }
-                if fa.loop_for_block(block) != parent {
+                if fa.loop_for_block(block) != self.parent {
                     // A statement in a later loop inside J reads the value (NPB's and
                     // Gram-Schmidt's `for i: A[i][j] -= Q[i][k] * d`).
                     if user.get_opcode() == InstructionOpcode::Phi
-                        || !parent.is_some_and(|j| j.contains_block(block))
+                        || !self.parent.is_some_and(|j| j.contains_block(block))
                     {
                         return None;
                     }
-                    readers.push(stmt(block));
+                    uses.readers.push(self.stmt(block));
                     continue;
                 }
-                match s2 {
-                    Some(s) if s != stmt(block) => return None,
-                    _ => s2 = Some(stmt(block)),
+                match uses.s2 {
+                    Some(s) if s != self.stmt(block) => return None,
+                    _ => uses.s2 = Some(self.stmt(block)),
                 }
                 if user.get_opcode() == InstructionOpcode::Phi {
                     // An LCSSA copy: every incoming value is the chain's.
                     if phi_incoming(user).iter().any(|(x, _)| *x != v) {
                         return None;
                     }
-                    values.push(user.as_value_ref());
+                    uses.values.push(user.as_value_ref());
                     pending.push(user.as_value_ref());
                 } else if user.get_opcode() == InstructionOpcode::Store
                     && accessed_value(user) == Some(v)
                 {
-                    after.push(user);
+                    uses.after.push(user);
                 }
             }
         }
-
-        // The element: where the chain is loaded from and stored to, all one access.
-        let init_load = as_instruction(init)
-            .filter(|i| i.get_opcode() == InstructionOpcode::Load)
-            .filter(|i| i.get_parent().map(stmt) == Some(s0));
-        let access_of = |inst: InstructionValue<'f>| {
-            accesses
-                .accesses
-                .iter()
-                .position(|x| x.inst == Some(inst) && x.kind != AccessKind::MayWrite)
-        };
-        let mut homes: Vec<(InstructionValue<'f>, usize)> = Vec::new();
-        for inst in init_load.iter().chain(in_loop_store.iter()) {
-            homes.push((*inst, access_of(*inst)?));
-        }
-        // After the loop, the first store to the same element is the chain's (others
-        // store the value elsewhere); without a load or a store in the loop, the
-        // first store after it defines the element.
-        let same = |x: &Access<'f>, y: &Access<'f>| {
-            x.array == y.array && x.subscripts == y.subscripts && x.extent.is_none()
-        };
-        after.sort_by_key(|st| {
+        uses.after.sort_by_key(|st| {
             let block = st.get_parent();
             block.map(|b| b.get_instructions().position(|i| i == *st))
         });
-        let after_home = after.iter().find_map(|st| {
-            let i = access_of(*st)?;
-            match homes.first() {
-                Some((_, h)) if !same(&accesses.accesses[*h], &accesses.accesses[i]) => None,
-                _ => Some((*st, i)),
-            }
-        });
-        // Or the element S2 overwrites with a value computed from the chain
-        // (`cov[a][b] = s / d`): its old contents are dead from S0 on, so the chain may
-        // live there until it is read.
-        let first_use_in_s2 = s2.and_then(|s| first_use(s, &values));
-        let mut overwritten = false;
-        let after_home = match (after_home, s2, first_use_in_s2) {
-            (Some(h), _, _) => Some(h),
-            (None, Some(s2), Some(first)) => s2
-                .get_instructions()
-                .filter(|i| i.get_opcode() == InstructionOpcode::Store)
-                .filter(|st| comes_before(first, *st))
-                .find_map(|st| {
-                    let i = access_of(st)?;
-                    let x = &accesses.accesses[i];
-                    let fits = x.kind == AccessKind::MustWrite
-                        && accessed_value(st).map(type_of) == Some(ty)
-                        && homes
-                            .first()
-                            .is_none_or(|(_, h)| same(&accesses.accesses[*h], x));
-                    fits.then_some((st, i))
-                })
-                .inspect(|_| overwritten = true),
-            _ => None,
-        };
+        Some(uses)
+    }
+
+    /// The access of a load or store of the region (not a may-write).
+    fn access_of(&self, inst: InstructionValue<'f>) -> Option<usize> {
+        self.accesses
+            .accesses
+            .iter()
+            .position(|x| x.inst == Some(inst) && x.kind != AccessKind::MayWrite)
+    }
+
+    /// The element: where the chain is loaded from and stored to, all one access,
+    /// the same in every iteration of L, holding values of the chain's type.
+    fn element(&self, uses: &Uses<'f>) -> Option<Element<'f>> {
+        let init_load = as_instruction(self.init)
+            .filter(|i| i.get_opcode() == InstructionOpcode::Load)
+            .filter(|i| i.get_parent().map(|b| self.stmt(b)) == Some(self.s0));
+        let mut homes: Vec<(InstructionValue<'f>, usize)> = Vec::new();
+        for inst in init_load.iter().chain(uses.in_loop_store.iter()) {
+            homes.push((*inst, self.access_of(*inst)?));
+        }
+        let AfterLoop {
+            home: after_home,
+            overwritten,
+            first_use_in_s2,
+        } = self.after_home(uses, &homes);
         if let Some(h) = after_home {
             homes.push(h);
         }
         let (_, home) = *homes.first()?;
-        let home_access = &accesses.accesses[home];
-        if homes
-            .iter()
-            .any(|(_, h)| !same(home_access, &accesses.accesses[*h]))
-        {
+        let all = &self.accesses.accesses;
+        let home_access = &all[home];
+        if homes.iter().any(|(_, h)| !same(home_access, &all[*h])) {
             return None;
         }
         // Invariant in L: the same element in every iteration of the loop.
         if home_access
             .subscripts
             .iter()
-            .any(|s| s.max_counter().is_some_and(|c| c >= depth))
+            .any(|s| s.max_counter().is_some_and(|c| c >= self.depth))
         {
             return None;
         }
         if homes
             .iter()
-            .any(|(inst, _)| accessed_value(*inst).map(type_of) != Some(ty))
+            .any(|(inst, _)| accessed_value(*inst).map(type_of) != Some(self.ty))
         {
             return None;
         }
         let pointer = pointer_operand(homes.first()?.0)?;
-        let stored_every_iteration = in_loop_store.is_some();
-        let stored_after = after_home.is_some();
-        if !stored_every_iteration && !stored_after {
+        let mut element = Element {
+            init_load,
+            homes,
+            home,
+            after_home,
+            overwritten,
+            first_use_in_s2,
+            init_store: None,
+            pointer,
+        };
+        if !self.stored_back(uses, &element)? {
             return None;
         }
-        if stored_after && !stored_every_iteration {
-            // S2 must run in every iteration where S0 does, else the element would keep
-            // the loop's partial value where the original kept the old one.
-            let store_block = after_home?.0.get_parent()?;
-            if conditions.absorbed.contains_key(&store_block)
-                || !fa.dominates(pre, store_block)
-                || !fa.post_dominates(store_block, pre)
-            {
-                return None;
-            }
-        }
-        // S0 may store the chain's starting value into the element itself (PolyBench's
-        // `sum[p] = 0; for s: sum[p] += ...`, where `sum[p]` is stored in every
-        // iteration): the element then holds the chain's value from S0 on.
-        let init_store = match init_load {
-            Some(_) => None,
-            None => s0
-                .get_instructions()
-                .filter(|i| i.get_opcode() == InstructionOpcode::Store)
-                .filter(|st| accessed_value(*st) == Some(init))
-                .find(|st| {
-                    access_of(*st).is_some_and(|i| {
-                        let x = &accesses.accesses[i];
-                        x.kind == AccessKind::MustWrite && same(home_access, x)
-                    })
-                }),
-        };
-        if init_load.is_none() && !stored_after && init_store.is_none() {
+        element.init_store = self.init_store(&element);
+        if init_load.is_none() && after_home.is_none() && element.init_store.is_none() {
             // Starting from a value that is not the element's would overwrite the
             // element even when the loop does not run.
             return None;
         }
+        Some(element)
+    }
 
-        // Nothing else touches the array between S0 and the chain's last statement,
-        // except after the chain's value has been read in S2.
-        let position = |b: BasicBlock<'f>| shape.position(b).unwrap_or(usize::MAX);
-        // Readers in later loops load the element: it must hold the chain's value there,
-        // which an overwriting S2 ends.
-        if readers.iter().any(|r| {
-            position(*r) <= position(s1)
-                || (overwritten && s2.is_some_and(|s| position(*r) >= position(s)))
-        }) {
+    /// The chain's store after the loop, whether it overwrites the element with a
+    /// value computed from the chain, and S2's first use of the chain.
+    fn after_home(
+        &self,
+        uses: &Uses<'f>,
+        homes: &[(InstructionValue<'f>, usize)],
+    ) -> AfterLoop<'f> {
+        let all = &self.accesses.accesses;
+        // After the loop, the first store to the same element is the chain's (others
+        // store the value elsewhere); without a load or a store in the loop, the
+        // first store after it defines the element.
+        let after_home = uses.after.iter().find_map(|st| {
+            let i = self.access_of(*st)?;
+            match homes.first() {
+                Some((_, h)) if !same(&all[*h], &all[i]) => None,
+                _ => Some((*st, i)),
+            }
+        });
+        // Or the element S2 overwrites with a value computed from the chain
+        // (`cov[a][b] = s / d`): its old contents are dead from S0 on, so the chain may
+        // live there until it is read.
+        let first_use_in_s2 = uses.s2.and_then(|s| first_use(s, &uses.values));
+        let mut overwritten = false;
+        let after_home = match (after_home, uses.s2, first_use_in_s2) {
+            (Some(h), _, _) => Some(h),
+            (None, Some(s2), Some(first)) => s2
+                .get_instructions()
+                .filter(|i| i.get_opcode() == InstructionOpcode::Store)
+                .filter(|st| comes_before(first, *st))
+                .find_map(|st| {
+                    let i = self.access_of(st)?;
+                    let x = &all[i];
+                    let fits = x.kind == AccessKind::MustWrite
+                        && accessed_value(st).map(type_of) == Some(self.ty)
+                        && homes.first().is_none_or(|(_, h)| same(&all[*h], x));
+                    fits.then_some((st, i))
+                })
+                .inspect(|_| overwritten = true),
+            _ => None,
+        };
+        AfterLoop {
+            home: after_home,
+            overwritten,
+            first_use_in_s2,
+        }
+    }
+
+    /// Whether the chain's value reaches the element: stored in every iteration, or
+    /// after the loop by a statement that runs whenever S0 does (else the element
+    /// would keep the loop's partial value where the original kept the old one).
+    /// `None` where the store has no block.
+    fn stored_back(&self, uses: &Uses<'f>, element: &Element<'f>) -> Option<bool> {
+        let stored_every_iteration = uses.in_loop_store.is_some();
+        let stored_after = element.after_home.is_some();
+        if !stored_every_iteration && !stored_after {
+            return Some(false);
+        }
+        if stored_after && !stored_every_iteration {
+            let fa = self.tr.fa();
+            let store_block = element.after_home?.0.get_parent()?;
+            if self.conditions.absorbed.contains_key(&store_block)
+                || !fa.dominates(self.pre, store_block)
+                || !fa.post_dominates(store_block, self.pre)
+            {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+
+    /// S0 may store the chain's starting value into the element itself (PolyBench's
+    /// `sum[p] = 0; for s: sum[p] += ...`, where `sum[p]` is stored in every
+    /// iteration): the element then holds the chain's value from S0 on.
+    fn init_store(&self, element: &Element<'f>) -> Option<InstructionValue<'f>> {
+        if element.init_load.is_some() {
             return None;
         }
-        let last = readers
+        let home_access = &self.accesses.accesses[element.home];
+        self.s0
+            .get_instructions()
+            .filter(|i| i.get_opcode() == InstructionOpcode::Store)
+            .filter(|st| accessed_value(*st) == Some(self.init))
+            .find(|st| {
+                self.access_of(*st).is_some_and(|i| {
+                    let x = &self.accesses.accesses[i];
+                    x.kind == AccessKind::MustWrite && same(home_access, x)
+                })
+            })
+    }
+
+    /// Whether nothing else touches the array between S0 and the chain's last
+    /// statement, except after the chain's value has been read in S2; and, in S1, the
+    /// phi is read before the element is stored.
+    fn undisturbed(&self, uses: &Uses<'f>, element: &Element<'f>) -> bool {
+        let shape = self.tr.shape();
+        let position = |b: BasicBlock<'f>| shape.position(b).unwrap_or(usize::MAX);
+        let (s1, s2) = (self.s1, uses.s2);
+        // Readers in later loops load the element: it must hold the chain's value there,
+        // which an overwriting S2 ends.
+        if uses.readers.iter().any(|r| {
+            position(*r) <= position(s1)
+                || (element.overwritten && s2.is_some_and(|s| position(*r) >= position(s)))
+        }) {
+            return false;
+        }
+        let last = uses
+            .readers
             .iter()
             .copied()
             .chain(s2)
             .chain([s1])
             .max_by_key(|b| position(*b))
             .unwrap_or(s1);
-        let ours: HashSet<InstructionValue<'f>> = homes.iter().map(|(i, _)| *i).collect();
-        let home_in_s2 = after_home.map(|(st, _)| st);
-        for x in &accesses.accesses {
-            if x.array != home_access.array || x.inst.is_some_and(|inst| ours.contains(&inst)) {
-                continue;
+        let (from, to) = (position(self.s0), position(last));
+        let home_access = &self.accesses.accesses[element.home];
+        let ours: HashSet<InstructionValue<'f>> = element.homes.iter().map(|(i, _)| *i).collect();
+        let others = self.accesses.accesses.iter().filter(|x| {
+            x.array == home_access.array
+                && !x.inst.is_some_and(|inst| ours.contains(&inst))
+                && (from..=to).contains(&position(x.block))
+        });
+        for x in others {
+            if !self.allowed_in_between(x, uses, element) {
+                return false;
             }
-            let p = position(x.block);
-            if p < position(s0) || p > position(last) {
-                continue;
-            }
-            // A read in the loop of another element of the array (Cholesky's
-            // `s -= A[i][k] * A[j][k]` for `k < j`, with `s` in `A[i][j]`) sees the
-            // same contents in both forms.
-            if x.block == s1
-                && x.kind == AccessKind::Read
-                && x.extent.is_none()
-                && bounds.is_some_and(|b| never_same_element(&x.subscripts, home_access, b, l))
-            {
-                continue;
-            }
-            if x.block == s0 {
-                if x.kind == AccessKind::Read || (x.inst.is_some() && x.inst == init_store) {
-                    continue;
-                }
-                return None;
-            }
-            if Some(x.block) == s2 && x.block != s1 {
-                // Without a store in S2, the original kept the element up to date in
-                // the loop: memory is the same in both forms. With one, an access after
-                // it sees the same; a write after the chain's first use (once the value
-                // is in hand) changes nothing the chain needs; a read before the store
-                // would see the chain where the original saw the old contents.
-                let allowed = match (home_in_s2, x.inst) {
-                    (None, _) => true,
-                    (Some(home), Some(inst)) => {
-                        comes_before(home, inst)
-                            || (x.kind != AccessKind::Read
-                                && first_use_in_s2.is_some_and(|f| comes_before(f, inst)))
-                    }
-                    (Some(_), None) => false,
-                };
-                if allowed {
-                    continue;
-                }
-            }
-            return None;
         }
         // In S1, the phi is read before the element is stored.
-        if let Some(st) = in_loop_store {
-            let first = first_use(s1, &[phi.as_value_ref()])?;
-            if !comes_before(first, st) {
-                return None;
+        match uses.in_loop_store {
+            Some(st) => {
+                first_use(s1, &[self.phi.as_value_ref()]).is_some_and(|f| comes_before(f, st))
             }
+            None => true,
         }
+    }
 
-        // Starting from the element's own contents, S0 has nothing to write, and its
-        // load is not needed unless something else uses it; storing the chain back
-        // after the loop writes what the element holds already.
+    /// Whether `x`, another access to the chain's array between S0 and the chain's
+    /// last statement, sees the same in both forms.
+    fn allowed_in_between(&self, x: &Access<'f>, uses: &Uses<'f>, element: &Element<'f>) -> bool {
+        let home_access = &self.accesses.accesses[element.home];
+        // A read in the loop of another element of the array (Cholesky's
+        // `s -= A[i][k] * A[j][k]` for `k < j`, with `s` in `A[i][j]`) sees the
+        // same contents in both forms.
+        if x.block == self.s1
+            && x.kind == AccessKind::Read
+            && x.extent.is_none()
+            && self
+                .bounds
+                .is_some_and(|b| never_same_element(&x.subscripts, home_access, b, self.l))
+        {
+            return true;
+        }
+        if x.block == self.s0 {
+            return x.kind == AccessKind::Read
+                || (x.inst.is_some() && x.inst == element.init_store);
+        }
+        if Some(x.block) == uses.s2 && x.block != self.s1 {
+            // Without a store in S2, the original kept the element up to date in
+            // the loop: memory is the same in both forms. With one, an access after
+            // it sees the same; a write after the chain's first use (once the value
+            // is in hand) changes nothing the chain needs; a read before the store
+            // would see the chain where the original saw the old contents.
+            let home_in_s2 = element.after_home.map(|(st, _)| st);
+            return match (home_in_s2, x.inst) {
+                (None, _) => true,
+                (Some(home), Some(inst)) => {
+                    comes_before(home, inst)
+                        || (x.kind != AccessKind::Read
+                            && element
+                                .first_use_in_s2
+                                .is_some_and(|f| comes_before(f, inst)))
+                }
+                (Some(_), None) => false,
+            };
+        }
+        false
+    }
+
+    /// The chain: starting from the element's own contents, S0 has nothing to write,
+    /// and its load is not needed unless something else uses it; storing the chain
+    /// back after the loop writes what the element holds already.
+    fn chain(&self, uses: Uses<'f>, element: Element<'f>) -> Option<Chain<'f>> {
+        let pointer = element.pointer;
         let mut identities = Identities::default();
         let mut writes = Vec::new();
-        match init_load {
+        match element.init_load {
             Some(load) => {
-                identities.writes.push(s0);
+                identities.writes.push(self.s0);
                 if users(&load).len() == 1 {
                     identities.instructions.push(load);
                 }
             }
             None => writes.push((
-                s0,
+                self.s0,
                 PromotedWrite {
-                    value: phi.as_value_ref(),
+                    value: self.phi.as_value_ref(),
                     pointer,
                 },
             )),
         }
-        if let (Some(s2), Some((store, _)), false) = (s2, after_home, overwritten) {
+        if let (Some(s2), Some((store, _)), false) =
+            (uses.s2, element.after_home, element.overwritten)
+        {
             identities.instructions.push(store);
-            let only_stored_back = values.iter().all(|v| {
+            let only_stored_back = uses.values.iter().all(|v| {
                 users(&basic_value(*v)).iter().all(|u| {
-                    u.get_parent().map(stmt) != Some(s2)
+                    u.get_parent().map(|b| self.stmt(b)) != Some(s2)
                         || u.get_opcode() == InstructionOpcode::Phi
                         || (u.get_opcode() == InstructionOpcode::Store
                             && pointer_operand(*u) == pointer_operand(store))
@@ -498,18 +677,23 @@ impl<'f> Chain<'f> {
                 identities.reads.push(s2);
             }
         }
-        for v in &values {
-            writes.push((s1, PromotedWrite { value: *v, pointer }));
+        for v in &uses.values {
+            writes.push((self.s1, PromotedWrite { value: *v, pointer }));
         }
-        writes.retain(|(block, w)| writes_scalar(accesses, *block, w.value));
+        writes.retain(|(block, w)| writes_scalar(self.accesses, *block, w.value));
         Some(Chain {
-            values,
+            values: uses.values,
             pointer,
-            home,
+            home: element.home,
             writes,
             identities,
         })
     }
+}
+
+/// Whether two accesses are to the same element (not a range).
+fn same(x: &Access<'_>, y: &Access<'_>) -> bool {
+    x.array == y.array && x.subscripts == y.subscripts && x.extent.is_none()
 }
 
 /// Whether subscripts `other` never reach the element of `home` in any iteration of
@@ -606,43 +790,4 @@ fn comes_before(a: InstructionValue<'_>, b: InstructionValue<'_>) -> bool {
         current = inst.get_next_instruction();
     }
     false
-}
-
-/// Removes repeated accesses of a statement (a promoted scalar written twice, or read
-/// where the element is also loaded).
-pub(super) fn dedupe(accesses: &mut Accesses<'_>) {
-    let mut seen = Vec::new();
-    accesses.accesses.retain(|x| {
-        if x.extent.is_some() {
-            return true;
-        }
-        let key = (x.block, x.kind, x.array, x.subscripts.clone());
-        if seen.contains(&key) {
-            return false;
-        }
-        seen.push(key);
-        true
-    });
-}
-
-/// Removes arrays no access refers to any more, renumbering the accesses.
-pub(super) fn drop_unused_arrays(accesses: &mut Accesses<'_>) {
-    let used: HashSet<usize> = accesses.accesses.iter().map(|x| x.array).collect();
-    let mut renumber = vec![usize::MAX; accesses.arrays.len()];
-    let mut kept = 0;
-    for (i, slot) in renumber.iter_mut().enumerate() {
-        if used.contains(&i) {
-            *slot = kept;
-            kept += 1;
-        }
-    }
-    let mut index = 0;
-    accesses.arrays.retain(|_| {
-        let keep = used.contains(&index);
-        index += 1;
-        keep
-    });
-    for x in accesses.accesses.iter_mut() {
-        x.array = renumber[x.array];
-    }
 }

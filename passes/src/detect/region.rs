@@ -121,39 +121,8 @@ pub fn shape<'f>(
             problems: vec![Rejection::new(RejectReason::LoopShape, "no loop")],
         });
     };
-    let mut problems = Vec::new();
     let loops: Vec<Loop<'f>> = top.iter().flat_map(|l| l.preorder()).collect();
-    for l in &loops {
-        if l.latch().is_none() {
-            problems.push(Rejection::new(
-                RejectReason::LoopShape,
-                format!("{} has several latches", describe_loop(fa, *l)),
-            ));
-            continue;
-        }
-        let exiting: Vec<_> = l
-            .blocks()
-            .into_iter()
-            .filter(|b| successors(*b).iter().any(|s| !l.contains_block(*s)))
-            .collect();
-        if l.exit_blocks().len() != 1 || exiting.len() != 1 || Some(exiting[0]) != l.latch() {
-            problems.push(Rejection::new(
-                RejectReason::MultipleExits,
-                if exiting.len() > 1 {
-                    format!(
-                        "{} is left from {} places",
-                        describe_loop(fa, *l),
-                        exiting.len()
-                    )
-                } else {
-                    format!(
-                        "{} is not left at the end of its body (the exit test comes first)",
-                        describe_loop(fa, *l)
-                    )
-                },
-            ));
-        }
-    }
+    let problems = loop_problems(fa, &loops);
     if !problems.is_empty() {
         return Err(ShapeError { problems });
     }
@@ -197,6 +166,44 @@ pub fn shape<'f>(
         base_depth: first.depth(),
         guard_with_work: guard,
     })
+}
+
+/// What keeps loops from the canonical shape: several latches, or an exit other than
+/// the latch's.
+fn loop_problems<'f>(fa: &FunctionAnalyses<'f>, loops: &[Loop<'f>]) -> Vec<Rejection> {
+    let mut problems = Vec::new();
+    for l in loops {
+        if l.latch().is_none() {
+            problems.push(Rejection::new(
+                RejectReason::LoopShape,
+                format!("{} has several latches", describe_loop(fa, *l)),
+            ));
+            continue;
+        }
+        let exiting: Vec<_> = l
+            .blocks()
+            .into_iter()
+            .filter(|b| successors(*b).iter().any(|s| !l.contains_block(*s)))
+            .collect();
+        if l.exit_blocks().len() != 1 || exiting.len() != 1 || Some(exiting[0]) != l.latch() {
+            problems.push(Rejection::new(
+                RejectReason::MultipleExits,
+                if exiting.len() > 1 {
+                    format!(
+                        "{} is left from {} places",
+                        describe_loop(fa, *l),
+                        exiting.len()
+                    )
+                } else {
+                    format!(
+                        "{} is not left at the end of its body (the exit test comes first)",
+                        describe_loop(fa, *l)
+                    )
+                },
+            ));
+        }
+    }
+    problems
 }
 
 /// Why a candidate has no region shape.

@@ -39,11 +39,14 @@ pub enum RejectReason {
     UnsupportedInstruction,
     /// The nest has no memory access worth modelling.
     NoMemoryAccess,
+    /// New code cannot replace the region (see `replaceable`): it is still modelled
+    /// and reported, but left as it is.
+    NotReplaceable,
 }
 
 impl RejectReason {
     /// Every reason, for listings (the profile report, tests).
-    pub const ALL: [RejectReason; 16] = [
+    pub const ALL: [RejectReason; 17] = [
         RejectReason::LoopShape,
         RejectReason::MultipleExits,
         RejectReason::UnknownTripCount,
@@ -60,6 +63,7 @@ impl RejectReason {
         RejectReason::Alloca,
         RejectReason::UnsupportedInstruction,
         RejectReason::NoMemoryAccess,
+        RejectReason::NotReplaceable,
     ];
 
     /// Stable identifier for printers, remarks and profiles.
@@ -81,6 +85,7 @@ impl RejectReason {
             RejectReason::Alloca => "alloca",
             RejectReason::UnsupportedInstruction => "unsupported-instruction",
             RejectReason::NoMemoryAccess => "no-memory-access",
+            RejectReason::NotReplaceable => "not-replaceable",
         }
     }
 
@@ -117,6 +122,7 @@ impl fmt::Display for RejectReason {
             RejectReason::Alloca => "stack allocation inside the loop nest",
             RejectReason::UnsupportedInstruction => "unsupported instruction",
             RejectReason::NoMemoryAccess => "no memory access to optimize",
+            RejectReason::NotReplaceable => "new code cannot replace the region",
         })
     }
 }

@@ -90,7 +90,7 @@ fn admit(
 ) -> Result<(), KeepReason> {
     let model_wanted = options.export_dir.is_some() || options.import_dir.is_some();
     if options.codegen && !options.force_codegen && !model_wanted {
-        if let Err(e) = codegen::supported(fa, region) {
+        if let Err(e) = region.replaceable() {
             return Err(KeepReason::Refused(e.to_string()));
         }
         if let Some(reason) = schedule::refuse_by_size(&region.spec) {

@@ -1,5 +1,5 @@
 //! The scheduling stage's decision on one modelled region, for the machine the code is
-//! compiled for: cheap refusals first (a shape code generation does not handle, a
+//! compiled for: cheap refusals first (a shape new code cannot replace, as detection found, a
 //! problem too large to schedule, nothing to gain, assumptions that exclude real problem
 //! sizes), then the dependences, and then the imported schedule or the transformation
 //! stage's choice (`transform::schedule::decide`).
@@ -24,7 +24,7 @@ pub fn decide(
     options: &Options,
 ) -> Result<Decision, String> {
     let fa = subject.fa;
-    if let Err(e) = crate::codegen::supported(fa, subject.region) {
+    if let Err(e) = subject.region.replaceable() {
         return Ok(Decision::Keep(e.to_string()));
     }
     let hardware = hardware(fa, options);

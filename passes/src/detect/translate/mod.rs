@@ -9,6 +9,12 @@
 //! constants (the run-time check compares them); the translator also notes the
 //! region-invariant values whose products with counters or with each other made an
 //! expression non-affine, which are what speculation could fix.
+//!
+//! Branch conditions (`condition`) and offsets in rows of a parametric-size array
+//! (`rows`) are translated in files of their own.
+
+pub mod condition;
+mod rows;
 
 use std::cell::RefCell;
 
@@ -256,81 +262,15 @@ impl<'a, 'f> Translator<'a, 'f> {
 
     /// Translates a SCEV; the error says which part is not affine.
     pub fn affine(&self, scev: Scev<'f>) -> Result<Affine, String> {
-        let fail = || Err(format!("{} is not affine", describe_scev(self.fa, scev)));
         let ops = scev.operands();
         match scev.kind() {
             ScevKind::Constant => match scev.constant() {
                 Some(c) => Ok(Affine::constant(c as i128)),
-                None => fail(),
+                None => self.not_affine(scev),
             },
-            ScevKind::Add => {
-                let mut sum = Affine::constant(0);
-                for (i, op) in ops.iter().enumerate() {
-                    match self.affine(*op) {
-                        Ok(term) => sum = sum.add(&term).ok_or("overflow")?,
-                        Err(e) => {
-                            // The other terms' offending values too, without translating
-                            // them (which would register parameters and assumptions).
-                            for rest in &ops[i + 1..] {
-                                self.note_non_affine(*rest, 0);
-                            }
-                            return Err(e);
-                        }
-                    }
-                }
-                Ok(sum)
-            }
-            ScevKind::Mul => {
-                let mut factor: i128 = 1;
-                let mut rest: Option<Affine> = None;
-                for op in ops {
-                    let a = self.affine(op)?;
-                    match a.as_constant() {
-                        Some(c) => factor = factor.checked_mul(c).ok_or("overflow")?,
-                        None if rest.is_none() => rest = Some(a),
-                        None => {
-                            self.note_offending(scev, 0);
-                            return fail();
-                        }
-                    }
-                }
-                match rest {
-                    Some(r) => r.scale(factor).ok_or_else(|| "overflow".into()),
-                    None => Ok(Affine::constant(factor)),
-                }
-            }
-            ScevKind::AddRec => {
-                let Some(l) = scev.add_rec_loop() else {
-                    return fail();
-                };
-                if ops.len() != 2 {
-                    return fail();
-                }
-                let start = match self.affine(ops[0]) {
-                    Ok(start) => start,
-                    Err(e) => {
-                        // A non-constant step is offending whatever the start.
-                        if ops[1].kind() != ScevKind::Constant {
-                            self.note_offending(ops[1], 0);
-                        }
-                        return Err(e);
-                    }
-                };
-                let Some(step) = self.affine(ops[1])?.as_constant() else {
-                    self.note_offending(ops[1], 0);
-                    return fail();
-                };
-                // A loop outside the region is one fixed iteration while the region
-                // runs: its counter is a parameter.
-                let counter = if self.shape.contains_loop(l) {
-                    Affine::counter(self.shape.relative_depth(l))
-                } else {
-                    self.param(ParamValue::OuterCounter(l), 64)
-                };
-                start
-                    .add(&counter.scale(step).ok_or("overflow")?)
-                    .ok_or_else(|| "overflow".into())
-            }
+            ScevKind::Add => self.affine_sum(&ops),
+            ScevKind::Mul => self.affine_product(scev, ops),
+            ScevKind::AddRec => self.affine_recurrence(scev, &ops),
             ScevKind::SMax | ScevKind::SMin => {
                 let list = ops
                     .into_iter()
@@ -342,289 +282,237 @@ impl<'a, 'f> Translator<'a, 'f> {
                     Atom::Min(list)
                 }))
             }
-            ScevKind::UMax | ScevKind::UMin => {
-                // Unsigned order equals signed order on non-negative values.
-                let mut list = Vec::new();
-                for op in ops {
-                    let a = self.affine(op)?;
-                    if !self.fa.known_non_negative(op) {
-                        self.assume(
-                            Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(0)),
-                            format!(
-                                "{} is not negative (unsigned min/max)",
-                                describe_scev(self.fa, op)
-                            ),
-                        );
-                    }
-                    list.push(a);
-                }
-                Ok(Affine::atom(if scev.kind() == ScevKind::UMax {
-                    Atom::Max(list)
-                } else {
-                    Atom::Min(list)
-                }))
-            }
-            ScevKind::UDiv => {
-                let Some(d) = self.affine(ops[1])?.as_constant().filter(|d| *d > 0) else {
-                    self.note_offending(ops[1], 0);
-                    return fail();
-                };
-                let numerator = self.affine(ops[0])?;
-                if !self.fa.known_non_negative(ops[0]) {
-                    self.assume(
-                        Cond::Cmp(numerator.clone(), CmpOp::Ge, Affine::constant(0)),
-                        format!(
-                            "{} is not negative (unsigned division)",
-                            describe_scev(self.fa, ops[0])
-                        ),
-                    );
-                }
-                Ok(match numerator.divide_exact(d) {
-                    Some(q) => q,
-                    None => Affine::atom(Atom::FloorDiv(Box::new(numerator), d)),
-                })
-            }
+            ScevKind::UMax | ScevKind::UMin => self.affine_unsigned_extremum(scev, ops),
+            ScevKind::UDiv => self.affine_quotient(scev, &ops),
             ScevKind::SignExtend | ScevKind::ZeroExtend => {
                 let signed = scev.kind() == ScevKind::SignExtend;
                 self.extension(ops[0], signed)
             }
-            ScevKind::Unknown => {
-                let Some(value) = scev.unknown_value() else {
-                    return fail();
-                };
-                let inst = as_instruction(value);
-                let inside = inst
-                    .and_then(|i| i.get_parent())
-                    .is_some_and(|b| self.shape.contains_block(b));
-                if int_width(value).is_none() {
-                    return fail();
-                }
-                if let Some((_, constant)) = self.speculated.iter().find(|(v, _)| *v == value) {
-                    let mut used = self.used_speculation.borrow_mut();
-                    if !used.contains(&value) {
-                        used.push(value);
-                    }
-                    return Ok(Affine::constant(i128::from(*constant)));
-                }
-                // `select ok, p, v` with `ok` speculated: the arm the check picks (the
-                // folded-profile speculation of a loaded bound, `speculate::bounds`,
-                // puts the value loaded before the nest in the true arm).
-                if let Some(chosen) = inst.and_then(|i| self.speculated_select(i)) {
-                    return self.affine(self.fa.scev(&basic_value(chosen)));
-                }
-                // A phi of one expression on every path (`h - 2` computed on both sides
-                // of a jump-threaded guard) is that expression.
-                if let Some(same) = inst.and_then(|i| self.same_on_every_path(i)) {
-                    return self.affine(same);
-                }
-                if let Some(merged) = inst.and_then(|i| self.guard_phi(i)) {
-                    let mut out: Option<Affine> = None;
-                    for (cond, value) in merged?.into_iter().rev() {
-                        let a = self.affine(value)?;
-                        out = Some(match (out, cond) {
-                            (Some(otherwise), Some(cond)) => Affine::atom(Atom::Select(
-                                Box::new(cond),
-                                Box::new(a),
-                                Box::new(otherwise),
-                            )),
-                            _ => a,
-                        });
-                    }
-                    return out.ok_or_else(|| "a phi without incoming values".into());
-                }
-                if inside {
-                    return match inst.filter(|i| self.invariant_load(*i)) {
-                        Some(load) => {
-                            self.invariant_loads.borrow_mut().push(load);
-                            Ok(self.param(
-                                ParamValue::InvariantLoad(load),
-                                scev.bit_width().unwrap_or(64),
-                            ))
-                        }
-                        None => Err(format!(
-                            "{} is computed inside the loop nest",
-                            describe_scev(self.fa, scev)
-                        )),
-                    };
-                }
-                Ok(self.param(ParamValue::Scev(scev), scev.bit_width().unwrap_or(64)))
-            }
-            ScevKind::Truncate => {
-                // The truncated bits are lost; where the value fits in the range that
-                // reads the same signed and unsigned, nothing was lost.
-                let a = self.affine(ops[0])?;
-                let bits = scev.bit_width().unwrap_or(64).clamp(1, 127);
-                self.assume(
-                    Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(0)).and(Cond::Cmp(
-                        a.clone(),
-                        CmpOp::Lt,
-                        Affine::constant(1i128 << (bits - 1)),
-                    )),
-                    format!(
-                        "{} fits in i{bits} (truncation)",
-                        describe_scev(self.fa, ops[0])
-                    ),
-                );
-                Ok(a)
-            }
+            ScevKind::Unknown => self.affine_unknown(scev),
+            ScevKind::Truncate => self.affine_truncation(scev, ops[0]),
             ScevKind::PtrToInt
             | ScevKind::VScale
             | ScevKind::SequentialUMin
-            | ScevKind::CouldNotCompute => fail(),
+            | ScevKind::CouldNotCompute => self.not_affine(scev),
         }
     }
 
-    /// `scev` as `size * row + column`, both quasi-affine, where `size` is the
-    /// translation of an array's row length (a parameter): the linear offset of an
-    /// access to a parametric-size array whose subscripts are clamped
-    /// (`in[y * w + min(x + 1, w - 1)]`, `tmp[min(y + 1, h - 1) * w + x]`), which
-    /// LLVM's delinearization gives up on, and which is not affine as a whole (a
-    /// counter times the parameter). Products are taken apart only where one factor is
-    /// `size` itself; minima, maxima and everything else must be affine on their own.
-    pub fn rows_of(&self, scev: Scev<'f>, size: &Affine) -> Result<(Affine, Affine), String> {
-        let overflow = || "overflow".to_string();
-        let fail = || Err(format!("{} is not affine", describe_scev(self.fa, scev)));
-        let ops = scev.operands();
-        match scev.kind() {
-            // The row length itself spelled as a sum (`w = m + 1`): one row.
-            ScevKind::Add if self.is_size(scev, size) => {
-                Ok((Affine::constant(1), Affine::constant(0)))
-            }
-            ScevKind::Add => {
-                let (mut row, mut column) = (Affine::constant(0), Affine::constant(0));
-                for op in ops {
-                    let (r, c) = self.rows_of(op, size)?;
-                    row = row.add(&r).ok_or_else(overflow)?;
-                    column = column.add(&c).ok_or_else(overflow)?;
-                }
-                Ok((row, column))
-            }
-            ScevKind::Mul => {
-                let mut factor: i128 = 1;
-                let mut rest: Option<(Affine, Affine)> = None;
-                for op in ops {
-                    let (r, c) = self.rows_of(op, size)?;
-                    let zero = Affine::constant(0);
-                    if let (true, Some(k)) = (r == zero, c.as_constant()) {
-                        factor = factor.checked_mul(k).ok_or_else(overflow)?;
-                        continue;
+    fn not_affine<T>(&self, scev: Scev<'f>) -> Result<T, String> {
+        Err(format!("{} is not affine", describe_scev(self.fa, scev)))
+    }
+
+    fn affine_sum(&self, ops: &[Scev<'f>]) -> Result<Affine, String> {
+        let mut sum = Affine::constant(0);
+        for (i, op) in ops.iter().enumerate() {
+            match self.affine(*op) {
+                Ok(term) => sum = sum.add(&term).ok_or("overflow")?,
+                Err(e) => {
+                    // The other terms' offending values too, without translating
+                    // them (which would register parameters and assumptions).
+                    for rest in &ops[i + 1..] {
+                        self.note_non_affine(*rest, 0);
                     }
-                    rest = Some(match rest {
-                        None => (r, c),
-                        // `size` times something without `size` in it: a row.
-                        Some((r0, c0)) if r0 == Affine::constant(1) && c0 == zero && r == zero => {
-                            (c, zero)
-                        }
-                        Some((r0, c0)) if r == Affine::constant(1) && c == zero && r0 == zero => {
-                            (c0, zero)
-                        }
-                        Some(_) => return fail(),
-                    });
+                    return Err(e);
                 }
-                let (row, column) = rest.unwrap_or((Affine::constant(0), Affine::constant(1)));
-                Ok((
-                    row.scale(factor).ok_or_else(overflow)?,
-                    column.scale(factor).ok_or_else(overflow)?,
-                ))
             }
-            ScevKind::AddRec => {
-                let Some(l) = scev.add_rec_loop() else {
-                    return fail();
-                };
-                if ops.len() != 2 {
-                    return fail();
+        }
+        Ok(sum)
+    }
+
+    /// A product with at most one factor that is not a constant.
+    fn affine_product(&self, scev: Scev<'f>, ops: Vec<Scev<'f>>) -> Result<Affine, String> {
+        let mut factor: i128 = 1;
+        let mut rest: Option<Affine> = None;
+        for op in ops {
+            let a = self.affine(op)?;
+            match a.as_constant() {
+                Some(c) => factor = factor.checked_mul(c).ok_or("overflow")?,
+                None if rest.is_none() => rest = Some(a),
+                None => {
+                    self.note_offending(scev, 0);
+                    return self.not_affine(scev);
                 }
-                let (row, column) = self.rows_of(ops[0], size)?;
-                let (step_row, step_column) = self.rows_of(ops[1], size)?;
-                let (Some(sr), Some(sc)) = (step_row.as_constant(), step_column.as_constant())
-                else {
-                    return fail();
-                };
-                let counter = if self.shape.contains_loop(l) {
-                    Affine::counter(self.shape.relative_depth(l))
-                } else {
-                    self.param(ParamValue::OuterCounter(l), 64)
-                };
-                Ok((
-                    row.add(&counter.scale(sr).ok_or_else(overflow)?)
-                        .ok_or_else(overflow)?,
-                    column
-                        .add(&counter.scale(sc).ok_or_else(overflow)?)
-                        .ok_or_else(overflow)?,
-                ))
             }
-            ScevKind::SignExtend | ScevKind::ZeroExtend => {
-                let signed = scev.kind() == ScevKind::SignExtend;
-                let inner = ops[0];
-                let (row, column) = self.rows_of(inner, size)?;
-                let leaf = matches!(inner.kind(), ScevKind::Constant | ScevKind::Unknown);
-                if leaf || row == Affine::constant(0) {
-                    return self.leaf_of_rows(scev, size);
+        }
+        match rest {
+            Some(r) => r.scale(factor).ok_or_else(|| "overflow".into()),
+            None => Ok(Affine::constant(factor)),
+        }
+    }
+
+    /// `start + step * counter`, for a constant step.
+    fn affine_recurrence(&self, scev: Scev<'f>, ops: &[Scev<'f>]) -> Result<Affine, String> {
+        let Some(l) = scev.add_rec_loop() else {
+            return self.not_affine(scev);
+        };
+        if ops.len() != 2 {
+            return self.not_affine(scev);
+        }
+        let start = match self.affine(ops[0]) {
+            Ok(start) => start,
+            Err(e) => {
+                // A non-constant step is offending whatever the start.
+                if ops[1].kind() != ScevKind::Constant {
+                    self.note_offending(ops[1], 0);
                 }
-                // A narrow `size * row + column` (ring operations, with extrema of ring
-                // expressions as leaves) is its mathematical value when that lies in
-                // the narrow type's signed range. The product is not affine, so what is
-                // assumed is a sufficient affine condition: `|size|, |row| < 2^15` and
-                // `|column| < 2^30` for i32 (and non-negative parts for a zero
-                // extension).
-                if !is_ring(inner) {
-                    let Some(operands) = extremum_operands(inner) else {
-                        return fail();
-                    };
-                    self.assume_extrema_in_range(inner, &operands)?;
-                }
-                let bits = inner.bit_width().unwrap_or(64).min(127);
-                let half = 1i128 << ((bits - 1) / 2);
-                let quarter = 1i128 << (bits - 2);
-                let within = |a: &Affine, bound: i128| {
-                    let low = if signed { -bound + 1 } else { 0 };
-                    Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(low)).and(Cond::Cmp(
-                        a.clone(),
-                        CmpOp::Lt,
-                        Affine::constant(bound),
-                    ))
-                };
+                return Err(e);
+            }
+        };
+        let Some(step) = self.affine(ops[1])?.as_constant() else {
+            self.note_offending(ops[1], 0);
+            return self.not_affine(scev);
+        };
+        start
+            .add(&self.counter(l).scale(step).ok_or("overflow")?)
+            .ok_or_else(|| "overflow".into())
+    }
+
+    /// The counter of loop `l`: a loop outside the region is one fixed iteration while
+    /// the region runs, so its counter is a parameter.
+    fn counter(&self, l: Loop<'f>) -> Affine {
+        if self.shape.contains_loop(l) {
+            Affine::counter(self.shape.relative_depth(l))
+        } else {
+            self.param(ParamValue::OuterCounter(l), 64)
+        }
+    }
+
+    /// Unsigned order equals signed order on non-negative values.
+    fn affine_unsigned_extremum(
+        &self,
+        scev: Scev<'f>,
+        ops: Vec<Scev<'f>>,
+    ) -> Result<Affine, String> {
+        let mut list = Vec::new();
+        for op in ops {
+            let a = self.affine(op)?;
+            if !self.fa.known_non_negative(op) {
                 self.assume(
-                    within(size, half)
-                        .and(within(&row, half))
-                        .and(within(&column, quarter)),
+                    Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(0)),
                     format!(
-                        "{} does not wrap in i{bits} (rows, columns and row length small)",
-                        describe_scev(self.fa, inner),
+                        "{} is not negative (unsigned min/max)",
+                        describe_scev(self.fa, op)
                     ),
                 );
-                Ok((row, column))
             }
-            ScevKind::Unknown => {
-                let phi = scev.unknown_value().and_then(as_instruction);
-                let Some(merged) = phi.and_then(|i| self.guard_phi(i)) else {
-                    return self.leaf_of_rows(scev, size);
-                };
-                let select = |cond: &Cond, a: Affine, b: Affine| {
-                    if a == b {
-                        a
-                    } else {
-                        Affine::atom(Atom::Select(
-                            Box::new(cond.clone()),
-                            Box::new(a),
-                            Box::new(b),
-                        ))
-                    }
-                };
-                let mut out: Option<(Affine, Affine)> = None;
-                for (cond, value) in merged?.into_iter().rev() {
-                    let (r, c) = self.rows_of(value, size)?;
-                    out = Some(match (out, cond) {
-                        (Some((r0, c0)), Some(cond)) => {
-                            (select(&cond, r, r0), select(&cond, c, c0))
-                        }
-                        _ => (r, c),
-                    });
-                }
-                out.ok_or_else(|| "a phi without incoming values".into())
-            }
-            _ => self.leaf_of_rows(scev, size),
+            list.push(a);
         }
+        Ok(Affine::atom(if scev.kind() == ScevKind::UMax {
+            Atom::Max(list)
+        } else {
+            Atom::Min(list)
+        }))
+    }
+
+    /// An unsigned division by a positive constant.
+    fn affine_quotient(&self, scev: Scev<'f>, ops: &[Scev<'f>]) -> Result<Affine, String> {
+        let Some(d) = self.affine(ops[1])?.as_constant().filter(|d| *d > 0) else {
+            self.note_offending(ops[1], 0);
+            return self.not_affine(scev);
+        };
+        let numerator = self.affine(ops[0])?;
+        if !self.fa.known_non_negative(ops[0]) {
+            self.assume(
+                Cond::Cmp(numerator.clone(), CmpOp::Ge, Affine::constant(0)),
+                format!(
+                    "{} is not negative (unsigned division)",
+                    describe_scev(self.fa, ops[0])
+                ),
+            );
+        }
+        Ok(match numerator.divide_exact(d) {
+            Some(q) => q,
+            None => Affine::atom(Atom::FloorDiv(Box::new(numerator), d)),
+        })
+    }
+
+    /// The truncated bits are lost; where the value fits in the range that reads the
+    /// same signed and unsigned, nothing was lost.
+    fn affine_truncation(&self, scev: Scev<'f>, inner: Scev<'f>) -> Result<Affine, String> {
+        let a = self.affine(inner)?;
+        let bits = scev.bit_width().unwrap_or(64).clamp(1, 127);
+        self.assume(
+            Cond::Cmp(a.clone(), CmpOp::Ge, Affine::constant(0)).and(Cond::Cmp(
+                a.clone(),
+                CmpOp::Lt,
+                Affine::constant(1i128 << (bits - 1)),
+            )),
+            format!(
+                "{} fits in i{bits} (truncation)",
+                describe_scev(self.fa, inner)
+            ),
+        );
+        Ok(a)
+    }
+
+    /// A value ScalarEvolution does not see into: a speculated constant, the arm of a
+    /// speculated select, a phi or select of affine values, an invariant load, or a
+    /// value fixed while the region runs (a parameter).
+    fn affine_unknown(&self, scev: Scev<'f>) -> Result<Affine, String> {
+        let Some(value) = scev.unknown_value() else {
+            return self.not_affine(scev);
+        };
+        let inst = as_instruction(value);
+        let inside = inst
+            .and_then(|i| i.get_parent())
+            .is_some_and(|b| self.shape.contains_block(b));
+        if int_width(value).is_none() {
+            return self.not_affine(scev);
+        }
+        if let Some((_, constant)) = self.speculated.iter().find(|(v, _)| *v == value) {
+            let mut used = self.used_speculation.borrow_mut();
+            if !used.contains(&value) {
+                used.push(value);
+            }
+            return Ok(Affine::constant(i128::from(*constant)));
+        }
+        // `select ok, p, v` with `ok` speculated: the arm the check picks (the
+        // folded-profile speculation of a loaded bound, `speculate::bounds`,
+        // puts the value loaded before the nest in the true arm).
+        if let Some(chosen) = inst.and_then(|i| self.speculated_select(i)) {
+            return self.affine(self.fa.scev(&basic_value(chosen)));
+        }
+        // A phi of one expression on every path (`h - 2` computed on both sides
+        // of a jump-threaded guard) is that expression.
+        if let Some(same) = inst.and_then(|i| self.same_on_every_path(i)) {
+            return self.affine(same);
+        }
+        if let Some(merged) = inst.and_then(|i| self.guard_phi(i)) {
+            return self.affine_merge(merged?);
+        }
+        if inside {
+            return match inst.filter(|i| self.invariant_load(*i)) {
+                Some(load) => {
+                    self.invariant_loads.borrow_mut().push(load);
+                    Ok(self.param(
+                        ParamValue::InvariantLoad(load),
+                        scev.bit_width().unwrap_or(64),
+                    ))
+                }
+                None => Err(format!(
+                    "{} is computed inside the loop nest",
+                    describe_scev(self.fa, scev)
+                )),
+            };
+        }
+        Ok(self.param(ParamValue::Scev(scev), scev.bit_width().unwrap_or(64)))
+    }
+
+    /// The values of a phi or select (see `guard_phi`) as nested selects.
+    fn affine_merge(&self, merged: Merged<'f>) -> Result<Affine, String> {
+        let mut out: Option<Affine> = None;
+        for (cond, value) in merged.into_iter().rev() {
+            let a = self.affine(value)?;
+            out = Some(match (out, cond) {
+                (Some(otherwise), Some(cond)) => Affine::atom(Atom::Select(
+                    Box::new(cond),
+                    Box::new(a),
+                    Box::new(otherwise),
+                )),
+                _ => a,
+            });
+        }
+        out.ok_or_else(|| "a phi without incoming values".into())
     }
 
     /// The expression every incoming value of `phi` has, if they all have one.
@@ -672,7 +560,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             }
             let at = |v| self.fa.scev_at_scope(self.fa.scev(&basic_value(v)), scope);
             return Some(
-                super::control::condition_of(self, cond, scope, 0)
+                condition::condition_of(self, cond, scope, 0)
                     .map(|c| vec![(Some(c), at(then)), (None, at(otherwise))]),
             );
         }
@@ -735,35 +623,11 @@ impl<'a, 'f> Translator<'a, 'f> {
             [then, otherwise] if then != otherwise => {
                 let value =
                     crate::llvm::ir::operand(term, 0).ok_or("a branch without condition")?;
-                let cond = super::control::condition_of(self, value, Some(l), 0)?;
+                let cond = condition::condition_of(self, value, Some(l), 0)?;
                 Ok(if *then == to { cond } else { cond.negate() })
             }
             _ => Err("a phi after a switch".into()),
         }
-    }
-
-    /// A part of `rows_of` translated as a whole: `size` itself is one row.
-    /// Whether `scev` translates to `size` as a whole; what its translation assumes is
-    /// kept only if it does.
-    fn is_size(&self, scev: Scev<'f>, size: &Affine) -> bool {
-        let before = self.take_assumed();
-        let whole = self.affine(scev).is_ok_and(|a| a == *size);
-        let made = self.take_assumed();
-        let mut assumed = self.assumed.borrow_mut();
-        assumed.extend(before);
-        if whole {
-            assumed.extend(made);
-        }
-        whole
-    }
-
-    fn leaf_of_rows(&self, scev: Scev<'f>, size: &Affine) -> Result<(Affine, Affine), String> {
-        let a = self.affine(scev)?;
-        Ok(if a == *size {
-            (Affine::constant(1), Affine::constant(0))
-        } else {
-            (Affine::constant(0), a)
-        })
     }
 
     /// `sext x` / `zext x` as the mathematical value of `x`. When `x` is built from
