@@ -45,10 +45,13 @@ use crate::speculate::{self, Recording};
 use check::RuntimeCheck;
 use emit::{Emitter, Slot};
 
+/// Why a region was not generated. Callers tell the cases apart by variant (and
+/// `is_operation_limit`), never by the message.
 #[derive(Debug)]
 pub enum CodegenError {
     /// Something this version of code generation does not handle; the region stays.
     Unsupported(String),
+    /// isl failed, or reached the operation bound, computing the AST or the checks.
     Isl(IslError),
 }
 
@@ -58,6 +61,14 @@ impl fmt::Display for CodegenError {
             CodegenError::Unsupported(what) => write!(f, "{what}"),
             CodegenError::Isl(e) => write!(f, "{e}"),
         }
+    }
+}
+
+impl CodegenError {
+    /// True when isl stopped because the operation bound was reached (the region may
+    /// generate with a cheaper plan, e.g. without register tiles).
+    pub fn is_operation_limit(&self) -> bool {
+        matches!(self, CodegenError::Isl(error) if error.is_operation_limit())
     }
 }
 
@@ -1086,5 +1097,22 @@ impl AliasScopes {
         }
         let base = fa.pointer_base(fa.scev(&pointer)).unknown_value()?;
         self.by_base.get(&base)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operation_limit_is_told_by_variant_not_by_message() {
+        let limit = CodegenError::Isl(IslError::OperationLimit {
+            operation: "isl_ast_build_node_from_schedule".into(),
+        });
+        assert!(limit.is_operation_limit());
+        // The same words as something code generation does not handle: not the bound.
+        let unsupported = CodegenError::Unsupported(limit.to_string());
+        assert!(!unsupported.is_operation_limit());
+        assert_eq!(unsupported.to_string(), limit.to_string());
     }
 }
