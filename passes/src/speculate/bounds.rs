@@ -282,10 +282,9 @@ fn undo_selects(fa: &FunctionAnalyses<'_>, root: Loop<'_>, blocks: CheckBlocks) 
 /// not, for the remark (Ok(false): no such access).
 fn speculate_subscript<'f>(
     fa: &FunctionAnalyses<'f>,
-    root: Loop<'f>,
-    nests: &[&NestProfile],
-    shown: &str,
+    profiled: &ProfiledNest<'_, 'f>,
 ) -> Result<bool, String> {
+    let (root, nests, shown) = (profiled.root, &profiled.nests, &profiled.shown);
     let mut why_not = Vec::new();
     for (site, inst, pointer, _) in super::accesses::access_sites(fa, root)? {
         let address = fa.scev(&basic_value(pointer));
@@ -321,12 +320,7 @@ fn speculate_subscript<'f>(
             format!("{name} in every outer iteration with its first value + {step} * {counter}");
         match rewrite(fa, root, index, Some(step)) {
             Ok(blocks) => {
-                PREPARED.with(|p| {
-                    p.borrow_mut().insert(
-                        root.header().as_mut_ptr() as usize,
-                        (blocks, (said, checked)),
-                    )
-                });
+                remember_prepared(root, blocks, said, checked);
                 return Ok(true);
             }
             Err(why) => why_not.push(format!("{what}: {why}")),
@@ -478,17 +472,18 @@ fn prepare<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>, source: &ProfileSource
         return false;
     }
     let at = RemarkAt::loop_start(root);
+    let profiled = ProfiledNest { root, nests, shown };
     let mut why_not = Vec::new();
     for (site, l) in root.preorder().into_iter().enumerate() {
         if l.parent() != Some(root) {
             continue;
         }
-        match speculate_inner_bound(fa, root, l, site, &nests, &shown) {
+        match speculate_inner_bound(fa, &profiled, l, site) {
             Ok(()) => return true,
             Err(why) => why_not.push(why),
         }
     }
-    match speculate_subscript(fa, root, &nests, &shown) {
+    match speculate_subscript(fa, &profiled) {
         Ok(true) => return true,
         Ok(false) => {}
         Err(why) => why_not.push(why),
@@ -499,7 +494,8 @@ fn prepare<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>, source: &ProfileSource
             "BoundNotSpeculated",
             at,
             &format!(
-                "loop nest not speculated from the folded profile ({shown}): {}",
+                "loop nest not speculated from the folded profile ({}): {}",
+                profiled.shown,
                 why_not.join("; ")
             ),
         );
@@ -507,17 +503,24 @@ fn prepare<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>, source: &ProfileSource
     false
 }
 
-/// Speculates on the loaded bound of `l`, an inner loop of `root` (header site `site`
-/// of the folded `nests`, recorded in `shown`): the nest is rewritten and what to say
-/// of it kept for the next round; or why not.
+/// A loop nest the folded profile has: its outermost loop, its folded records (one per
+/// thread that ran it) and the profile's path as remarks show it.
+struct ProfiledNest<'a, 'f> {
+    root: Loop<'f>,
+    nests: Vec<&'a NestProfile>,
+    shown: String,
+}
+
+/// Speculates on the loaded bound of `l`, an inner loop of the nest (its header is
+/// site `site` of the folded records): the nest is rewritten and what to say of it
+/// kept for the next round; or why not.
 fn speculate_inner_bound<'f>(
     fa: &FunctionAnalyses<'f>,
-    root: Loop<'f>,
+    profiled: &ProfiledNest<'_, 'f>,
     l: Loop<'f>,
     site: usize,
-    nests: &[&NestProfile],
-    shown: &str,
 ) -> Result<(), String> {
+    let (root, nests, shown) = (profiled.root, &profiled.nests, &profiled.shown);
     let what = describe_loop(fa, l);
     let trips = fa.backedge_taken_count(l);
     if trips.is_could_not_compute() {
@@ -539,13 +542,19 @@ fn speculate_inner_bound<'f>(
     );
     let checked = format!("{name} in every outer iteration with its first value");
     let blocks = rewrite(fa, root, bound, None).map_err(|why| format!("the {what}: {why}"))?;
+    remember_prepared(root, blocks, said, checked);
+    Ok(())
+}
+
+/// Keeps, for the next round, the check blocks of the nest of `root` and what the
+/// remarks say of its speculation and check.
+fn remember_prepared(root: Loop<'_>, blocks: CheckBlocks, said: String, checked: String) {
     PREPARED.with(|p| {
         p.borrow_mut().insert(
             root.header().as_mut_ptr() as usize,
             (blocks, (said, checked)),
         )
     });
-    Ok(())
 }
 
 /// Puts the check loop in front of `root` and the select in place of `bound` (see the
