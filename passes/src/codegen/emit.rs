@@ -23,6 +23,7 @@ use crate::llvm::ir::{
     as_instruction, basic_value, is_annotation_intrinsic, phi_incoming, type_of,
 };
 use crate::llvm::FunctionAnalyses;
+use crate::model::spec::StatementSpec;
 use crate::model::AccessKind;
 use crate::transform::exprprop::{consumer_counter_name, Counter};
 
@@ -189,27 +190,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 cond,
                 then,
                 otherwise,
-            } => {
-                let c = self.condition(cond)?;
-                let here = self.current()?;
-                let then_block = self.block("polyrust.then", here);
-                let merge = self.block("polyrust.merge", here);
-                let else_block = match otherwise {
-                    Some(_) => self.block("polyrust.else", here),
-                    None => merge,
-                };
-                self.b.cond_br(c, then_block, else_block);
-                self.b.position_at_end(then_block);
-                self.node(then)?;
-                self.b.br(merge);
-                if let Some(otherwise) = otherwise {
-                    self.b.position_at_end(else_block);
-                    self.node(otherwise)?;
-                    self.b.br(merge);
-                }
-                self.b.position_at_end(merge);
-                Ok(())
-            }
+            } => self.guard(cond, then, otherwise.as_deref()),
             AstNode::For {
                 iterator,
                 init,
@@ -226,50 +207,93 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     self.restore(iterator, previous);
                     return Ok(());
                 }
-                let before = self.current()?;
-                let header = self.block("polyrust.loop", before);
-                let body_block = self.block("polyrust.body", header);
-                let exit = self.block("polyrust.exit", header);
-                // Until the body is built the counter's back-edge value is a placeholder
-                // nothing is known about: with only its start as incoming value,
-                // ScalarEvolution takes the counter for that constant while the body's
-                // values are recomputed from it (fuzz seed 3019: `smax(2, j)` folded to
-                // 2, so every row read the same elements).
-                // (The placeholder comes in from the header itself: ValueTracking reads
-                // the terminator of each incoming block, and the header has one first.)
-                let unknown = self.b.opaque_i64("polyrust.unknown");
-                self.b.br(header);
-                self.b.position_at_end(header);
-                let iv = self.b.phi_i64(iterator);
-                self.b.add_incoming(iv, start, before);
-                self.b.add_incoming(iv, unknown, header);
-                let previous = self.ids.insert(iterator.clone(), iv);
-                let c = self.condition(cond)?;
-                self.b.cond_br(c, body_block, exit);
-                self.b.position_at_end(body_block);
-                let group = parallel.then(|| self.fa.new_access_group());
-                self.groups.extend(group);
-                let built = self.node(body);
-                if group.is_some() {
-                    self.groups.pop();
-                }
-                built?;
-                let step = self.expr(inc)?;
-                let next = self.b.binary(LLVMOpcode::LLVMAdd, iv, step);
-                let latch = self.current()?;
-                let back_edge = self.b.br(header);
-                if let Some(branch) = as_instruction(back_edge) {
-                    self.fa.tag_latch(branch, HANDLED, group);
-                }
-                self.b.set_operand(iv, 1, next);
-                self.fa.replace_phi_incoming_block(header, header, latch);
-                self.b.erase(unknown);
-                self.b.position_at_end(exit);
-                self.restore(iterator, previous);
-                Ok(())
+                self.counted_loop(iterator, start, cond, inc, body, *parallel)
             }
             AstNode::User { statement, args } => self.statement(statement, args),
         }
+    }
+
+    /// `if (cond) then else otherwise`, joining in a merge block.
+    fn guard(
+        &mut self,
+        cond: &AstExpr,
+        then: &AstNode,
+        otherwise: Option<&AstNode>,
+    ) -> Result<(), CodegenError> {
+        let c = self.condition(cond)?;
+        let here = self.current()?;
+        let then_block = self.block("polyrust.then", here);
+        let merge = self.block("polyrust.merge", here);
+        let else_block = match otherwise {
+            Some(_) => self.block("polyrust.else", here),
+            None => merge,
+        };
+        self.b.cond_br(c, then_block, else_block);
+        self.b.position_at_end(then_block);
+        self.node(then)?;
+        self.b.br(merge);
+        if let Some(otherwise) = otherwise {
+            self.b.position_at_end(else_block);
+            self.node(otherwise)?;
+            self.b.br(merge);
+        }
+        self.b.position_at_end(merge);
+        Ok(())
+    }
+
+    /// A loop whose counter `iterator` starts at `start` and steps by `inc` while `cond`
+    /// holds; a parallel one puts the accesses of its body in an access group of its
+    /// own.
+    fn counted_loop(
+        &mut self,
+        iterator: &str,
+        start: Value,
+        cond: &AstExpr,
+        inc: &AstExpr,
+        body: &AstNode,
+        parallel: bool,
+    ) -> Result<(), CodegenError> {
+        let before = self.current()?;
+        let header = self.block("polyrust.loop", before);
+        let body_block = self.block("polyrust.body", header);
+        let exit = self.block("polyrust.exit", header);
+        // Until the body is built the counter's back-edge value is a placeholder
+        // nothing is known about: with only its start as incoming value,
+        // ScalarEvolution takes the counter for that constant while the body's
+        // values are recomputed from it (fuzz seed 3019: `smax(2, j)` folded to
+        // 2, so every row read the same elements).
+        // (The placeholder comes in from the header itself: ValueTracking reads
+        // the terminator of each incoming block, and the header has one first.)
+        let unknown = self.b.opaque_i64("polyrust.unknown");
+        self.b.br(header);
+        self.b.position_at_end(header);
+        let iv = self.b.phi_i64(iterator);
+        self.b.add_incoming(iv, start, before);
+        self.b.add_incoming(iv, unknown, header);
+        let previous = self.ids.insert(iterator.to_string(), iv);
+        let c = self.condition(cond)?;
+        self.b.cond_br(c, body_block, exit);
+        self.b.position_at_end(body_block);
+        let group = parallel.then(|| self.fa.new_access_group());
+        self.groups.extend(group);
+        let built = self.node(body);
+        if group.is_some() {
+            self.groups.pop();
+        }
+        built?;
+        let step = self.expr(inc)?;
+        let next = self.b.binary(LLVMOpcode::LLVMAdd, iv, step);
+        let latch = self.current()?;
+        let back_edge = self.b.br(header);
+        if let Some(branch) = as_instruction(back_edge) {
+            self.fa.tag_latch(branch, HANDLED, group);
+        }
+        self.b.set_operand(iv, 1, next);
+        self.fa.replace_phi_incoming_block(header, header, latch);
+        self.b.erase(unknown);
+        self.b.position_at_end(exit);
+        self.restore(iterator, previous);
+        Ok(())
     }
 
     fn restore(&mut self, name: &str, previous: Option<Value>) {
@@ -325,73 +349,123 @@ impl<'a, 'f> Emitter<'a, 'f> {
             .iter()
             .map(|a| self.expr(a))
             .collect::<Result<_, _>>()?;
-        let Some((first, under_branch)) = st.blocks.split_first() else {
+        if st.blocks.is_empty() {
             return Err(CodegenError::Unsupported(format!(
                 "statement {name} has no block"
             )));
-        };
+        }
         // Expansions go before a placeholder terminator, removed at the end.
         let start = self.current()?;
-        let placeholder_inst = self.placeholder()?;
+        let placeholder = self.placeholder()?;
         let mut local: HashMap<Value, Value> = HashMap::new();
+        let branches = st.blocks.len() > 1;
         // Under a branch, what the blocks take from outside the statement is read once,
         // up front, where every copy of them sees it.
-        if !under_branch.is_empty() {
-            for block in &st.blocks {
-                for inst in block.get_instructions() {
-                    // The first block's phis are read whole (from their slots).
-                    let read_whole = inst.get_opcode() == InstructionOpcode::Phi && block == first;
-                    if read_whole || is_annotation_intrinsic(inst) {
+        if branches {
+            self.read_from_outside(st, &counters, placeholder, &mut local)?;
+        }
+        let (instance, end) = self.instance_blocks(st, &counters, start);
+        let placeholder = self.copy_blocks(&instance, placeholder, end, &mut local)?;
+        self.write_scalars(spec, &instance, placeholder, &mut local)?;
+        self.b.erase(placeholder.as_value_ref());
+        self.b.position_at_end(end);
+        Ok(())
+    }
+
+    /// The values the blocks of a statement with a branch inside take from outside the
+    /// statement, mapped to the new code before `placeholder` (the phis of its first
+    /// block excepted: they are read whole, from their slots).
+    fn read_from_outside(
+        &self,
+        st: &StatementIr<'f>,
+        counters: &[Value],
+        placeholder: InstructionValue<'f>,
+        local: &mut HashMap<Value, Value>,
+    ) -> Result<(), CodegenError> {
+        for block in &st.blocks {
+            for inst in block.get_instructions() {
+                let read_whole =
+                    inst.get_opcode() == InstructionOpcode::Phi && *block == st.blocks[0];
+                if read_whole || is_annotation_intrinsic(inst) {
+                    continue;
+                }
+                for index in 0..inst.get_num_operands() {
+                    let Some(op) = crate::llvm::ir::operand(inst, index) else {
                         continue;
-                    }
-                    for index in 0..inst.get_num_operands() {
-                        let Some(op) = crate::llvm::ir::operand(inst, index) else {
-                            continue;
-                        };
-                        let inside = as_instruction(op)
-                            .and_then(|i| i.get_parent())
-                            .is_some_and(|b| st.blocks.contains(&b));
-                        if !inside {
-                            self.value(op, st, &counters, placeholder_inst, &mut local)?;
-                        }
+                    };
+                    let inside = as_instruction(op)
+                        .and_then(|i| i.get_parent())
+                        .is_some_and(|b| st.blocks.contains(&b));
+                    if !inside {
+                        self.value(op, st, counters, placeholder, local)?;
                     }
                 }
             }
         }
-        // The copy of each block; the statement ends in `end`.
+        Ok(())
+    }
+
+    /// The blocks of one instance of `st`: its first block is copied into `start`, each
+    /// block under its branch into a new block; the block the instance ends in (a new
+    /// join block when the statement branches).
+    fn instance_blocks<'s>(
+        &mut self,
+        st: &'s StatementIr<'f>,
+        counters: &'s [Value],
+        start: BasicBlock<'f>,
+    ) -> (Instance<'s, 'f>, BasicBlock<'f>) {
         let mut instance = Instance {
             st,
-            counters: &counters,
-            copies: HashMap::from([(*first, start)]),
+            counters,
+            copies: HashMap::from([(st.blocks[0], start)]),
         };
-        for block in under_branch {
+        for block in &st.blocks[1..] {
             let copy = self.block("polyrust.branch", start);
             instance.copies.insert(*block, copy);
         }
-        let end = if under_branch.is_empty() {
+        let end = if st.blocks.len() == 1 {
             start
         } else {
             self.block("polyrust.join", start)
         };
-        let mut placeholder = placeholder_inst;
+        (instance, end)
+    }
+
+    /// Copies the instructions of each block of the instance (before `placeholder` in
+    /// the first block), and the branches between them; the placeholder where the
+    /// instance ends, in `end`.
+    fn copy_blocks(
+        &self,
+        instance: &Instance<'_, 'f>,
+        mut placeholder: InstructionValue<'f>,
+        end: BasicBlock<'f>,
+        local: &mut HashMap<Value, Value>,
+    ) -> Result<InstructionValue<'f>, CodegenError> {
+        let Instance {
+            st,
+            counters,
+            copies,
+        } = instance;
+        let first = st.blocks[0];
+        let branches = st.blocks.len() > 1;
         for block in &st.blocks {
-            if block != first {
-                self.b.position_at_end(instance.copies[block]);
+            if *block != first {
+                self.b.position_at_end(copies[block]);
                 placeholder = self.placeholder()?;
             }
             for inst in block.get_instructions() {
                 if inst.is_terminator() {
-                    if !under_branch.is_empty() {
-                        self.branch(inst, &instance, placeholder, &mut local, end)?;
+                    if branches {
+                        self.branch(inst, instance, placeholder, local, end)?;
                     }
                     break;
                 }
                 let v = inst.as_value_ref();
                 if inst.get_opcode() == InstructionOpcode::Phi {
-                    let mapped = if block == first {
-                        self.value(v, st, &counters, placeholder, &mut local)?
+                    let mapped = if *block == first {
+                        self.value(v, st, counters, placeholder, local)?
                     } else {
-                        self.merge(inst, &instance, placeholder, &mut local)?
+                        self.merge(inst, instance, placeholder, local)?
                     };
                     local.insert(v, mapped);
                     continue;
@@ -400,27 +474,39 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     continue;
                 }
                 if let Some(recomputation) = self.recomputed.get(&v) {
-                    let value = self.recompute(recomputation, &counters, placeholder)?;
+                    let value = self.recompute(recomputation, counters, placeholder)?;
                     local.insert(v, value);
                     continue;
                 }
-                let clone = self.copy(inst, st, &counters, placeholder, &mut local)?;
+                let clone = self.copy(inst, st, counters, placeholder, local)?;
                 local.insert(v, clone);
             }
-            if !under_branch.is_empty() {
+            if branches {
                 self.b.erase(placeholder.as_value_ref());
             }
         }
-        if !under_branch.is_empty() {
+        if branches {
             self.b.position_at_end(end);
             placeholder = self.placeholder()?;
         }
-        // Scalar writes: the statement's own values, and the values it hands to phis
-        // of the blocks it branches to; to a stack slot, or for a promoted scalar to
-        // its element.
+        Ok(placeholder)
+    }
+
+    /// The instance's scalar writes, before `placeholder`: the statement's own values,
+    /// and the values it hands to phis of the blocks it branches to; to a stack slot,
+    /// or for a promoted scalar to its element.
+    fn write_scalars(
+        &self,
+        spec: &StatementSpec,
+        instance: &Instance<'_, 'f>,
+        placeholder: InstructionValue<'f>,
+        local: &mut HashMap<Value, Value>,
+    ) -> Result<(), CodegenError> {
+        let Instance { st, counters, .. } = instance;
         let mut writes: Vec<(Value, Value)> = Vec::new();
         for access in spec.accesses.iter().filter(|a| a.kind != AccessKind::Read) {
-            let Some(ArrayIr::Scalar { value }) = region
+            let Some(ArrayIr::Scalar { value }) = self
+                .region
                 .ir
                 .arrays
                 .iter()
@@ -435,18 +521,18 @@ impl<'a, 'f> Emitter<'a, 'f> {
         }
         let mut homes = HashMap::new();
         for write in &st.promoted_writes {
-            let pointer = self.value(write.pointer, st, &counters, placeholder, &mut local)?;
+            let pointer = self.value(write.pointer, st, counters, placeholder, local)?;
             homes.insert(pointer, write.pointer);
             writes.push((write.value, pointer));
         }
         // Values handed to phis first (they become phis of `end`), then the stores.
         let mut stores = Vec::new();
         for (value, pointer) in writes {
-            let written = if under_branch.is_empty() {
-                let written = self.written(value, *first, name)?;
-                self.value(written, st, &counters, placeholder, &mut local)?
+            let written = if st.blocks.len() == 1 {
+                let written = self.written(value, st.blocks[0], &st.name)?;
+                self.value(written, st, counters, placeholder, local)?
             } else {
-                self.written_at_join(value, &instance, placeholder, &mut local)?
+                self.written_at_join(value, instance, placeholder, local)?
             };
             stores.push((written, pointer));
         }
@@ -457,8 +543,6 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 self.tag_access(store, self.scopes.of_address(self.fa, *home));
             }
         }
-        self.b.erase(placeholder.as_value_ref());
-        self.b.position_at_end(end);
         Ok(())
     }
 

@@ -16,11 +16,11 @@ use std::collections::HashMap;
 use inkwell::values::{AsValueRef, InstructionOpcode};
 
 use super::CodegenError;
-use crate::detect::DetectedRegion;
+use crate::detect::{DetectedRegion, StatementIr};
 use crate::isl::ast::{AstExpr, ExprBuilder};
 use crate::isl::{parse_map, IslCtx};
 use crate::llvm::builder::Value;
-use crate::model::spec::AccessKind;
+use crate::model::spec::{AccessKind, StatementSpec};
 use crate::model::Scop;
 use crate::transform::quov::{Fold, Folding};
 
@@ -74,99 +74,123 @@ pub fn plan(
     }
     let builder = ExprBuilder::new(&scop.assumed_context).map_err(CodegenError::Isl)?;
     for folding in folds {
-        let range = super::check::array_range(ctx, &builder, &region.spec, scop, &folding.array)?
-            .ok_or_else(|| {
-            CodegenError::Unsupported(format!("{} is not accessed", folding.array))
-        })?;
-        let dims = folding
-            .dims
-            .iter()
-            .enumerate()
-            .map(|(k, fold)| match fold {
-                Fold::Modulo(g) => Ok(FoldedDim::Modulo(*g)),
-                Fold::Split { copies, boundary } => Ok(FoldedDim::Split {
-                    copies: *copies,
-                    boundary: *boundary,
-                }),
-                Fold::Keep => match (range.low.get(k), range.high.get(k)) {
-                    (Some(low), Some(high)) => Ok(FoldedDim::Keep {
-                        low: low.clone(),
-                        high: high.clone(),
-                    }),
-                    _ => Err(CodegenError::Unsupported(format!(
-                        "no range for dimension {k} of {}",
-                        folding.array
-                    ))),
-                },
-            })
-            .collect::<Result<_, _>>()?;
         let index = plan.arrays.len();
-        let condition = builder
-            .condition(&folding.condition)
-            .map_err(CodegenError::Isl)?;
-        plan.arrays.push(FoldedArray {
-            array: folding.array.clone(),
-            condition,
-            element_size: range.element_size,
-            dims,
-        });
+        plan.arrays
+            .push(folded_array(ctx, &builder, region, scop, folding)?);
         for (st, spec) in region.ir.statements.iter().zip(&region.spec.statements) {
-            let accesses_of = |kind: AccessKind| {
-                spec.accesses.iter().filter(move |a| {
-                    a.array == folding.array
-                        && (a.kind == AccessKind::Read) == (kind == AccessKind::Read)
-                })
-            };
-            let instructions_of = |opcode: InstructionOpcode| {
-                st.blocks
-                    .iter()
-                    .flat_map(|b| b.get_instructions())
-                    .filter(move |i| {
-                        i.get_opcode() == opcode
-                            && region
-                                .ir
-                                .memory_arrays
-                                .get(&i.as_value_ref())
-                                .is_some_and(|a| *a == folding.array)
-                    })
-            };
-            // Accesses are matched to loads and stores in program order, which is the
-            // order of one block's instructions only.
-            if st.blocks.len() > 1
-                && accesses_of(AccessKind::Read)
-                    .chain(accesses_of(AccessKind::MustWrite))
-                    .next()
-                    .is_some()
-            {
-                return Err(CodegenError::Unsupported(format!(
-                    "{} accesses {} under a branch",
-                    st.name, folding.array
-                )));
-            }
-            for (kind, opcode) in [
-                (AccessKind::Read, InstructionOpcode::Load),
-                (AccessKind::MustWrite, InstructionOpcode::Store),
-            ] {
-                let accesses: Vec<_> = accesses_of(kind).collect();
-                let instructions: Vec<_> = instructions_of(opcode).collect();
-                if accesses.len() != instructions.len() {
-                    return Err(CodegenError::Unsupported(format!(
-                        "{} accesses {} {} times, its model {} times",
-                        st.name,
-                        folding.array,
-                        instructions.len(),
-                        accesses.len()
-                    )));
-                }
-                for (access, inst) in accesses.iter().zip(instructions) {
-                    let subscripts = subscripts(ctx, &access.relation)?;
-                    plan.accesses
-                        .insert(inst.as_value_ref(), (index, subscripts));
-                }
+            for (inst, subscripts) in matched_accesses(ctx, region, st, spec, folding)? {
+                plan.accesses.insert(inst, (index, subscripts));
             }
         }
     }
     Ok(plan)
+}
+
+/// The layout of one folded array: its accessed range for the kept dimensions, the
+/// folds of the others, and the condition the fold holds under.
+fn folded_array(
+    ctx: &IslCtx,
+    builder: &ExprBuilder,
+    region: &DetectedRegion<'_>,
+    scop: &Scop,
+    folding: &Folding,
+) -> Result<FoldedArray, CodegenError> {
+    let range = super::check::array_range(ctx, builder, &region.spec, scop, &folding.array)?
+        .ok_or_else(|| CodegenError::Unsupported(format!("{} is not accessed", folding.array)))?;
+    let dims = folding
+        .dims
+        .iter()
+        .enumerate()
+        .map(|(k, fold)| match fold {
+            Fold::Modulo(g) => Ok(FoldedDim::Modulo(*g)),
+            Fold::Split { copies, boundary } => Ok(FoldedDim::Split {
+                copies: *copies,
+                boundary: *boundary,
+            }),
+            Fold::Keep => match (range.low.get(k), range.high.get(k)) {
+                (Some(low), Some(high)) => Ok(FoldedDim::Keep {
+                    low: low.clone(),
+                    high: high.clone(),
+                }),
+                _ => Err(CodegenError::Unsupported(format!(
+                    "no range for dimension {k} of {}",
+                    folding.array
+                ))),
+            },
+        })
+        .collect::<Result<_, _>>()?;
+    let condition = builder
+        .condition(&folding.condition)
+        .map_err(CodegenError::Isl)?;
+    Ok(FoldedArray {
+        array: folding.array.clone(),
+        condition,
+        element_size: range.element_size,
+        dims,
+    })
+}
+
+/// The loads and stores of the folded array in one statement, each with the subscripts
+/// of the model's access it is matched to (in program order).
+fn matched_accesses(
+    ctx: &IslCtx,
+    region: &DetectedRegion<'_>,
+    st: &StatementIr<'_>,
+    spec: &StatementSpec,
+    folding: &Folding,
+) -> Result<Vec<(Value, Vec<AstExpr>)>, CodegenError> {
+    let accesses_of = |kind: AccessKind| {
+        spec.accesses.iter().filter(move |a| {
+            a.array == folding.array && (a.kind == AccessKind::Read) == (kind == AccessKind::Read)
+        })
+    };
+    let instructions_of = |opcode: InstructionOpcode| {
+        st.blocks
+            .iter()
+            .flat_map(|b| b.get_instructions())
+            .filter(move |i| {
+                i.get_opcode() == opcode
+                    && region
+                        .ir
+                        .memory_arrays
+                        .get(&i.as_value_ref())
+                        .is_some_and(|a| *a == folding.array)
+            })
+    };
+    // Accesses are matched to loads and stores in program order, which is the
+    // order of one block's instructions only.
+    if st.blocks.len() > 1
+        && accesses_of(AccessKind::Read)
+            .chain(accesses_of(AccessKind::MustWrite))
+            .next()
+            .is_some()
+    {
+        return Err(CodegenError::Unsupported(format!(
+            "{} accesses {} under a branch",
+            st.name, folding.array
+        )));
+    }
+    let mut matched = Vec::new();
+    for (kind, opcode) in [
+        (AccessKind::Read, InstructionOpcode::Load),
+        (AccessKind::MustWrite, InstructionOpcode::Store),
+    ] {
+        let accesses: Vec<_> = accesses_of(kind).collect();
+        let instructions: Vec<_> = instructions_of(opcode).collect();
+        if accesses.len() != instructions.len() {
+            return Err(CodegenError::Unsupported(format!(
+                "{} accesses {} {} times, its model {} times",
+                st.name,
+                folding.array,
+                instructions.len(),
+                accesses.len()
+            )));
+        }
+        for (access, inst) in accesses.iter().zip(instructions) {
+            matched.push((inst.as_value_ref(), subscripts(ctx, &access.relation)?));
+        }
+    }
+    Ok(matched)
 }
 
 /// The subscripts of an access relation as expressions of the statement's counters.

@@ -26,7 +26,7 @@ use std::fmt;
 
 use inkwell::basic_block::BasicBlock;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
-use inkwell::values::{AsValueRef, InstructionOpcode};
+use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
 use crate::detect::replaceable::{self, Entering, LiveOut, LiveOuts};
 use crate::detect::translate::ParamValue;
@@ -46,10 +46,13 @@ use crate::speculate::{self, Recording};
 use check::RuntimeCheck;
 use emit::{Emitter, Slot};
 
+/// Why a region was not generated. Callers tell the cases apart by variant (and
+/// `is_operation_limit`), never by the message.
 #[derive(Debug)]
 pub enum CodegenError {
     /// Something this version of code generation does not handle; the region stays.
     Unsupported(String),
+    /// isl failed, or reached the operation bound, computing the AST or the checks.
     Isl(IslError),
 }
 
@@ -59,6 +62,14 @@ impl fmt::Display for CodegenError {
             CodegenError::Unsupported(what) => write!(f, "{what}"),
             CodegenError::Isl(e) => write!(f, "{e}"),
         }
+    }
+}
+
+impl CodegenError {
+    /// True when isl stopped because the operation bound was reached (the region may
+    /// generate with a cheaper plan, e.g. without register tiles).
+    pub fn is_operation_limit(&self) -> bool {
+        matches!(self, CodegenError::Isl(error) if error.is_operation_limit())
     }
 }
 
@@ -122,15 +133,46 @@ pub fn generate<'f>(
             return Ok(Generated::EntrySplit);
         }
     };
-    let entering = &entering;
-    let ast = code.ast;
-    let runtime = check::runtime_check(ctx, &region.spec, scop)?;
-    let folds = fold::plan(ctx, region, scop, code.folds)?;
+    let Prepared { runtime, folds } = prepare(ctx, region, scop, code)?;
 
     let b = IrBuilder::new(fa.function());
-    let mut em = Emitter {
+    let mut em = emitter(fa, &b, region, entering, recomputed, folds);
+    let check = open_check(&mut em, entering, &runtime, recording);
+    let built = build(&mut em, &check, code.ast, &live);
+    conclude(&em, check.block, built)
+}
+
+/// What code generation computes before the IR changes (the loop AST comes with the
+/// plan): the run-time check and the layout of the folded temporaries.
+struct Prepared {
+    runtime: RuntimeCheck,
+    folds: fold::FoldPlan,
+}
+
+fn prepare(
+    ctx: &IslCtx,
+    region: &DetectedRegion<'_>,
+    scop: &Scop,
+    code: &NewCode<'_>,
+) -> Result<Prepared, CodegenError> {
+    let runtime = check::runtime_check(ctx, &region.spec, scop)?;
+    let folds = fold::plan(ctx, region, scop, code.folds)?;
+    Ok(Prepared { runtime, folds })
+}
+
+/// The emitter of the new code of `region`, which `entering` enters.
+fn emitter<'a, 'f>(
+    fa: &'a FunctionAnalyses<'f>,
+    b: &'a IrBuilder<'f>,
+    region: &'a DetectedRegion<'f>,
+    entering: BasicBlock<'f>,
+    recomputed: HashMap<Value, propagate::Recomputation<'a, 'f>>,
+    folds: fold::FoldPlan,
+) -> Emitter<'a, 'f> {
+    let ir = &region.ir;
+    Emitter {
         fa,
-        b: &b,
+        b,
         region,
         ids: HashMap::new(),
         slots: HashMap::new(),
@@ -143,31 +185,52 @@ pub fn generate<'f>(
         forwarded: ir.forwarded.iter().flatten().copied().collect(),
         created: Vec::new(),
         parent_loop: fa
-            .loop_for_block(*entering)
+            .loop_for_block(entering)
             .filter(|l| !ir.loops.contains(l)),
         groups: Vec::new(),
         scopes: AliasScopes::new(fa, ir),
         recomputed,
         folds,
         storage: Vec::new(),
-    };
-    let check_block = em.block("polyrust.check", *entering);
+    }
+}
+
+/// Puts the check block on the edge from `entering` into the region, going on to the
+/// original code until its condition is known, and makes the block the new code
+/// starts in.
+fn open_check<'a, 'f>(
+    em: &mut Emitter<'_, 'f>,
+    entering: BasicBlock<'f>,
+    runtime: &'a RuntimeCheck,
+    recording: Option<&'a Recording>,
+) -> Check<'a, 'f> {
+    let (fa, b, entry) = (em.fa, em.b, em.region.ir.entry);
+    let check_block = em.block("polyrust.check", entering);
     let start = em.block("polyrust.start", check_block);
     b.position_at_end(check_block);
-    let placeholder = b.br(ir.entry);
-    redirect(&b, *entering, ir.entry, check_block);
-    fa.replace_phi_incoming_block(ir.entry, *entering, check_block);
-
-    let check = Check {
+    let placeholder = b.br(entry);
+    redirect(b, entering, entry, check_block);
+    fa.replace_phi_incoming_block(entry, entering, check_block);
+    Check {
         block: check_block,
         start,
         placeholder,
-        runtime: &runtime,
+        runtime,
         recording,
-    };
-    match build(&mut em, &check, ast, &live) {
+    }
+}
+
+/// Keeps the new code when it was built and the function verifies; otherwise the
+/// check goes straight to the original code.
+fn conclude<'f>(
+    em: &Emitter<'_, 'f>,
+    check_block: BasicBlock<'f>,
+    built: Result<(), CodegenError>,
+) -> Result<Generated, CodegenError> {
+    let ir = &em.region.ir;
+    match built {
         Ok(()) => {
-            if fa.function().verify(true) {
+            if em.fa.function().verify(true) {
                 // The fallback is the original code: no later run may rewrite it again,
                 // unless it is to get another specialized version in front of it.
                 if !ir.fallback_open {
@@ -177,14 +240,14 @@ pub fn generate<'f>(
                 }
                 Ok(Generated::Region)
             } else {
-                undo(&em, check_block, ir.entry);
+                undo(em, check_block, ir.entry);
                 Err(CodegenError::Unsupported(
                     "the generated code did not verify; the region is left as it was".into(),
                 ))
             }
         }
         Err(e) => {
-            undo(&em, check_block, ir.entry);
+            undo(em, check_block, ir.entry);
             Err(e)
         }
     }
@@ -231,28 +294,39 @@ struct Check<'a, 'f> {
     recording: Option<&'a Recording>,
 }
 
+/// Fills the check block and builds the new code: the parameters, the run-time
+/// condition, the folded temporaries' buffers, the scalars' stack slots, the loops,
+/// and the way into the exit block with the values the region leaves behind.
 fn build<'f>(
     em: &mut Emitter<'_, 'f>,
     check: &Check<'_, 'f>,
     ast: &ast::Ast,
     live: &LiveOuts,
 ) -> Result<(), CodegenError> {
-    let Check {
-        block: check_block,
-        start,
-        placeholder,
-        runtime,
-        recording,
-    } = *check;
-    let fa = em.fa;
-    let b = em.b;
-    let ir = &em.region.ir;
-    let before = as_instruction(placeholder)
+    let before = as_instruction(check.placeholder)
         .ok_or_else(|| CodegenError::Unsupported("check block without terminator".into()))?;
+    em.b.position_before(before);
+    evaluate_parameters(em, before)?;
+    let (ok, ranges) = check_condition(em, check.runtime)?;
+    if let Some(recording) = check.recording {
+        record_check(em, recording, ok, &ranges, before)?;
+    }
+    let ok = allocate_folds(em, ok)?;
+    let entering_original = branch_on_check(em, check, ok);
+    make_slots(em)?;
+    enter_new_code(em, check.start, entering_original);
+    em.node(&ast.root)?;
+    leave_to_exit(em, live)
+}
 
-    // Parameters, evaluated once in the check block.
-    b.position_before(before);
-    for param in &ir.params {
+/// The region's parameters, evaluated once before `before` in the check block, as the
+/// AST's names for them; invariant loads used as parameters are hoisted there.
+fn evaluate_parameters<'f>(
+    em: &mut Emitter<'_, 'f>,
+    before: InstructionValue<'f>,
+) -> Result<(), CodegenError> {
+    let (fa, b, region) = (em.fa, em.b, em.region);
+    for param in &region.ir.params {
         let value = match param.value {
             ParamValue::Scev(scev) => {
                 let raw = fa
@@ -285,56 +359,45 @@ fn build<'f>(
         };
         em.ids.insert(param.name.clone(), value);
     }
+    Ok(())
+}
 
-    // The run-time condition: the model's assumptions, the values speculated on, and
-    // the arrays apart.
+/// The addresses an array's accesses span at run time: its first accessed byte and
+/// one past its last.
+struct AddressRange {
+    array: String,
+    low: Value,
+    high: Value,
+}
+
+/// The run-time condition: the model's assumptions, the values speculated on, and the
+/// arrays apart; with the address range of each array it compares.
+fn check_condition(
+    em: &Emitter<'_, '_>,
+    runtime: &RuntimeCheck,
+) -> Result<(Value, Vec<AddressRange>), CodegenError> {
+    let b = em.b;
     let mut ok = em.condition(&runtime.assumptions)?;
-    for (value, constant) in &ir.speculated {
+    for (value, constant) in &em.region.ir.speculated {
         let expected = b.const_int(type_of(*value), *constant);
         let holds = b.icmp(LLVMIntPredicate::LLVMIntEQ, *value, expected);
         ok = b.binary(LLVMOpcode::LLVMAnd, ok, holds);
     }
     // Each array's range, computed once however many pairs it is in.
-    let mut ranges: Vec<(String, Value, Value)> = Vec::new();
+    let mut ranges: Vec<AddressRange> = Vec::new();
+    let mut computed = |r: &check::ArrayRange| -> Result<(Value, Value), CodegenError> {
+        if let Some(known) = ranges.iter().find(|known| known.array == r.array) {
+            return Ok((known.low, known.high));
+        }
+        let (low, high) = address_range(em, r)?;
+        ranges.push(AddressRange {
+            array: r.array.clone(),
+            low,
+            high,
+        });
+        Ok((low, high))
+    };
     for (x, y) in &runtime.disjoint {
-        let range = |r: &check::ArrayRange| -> Result<(Value, Value), CodegenError> {
-            let base = ir
-                .arrays
-                .iter()
-                .find_map(|(n, a)| match a {
-                    ArrayIr::Memory { base } if *n == r.array => Some(*base),
-                    _ => None,
-                })
-                .ok_or_else(|| {
-                    CodegenError::Unsupported(format!("no base pointer for {}", r.array))
-                })?;
-            let address = b.ptr_to_int(base);
-            let size = b.const_i64(i64::from(r.element_size));
-            // Element offsets of the first and one past the last element touched.
-            let mut low = b.const_i64(0);
-            let mut high = b.const_i64(1);
-            for ((lo, hi), stride) in r.low.iter().zip(&r.high).zip(&r.stride) {
-                let stride = em.expr(stride)?;
-                let lo = b.binary(LLVMOpcode::LLVMMul, em.expr(lo)?, stride);
-                let hi = b.binary(LLVMOpcode::LLVMMul, em.expr(hi)?, stride);
-                low = b.binary(LLVMOpcode::LLVMAdd, low, lo);
-                high = b.binary(LLVMOpcode::LLVMAdd, high, hi);
-            }
-            let low = b.binary(LLVMOpcode::LLVMMul, low, size);
-            let high = b.binary(LLVMOpcode::LLVMMul, high, size);
-            Ok((
-                b.binary(LLVMOpcode::LLVMAdd, address, low),
-                b.binary(LLVMOpcode::LLVMAdd, address, high),
-            ))
-        };
-        let mut computed = |r: &check::ArrayRange| -> Result<(Value, Value), CodegenError> {
-            if let Some((_, low, high)) = ranges.iter().find(|(name, _, _)| *name == r.array) {
-                return Ok((*low, *high));
-            }
-            let (low, high) = range(r)?;
-            ranges.push((r.array.clone(), low, high));
-            Ok((low, high))
-        };
         let (x_low, x_high) = computed(x)?;
         let (y_low, y_high) = computed(y)?;
         let x_before_y = b.icmp(LLVMIntPredicate::LLVMIntSLE, x_high, y_low);
@@ -342,36 +405,88 @@ fn build<'f>(
         let apart = b.binary(LLVMOpcode::LLVMOr, x_before_y, y_before_x);
         ok = b.binary(LLVMOpcode::LLVMAnd, ok, apart);
     }
-    if let Some(recording) = recording {
-        // Arrays by their source names, as remarks show them.
-        let names: Vec<String> = ranges
-            .iter()
-            .map(|(name, _, _)| {
-                ir.arrays
-                    .iter()
-                    .find_map(|(n, a)| match a {
-                        ArrayIr::Memory { base } if n == name => {
-                            Some(speculate::value_name(fa, *base))
-                        }
-                        _ => None,
-                    })
-                    .unwrap_or_else(|| name.clone())
-            })
-            .collect();
-        let descriptor = speculate::descriptor(
-            fa,
-            b,
-            recording,
-            vec![speculate::CHECK_PASSED.to_string()],
-            names,
-        );
-        let passed = b.select(ok, b.const_i64(1), b.const_i64(0));
-        let bounds: Vec<Value> = ranges.iter().flat_map(|(_, l, h)| [*l, *h]).collect();
-        speculate::record(fa, b, before, descriptor, &[passed], &bounds)
-            .map_err(CodegenError::Unsupported)?;
+    Ok((ok, ranges))
+}
+
+/// The first accessed byte of the array of `r` and one past its last.
+fn address_range(
+    em: &Emitter<'_, '_>,
+    r: &check::ArrayRange,
+) -> Result<(Value, Value), CodegenError> {
+    let b = em.b;
+    let base = em
+        .region
+        .ir
+        .arrays
+        .iter()
+        .find_map(|(n, a)| match a {
+            ArrayIr::Memory { base } if *n == r.array => Some(*base),
+            _ => None,
+        })
+        .ok_or_else(|| CodegenError::Unsupported(format!("no base pointer for {}", r.array)))?;
+    let address = b.ptr_to_int(base);
+    let size = b.const_i64(i64::from(r.element_size));
+    // Element offsets of the first and one past the last element touched.
+    let mut low = b.const_i64(0);
+    let mut high = b.const_i64(1);
+    for ((lo, hi), stride) in r.low.iter().zip(&r.high).zip(&r.stride) {
+        let stride = em.expr(stride)?;
+        let lo = b.binary(LLVMOpcode::LLVMMul, em.expr(lo)?, stride);
+        let hi = b.binary(LLVMOpcode::LLVMMul, em.expr(hi)?, stride);
+        low = b.binary(LLVMOpcode::LLVMAdd, low, lo);
+        high = b.binary(LLVMOpcode::LLVMAdd, high, hi);
     }
-    // Folded temporaries' buffers: a failed allocation runs the original code.
-    // The fold's own condition (no value read that the region does not write) too.
+    let low = b.binary(LLVMOpcode::LLVMMul, low, size);
+    let high = b.binary(LLVMOpcode::LLVMMul, high, size);
+    Ok((
+        b.binary(LLVMOpcode::LLVMAdd, address, low),
+        b.binary(LLVMOpcode::LLVMAdd, address, high),
+    ))
+}
+
+/// Records in the profile whether the check passed and the ranges it compared
+/// (`-polyrust-profile-generate`).
+fn record_check<'f>(
+    em: &Emitter<'_, 'f>,
+    recording: &Recording,
+    ok: Value,
+    ranges: &[AddressRange],
+    before: InstructionValue<'f>,
+) -> Result<(), CodegenError> {
+    let (fa, b, ir) = (em.fa, em.b, &em.region.ir);
+    // Arrays by their source names, as remarks show them.
+    let names: Vec<String> = ranges
+        .iter()
+        .map(|range| {
+            ir.arrays
+                .iter()
+                .find_map(|(n, a)| match a {
+                    ArrayIr::Memory { base } if *n == range.array => {
+                        Some(speculate::value_name(fa, *base))
+                    }
+                    _ => None,
+                })
+                .unwrap_or_else(|| range.array.clone())
+        })
+        .collect();
+    let descriptor = speculate::descriptor(
+        fa,
+        b,
+        recording,
+        vec![speculate::CHECK_PASSED.to_string()],
+        names,
+    );
+    let passed = b.select(ok, b.const_i64(1), b.const_i64(0));
+    let bounds: Vec<Value> = ranges.iter().flat_map(|r| [r.low, r.high]).collect();
+    speculate::record(fa, b, before, descriptor, &[passed], &bounds)
+        .map_err(CodegenError::Unsupported)
+}
+
+/// The folded temporaries' buffers, made in the check block: a failed allocation runs
+/// the original code, and so does a fold's own condition (no value read that the
+/// region does not write) failing. The condition `ok` with those added.
+fn allocate_folds(em: &mut Emitter<'_, '_>, mut ok: Value) -> Result<Value, CodegenError> {
+    let b = em.b;
     for array in &em.folds.arrays {
         let storage = allocate(em, array)?;
         let made = b.icmp(LLVMIntPredicate::LLVMIntNE, storage.buffer, b.null_ptr());
@@ -380,44 +495,67 @@ fn build<'f>(
         ok = b.binary(LLVMOpcode::LLVMAnd, ok, holds);
         em.storage.push(storage);
     }
-    b.erase(placeholder);
-    b.position_at_end(check_block);
-    // The block the original code is entered from, whose incoming values of the entry's
-    // phis are the scalars' initial values.
-    let entering_original = if em.storage.is_empty() {
-        b.cond_br(ok, start, ir.entry);
-        check_block
-    } else {
-        let fallback = em.block("polyrust.fallback", check_block);
-        b.cond_br(ok, start, fallback);
-        b.position_at_end(fallback);
-        for storage in &em.storage {
-            b.free(storage.buffer);
-        }
-        b.br(ir.entry);
-        fa.replace_phi_incoming_block(ir.entry, check_block, fallback);
-        fallback
-    };
+    Ok(ok)
+}
 
-    // Stack slots for the scalars, at the top of the function.
-    let entry_block = fa
+/// Ends the check block in the branch on `ok`, to the new code or (through a block
+/// freeing the folded buffers, if any) to the original. The block the original code
+/// is entered from, whose incoming values of the entry's phis are the scalars' initial
+/// values.
+fn branch_on_check<'f>(
+    em: &mut Emitter<'_, 'f>,
+    check: &Check<'_, 'f>,
+    ok: Value,
+) -> BasicBlock<'f> {
+    let (fa, b, entry) = (em.fa, em.b, em.region.ir.entry);
+    b.erase(check.placeholder);
+    b.position_at_end(check.block);
+    if em.storage.is_empty() {
+        b.cond_br(ok, check.start, entry);
+        return check.block;
+    }
+    let fallback = em.block("polyrust.fallback", check.block);
+    b.cond_br(ok, check.start, fallback);
+    b.position_at_end(fallback);
+    for storage in &em.storage {
+        b.free(storage.buffer);
+    }
+    b.br(entry);
+    fa.replace_phi_incoming_block(entry, check.block, fallback);
+    fallback
+}
+
+/// Stack slots for the scalars, at the top of the function.
+fn make_slots(em: &mut Emitter<'_, '_>) -> Result<(), CodegenError> {
+    let b = em.b;
+    let entry_block = em
+        .fa
         .function()
         .get_first_basic_block()
         .ok_or_else(|| CodegenError::Unsupported("function without blocks".into()))?;
     if let Some(first) = entry_block.get_first_instruction() {
         b.position_before(first);
     }
-    for (name, array) in &ir.arrays {
+    for (name, array) in &em.region.ir.arrays {
         if let ArrayIr::Scalar { value } = array {
             let ty = type_of(*value);
             let pointer = b.alloca(ty, &format!("polyrust.{name}"));
             em.slots.insert(*value, Slot { pointer, ty });
         }
     }
+    Ok(())
+}
 
-    // The new code: initial values of the entry's phis, then the loops.
+/// Starts the new code in `start`: the scalars' slots get the initial values of the
+/// entry's phis (those coming from `entering_original`).
+fn enter_new_code<'f>(
+    em: &Emitter<'_, 'f>,
+    start: BasicBlock<'f>,
+    entering_original: BasicBlock<'f>,
+) {
+    let b = em.b;
     b.position_at_end(start);
-    for phi in phis_of(ir.entry) {
+    for phi in phis_of(em.region.ir.entry) {
         if let Some(slot) = em.slots.get(&phi.as_value_ref()).copied() {
             if let Some((value, _)) = phi_incoming(phi)
                 .into_iter()
@@ -427,9 +565,13 @@ fn build<'f>(
             }
         }
     }
-    em.node(&ast.root)?;
+}
 
-    // Into the exit block, with the values the region leaves behind.
+/// From the end of the new code into the exit block, with the values the region
+/// leaves behind: the exit's phis get them from the new code, and the values used
+/// after the region come from new phis of the exit block.
+fn leave_to_exit(em: &Emitter<'_, '_>, live: &LiveOuts) -> Result<(), CodegenError> {
+    let (b, ir) = (em.b, &em.region.ir);
     let end = b
         .current_block()
         .ok_or_else(|| CodegenError::Unsupported("no block at the end".into()))?;
@@ -440,48 +582,70 @@ fn build<'f>(
     let jump = as_instruction(jump)
         .ok_or_else(|| CodegenError::Unsupported("branch is not an instruction".into()))?;
     b.position_before(jump);
-    let after = |value: Value, kind: LiveOut| -> Result<Value, CodegenError> {
-        Ok(match kind {
-            LiveOut::Unchanged => value,
-            LiveOut::Slot => {
-                let slot = em.slots.get(&value).copied().ok_or_else(|| {
-                    CodegenError::Unsupported("a scalar without a stack slot".into())
-                })?;
-                b.load(slot.ty, slot.pointer, "polyrust.out")
-            }
-            LiveOut::Hoisted => em.hoisted.get(&value).copied().ok_or_else(|| {
-                CodegenError::Unsupported("an invariant load that was not hoisted".into())
-            })?,
-            LiveOut::Recomputed => {
-                let at_exit =
-                    fa.scev_at_scope(fa.scev(&basic_value(value)), fa.loop_for_block(ir.exit));
-                fa.expand_with_counters(at_exit, &[], &[], type_of(value), jump)
-                    .ok_or_else(|| {
-                        CodegenError::Unsupported(format!(
-                            "cannot recompute {} after the region",
-                            describe_value(fa, value)
-                        ))
-                    })?
-            }
-        })
-    };
     let mut incoming = Vec::new();
     for (phi, value, kind) in &live.exit_phis {
-        incoming.push((*phi, after(*value, *kind)?));
+        incoming.push((*phi, value_after(em, *value, *kind, jump)?));
     }
     let mut merges = Vec::new();
     for (value, kind) in &live.escaping {
-        merges.push((*value, after(*value, *kind)?));
+        merges.push((*value, value_after(em, *value, *kind, jump)?));
     }
     // Nothing below can fail: the IR outside the new blocks changes only now.
     for (phi, value) in incoming {
         b.add_incoming(phi, value, end);
     }
+    merge_escaping(em, &merges, end)
+}
+
+/// What the new code gives for `value` after the region (before `jump`, its branch
+/// into the exit block), provided as `kind` says.
+fn value_after<'f>(
+    em: &Emitter<'_, 'f>,
+    value: Value,
+    kind: LiveOut,
+    jump: InstructionValue<'f>,
+) -> Result<Value, CodegenError> {
+    let fa = em.fa;
+    Ok(match kind {
+        LiveOut::Unchanged => value,
+        LiveOut::Slot => {
+            let slot =
+                em.slots.get(&value).copied().ok_or_else(|| {
+                    CodegenError::Unsupported("a scalar without a stack slot".into())
+                })?;
+            em.b.load(slot.ty, slot.pointer, "polyrust.out")
+        }
+        LiveOut::Hoisted => em.hoisted.get(&value).copied().ok_or_else(|| {
+            CodegenError::Unsupported("an invariant load that was not hoisted".into())
+        })?,
+        LiveOut::Recomputed => {
+            let exit = em.region.ir.exit;
+            let at_exit = fa.scev_at_scope(fa.scev(&basic_value(value)), fa.loop_for_block(exit));
+            fa.expand_with_counters(at_exit, &[], &[], type_of(value), jump)
+                .ok_or_else(|| {
+                    CodegenError::Unsupported(format!(
+                        "cannot recompute {} after the region",
+                        describe_value(fa, value)
+                    ))
+                })?
+        }
+    })
+}
+
+/// Each value used after the region (with its value from the new code, whose last
+/// block is `end`) gets a phi of the exit block taking it from both ways in; its uses
+/// after the region use the phi.
+fn merge_escaping<'f>(
+    em: &Emitter<'_, 'f>,
+    merges: &[(Value, Value)],
+    end: BasicBlock<'f>,
+) -> Result<(), CodegenError> {
+    let (b, ir) = (em.b, &em.region.ir);
     let region_edges: Vec<BasicBlock<'f>> = predecessors(ir.exit)
         .into_iter()
         .filter(|p| ir.blocks.contains(p))
         .collect();
-    for (value, new) in merges {
+    for &(value, new) in merges {
         let outside_uses: Vec<_> = users(&as_instruction(value).ok_or_else(|| {
             CodegenError::Unsupported("a live-out value that is not an instruction".into())
         })?)
@@ -660,5 +824,22 @@ impl AliasScopes {
         }
         let base = fa.pointer_base(fa.scev(&pointer)).unknown_value()?;
         self.by_base.get(&base)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operation_limit_is_told_by_variant_not_by_message() {
+        let limit = CodegenError::Isl(IslError::OperationLimit {
+            operation: "isl_ast_build_node_from_schedule".into(),
+        });
+        assert!(limit.is_operation_limit());
+        // The same words as something code generation does not handle: not the bound.
+        let unsupported = CodegenError::Unsupported(limit.to_string());
+        assert!(!unsupported.is_operation_limit());
+        assert_eq!(unsupported.to_string(), limit.to_string());
     }
 }

@@ -469,6 +469,58 @@ fn value_sum(fa: &FunctionAnalyses<'_>, value: LLVMValueRef, depth: usize) -> Su
     let Some(inst) = as_instruction(value) else {
         return Sum::atom(fa.raw_operand_name(value));
     };
+    match inst.get_opcode() {
+        InstructionOpcode::Add
+        | InstructionOpcode::Sub
+        | InstructionOpcode::Mul
+        | InstructionOpcode::Shl
+        | InstructionOpcode::SDiv
+        | InstructionOpcode::UDiv
+        | InstructionOpcode::SRem
+        | InstructionOpcode::URem
+        | InstructionOpcode::AShr
+        | InstructionOpcode::LShr
+        | InstructionOpcode::And
+        | InstructionOpcode::Or
+        | InstructionOpcode::Xor => arithmetic_sum(fa, inst, depth),
+        InstructionOpcode::SExt
+        | InstructionOpcode::ZExt
+        | InstructionOpcode::Trunc
+        | InstructionOpcode::SIToFP
+        | InstructionOpcode::UIToFP
+        | InstructionOpcode::FPExt
+        | InstructionOpcode::FPTrunc
+        | InstructionOpcode::Freeze => operand(inst, 0)
+            .map(|v| value_sum(fa, v, depth + 1))
+            .unwrap_or_else(|| Sum::atom("?")),
+        InstructionOpcode::Load => match pointer_operand(inst) {
+            Some(p) => Sum::atom(place(fa, p, depth + 1).text()),
+            None => Sum::atom(fa.raw_operand_name(value)),
+        },
+        InstructionOpcode::GetElementPtr => {
+            Sum::atom(format!("&{}", place(fa, value, depth + 1).text()))
+        }
+        InstructionOpcode::Call => match called_function_name(inst) {
+            Some(name) => Sum::atom(format!("{name}(...)")),
+            None => Sum::atom(fa.raw_operand_name(value)),
+        },
+        // Counters and selects read best as their recurrence or min/max.
+        _ if fa.is_scevable(&inst) => {
+            let scev = fa.scev(&inst);
+            if scev.kind() == ScevKind::Unknown {
+                Sum::atom(fa.raw_operand_name(value))
+            } else {
+                scev_sum(fa, scev, depth + 1)
+            }
+        }
+        _ => Sum::atom(fa.raw_operand_name(value)),
+    }
+}
+
+/// An integer operation as a sum: additions, subtractions, products and shifts left by
+/// a constant as terms; other operations as one atom in C's notation.
+fn arithmetic_sum(fa: &FunctionAnalyses<'_>, inst: InstructionValue<'_>, depth: usize) -> Sum {
+    let value = inst.as_value_ref();
     let op = |i: u32| operand(inst, i).map(|v| value_sum(fa, v, depth + 1));
     let binary = |symbol: &str| match (op(0), op(1)) {
         (Some(a), Some(b)) => {
@@ -511,36 +563,7 @@ fn value_sum(fa: &FunctionAnalyses<'_>, value: LLVMValueRef, depth: usize) -> Su
         }
         InstructionOpcode::And => binary("&"),
         InstructionOpcode::Or => binary("|"),
-        InstructionOpcode::Xor => binary("^"),
-        InstructionOpcode::SExt
-        | InstructionOpcode::ZExt
-        | InstructionOpcode::Trunc
-        | InstructionOpcode::SIToFP
-        | InstructionOpcode::UIToFP
-        | InstructionOpcode::FPExt
-        | InstructionOpcode::FPTrunc
-        | InstructionOpcode::Freeze => op(0).unwrap_or_else(|| Sum::atom("?")),
-        InstructionOpcode::Load => match pointer_operand(inst) {
-            Some(p) => Sum::atom(place(fa, p, depth + 1).text()),
-            None => Sum::atom(fa.raw_operand_name(value)),
-        },
-        InstructionOpcode::GetElementPtr => {
-            Sum::atom(format!("&{}", place(fa, value, depth + 1).text()))
-        }
-        InstructionOpcode::Call => match called_function_name(inst) {
-            Some(name) => Sum::atom(format!("{name}(...)")),
-            None => Sum::atom(fa.raw_operand_name(value)),
-        },
-        // Counters and selects read best as their recurrence or min/max.
-        _ if fa.is_scevable(&inst) => {
-            let scev = fa.scev(&inst);
-            if scev.kind() == ScevKind::Unknown {
-                Sum::atom(fa.raw_operand_name(value))
-            } else {
-                scev_sum(fa, scev, depth + 1)
-            }
-        }
-        _ => Sum::atom(fa.raw_operand_name(value)),
+        _ => binary("^"),
     }
 }
 
@@ -555,6 +578,24 @@ struct Place {
 }
 
 impl Place {
+    /// The place a name says, with no subscripts.
+    fn named(base: String) -> Place {
+        Place {
+            base,
+            subscripts: Vec::new(),
+            step: None,
+            described: false,
+        }
+    }
+
+    /// A place described in words.
+    fn described(base: String) -> Place {
+        Place {
+            described: true,
+            ..Place::named(base)
+        }
+    }
+
     fn text(&self) -> String {
         if self.subscripts.is_empty() {
             return if self.described {
@@ -580,25 +621,21 @@ impl Place {
 }
 
 fn place(fa: &FunctionAnalyses<'_>, pointer: LLVMValueRef, depth: usize) -> Place {
-    let named = |base: String| Place {
-        base,
-        subscripts: Vec::new(),
-        step: None,
-        described: false,
-    };
-    let described = |base: String| Place {
-        described: true,
-        ..named(base)
-    };
     if let Some(name) = value_name(fa, pointer) {
-        return named(name);
+        return Place::named(name);
     }
     if fa.raw_operand_name(pointer).starts_with("@.str") {
-        return described("a string literal".into());
+        return Place::described("a string literal".into());
     }
     if !is_gep(pointer) || depth > MAX_DEPTH {
-        return named(value_sum(fa, pointer, depth + 1).factor_text());
+        return Place::named(value_sum(fa, pointer, depth + 1).factor_text());
     }
+    gep_place(fa, pointer, depth)
+}
+
+/// The place a GEP points at: its base's, with the GEP's indices as subscripts (or a
+/// byte offset folded into the last one).
+fn gep_place(fa: &FunctionAnalyses<'_>, pointer: LLVMValueRef, depth: usize) -> Place {
     // SAFETY: a GEP (instruction or constant expression) has a source element type,
     // its base as operand 0 and at least one index.
     let (base, source, count) = unsafe {
@@ -637,7 +674,7 @@ fn place(fa: &FunctionAnalyses<'_>, pointer: LLVMValueRef, depth: usize) -> Plac
                     p.text()
                 };
                 let at = at.strip_prefix('*').unwrap_or(&at);
-                return described(format!("{at} at byte {}", first.text()));
+                return Place::described(format!("{at} at byte {}", first.text()));
             }
         }
     } else if p.step.is_some() && p.step == size && !p.subscripts.is_empty() {
@@ -658,7 +695,7 @@ fn place(fa: &FunctionAnalyses<'_>, pointer: LLVMValueRef, depth: usize) -> Plac
             }
             (LLVMTypeKind::LLVMStructTypeKind, Some(field)) => {
                 let field = field.as_constant().unwrap_or(0);
-                p = named(format!("{}.field{field}", p.text().trim_start_matches('*')));
+                p = Place::named(format!("{}.field{field}", p.text().trim_start_matches('*')));
                 // SAFETY: the field index of a valid GEP is in range.
                 ty = unsafe { c::LLVMStructGetTypeAtIndex(ty, field as u32) };
             }

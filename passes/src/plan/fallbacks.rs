@@ -28,7 +28,7 @@ impl Fallback {
     /// with register tiles (`register_tiled`), folds and recomputed reads as said; `None`
     /// when none is left.
     pub fn after(error: &CodegenError, new_code: NewCodeShape, enabled: &Enabled) -> Option<Self> {
-        let ast_too_large = matches!(error, CodegenError::Isl(e) if e.is_operation_limit());
+        let ast_too_large = error.is_operation_limit();
         if ast_too_large && enabled.register_tiling && new_code.register_tiled {
             return Some(Fallback::RegisterTilesOverAstBound);
         }

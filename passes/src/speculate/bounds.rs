@@ -34,6 +34,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use inkwell::basic_block::BasicBlock;
+use inkwell::llvm_sys::prelude::LLVMTypeRef;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
@@ -281,10 +282,9 @@ fn undo_selects(fa: &FunctionAnalyses<'_>, root: Loop<'_>, blocks: CheckBlocks) 
 /// not, for the remark (Ok(false): no such access).
 fn speculate_subscript<'f>(
     fa: &FunctionAnalyses<'f>,
-    root: Loop<'f>,
-    nests: &[&NestProfile],
-    shown: &str,
+    profiled: &ProfiledNest<'_, 'f>,
 ) -> Result<bool, String> {
+    let (root, nests, shown) = (profiled.root, &profiled.nests, &profiled.shown);
     let mut why_not = Vec::new();
     for (site, inst, pointer, _) in super::accesses::access_sites(fa, root)? {
         let address = fa.scev(&basic_value(pointer));
@@ -320,12 +320,7 @@ fn speculate_subscript<'f>(
             format!("{name} in every outer iteration with its first value + {step} * {counter}");
         match rewrite(fa, root, index, Some(step)) {
             Ok(blocks) => {
-                PREPARED.with(|p| {
-                    p.borrow_mut().insert(
-                        root.header().as_mut_ptr() as usize,
-                        (blocks, (said, checked)),
-                    )
-                });
+                remember_prepared(root, blocks, said, checked);
                 return Ok(true);
             }
             Err(why) => why_not.push(format!("{what}: {why}")),
@@ -477,52 +472,18 @@ fn prepare<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>, source: &ProfileSource
         return false;
     }
     let at = RemarkAt::loop_start(root);
+    let profiled = ProfiledNest { root, nests, shown };
     let mut why_not = Vec::new();
     for (site, l) in root.preorder().into_iter().enumerate() {
         if l.parent() != Some(root) {
             continue;
         }
-        let what = describe_loop(fa, l);
-        let trips = fa.backedge_taken_count(l);
-        if trips.is_could_not_compute() {
-            why_not.push(format!("the {what} has no computable trip count"));
-            continue;
-        }
-        let plan = loaded_bound(fa, root, trips).and_then(|bound| {
-            let steady = steady_trips(&nests, site, 2)?;
-            Ok((bound, steady))
-        });
-        let (bound, steady) = match plan {
-            Ok(p) => p,
-            Err(why) => {
-                why_not.push(format!("the {what}: {why}"));
-                continue;
-            }
-        };
-        let name = value_name(fa, bound.as_value_ref());
-        let count = if steady.low == steady.high {
-            format!("{} iterations", steady.low)
-        } else {
-            format!("{} to {} iterations (by entry)", steady.low, steady.high)
-        };
-        let said = format!(
-            "loop nest speculated on its loaded bound: in the profiled run ({shown}) the {what} ran {count} in every outer iteration, so {name} is taken to be the value the first outer iteration loads; a check loop in front of the nest compares {name} in every outer iteration, and the original loops run if one differs"
-        );
-        let checked = format!("{name} in every outer iteration with its first value");
-        match rewrite(fa, root, bound, None) {
-            Ok(blocks) => {
-                PREPARED.with(|p| {
-                    p.borrow_mut().insert(
-                        root.header().as_mut_ptr() as usize,
-                        (blocks, (said, checked)),
-                    )
-                });
-                return true;
-            }
-            Err(why) => why_not.push(format!("the {what}: {why}")),
+        match speculate_inner_bound(fa, &profiled, l, site) {
+            Ok(()) => return true,
+            Err(why) => why_not.push(why),
         }
     }
-    match speculate_subscript(fa, root, &nests, &shown) {
+    match speculate_subscript(fa, &profiled) {
         Ok(true) => return true,
         Ok(false) => {}
         Err(why) => why_not.push(why),
@@ -533,12 +494,67 @@ fn prepare<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>, source: &ProfileSource
             "BoundNotSpeculated",
             at,
             &format!(
-                "loop nest not speculated from the folded profile ({shown}): {}",
+                "loop nest not speculated from the folded profile ({}): {}",
+                profiled.shown,
                 why_not.join("; ")
             ),
         );
     }
     false
+}
+
+/// A loop nest the folded profile has: its outermost loop, its folded records (one per
+/// thread that ran it) and the profile's path as remarks show it.
+struct ProfiledNest<'a, 'f> {
+    root: Loop<'f>,
+    nests: Vec<&'a NestProfile>,
+    shown: String,
+}
+
+/// Speculates on the loaded bound of `l`, an inner loop of the nest (its header is
+/// site `site` of the folded records): the nest is rewritten and what to say of it
+/// kept for the next round; or why not.
+fn speculate_inner_bound<'f>(
+    fa: &FunctionAnalyses<'f>,
+    profiled: &ProfiledNest<'_, 'f>,
+    l: Loop<'f>,
+    site: usize,
+) -> Result<(), String> {
+    let (root, nests, shown) = (profiled.root, &profiled.nests, &profiled.shown);
+    let what = describe_loop(fa, l);
+    let trips = fa.backedge_taken_count(l);
+    if trips.is_could_not_compute() {
+        return Err(format!("the {what} has no computable trip count"));
+    }
+    let plan = loaded_bound(fa, root, trips).and_then(|bound| {
+        let steady = steady_trips(nests, site, 2)?;
+        Ok((bound, steady))
+    });
+    let (bound, steady) = plan.map_err(|why| format!("the {what}: {why}"))?;
+    let name = value_name(fa, bound.as_value_ref());
+    let count = if steady.low == steady.high {
+        format!("{} iterations", steady.low)
+    } else {
+        format!("{} to {} iterations (by entry)", steady.low, steady.high)
+    };
+    let said = format!(
+        "loop nest speculated on its loaded bound: in the profiled run ({shown}) the {what} ran {count} in every outer iteration, so {name} is taken to be the value the first outer iteration loads; a check loop in front of the nest compares {name} in every outer iteration, and the original loops run if one differs"
+    );
+    let checked = format!("{name} in every outer iteration with its first value");
+    let blocks = rewrite(fa, root, bound, None).map_err(|why| format!("the {what}: {why}"))?;
+    remember_prepared(root, blocks, said, checked);
+    Ok(())
+}
+
+/// Keeps, for the next round, the check blocks of the nest of `root` and what the
+/// remarks say of its speculation and check.
+fn remember_prepared(root: Loop<'_>, blocks: CheckBlocks, said: String, checked: String) {
+    PREPARED.with(|p| {
+        p.borrow_mut().insert(
+            root.header().as_mut_ptr() as usize,
+            (blocks, (said, checked)),
+        )
+    });
 }
 
 /// Puts the check loop in front of `root` and the select in place of `bound` (see the
@@ -550,76 +566,144 @@ fn rewrite<'f>(
     bound: InstructionValue<'f>,
     step: Option<i64>,
 ) -> Result<CheckBlocks, String> {
-    let header = root.header();
-    let preheader = root.preheader().ok_or("the nest has no preheader")?;
-    let enter = preheader
-        .get_terminator()
-        .filter(|_| successors(preheader) == vec![header])
-        .ok_or("the nest's preheader does not just enter it")?;
-    let latch = root.latch().ok_or("the outer loop has no single latch")?;
-    // The bound is loaded in every outer iteration, the same number of times as the
-    // outer loop's trip count, iff the latch is the only way out and the load's block
-    // is on the way to it.
-    let exiting: Vec<BasicBlock<'f>> = root
-        .blocks()
-        .into_iter()
-        .filter(|b| successors(*b).iter().any(|s| !root.contains_block(*s)))
-        .collect();
-    let block = bound.get_parent().ok_or("the bound's load has no block")?;
-    if exiting != vec![latch] || !fa.dominates(block, latch) {
-        return Err("its bound is not loaded in every outer iteration".into());
-    }
-    let pointer = operand(bound, 0).ok_or("the bound's load has no address")?;
-    let address = fa.scev(&basic_value(pointer));
-    let base = fa.pointer_base(address);
-    for b in root.blocks() {
-        for inst in b.get_instructions() {
-            let written = match inst.get_opcode() {
-                InstructionOpcode::Store => operand(inst, 1),
-                InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => operand(inst, 0),
-                _ => continue,
-            };
-            let same = written
-                .map(|p| fa.pointer_base(fa.scev(&basic_value(p))) == base)
-                .unwrap_or(true);
-            if same {
-                return Err("the nest stores into the array its bound is loaded from".into());
-            }
-        }
-    }
-    let trips = fa.trip_count(root);
-    if trips.is_could_not_compute() {
-        return Err("the outer loop's trip count is not known before it runs".into());
-    }
-    if trips.bit_width().is_none_or(|w| w > 64) {
-        return Err("the outer trip count does not fit 64 bits".into());
-    }
-    let trips_type = trips.raw_type().ok_or("the outer trip count has no type")?;
-    let after = bound
-        .get_next_instruction()
-        .ok_or("the load ends its block")?;
+    let nest = BoundNest::of(fa, root, bound)?;
     // An indirect subscript is `p0 + step * i` in the nest: the outer counter there.
     let counter = match step {
         Some(_) => Some(
-            fa.expand_loop_counter(root, after)
+            fa.expand_loop_counter(root, nest.after)
                 .ok_or("the outer loop's counter cannot be computed")?,
         ),
         None => None,
     };
     let b = IrBuilder::new(fa.function());
-    // SAFETY: the type of a live value.
-    let pointer_type = unsafe { inkwell::llvm_sys::core::LLVMTypeOf(pointer) };
-    let value_type = b.type_of(bound.as_value_ref());
     let trips_value = fa
-        .expand_with_counters(trips, &[], &[], trips_type, enter)
+        .expand_with_counters(nest.trips, &[], &[], nest.trips_type, nest.enter)
         .ok_or("the outer trip count cannot be computed in front of the nest")?;
     let first = fa
-        .expand_with_counters(address, &[root], &[b.const_i64(0)], pointer_type, enter)
+        .expand_with_counters(
+            nest.address,
+            &[root],
+            &[b.const_i64(0)],
+            nest.pointer_type(),
+            nest.enter,
+        )
         .ok_or("the bound's address cannot be computed in front of the nest")?;
-    b.position_before(enter);
-    let p0 = b.clone_with(bound, |op| if op == pointer { first } else { op });
+    b.position_before(nest.enter);
+    let p0 = b.clone_with(bound, |op| if op == nest.pointer { first } else { op });
+    let (ok, blocks) = check_loop(fa, &b, &nest, p0, trips_value, step)?;
+    select_in_nest(&b, &nest, p0, ok, step.zip(counter));
+    Ok(blocks)
+}
 
-    // The check: k from 0 while k + 1 < trips and every load so far equals p0.
+/// A nest whose loaded bound can be speculated on, with what the rewrite needs from
+/// it, all looked at before anything changes.
+struct BoundNest<'f> {
+    root: Loop<'f>,
+    bound: InstructionValue<'f>,
+    preheader: BasicBlock<'f>,
+    /// The preheader's branch into the nest.
+    enter: InstructionValue<'f>,
+    /// The bound's address, as loaded and as an expression.
+    pointer: LLVMValueRef,
+    address: Scev<'f>,
+    /// The outer loop's trip count and its type.
+    trips: Scev<'f>,
+    trips_type: LLVMTypeRef,
+    /// The instruction after the bound's load.
+    after: InstructionValue<'f>,
+}
+
+impl<'f> BoundNest<'f> {
+    /// The nest of `root` with its bound loaded by `bound`, or why the rewrite cannot
+    /// be done.
+    fn of(
+        fa: &FunctionAnalyses<'f>,
+        root: Loop<'f>,
+        bound: InstructionValue<'f>,
+    ) -> Result<BoundNest<'f>, String> {
+        let header = root.header();
+        let preheader = root.preheader().ok_or("the nest has no preheader")?;
+        let enter = preheader
+            .get_terminator()
+            .filter(|_| successors(preheader) == vec![header])
+            .ok_or("the nest's preheader does not just enter it")?;
+        let latch = root.latch().ok_or("the outer loop has no single latch")?;
+        // The bound is loaded in every outer iteration, the same number of times as the
+        // outer loop's trip count, iff the latch is the only way out and the load's block
+        // is on the way to it.
+        let exiting: Vec<BasicBlock<'f>> = root
+            .blocks()
+            .into_iter()
+            .filter(|b| successors(*b).iter().any(|s| !root.contains_block(*s)))
+            .collect();
+        let block = bound.get_parent().ok_or("the bound's load has no block")?;
+        if exiting != vec![latch] || !fa.dominates(block, latch) {
+            return Err("its bound is not loaded in every outer iteration".into());
+        }
+        let pointer = operand(bound, 0).ok_or("the bound's load has no address")?;
+        let address = fa.scev(&basic_value(pointer));
+        if stores_into(fa, root, fa.pointer_base(address)) {
+            return Err("the nest stores into the array its bound is loaded from".into());
+        }
+        let trips = fa.trip_count(root);
+        if trips.is_could_not_compute() {
+            return Err("the outer loop's trip count is not known before it runs".into());
+        }
+        if trips.bit_width().is_none_or(|w| w > 64) {
+            return Err("the outer trip count does not fit 64 bits".into());
+        }
+        let trips_type = trips.raw_type().ok_or("the outer trip count has no type")?;
+        let after = bound
+            .get_next_instruction()
+            .ok_or("the load ends its block")?;
+        Ok(BoundNest {
+            root,
+            bound,
+            preheader,
+            enter,
+            pointer,
+            address,
+            trips,
+            trips_type,
+            after,
+        })
+    }
+
+    fn pointer_type(&self) -> LLVMTypeRef {
+        // SAFETY: the type of a live value.
+        unsafe { inkwell::llvm_sys::core::LLVMTypeOf(self.pointer) }
+    }
+}
+
+/// Whether a store (or atomic update) of the nest of `root` may write through a
+/// pointer with base `base` (one whose base is unknown may).
+fn stores_into<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>, base: Scev<'f>) -> bool {
+    root.blocks().into_iter().any(|b| {
+        b.get_instructions().any(|inst| {
+            let written = match inst.get_opcode() {
+                InstructionOpcode::Store => operand(inst, 1),
+                InstructionOpcode::AtomicRMW | InstructionOpcode::AtomicCmpXchg => operand(inst, 0),
+                _ => return false,
+            };
+            written
+                .map(|p| fa.pointer_base(fa.scev(&basic_value(p))) == base)
+                .unwrap_or(true)
+        })
+    })
+}
+
+/// The check loop in front of the nest: k from 0 while k + 1 < trips and every load of
+/// the bound so far equals `p0` (plus `step * k` for a subscript). Its result `ok`, and
+/// its blocks.
+fn check_loop<'f>(
+    fa: &FunctionAnalyses<'f>,
+    b: &IrBuilder<'f>,
+    nest: &BoundNest<'f>,
+    p0: LLVMValueRef,
+    trips_value: LLVMValueRef,
+    step: Option<i64>,
+) -> Result<(LLVMValueRef, CheckBlocks), String> {
+    let (preheader, trips_type) = (nest.preheader, nest.trips_type);
     // Two blocks: the expander wants the counter defined in a block that properly
     // dominates the one it expands in.
     let check = b.new_block("polyrust.bound.check");
@@ -636,8 +720,15 @@ fn rewrite<'f>(
     b.br(body);
     b.position_at_end(body);
     let more = b.icmp(LLVMIntPredicate::LLVMIntULT, next, trips_value);
-    let at_k = as_instruction(more)
-        .and_then(|before| fa.expand_with_counters(address, &[root], &[k64], pointer_type, before));
+    let at_k = as_instruction(more).and_then(|before| {
+        fa.expand_with_counters(
+            nest.address,
+            &[nest.root],
+            &[k64],
+            nest.pointer_type(),
+            before,
+        )
+    });
     let Some(at_k) = at_k else {
         // Nothing enters the new blocks yet: left unreachable, the IR stays valid.
         for block in [body, done] {
@@ -647,15 +738,11 @@ fn rewrite<'f>(
         return Err("the bound's address cannot be computed in the check".into());
     };
     b.position_at_end(body);
-    let loaded = b.clone_with(bound, |op| if op == pointer { at_k } else { op });
+    let loaded = b.clone_with(nest.bound, |op| if op == nest.pointer { at_k } else { op });
     // In the value's own type, wrapping as the nest computes `p0 + step * i`: equal
     // there, the speculated subscript is the loaded one.
     let expected = match step {
-        Some(step) => {
-            let k = b.int_cast_unsigned(k, value_type);
-            let scaled = b.binary(LLVMOpcode::LLVMMul, k, b.const_int(value_type, step));
-            b.binary(LLVMOpcode::LLVMAdd, p0, scaled)
-        }
+        Some(step) => stepped(b, nest, p0, k, step),
         None => p0,
     };
     let same = b.icmp(LLVMIntPredicate::LLVMIntEQ, loaded, expected);
@@ -670,35 +757,54 @@ fn rewrite<'f>(
     b.position_at_end(done);
     let ok = b.phi(b.type_of(same), "polyrust.bound.ok");
     b.add_incoming(ok, same, body);
-    b.br(header);
-    b.set_successor(enter.as_value_ref(), 0, check);
-    fa.replace_phi_incoming_block(header, preheader, done);
+    b.br(nest.root.header());
+    b.set_successor(nest.enter.as_value_ref(), 0, check);
+    fa.replace_phi_incoming_block(nest.root.header(), preheader, done);
+    Ok((ok, [body.as_mut_ptr() as usize, done.as_mut_ptr() as usize]))
+}
 
-    // In the nest, the value is `select ok, p0 (+ step * i), value`: equal to it
-    // either way.
-    b.position_before(after);
-    let speculated = match (step, counter) {
-        (Some(step), Some(counter)) => {
-            let i = b.int_cast_unsigned(counter, value_type);
-            let scaled = b.binary(LLVMOpcode::LLVMMul, i, b.const_int(value_type, step));
-            b.binary(LLVMOpcode::LLVMAdd, p0, scaled)
-        }
-        _ => p0,
+/// `p0 + step * i` in the bound's own type, wrapping as the nest computes it.
+fn stepped(
+    b: &IrBuilder<'_>,
+    nest: &BoundNest<'_>,
+    p0: LLVMValueRef,
+    i: LLVMValueRef,
+    step: i64,
+) -> LLVMValueRef {
+    let value_type = b.type_of(nest.bound.as_value_ref());
+    let i = b.int_cast_unsigned(i, value_type);
+    let scaled = b.binary(LLVMOpcode::LLVMMul, i, b.const_int(value_type, step));
+    b.binary(LLVMOpcode::LLVMAdd, p0, scaled)
+}
+
+/// In the nest, the bound becomes `select ok, p0 (+ step * i), bound`: equal to it
+/// either way. `stepping`: the step and the outer counter, for a subscript.
+fn select_in_nest<'f>(
+    b: &IrBuilder<'f>,
+    nest: &BoundNest<'f>,
+    p0: LLVMValueRef,
+    ok: LLVMValueRef,
+    stepping: Option<(i64, LLVMValueRef)>,
+) {
+    let bound = nest.bound.as_value_ref();
+    b.position_before(nest.after);
+    let speculated = match stepping {
+        Some((step, counter)) => stepped(b, nest, p0, counter, step),
+        None => p0,
     };
-    let select = b.select(ok, speculated, bound.as_value_ref());
-    let users: Vec<InstructionValue<'f>> = uses_of(bound.as_value_ref())
+    let select = b.select(ok, speculated, bound);
+    let users: Vec<InstructionValue<'f>> = uses_of(bound)
         .into_iter()
         .filter(|u| u.as_value_ref() != select)
-        .filter(|u| u.get_parent().is_some_and(|b| root.contains_block(b)))
+        .filter(|u| u.get_parent().is_some_and(|b| nest.root.contains_block(b)))
         .collect();
     for user in users {
         for i in 0..user.get_num_operands() {
-            if operand(user, i) == Some(bound.as_value_ref()) {
+            if operand(user, i) == Some(bound) {
                 b.set_operand(user.as_value_ref(), i, select);
             }
         }
     }
-    Ok([body.as_mut_ptr() as usize, done.as_mut_ptr() as usize])
 }
 
 /// The instructions using `value`.

@@ -105,87 +105,122 @@ pub fn specialize<'f>(
     let Some(profile) = load(fa, source.path) else {
         return;
     };
-    let module = module_hash(fa);
-    let shown = source.path.display().to_string();
+    let using = ProfileUse {
+        profile: &profile,
+        module: module_hash(fa),
+        shown: source.path.display().to_string(),
+    };
     for candidate in &found {
-        let at = RemarkAt::loop_start(candidate.root);
-        let names = || {
-            candidate
-                .values
-                .iter()
-                .map(|v| value_name(fa, *v))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let Some(recorded) = profile.regions.iter().find(|r| r.id == candidate.id) else {
-            fa.remark(
-                RemarkKind::Missed,
-                "NotProfiled",
-                at,
-                &format!(
-                    "loop nest not specialized: it depends on {} but {shown} has no record of it (was the instrumented program run through it?)",
-                    names()
-                ),
-            );
-            continue;
-        };
-        if recorded.module_hash != module || recorded.values.len() != candidate.values.len() {
-            warn_once(
-                fa,
-                format!(
-                    "-polyrust-profile-use: {shown} was recorded from another version of {}; regenerate it (build with -polyrust-profile-generate, run, merge); loop nests of this file are compiled without speculation",
-                    recorded.file
-                ),
-            );
-            continue;
-        }
-        let made = MADE.with(|m| m.borrow().get(&candidate.id).copied().unwrap_or(0));
-        match versions(fa, candidate, recorded) {
-            Ok(mut versions) => {
-                let total = versions.len();
-                if made >= total {
-                    continue;
-                }
-                let Version {
-                    mut region,
-                    described,
-                } = versions.swap_remove(made);
-                let which = if total > 1 {
-                    format!(" (version {} of {total})", made + 1)
-                } else {
-                    String::new()
-                };
-                let others = if made + 1 < total {
-                    "other values run the other versions or the original loops"
-                } else {
-                    "other values run the original loops"
-                };
-                fa.remark(
-                    RemarkKind::Analysis,
-                    "Speculated",
-                    at,
-                    &format!("loop nest specialized for {described}{which} ({shown}); {others}"),
-                );
-                region.ir.fallback_open = made + 1 < total;
-                PENDING.with(|p| {
-                    p.borrow_mut()
-                        .insert(region.ir.entry.as_mut_ptr() as usize, candidate.id.clone())
-                });
-                let root = candidate.root;
-                detection
-                    .regions
-                    .retain(|r| !r.top.iter().any(|l| root.contains_block(l.header())));
-                detection.regions.push(region);
-            }
-            Err(why) if made == 0 => fa.remark(
-                RemarkKind::Missed,
-                "NotSpecialized",
-                at,
-                &format!("loop nest not specialized on {}: {why}", names()),
-            ),
-            Err(_) => {}
-        }
+        specialize_candidate(fa, detection, candidate, &using);
     }
+}
+
+/// What each candidate of a function is looked up in: the profile, the hash of the
+/// module being compiled, and the profile's path as messages show it.
+struct ProfileUse<'p> {
+    profile: &'p Profile,
+    module: String,
+    shown: String,
+}
+
+/// Specializes one candidate for its next hot values, if the profile has them; a
+/// remark or warning says why not.
+fn specialize_candidate<'f>(
+    fa: &FunctionAnalyses<'f>,
+    detection: &mut Detection<'f>,
+    candidate: &Candidate<'f>,
+    using: &ProfileUse<'_>,
+) {
+    let shown = &using.shown;
+    let at = RemarkAt::loop_start(candidate.root);
+    let names = || {
+        candidate
+            .values
+            .iter()
+            .map(|v| value_name(fa, *v))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Some(recorded) = using.profile.regions.iter().find(|r| r.id == candidate.id) else {
+        fa.remark(
+            RemarkKind::Missed,
+            "NotProfiled",
+            at,
+            &format!(
+                "loop nest not specialized: it depends on {} but {shown} has no record of it (was the instrumented program run through it?)",
+                names()
+            ),
+        );
+        return;
+    };
+    if recorded.module_hash != using.module || recorded.values.len() != candidate.values.len() {
+        warn_once(
+            fa,
+            format!(
+                "-polyrust-profile-use: {shown} was recorded from another version of {}; regenerate it (build with -polyrust-profile-generate, run, merge); loop nests of this file are compiled without speculation",
+                recorded.file
+            ),
+        );
+        return;
+    }
+    let made = MADE.with(|m| m.borrow().get(&candidate.id).copied().unwrap_or(0));
+    match versions(fa, candidate, recorded) {
+        Ok(versions) => adopt_version(fa, detection, candidate, versions, made, shown),
+        Err(why) if made == 0 => fa.remark(
+            RemarkKind::Missed,
+            "NotSpecialized",
+            at,
+            &format!("loop nest not specialized on {}: {why}", names()),
+        ),
+        Err(_) => {}
+    }
+}
+
+/// Makes the candidate's next version (the first `made` are generated already) a
+/// region in place of the regions inside its nest, and says so; the original loops
+/// stay open to the versions after it.
+fn adopt_version<'f>(
+    fa: &FunctionAnalyses<'f>,
+    detection: &mut Detection<'f>,
+    candidate: &Candidate<'f>,
+    mut versions: Vec<Version<'f>>,
+    made: usize,
+    shown: &str,
+) {
+    let total = versions.len();
+    if made >= total {
+        return;
+    }
+    let Version {
+        mut region,
+        described,
+    } = versions.swap_remove(made);
+    let which = if total > 1 {
+        format!(" (version {} of {total})", made + 1)
+    } else {
+        String::new()
+    };
+    let others = if made + 1 < total {
+        "other values run the other versions or the original loops"
+    } else {
+        "other values run the original loops"
+    };
+    fa.remark(
+        RemarkKind::Analysis,
+        "Speculated",
+        RemarkAt::loop_start(candidate.root),
+        &format!("loop nest specialized for {described}{which} ({shown}); {others}"),
+    );
+    region.ir.fallback_open = made + 1 < total;
+    PENDING.with(|p| {
+        p.borrow_mut()
+            .insert(region.ir.entry.as_mut_ptr() as usize, candidate.id.clone())
+    });
+    let root = candidate.root;
+    detection
+        .regions
+        .retain(|r| !r.top.iter().any(|l| root.contains_block(l.header())));
+    detection.regions.push(region);
 }
 
 /// One specialized version of a candidate, and its values in words.
