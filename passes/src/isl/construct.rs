@@ -16,12 +16,14 @@ use super::ctx::IslCtx;
 use super::error::IslError;
 use super::map::Map;
 use super::set::Set;
+use super::union_map::UnionMap;
 
-/// One tuple of a space: its name (`None` for `[i, j]`) and its dimensions' names.
+/// One tuple of a space: its name (`None` for `[i, j]`) and its dimensions' names
+/// (`None` for a dimension written as a value, `[0, 0]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tuple {
     name: Option<String>,
-    dims: Vec<String>,
+    dims: Vec<Option<String>>,
 }
 
 impl Tuple {
@@ -29,7 +31,15 @@ impl Tuple {
     pub fn new(name: Option<&str>, dims: Vec<String>) -> Tuple {
         Tuple {
             name: name.map(str::to_string),
-            dims,
+            dims: dims.into_iter().map(Some).collect(),
+        }
+    }
+
+    /// `name[_, _, ...]`: `n` dimensions without names.
+    pub fn unnamed(name: Option<&str>, n: usize) -> Tuple {
+        Tuple {
+            name: name.map(str::to_string),
+            dims: vec![None; n],
         }
     }
 
@@ -176,6 +186,9 @@ fn space(
     }
     for (tuple, kind) in tuples.iter().zip(kinds) {
         for (pos, name) in tuple.dims.iter().enumerate() {
+            let Some(name) = name else {
+                continue;
+            };
             let pos = position(operation, pos)?;
             space = checked(operation, space)?.set_dim_name(kind, pos, name);
         }
@@ -209,10 +222,7 @@ fn aff(
             aff(ctx, domain, left, operation)?.add(aff(ctx, domain, right, operation)?)
         }
         AffineExpr::Scaled(factor, inner) => {
-            let factor = checked(
-                operation,
-                isl_rs::Val::int_from_si(ctx.inner(), *factor),
-            )?;
+            let factor = checked(operation, isl_rs::Val::int_from_si(ctx.inner(), *factor))?;
             aff(ctx, domain, inner, operation)?.scale_val(factor)
         }
         AffineExpr::FloorDiv(inner, divisor) => aff(ctx, domain, inner, operation)?
@@ -366,6 +376,22 @@ impl Map {
             "computing the union of two maps",
             self.inner.union(other.inner),
         )
+    }
+}
+
+impl UnionMap {
+    /// The union of `maps`, added in their order the way isl's reader adds the pieces of
+    /// `{ m1; m2; ... }` (its listing order, `maps`, follows from it).
+    pub fn from_maps(ctx: &IslCtx, maps: Vec<Map>) -> Result<UnionMap, IslError> {
+        let mut maps = maps.into_iter();
+        let Some(first) = maps.next() else {
+            return UnionMap::empty(ctx);
+        };
+        let mut union = first.to_union_map()?;
+        for map in maps {
+            union = union.union(map.to_union_map()?)?;
+        }
+        Ok(union)
     }
 }
 

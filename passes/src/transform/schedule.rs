@@ -15,7 +15,7 @@ use std::cell::OnceCell;
 use crate::deps::Dependences;
 use crate::isl::ast;
 use crate::isl::scheduler::{self, BandInfo};
-use crate::isl::{parse_set, parse_union_map, IslError, Map, Schedule, UnionMap};
+use crate::isl::{IslError, Map, Schedule, Set, Tuple, UnionMap};
 use crate::model::assumptions::describe;
 use crate::model::{Scop, ScopSpec};
 use crate::options::{Options, Tiling};
@@ -691,35 +691,33 @@ fn innermost_carries(
     dependences: &UnionMap,
 ) -> Result<bool, IslError> {
     let members = band.coincident.len();
-    let Some(partial) = band.partial.as_deref() else {
+    let Some(partial) = band.partial.as_ref() else {
         return Ok(false);
     };
     if members == 0 {
         return Ok(false);
     }
     let ctx = scop.context.ctx();
-    let partial = parse_union_map(&ctx, partial, "band")?;
     let in_band = dependences
         .copy()?
         .apply_domain(partial.copy()?)?
-        .apply_range(partial)?;
-    let list = |prefix: char| {
-        (0..members)
-            .map(|k| format!("{prefix}{k}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+        .apply_range(partial.copy()?)?;
+    // `{ [i] -> [o] : o0 = i0 and .. and o(last) != i(last) }`.
     let last = members - 1;
-    let mut same: Vec<String> = (0..last).map(|k| format!("o{k} = i{k}")).collect();
-    same.push(format!("(o{last} > i{last} or o{last} < i{last})"));
-    let text = format!(
-        "{{ [{}] -> [{}] : {} }}",
-        list('i'),
-        list('o'),
-        same.join(" and ")
-    );
-    let innermost = parse_union_map(&ctx, &text, "dependences carried by the innermost member")?;
-    Ok(!in_band.intersect(innermost)?.is_empty()?)
+    let mut same = Map::universe_between(
+        &ctx,
+        &[],
+        &Tuple::counters(None, "i", members),
+        &Tuple::counters(None, "o", members),
+    )?;
+    for k in 0..last {
+        same = same.equate(k)?;
+    }
+    let innermost = same
+        .copy()?
+        .order(last, true)?
+        .union(same.order(last, false)?)?;
+    Ok(!in_band.intersect(innermost.to_union_map()?)?.is_empty()?)
 }
 
 /// The L2 tile of the member outside the vectorized one (see `sica::l2_tile_size`), from
@@ -811,8 +809,7 @@ fn traffic_gain(scop: &Scop, band: &BandInfo, sizes: &[i64], hardware: &Hardware
 /// to elements with the element size, and how many statements the band schedules;
 /// `None` when isl cannot say.
 fn band_accesses(scop: &Scop, band: &BandInfo) -> Option<(Vec<(Map, u32)>, usize)> {
-    let partial = parse_union_map(&scop.context.ctx(), band.partial.as_deref()?, "band").ok()?;
-    let maps = partial.maps().ok()?;
+    let maps = band.partial.as_ref()?.maps().ok()?;
     let mut relations = Vec::new();
     for band_map in &maps {
         let statement = scop
@@ -839,10 +836,10 @@ fn band_accesses(scop: &Scop, band: &BandInfo) -> Option<(Vec<(Map, u32)>, usize
 
 /// The statements a band schedules (all of them when isl cannot say).
 fn band_statements<'s>(scop: &'s Scop, band: &BandInfo) -> impl Iterator<Item = &'s str> {
-    let names: Option<Vec<String>> = band.partial.as_deref().and_then(|text| {
-        let partial = parse_union_map(&scop.context.ctx(), text, "band").ok()?;
-        partial.maps().ok()?.iter().map(Map::domain_name).collect()
-    });
+    let names: Option<Vec<String>> = band
+        .partial
+        .as_ref()
+        .and_then(|partial| partial.maps().ok()?.iter().map(Map::domain_name).collect());
     scop.statements
         .iter()
         .map(|s| s.name.as_str())
@@ -998,16 +995,10 @@ fn only_tiny_problems(scop: &Scop) -> Result<Option<String>, IslError> {
     if scop.params.is_empty() {
         return Ok(None);
     }
-    let large = format!(
-        "[{}] -> {{ : {} }}",
-        scop.params.join(", "),
-        scop.params
-            .iter()
-            .map(|p| format!("{p} >= {LARGE_PROBLEM}"))
-            .collect::<Vec<_>>()
-            .join(" and ")
-    );
-    let large = parse_set(&scop.context.ctx(), &large, "large problem sizes")?;
+    let mut large = Set::params_universe(&scop.context.ctx(), &scop.params)?;
+    for k in 0..scop.params.len() {
+        large = large.lower_bound_param(k, i64::from(LARGE_PROBLEM))?;
+    }
     let possible = !scop.context.copy()?.intersect(large.copy()?)?.is_empty()?;
     let assumed = !scop
         .assumed_context

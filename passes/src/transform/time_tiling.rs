@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 use crate::deps::{Dependences, DepsError, PairDeltas};
 use crate::isl::scheduler;
-use crate::isl::{parse_map, IslError, Map, Schedule, UnionMap, UnionSet};
+use crate::isl::{AffineExpr, IslError, Map, Schedule, Set, Tuple, UnionMap, UnionSet};
 use crate::model::{AccessKind, Scop, Statement};
 
 use super::permutable::shifts;
@@ -410,21 +410,12 @@ fn innermost_recurrence(
     time_loop: &[u32],
     width: usize,
 ) -> Result<Option<String>, IslError> {
-    let dims: Vec<String> = (0..width).map(|k| format!("d{k}")).collect();
-    let mut constraints: Vec<String> = dims[..width - 2]
-        .iter()
-        .map(|d| format!("{d} = 0"))
-        .collect();
-    constraints.push(format!("{} > 0", dims[width - 2]));
-    let carried = crate::isl::parse_set(
-        &flow.ctx(),
-        &format!(
-            "{{ [{}] : {} }}",
-            dims.join(", "),
-            constraints.join(" and ")
-        ),
-        "carried by an innermost loop",
-    )?;
+    // `{ [d0, ..] : d0 = .. = 0 and d(width - 2) > 0 }`.
+    let mut carried = Set::universe(&flow.ctx(), &[], &Tuple::counters(None, "d", width))?;
+    for k in 0..width - 2 {
+        carried = carried.fix_dim(k, 0)?;
+    }
+    let carried = carried.lower_bound_dim(width - 2, 1)?;
     for pair in deps.deltas_within_loop(flow, time_loop)? {
         if !pair.deltas.intersect(carried.copy()?)?.is_empty()? {
             return Ok(Some(pair.sink));
@@ -471,13 +462,13 @@ fn skew_for(
     level: usize,
 ) -> Result<Option<Skew>, IslError> {
     let ctx = scop.context.ctx();
-    let dims: Vec<String> = (0..depth).map(|k| format!("d{k}")).collect();
+    let dims = Tuple::counters(None, "d", depth);
     'factor: for factor in 0..=MAX_SKEW {
-        let along = parse_map(
-            &ctx,
-            &format!("{{ [{}] -> [{factor} * d0 + d{level}] }}", dims.join(", ")),
-            "a skewed distance",
-        )?;
+        // `{ [d0, ..] -> [factor * d0 + d(level)] }`.
+        let skewed = AffineExpr::Input(0)
+            .times(factor)
+            .plus(AffineExpr::Input(level));
+        let along = Map::from_affine(&ctx, &[], &dims, None, &[skewed])?;
         // Edge sink -> source of weight `distance`: shift(source) <= shift(sink) +
         // distance, as `permutable` has it.
         let mut edges = Vec::new();
@@ -521,12 +512,7 @@ fn coordinates(
     for s in statements {
         let own = s.depth();
         let place = if own == depth {
-            Some(statement_map(
-                scop,
-                s,
-                &iterators(own),
-                "a statement's place",
-            )?)
+            Some(statement_map(scop, s, iterators(own))?)
         } else {
             match written_place(scop, statements, s, depth)? {
                 Some(place) => Some(place),
@@ -534,13 +520,8 @@ fn coordinates(
                 // loop that reads it again) is ordered by its reads alone: any place
                 // the dependences allow, the time step's first row here.
                 None if s.accesses.iter().all(|a| a.kind == AccessKind::Read) => {
-                    let zeros = vec!["0"; depth - 1].join(", ");
-                    Some(statement_map(
-                        scop,
-                        s,
-                        &format!("i0, {zeros}"),
-                        "a statement's place",
-                    )?)
+                    let zeros = vec![AffineExpr::Constant(0); depth - 1];
+                    Some(statement_map(scop, s, [iterators(1), zeros].concat())?)
                 }
                 // In a row loop of the deepest statements, in front of their innermost
                 // loop, or in a loop of its own over rows (a row copied with memcpy):
@@ -549,20 +530,16 @@ fn coordinates(
                     && (in_a_row_loop(statements, s, depth)
                         || !innermost_loop_walks_columns(scop, s)?) =>
                 {
-                    let members = format!("{}, 0", iterators(own));
-                    Some(statement_map(scop, s, &members, "a statement's place")?)
+                    let members = [iterators(own), vec![AffineExpr::Constant(0)]].concat();
+                    Some(statement_map(scop, s, members)?)
                 }
                 // A loop of its own over columns (the top and bottom boundary rows
                 // copied in one loop): at the first row, its loop as the innermost
                 // dimension. Its dependences then place it (shifts).
                 None if own == 2 => {
-                    let zeros = vec!["0"; depth - 2].join(", ");
-                    Some(statement_map(
-                        scop,
-                        s,
-                        &format!("i0, {zeros}, i1"),
-                        "a statement's place",
-                    )?)
+                    let zeros = vec![AffineExpr::Constant(0); depth - 2];
+                    let members = [iterators(1), zeros, vec![AffineExpr::Input(1)]].concat();
+                    Some(statement_map(scop, s, members)?)
                 }
                 None => None,
             }
@@ -584,35 +561,19 @@ fn innermost_loop_walks_columns(scop: &Scop, s: &Statement) -> Result<bool, IslE
         return Ok(false);
     }
     let ctx = scop.context.ctx();
-    let counters = iterators(own);
-    let mut shifted: Vec<String> = (0..own).map(|k| format!("i{k}")).collect();
-    shifted[own - 1] = format!("i{} + 1", own - 1);
-    let next = parse_map(
-        &ctx,
-        &format!(
-            "{{ {name}[{counters}] -> {name}[{}] }}",
-            shifted.join(", "),
-            name = s.name
-        ),
-        "the next iteration of a statement's innermost loop",
-    )?;
+    let mut shifted = iterators(own);
+    shifted[own - 1] = AffineExpr::Input(own - 1).offset(1);
+    let counters = Tuple::counters(Some(&s.name), "i", own);
+    let next = Map::from_affine(&ctx, &[], &counters, Some(&s.name), &shifted)?;
     for write in s.accesses.iter().filter(|a| a.kind != AccessKind::Read) {
         let relation = write.relation.copy()?.intersect_domain(s.domain.copy()?)?;
         let rank = relation.n_out()?;
         if rank == 0 || !relation.is_single_valued()? {
             continue;
         }
-        let subscripts: Vec<String> = (0..rank).map(|k| format!("c{k}")).collect();
-        let last = parse_map(
-            &ctx,
-            &format!(
-                "{{ {array}[{}] -> [c{}] }}",
-                subscripts.join(", "),
-                rank - 1,
-                array = write.array
-            ),
-            "an array's innermost subscript",
-        )?;
+        let subscripts = Tuple::counters(Some(&write.array), "c", rank);
+        let innermost = [AffineExpr::Input(rank - 1)];
+        let last = Map::from_affine(&ctx, &[], &subscripts, None, &innermost)?;
         let column = relation.apply_range(last)?;
         let following = next.copy()?.apply_range(column.copy()?)?;
         let common = column.copy()?.domain()?;
@@ -635,14 +596,9 @@ fn in_a_row_loop(statements: &[&Statement], s: &Statement, depth: usize) -> bool
 }
 
 /// `[params] -> { S[i0, ...] -> [members] }` for statement `s`.
-fn statement_map(scop: &Scop, s: &Statement, members: &str, what: &str) -> Result<Map, IslError> {
-    let text = format!(
-        "[{}] -> {{ {}[{}] -> [{members}] }}",
-        scop.params.join(", "),
-        s.name,
-        iterators(s.depth())
-    );
-    parse_map(&scop.context.ctx(), &text, what)
+fn statement_map(scop: &Scop, s: &Statement, members: Vec<AffineExpr>) -> Result<Map, IslError> {
+    let counters = Tuple::counters(Some(&s.name), "i", s.depth());
+    Map::from_affine(&scop.context.ctx(), &scop.params, &counters, None, &members)
 }
 
 /// The place of the one element statement `s` writes, where a deepest statement writes
@@ -672,8 +628,8 @@ fn written_place(
             .filter(|a| a.kind == AccessKind::MustWrite && a.array == write.array)
         {
             // Element -> the deepest statement's space loops that write it.
-            let loops: Vec<String> = (1..depth).map(|k| format!("i{k}")).collect();
-            let space = statement_map(scop, deepest, &loops.join(", "), "space loops")?;
+            let loops = (1..depth).map(AffineExpr::Input).collect();
+            let space = statement_map(scop, deepest, loops)?;
             let element_place = theirs.relation.copy()?.reverse()?.apply_range(space)?;
             if !element_place.is_single_valued()? {
                 continue;
@@ -682,7 +638,7 @@ fn written_place(
             if !place.is_single_valued()? || place.is_empty()? {
                 continue;
             }
-            let time = statement_map(scop, s, "i0", "time")?;
+            let time = statement_map(scop, s, iterators(1))?;
             return Ok(Some(time.flat_range_product(place)?));
         }
     }
@@ -728,20 +684,18 @@ fn band(
     coordinates: &BTreeMap<String, Map>,
     skews: &[Skew],
 ) -> Result<UnionMap, IslError> {
-    over_places(scop, coordinates, "time tiles", |s, _| {
-        let mut members = vec!["d0".to_string()];
+    over_places(scop, coordinates, |s, _| {
+        let mut members = vec![AffineExpr::Input(0)];
         for (k, skew) in skews.iter().enumerate() {
             let shift = skew.shifts.get(&s.name).copied().unwrap_or(0);
+            let time = AffineExpr::Input(0).times(skew.factor);
+            let place = AffineExpr::Input(k + 1).offset(shift);
             members.push(match skew.strip {
-                None => format!("{} * d0 + d{} + ({shift})", skew.factor, k + 1),
-                Some(strip) => format!(
-                    "{} * d0 + floor((d{} + ({shift})) / {strip})",
-                    skew.factor,
-                    k + 1
-                ),
+                None => time.plus(place),
+                Some(strip) => time.plus(place.floor_div(u32::try_from(strip).ok()?)),
             });
         }
-        members
+        Some(members)
     })
 }
 
@@ -753,12 +707,14 @@ fn tail(
     coordinates: &BTreeMap<String, Map>,
     depth: usize,
 ) -> Result<UnionMap, IslError> {
-    over_places(scop, coordinates, "statement order", |s, dims| {
-        let position = |k: usize| s.textual_positions.get(k).map_or(0, |p| *p).to_string();
-        let mut members: Vec<String> = (1..depth).map(position).collect();
-        members.push(format!("d{}", dims - 1));
+    over_places(scop, coordinates, |s, dims| {
+        let position = |k: usize| {
+            AffineExpr::Constant(s.textual_positions.get(k).map_or(0, |p| i64::from(*p)))
+        };
+        let mut members: Vec<AffineExpr> = (1..depth).map(position).collect();
+        members.push(AffineExpr::Input(dims - 1));
         members.push(position(depth));
-        members
+        Some(members)
     })
 }
 
@@ -768,8 +724,7 @@ fn tail(
 fn over_places(
     scop: &Scop,
     coordinates: &BTreeMap<String, Map>,
-    what: &str,
-    mut members: impl FnMut(&Statement, usize) -> Vec<String>,
+    mut members: impl FnMut(&Statement, usize) -> Option<Vec<AffineExpr>>,
 ) -> Result<UnionMap, IslError> {
     let ctx = scop.context.ctx();
     let mut out = UnionMap::empty(&ctx)?;
@@ -778,26 +733,20 @@ fn over_places(
             continue;
         };
         let dims = place.n_out()?;
-        let names: Vec<String> = (0..dims).map(|k| format!("d{k}")).collect();
-        let map = parse_map(
-            &ctx,
-            &format!(
-                "{{ [{}] -> [{}] }}",
-                names.join(", "),
-                members(s, dims).join(", ")
-            ),
-            what,
-        )?;
+        let members = members(s, dims).ok_or_else(|| IslError::Other {
+            context: "time tiling".into(),
+            message: format!("no members over the place of {}", s.name),
+        })?;
+        let over = Tuple::counters(None, "d", dims);
+        let map = Map::from_affine(&ctx, &[], &over, None, &members)?;
         out = out.add_map(place.copy()?.apply_range(map)?)?;
     }
     Ok(out)
 }
 
-fn iterators(depth: usize) -> String {
-    (0..depth)
-        .map(|k| format!("i{k}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The counters `i0, i1, ...` of `depth` loops, as images.
+fn iterators(depth: usize) -> Vec<AffineExpr> {
+    (0..depth).map(AffineExpr::Input).collect()
 }
 
 /// `loop 2 skewed by 2 per time step (statements shifted by -1..0)`, per skewed loop.

@@ -19,7 +19,9 @@ fn assert_same_map(built: &Map, expected: &str) {
         let domain = map.copy().unwrap().domain().unwrap();
         let range = map.copy().unwrap().range().unwrap();
         let dims = |set: &Set| -> Vec<Option<String>> {
-            (0..set.n_dims().unwrap()).map(|k| set.dim_name(k)).collect()
+            (0..set.n_dims().unwrap())
+                .map(|k| set.dim_name(k))
+                .collect()
         };
         (dims(&domain), dims(&range), map.param_names().unwrap())
     };
@@ -73,7 +75,10 @@ fn a_skewed_strip_is_a_floor_of_a_shifted_counter() {
         ],
     )
     .unwrap();
-    assert_same_map(&built, "{ [d0, d1] -> [d0, 2 * d0 + floor((d1 + (-1)) / 4)] }");
+    assert_same_map(
+        &built,
+        "{ [d0, d1] -> [d0, 2 * d0 + floor((d1 + (-1)) / 4)] }",
+    );
 }
 
 #[test]
@@ -107,8 +112,13 @@ fn a_difference_of_inputs_is_one_image() {
 #[test]
 fn a_nesting_splits_a_tuple_in_a_named_pair() {
     let ctx = ctx();
-    let built = Map::nesting(&ctx, &Tuple::new(None, params(&["p0", "o0", "o1"])), "isolate", 1)
-        .unwrap();
+    let built = Map::nesting(
+        &ctx,
+        &Tuple::new(None, params(&["p0", "o0", "o1"])),
+        "isolate",
+        1,
+    )
+    .unwrap();
     assert_same_map(&built, "{ [p0, o0, o1] -> isolate[[p0] -> [o0, o1]] }");
 }
 
@@ -131,7 +141,8 @@ fn equal_ordered_and_shifted_pairs_narrow_a_universe() {
         .unwrap()
         .order(1, true)
         .unwrap();
-    let expected = "[n] -> { [i0, i1, i2] -> [o0, o1, o2] : o0 = i0 and o2 = i2 + (-2) and i1 < o1 }";
+    let expected =
+        "[n] -> { [i0, i1, i2] -> [o0, o1, o2] : o0 = i0 and o2 = i2 + (-2) and i1 < o1 }";
     let parsed = parse_map(&ctx, expected, "expected").unwrap();
     assert!(built.is_equal(&parsed).unwrap(), "{built:?}");
     let either = universe()
@@ -139,8 +150,12 @@ fn equal_ordered_and_shifted_pairs_narrow_a_universe() {
         .unwrap()
         .union(universe().order(0, false).unwrap())
         .unwrap();
-    let parsed = parse_map(&ctx, "[n] -> { [i0, i1, i2] -> [o0, o1, o2] : o0 > i0 or o0 < i0 }", "e")
-        .unwrap();
+    let parsed = parse_map(
+        &ctx,
+        "[n] -> { [i0, i1, i2] -> [o0, o1, o2] : o0 > i0 or o0 < i0 }",
+        "e",
+    )
+    .unwrap();
     assert!(either.is_equal(&parsed).unwrap(), "{either:?}");
 }
 

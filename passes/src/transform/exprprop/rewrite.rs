@@ -14,7 +14,7 @@
 //! instances they recompute.
 
 use crate::isl::ast::AstExpr;
-use crate::isl::{parse_set, parse_union_map, IslError, Map, UnionMap};
+use crate::isl::{AffineExpr, IslError, Map, Set, Tuple, UnionMap};
 use crate::model::spec::{AccessKind, AccessSpec, Assumption, ScopSpec};
 use crate::model::Scop;
 
@@ -67,7 +67,15 @@ pub fn rewrite(
     let Some(source) = spec.statements.iter().find(|s| &s.name == producer) else {
         return Ok(None);
     };
-    let ctx = scop.context.ctx();
+    let missing = |what: String| IslError::Other {
+        context: "expression propagation".into(),
+        message: format!("no {what} in the model"),
+    };
+    let producer_model = scop
+        .statements
+        .iter()
+        .find(|s| &s.name == producer)
+        .ok_or_else(|| missing(format!("statement {producer}")))?;
     let mut out = spec.clone();
     out.statements.retain(|s| &s.name != producer);
     let mut recomputed = Vec::new();
@@ -101,13 +109,19 @@ pub fn rewrite(
             counters,
         });
         let mut moved = Vec::new();
-        for access in source
-            .accesses
-            .iter()
-            .filter(|a| a.kind == AccessKind::Read)
-        {
-            let relation = parse_union_map(&ctx, &access.relation, "producer access")?;
-            let composed = read.source.copy()?.apply_range(relation)?;
+        for (k, access) in source.accesses.iter().enumerate() {
+            if access.kind != AccessKind::Read {
+                continue;
+            }
+            // The model's relation is the spec's, read and aligned to the region's
+            // parameters (as the composition aligns it).
+            let relation = producer_model
+                .accesses
+                .get(k)
+                .ok_or_else(|| missing(format!("access {k} of {producer}")))?
+                .relation
+                .copy()?;
+            let composed = read.source.copy()?.apply_range(relation.to_union_map()?)?;
             moved.push(AccessSpec {
                 kind: AccessKind::Read,
                 array: access.array.clone(),
@@ -118,12 +132,15 @@ pub fn rewrite(
         }
         replaced.push((read.consumer.clone(), read.access, moved));
         // The producer's assumptions, over the instances this consumer recomputes.
-        for assumption in spec
-            .assumptions
-            .iter()
-            .filter(|a| a.statement.as_deref() == Some(producer))
-        {
-            let set = parse_set(&ctx, &assumption.set, "assumption")?;
+        for (k, assumption) in spec.assumptions.iter().enumerate() {
+            if assumption.statement.as_deref() != Some(producer) {
+                continue;
+            }
+            let modelled = scop
+                .assumptions
+                .get(k)
+                .ok_or_else(|| missing(format!("assumption {k}")))?;
+            let set = scop.assumption_set(modelled)?;
             let pulled = read
                 .source
                 .copy()?
@@ -170,11 +187,8 @@ fn counters_of(source: &UnionMap) -> Result<Option<Vec<Counter>>, IslError> {
     };
     let (consumer_dims, producer_dims) = (map.n_in()?, map.n_out()?);
     let ctx = map.ctx();
-    let names = |letter: &str, n: usize| -> String {
-        (0..n)
-            .map(|k| format!("{letter}{k}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+    let names = |letter: &str, n: usize| -> Vec<String> {
+        (0..n).map(|k| format!("{letter}{k}")).collect()
     };
     // `{ [j] -> [j, i] }`: each consumer instance beside its producer instance.
     let pairs = map
@@ -182,33 +196,19 @@ fn counters_of(source: &UnionMap) -> Result<Option<Vec<Counter>>, IslError> {
         .drop_domain_name()?
         .drop_range_name()?
         .to_union_map()?;
-    let both = parse_union_map(
-        &ctx,
-        &format!(
-            "{{ [{}] -> [{}] }}",
-            names("j", consumer_dims),
-            names("j", consumer_dims)
-        ),
-        "identity",
-    )?
-    .flat_range_product(pairs)?
-    .range()?;
-    let all = format!(
-        "[{}{}{}]",
-        names("j", consumer_dims),
-        if consumer_dims > 0 && producer_dims > 0 {
-            ", "
-        } else {
-            ""
-        },
-        names("i", producer_dims)
+    let consumer = Tuple::counters(None, "j", consumer_dims);
+    let same: Vec<AffineExpr> = (0..consumer_dims).map(AffineExpr::Input).collect();
+    let both = Map::from_affine(&ctx, &[], &consumer, None, &same)?
+        .to_union_map()?
+        .flat_range_product(pairs)?
+        .range()?;
+    let all = Tuple::new(
+        None,
+        [names("j", consumer_dims), names("i", producer_dims)].concat(),
     );
-    let constant = |expr: &str| -> Result<Option<i64>, IslError> {
-        let values = both.copy()?.apply(parse_union_map(
-            &ctx,
-            &format!("{{ {all} -> [{expr}] }}"),
-            "difference",
-        )?)?;
+    let constant = |expr: AffineExpr| -> Result<Option<i64>, IslError> {
+        let difference = Map::from_affine(&ctx, &[], &all, None, &[expr])?;
+        let values = both.copy()?.apply(difference.to_union_map()?)?;
         let sets = values.sets()?;
         let [set] = sets.as_slice() else {
             return Ok(None);
@@ -220,7 +220,8 @@ fn counters_of(source: &UnionMap) -> Result<Option<Vec<Counter>>, IslError> {
     };
     let mut counters = Vec::new();
     'producer: for d in 0..producer_dims {
-        if let Some(plus) = constant(&format!("i{d}"))? {
+        let producer = || AffineExpr::Input(consumer_dims + d);
+        if let Some(plus) = constant(producer())? {
             counters.push(Counter::Shifted {
                 follows: None,
                 plus,
@@ -228,7 +229,7 @@ fn counters_of(source: &UnionMap) -> Result<Option<Vec<Counter>>, IslError> {
             continue;
         }
         for k in 0..consumer_dims {
-            if let Some(plus) = constant(&format!("i{d} - j{k}"))? {
+            if let Some(plus) = constant(producer().minus(AffineExpr::Input(k)))? {
                 counters.push(Counter::Shifted {
                     follows: Some(k),
                     plus,
@@ -271,12 +272,7 @@ fn complement_within(
     consumer: &crate::model::Statement,
 ) -> Result<String, IslError> {
     let dims = consumer.domain.n_dims()?;
-    let names: Vec<String> = (0..dims).map(|k| format!("i{k}")).collect();
-    let ctx = consumer.domain.ctx();
-    let universe = crate::isl::parse_union_set(
-        &ctx,
-        &format!("{{ {}[{}] }}", consumer.name, names.join(", ")),
-        "universe",
-    )?;
+    let tuple = Tuple::counters(Some(&consumer.name), "i", dims);
+    let universe = Set::universe(&consumer.domain.ctx(), &[], &tuple)?.to_union_set()?;
     universe.subtract(excluded.copy()?)?.coalesce()?.to_str()
 }

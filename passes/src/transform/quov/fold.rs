@@ -20,7 +20,7 @@
 //! memory (so that their layout can change) is the caller's question.
 
 use crate::deps::original_schedule;
-use crate::isl::{parse_union_map, IslError, Schedule, Set, UnionAccessInfo, UnionMap};
+use crate::isl::{AffineExpr, IslError, Map, Schedule, Set, Tuple, UnionAccessInfo, UnionMap};
 use crate::model::spec::AccessKind;
 use crate::model::Scop;
 
@@ -425,34 +425,47 @@ fn boundary_rows(tagged_writes: &UnionMap, rank: usize) -> Result<Vec<(usize, i6
 
 /// `{ A[c0, c1] -> A[o0, c1] : o0 = c0 mod 2 }` for the fold `dims`.
 fn fold_map(scop: &Scop, array: &str, dims: &[Fold]) -> Result<UnionMap, IslError> {
-    let from: Vec<String> = (0..dims.len()).map(|k| format!("c{k}")).collect();
+    let ctx = scop.context.ctx();
+    let cells = Tuple::counters(Some(array), "c", dims.len());
     // One piece, or two where a dimension splits a boundary index off.
     let split = dims.iter().enumerate().find_map(|(k, f)| match f {
         Fold::Split { copies, boundary } => Some((k, *copies, *boundary)),
         _ => None,
     });
-    let piece = |boundary: bool| -> String {
-        let to: Vec<String> = dims
+    let modulo = |k: usize, g: i64| -> Result<AffineExpr, IslError> {
+        let g = u32::try_from(g).ok().filter(|g| *g > 0);
+        let g = g.ok_or_else(|| IslError::Other {
+            context: "folding storage".into(),
+            message: format!("{} copies of dimension {k}", g.unwrap_or(0)),
+        })?;
+        Ok(AffineExpr::Input(k).modulo(g))
+    };
+    let piece = |boundary: bool| -> Result<Map, IslError> {
+        let to = dims
             .iter()
             .enumerate()
             .map(|(k, f)| match f {
-                Fold::Keep => format!("c{k}"),
-                Fold::Modulo(g) => format!("c{k} mod {g}"),
-                Fold::Split { copies, .. } if boundary => copies.to_string(),
-                Fold::Split { copies, .. } => format!("c{k} mod {copies}"),
+                Fold::Keep => Ok(AffineExpr::Input(k)),
+                Fold::Modulo(g) => modulo(k, *g),
+                Fold::Split { copies, .. } if boundary => Ok(AffineExpr::Constant(*copies)),
+                Fold::Split { copies, .. } => modulo(k, *copies),
             })
-            .collect();
-        format!("{array}[{}] -> {array}[{}]", from.join(", "), to.join(", "))
+            .collect::<Result<Vec<_>, IslError>>()?;
+        Map::from_affine(&ctx, &[], &cells, Some(array), &to)
     };
-    let text = match split {
-        None => format!("{{ {} }}", piece(false)),
-        Some((k, _, b)) => format!(
-            "{{ {} : c{k} = {b}; {} : c{k} < {b} or c{k} > {b} }}",
-            piece(true),
-            piece(false)
-        ),
+    let Some((k, _, b)) = split else {
+        return piece(false)?.to_union_map();
     };
-    parse_union_map(&scop.context.ctx(), &text, "folded storage")
+    // `c(k) = b` to the boundary's copy, `c(k) < b or c(k) > b` rotating.
+    let universe = || Set::universe(&ctx, &[], &cells);
+    let on = universe()?.fix_dim(k, b)?;
+    let off = universe()?
+        .upper_bound_dim(k, b - 1)?
+        .union(universe()?.lower_bound_dim(k, b + 1)?)?;
+    let boundary = piece(true)?.intersect_domain(on)?;
+    boundary
+        .union(piece(false)?.intersect_domain(off)?)?
+        .to_union_map()
 }
 
 /// The pairs of instances that access one cell of the storage written by `writes` and
@@ -526,12 +539,10 @@ fn same_instance_clash(
                     .subtract(same_element)?;
                 for map in meeting.maps()? {
                     let n = map.n_in()?;
-                    let origin = vec!["0"; n].join(", ");
-                    let zero = crate::isl::parse_set(
-                        &map.ctx(),
-                        &format!("{{ [{origin}] }}"),
-                        "the zero vector",
-                    )?;
+                    let mut zero = Set::universe(&map.ctx(), &[], &Tuple::unnamed(None, n))?;
+                    for k in 0..n {
+                        zero = zero.fix_dim(k, 0)?;
+                    }
                     let deltas = map.drop_domain_name()?.drop_range_name()?.deltas()?;
                     if !deltas.intersect(zero)?.is_empty()? {
                         return Ok(true);
@@ -597,20 +608,17 @@ fn carried_levels(time: &UnionMap, dependences: &UnionMap) -> Result<Vec<bool>, 
         .reverse()?
         .apply_range(dependences.copy()?)?
         .apply_range(time.copy()?)?;
-    let t: Vec<String> = (0..width).map(|k| format!("t{k}")).collect();
-    let u: Vec<String> = (0..width).map(|k| format!("u{k}")).collect();
+    let (t, u) = (
+        Tuple::counters(None, "t", width),
+        Tuple::counters(None, "u", width),
+    );
     let mut carried = Vec::with_capacity(width);
+    // `{ [t] -> [u] : t0 = u0 and .. and t(level) < u(level) }`, level by level.
+    let mut same_before = Map::universe_between(&time.ctx(), &[], &t, &u)?;
     for level in 0..width {
-        let mut constraints: Vec<String> = (0..level).map(|k| format!("t{k} = u{k}")).collect();
-        constraints.push(format!("t{level} < u{level}"));
-        let text = format!(
-            "{{ [{}] -> [{}] : {} }}",
-            t.join(", "),
-            u.join(", "),
-            constraints.join(" and ")
-        );
-        let at_level = parse_union_map(&time.ctx(), &text, "pairs carried at a level")?;
+        let at_level = same_before.copy()?.order(level, true)?.to_union_map()?;
         carried.push(!in_time.copy()?.intersect(at_level)?.is_empty()?);
+        same_before = same_before.equate(level)?;
     }
     Ok(carried)
 }
@@ -675,7 +683,7 @@ fn constant_vectors(set: Set, limit: usize) -> Result<Option<Vec<Vec<i64>>>, Isl
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isl::IslCtx;
+    use crate::isl::{parse_union_map, IslCtx};
     use crate::model::spec_builders::{array, read, statement, write};
     use crate::model::ScopSpec;
 
@@ -758,6 +766,33 @@ mod tests {
                 consumer,
             ),
         ])
+    }
+
+    #[test]
+    fn a_split_fold_map_gives_the_boundary_its_own_copy() {
+        let ctx = IslCtx::new(None).unwrap();
+        let scop = Scop::build(&ctx, &read_at_once(false)).unwrap();
+        let dims = [
+            Fold::Split {
+                copies: 2,
+                boundary: 0,
+            },
+            Fold::Modulo(3),
+            Fold::Keep,
+        ];
+        let built = fold_map(&scop, "A", &dims).unwrap();
+        let expected = parse_union_map(
+            &ctx,
+            "{ A[c0, c1, c2] -> A[2, c1 mod 3, c2] : c0 = 0; \
+             A[c0, c1, c2] -> A[c0 mod 2, c1 mod 3, c2] : c0 < 0 or c0 > 0 }",
+            "expected",
+        )
+        .unwrap();
+        assert!(built.is_equal(&expected).unwrap(), "{built:?}");
+        let plain = fold_map(&scop, "A", &[Fold::Modulo(2)]).unwrap();
+        let expected = parse_union_map(&ctx, "{ A[c0] -> A[c0 mod 2] }", "e").unwrap();
+        assert_eq!(plain.to_str().unwrap(), expected.to_str().unwrap());
+        assert!(fold_map(&scop, "A", &[Fold::Modulo(0)]).is_err());
     }
 
     fn fold_of(spec: &ScopSpec, array: &str) -> Result<Folding, String> {
