@@ -26,7 +26,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::deps::{Dependences, DepsError, PairDeltas};
+use crate::deps::{Dependences, DepsError, PairDeltas, PrivateScalars};
 use crate::isl::scheduler;
 use crate::isl::{AffineExpr, IslError, Map, Schedule, Set, Tuple, UnionMap, UnionSet};
 use crate::model::{AccessKind, Scop, Statement};
@@ -212,10 +212,7 @@ fn candidate_in(
     let Some(depth) = stencil_depth(statements) else {
         return Ok(Outcome::NotApplicable);
     };
-    // Only the time loop's lost reuse is what these tiles win back.
-    let in_nest = |name: &str| statements.iter().any(|s| s.name == name);
-    if !matches!(reuse, Reuse::Lost(lost) if lost.iter().any(|l| l.levels.contains(&0) && in_nest(&l.statement)))
-    {
+    if !time_loop_loses_reuse(reuse, statements) {
         return Ok(Outcome::NotApplicable);
     }
     let Some(first) = statements.first() else {
@@ -238,39 +235,13 @@ fn candidate_in(
         Some(flows) => flows.private_to(&rows)?,
         None => None,
     };
-    // A private scalar's accesses stay in one band point: their pairs constrain the
-    // shifts both ways (equal shifts).
-    let relation = match &private {
-        Some(p) => p
-            .validity
-            .copy()
-            .and_then(|v| v.union(p.within.copy()?.reverse()?))
-            .map_err(isl)?,
-        None => deps.validity().copy().map_err(isl)?,
-    };
+    let relation = shift_constraints(deps, private.as_ref()).map_err(isl)?;
     let time_loop = &first.textual_positions[..1];
     let width = 2 * depth + 1;
     let pairs = space_deltas(&relation, &coordinates).map_err(isl)?;
-    // Per skewed loop (1 ..= depth - 2): its skew and the statements' shifts.
-    let mut skews = Vec::new();
-    for level in skewed_levels(depth) {
-        // Not a stencil's time loop (or one skewed further than polyrust tries): the
-        // other transformations say why they do not apply.
-        let Some(found) = skew_for(scop, &pairs, depth, level).map_err(isl)? else {
-            return Ok(Outcome::NotApplicable);
-        };
-        skews.push(match strip {
-            // One strip per time step holds a skew of up to a strip's elements, whose
-            // dependences reach at most one strip back.
-            Some(elements) if found.factor <= elements => Skew {
-                factor: i64::from(found.factor > 0),
-                strip,
-                ..found
-            },
-            Some(_) => return Ok(Outcome::NotApplicable),
-            None => found,
-        });
-    }
+    let Some(skews) = skews(scop, &pairs, depth, strip).map_err(isl)? else {
+        return Ok(Outcome::NotApplicable);
+    };
     // Without a skew the band is permutable as it is: ordinary tiling's business.
     if skews.iter().all(|s| s.factor == 0) {
         return Ok(Outcome::NotApplicable);
@@ -299,7 +270,10 @@ fn candidate_in(
         },
     };
     let tail = tail(scop, &coordinates, depth).map_err(isl)?;
-    let schedule = Schedule::from_domain(nest.domains.copy().map_err(isl)?)
+    let schedule = nest
+        .domains
+        .copy()
+        .and_then(Schedule::from_domain)
         .and_then(|s| s.insert_band(tail))
         .and_then(|s| s.insert_band(band))
         .map_err(isl)?;
@@ -317,6 +291,56 @@ fn candidate_in(
         before: copied(&nest.before).map_err(isl)?,
         after: copied(&nest.after).map_err(isl)?,
     }))
+}
+
+/// Whether the time loop of the nest loses reuse: only that reuse is what time tiles
+/// win back.
+fn time_loop_loses_reuse(reuse: &Reuse, statements: &[&Statement]) -> bool {
+    let in_nest = |name: &str| statements.iter().any(|s| s.name == name);
+    matches!(reuse, Reuse::Lost(lost) if lost.iter().any(|l| l.levels.contains(&0) && in_nest(&l.statement)))
+}
+
+/// The dependences the statements' shifts must keep forward. A private scalar's
+/// accesses stay in one band point: their pairs constrain the shifts both ways (equal
+/// shifts).
+fn shift_constraints(
+    deps: &Dependences,
+    private: Option<&PrivateScalars>,
+) -> Result<UnionMap, IslError> {
+    match private {
+        Some(p) => p.validity.copy()?.union(p.within.copy()?.reverse()?),
+        None => deps.validity().copy(),
+    }
+}
+
+/// Per skewed loop (1 ..= depth - 2): its skew and the statements' shifts; with
+/// `strip`, a skew of one strip per time step. `None` when some loop has none (not a
+/// stencil's time loop, or one skewed further than polyrust tries: the other
+/// transformations say why they do not apply).
+fn skews(
+    scop: &Scop,
+    pairs: &[PairDeltas],
+    depth: usize,
+    strip: Option<i64>,
+) -> Result<Option<Vec<Skew>>, IslError> {
+    let mut skews = Vec::new();
+    for level in skewed_levels(depth) {
+        let Some(found) = skew_for(scop, pairs, depth, level)? else {
+            return Ok(None);
+        };
+        skews.push(match strip {
+            // One strip per time step holds a skew of up to a strip's elements, whose
+            // dependences reach at most one strip back.
+            Some(elements) if found.factor <= elements => Skew {
+                factor: i64::from(found.factor > 0),
+                strip,
+                ..found
+            },
+            Some(_) => return Ok(None),
+            None => found,
+        });
+    }
+    Ok(Some(skews))
 }
 
 fn copied(map: &Option<UnionMap>) -> Result<Option<UnionMap>, IslError> {

@@ -15,10 +15,10 @@
 
 use crate::isl::ast::AstExpr;
 use crate::isl::{AffineExpr, IslError, Map, Set, Tuple, UnionMap};
-use crate::model::spec::{AccessKind, AccessSpec, Assumption, ScopSpec};
-use crate::model::Scop;
+use crate::model::spec::{AccessKind, AccessSpec, Assumption, ScopSpec, StatementSpec};
+use crate::model::{Scop, Statement};
 
-use super::Verdict;
+use super::{PropagatedRead, Verdict};
 
 /// One counter of a producer recomputed at a consumer instance.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,10 +67,6 @@ pub fn rewrite(
     let Some(source) = spec.statements.iter().find(|s| &s.name == producer) else {
         return Ok(None);
     };
-    let missing = |what: String| IslError::Other {
-        context: "expression propagation".into(),
-        message: format!("no {what} in the model"),
-    };
     let producer_model = scop
         .statements
         .iter()
@@ -108,28 +104,7 @@ pub fn rewrite(
             read: ordinal,
             counters,
         });
-        let mut moved = Vec::new();
-        for (k, access) in source.accesses.iter().enumerate() {
-            if access.kind != AccessKind::Read {
-                continue;
-            }
-            // The model's relation is the spec's, read and aligned to the region's
-            // parameters (as the composition aligns it).
-            let relation = producer_model
-                .accesses
-                .get(k)
-                .ok_or_else(|| missing(format!("access {k} of {producer}")))?
-                .relation
-                .copy()?;
-            let composed = read.source.copy()?.apply_range(relation.to_union_map()?)?;
-            moved.push(AccessSpec {
-                kind: AccessKind::Read,
-                array: access.array.clone(),
-                relation: composed.to_str()?,
-                instruction: access.instruction.clone(),
-                location: access.location.clone(),
-            });
-        }
+        let moved = moved_reads(source, producer_model, read)?;
         replaced.push((read.consumer.clone(), read.access, moved));
         // The producer's assumptions, over the instances this consumer recomputes.
         for (k, assumption) in spec.assumptions.iter().enumerate() {
@@ -141,18 +116,9 @@ pub fn rewrite(
                 .get(k)
                 .ok_or_else(|| missing(format!("assumption {k}")))?;
             let set = scop.assumption_set(modelled)?;
-            let pulled = read
-                .source
-                .copy()?
-                .intersect_range(set.to_union_set()?)?
-                .domain()?;
-            let consumer_domain = consumer.domain.copy()?.to_union_set()?;
-            // Instances of the consumer the set leaves out must not exist: the
-            // assumption holds where the consumer's domain lies within the preimage.
-            let text = consumer_domain.subtract(pulled)?;
             out.assumptions.push(Assumption {
                 kind: assumption.kind,
-                set: complement_within(&text, consumer)?,
+                set: pulled_into(set, read, consumer)?,
                 statement: Some(read.consumer.clone()),
                 reason: format!("{} (recomputed in {})", assumption.reason, read.consumer),
             });
@@ -160,6 +126,68 @@ pub fn rewrite(
     }
     out.assumptions
         .retain(|a| a.statement.as_deref() != Some(producer.as_str()));
+    splice_moved_reads(&mut out, &replaced);
+    Ok(Some((out, recomputed)))
+}
+
+/// The error for a part of the spec the model lacks (they are built one from the
+/// other, so it does not happen).
+fn missing(what: String) -> IslError {
+    IslError::Other {
+        context: "expression propagation".into(),
+        message: format!("no {what} in the model"),
+    }
+}
+
+/// The producer's reads (`source` in the spec, `modelled` in the model) moved to the
+/// consumer instances that recompute them through `read`'s source map.
+fn moved_reads(
+    source: &StatementSpec,
+    modelled: &Statement,
+    read: &PropagatedRead,
+) -> Result<Vec<AccessSpec>, IslError> {
+    let mut moved = Vec::new();
+    for (k, access) in source.accesses.iter().enumerate() {
+        if access.kind != AccessKind::Read {
+            continue;
+        }
+        // The model's relation is the spec's, read and aligned to the region's
+        // parameters (as the composition aligns it).
+        let relation = modelled
+            .accesses
+            .get(k)
+            .ok_or_else(|| missing(format!("access {k} of {}", modelled.name)))?
+            .relation
+            .copy()?;
+        let composed = read.source.copy()?.apply_range(relation.to_union_map()?)?;
+        moved.push(AccessSpec {
+            kind: AccessKind::Read,
+            array: access.array.clone(),
+            relation: composed.to_str()?,
+            instruction: access.instruction.clone(),
+            location: access.location.clone(),
+        });
+    }
+    Ok(moved)
+}
+
+/// A producer's assumption `set` as one over the `consumer`'s instances that recompute
+/// the producer through `read`.
+fn pulled_into(set: Set, read: &PropagatedRead, consumer: &Statement) -> Result<String, IslError> {
+    let pulled = read
+        .source
+        .copy()?
+        .intersect_range(set.to_union_set()?)?
+        .domain()?;
+    let consumer_domain = consumer.domain.copy()?.to_union_set()?;
+    // Instances of the consumer the set leaves out must not exist: the assumption holds
+    // where the consumer's domain lies within the preimage.
+    let excluded = consumer_domain.subtract(pulled)?;
+    complement_within(&excluded, consumer)
+}
+
+/// Each consumer's read (statement, access index) replaced by the reads moved into it.
+fn splice_moved_reads(out: &mut ScopSpec, replaced: &[(String, usize, Vec<AccessSpec>)]) {
     for statement in &mut out.statements {
         let mut edits: Vec<&(String, usize, Vec<AccessSpec>)> = replaced
             .iter()
@@ -175,7 +203,6 @@ pub fn rewrite(
             }
         }
     }
-    Ok(Some((out, recomputed)))
 }
 
 /// Each producer counter of a source map `{ T[j] -> S[i] }` as a consumer counter plus
