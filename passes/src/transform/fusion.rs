@@ -24,7 +24,7 @@
 //! Relies on the statements' textual positions and domains, and on
 //! `Dependences::deltas_within_loop`.
 
-use crate::deps::Dependences;
+use crate::deps::{Dependences, PairDeltas};
 use crate::isl::{AffineExpr, IslError, Map, Schedule, Set, Tuple, UnionMap};
 use crate::model::{Scop, Statement};
 
@@ -115,10 +115,54 @@ pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> 
                 .transpose()?
         }
     };
+    let Some(shifts) = nest_shifts(pairs, &nest_of, same_iteration, shared, nests.len())? else {
+        return Ok(None);
+    };
+    let map = fused_map(scop, shared, &nests, &shifts, &phases)?;
+    if !deps.respects(&map).map_err(|e| IslError::Other {
+        context: "checking fused stages against the dependences".into(),
+        message: e.to_string(),
+    })? {
+        return Ok(None);
+    }
+    let schedule = Schedule::from_domain(scop.domains.copy()?)?.insert_band(map.copy()?)?;
+    let behind: Vec<(String, i64)> = nests
+        .iter()
+        .zip(&shifts)
+        .filter(|(_, s)| **s != 0)
+        .filter_map(|(b, s)| {
+            let first = scop
+                .statements
+                .iter()
+                .find(|st| st.depth() > shared && st.textual_positions[shared] == *b)?;
+            Some((first.name.clone(), *s))
+        })
+        .collect();
+    Ok(Some(Fused {
+        schedule,
+        map,
+        nests: nests.len(),
+        shared,
+        behind,
+    }))
+}
+
+/// How many iterations each of `nests` nests runs behind in the fused loop (the first
+/// none) so that every pair of `pairs` (distances in the flat time space, within
+/// `same_iteration` of the shared loops) between two nests goes forward; `None` when a
+/// pair goes from a later nest to an earlier one, is unbounded, or needs a shift
+/// beyond `MAX_SHIFT`.
+fn nest_shifts(
+    pairs: Vec<PairDeltas>,
+    nest_of: &dyn Fn(&str) -> Option<usize>,
+    same_iteration: Option<Set>,
+    shared: usize,
+    nests: usize,
+) -> Result<Option<Vec<i64>>, IslError> {
     let counter = 2 * shared + 1;
-    let mut shifts = vec![0_i64; nests.len()];
+    let mut shifts = vec![0_i64; nests];
     // Nests in program order: each one's shift follows from those before it.
-    let mut needed: Vec<Vec<(usize, i64)>> = vec![Vec::new(); nests.len()];
+    let mut needed: Vec<Vec<(usize, i64)>> = vec![Vec::new(); nests];
     for pair in pairs {
         let (Some(from), Some(to)) = (nest_of(&pair.source), nest_of(&pair.sink)) else {
             // A statement outside the nests: `loose_phases` placed it.
@@ -148,38 +192,12 @@ pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> 
         }
         needed[to].push((from, lowest));
     }
-    for to in 0..nests.len() {
+    for to in 0..nests {
         for &(from, lowest) in &needed[to] {
             shifts[to] = shifts[to].max(shifts[from] - lowest);
         }
     }
-    let map = fused_map(scop, shared, &nests, &shifts, &phases)?;
-    if !deps.respects(&map).map_err(|e| IslError::Other {
-        context: "checking fused stages against the dependences".into(),
-        message: e.to_string(),
-    })? {
-        return Ok(None);
-    }
-    let schedule = Schedule::from_domain(scop.domains.copy()?)?.insert_band(map.copy()?)?;
-    let behind: Vec<(String, i64)> = nests
-        .iter()
-        .zip(&shifts)
-        .filter(|(_, s)| **s != 0)
-        .filter_map(|(b, s)| {
-            let first = scop
-                .statements
-                .iter()
-                .find(|st| st.depth() > shared && st.textual_positions[shared] == *b)?;
-            Some((first.name.clone(), *s))
-        })
-        .collect();
-    Ok(Some(Fused {
-        schedule,
-        map,
-        nests: nests.len(),
-        shared,
-        behind,
-    }))
+    Ok(Some(shifts))
 }
 
 /// Whether the region has two loop nests or more below the loops all its statements

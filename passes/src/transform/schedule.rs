@@ -653,44 +653,9 @@ impl SicaTiler<'_> {
         {
             return None;
         }
-        let members = band.coincident.len();
-        let sica_band = SicaBand {
-            loops: members,
-            vector_trip_count: trip_count(band.extents.last()),
-            outer_trip_count: trip_count(band.extents.first()),
-        };
         // An isl error counts as "carries none": SICA's sizes, as before.
         let carries = innermost_carries(scop, band, dependences).unwrap_or(false);
-        let decision = if chained || carries {
-            sica::tile_sizes_chain(&self.machine, &self.new_elements, &sica_band)
-        } else {
-            sica::tile_sizes_sica(
-                &self.machine,
-                &self.new_elements,
-                options.sica_rho,
-                &sica_band,
-            )
-        };
-        let (SicaDecision::Tile { .. } | SicaDecision::Chain { .. }) = decision else {
-            return None;
-        };
-        let sizes = decision.tile_sizes();
-        // SICA's sizes are for the outermost and the innermost member.
-        let mut chosen = vec![UNTILED; members];
-        if let Some(q_l1) = sizes.last() {
-            chosen[members - 1] = i64::try_from(*q_l1).unwrap_or(UNTILED);
-        }
-        if sizes.len() == 2 {
-            chosen[0] = i64::try_from(sizes[0]).unwrap_or(UNTILED);
-        }
-        let mut text = decision.to_string();
-        if let Some((member, size)) = l2_tile(scop, band, &chosen, &self.machine) {
-            chosen[member] = size;
-            text.push_str(&format!(
-                ", loop {} by {size} so that its tiles stay in L2",
-                member + 1
-            ));
-        }
+        let (chosen, mut text) = self.cache_tiles(band, chained || carries)?;
         let mut chosen = keep_short(band, chosen)?;
         // Register tiles only around a vectorized innermost loop.
         let jam = if options.register_tiling && !chained && !carries {
@@ -721,6 +686,49 @@ impl SicaTiler<'_> {
             }
         }
         Some((chosen, jam, text))
+    }
+
+    /// SICA's tile sizes for `band` (of the chain kind when `chained`), with an L2 tile
+    /// for the member outside the vectorized one where it applies, and what they are;
+    /// `None` when SICA does not tile the band.
+    fn cache_tiles(&self, band: &BandInfo, chained: bool) -> Option<(Vec<i64>, String)> {
+        let members = band.coincident.len();
+        let sica_band = SicaBand {
+            loops: members,
+            vector_trip_count: trip_count(band.extents.last()),
+            outer_trip_count: trip_count(band.extents.first()),
+        };
+        let decision = if chained {
+            sica::tile_sizes_chain(&self.machine, &self.new_elements, &sica_band)
+        } else {
+            sica::tile_sizes_sica(
+                &self.machine,
+                &self.new_elements,
+                self.options.sica_rho,
+                &sica_band,
+            )
+        };
+        let (SicaDecision::Tile { .. } | SicaDecision::Chain { .. }) = decision else {
+            return None;
+        };
+        let sizes = decision.tile_sizes();
+        // SICA's sizes are for the outermost and the innermost member.
+        let mut chosen = vec![UNTILED; members];
+        if let Some(q_l1) = sizes.last() {
+            chosen[members - 1] = i64::try_from(*q_l1).unwrap_or(UNTILED);
+        }
+        if sizes.len() == 2 {
+            chosen[0] = i64::try_from(sizes[0]).unwrap_or(UNTILED);
+        }
+        let mut text = decision.to_string();
+        if let Some((member, size)) = l2_tile(self.scop, band, &chosen, &self.machine) {
+            chosen[member] = size;
+            text.push_str(&format!(
+                ", loop {} by {size} so that its tiles stay in L2",
+                member + 1
+            ));
+        }
+        Some((chosen, text))
     }
 
     /// The register tile factors of a band over one statement (see

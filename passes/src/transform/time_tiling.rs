@@ -222,14 +222,7 @@ fn candidate_in(
         return Ok(Outcome::NotApplicable);
     };
     let strip = (depth == 2).then_some(STRIP);
-    let unskewed: Vec<Skew> = skewed_levels(depth)
-        .map(|_| Skew {
-            factor: 0,
-            shifts: BTreeMap::new(),
-            strip,
-        })
-        .collect();
-    let rows = band(scop, &coordinates, &unskewed).map_err(isl)?;
+    let rows = band(scop, &coordinates, &unskewed(depth, strip)).map_err(isl)?;
     let flows = deps.scalar_flows(scop)?;
     let private = match &flows {
         Some(flows) => flows.private_to(&rows)?,
@@ -246,12 +239,8 @@ fn candidate_in(
     if skews.iter().all(|s| s.factor == 0) {
         return Ok(Outcome::NotApplicable);
     }
-    let flow = match &private {
-        Some(p) => p.flow.copy(),
-        None => deps.flow.copy(),
-    }
-    .map_err(isl)?;
-    if let Some(statement) = innermost_recurrence(deps, &flow, time_loop, width).map_err(isl)? {
+    let flow = private.as_ref().map_or(&deps.flow, |p| &p.flow);
+    if let Some(statement) = innermost_recurrence(deps, flow, time_loop, width).map_err(isl)? {
         return Ok(Outcome::Refused(format!(
             "time tiles would not gain: an innermost loop carries a flow dependence through memory ({statement} reads what an earlier iteration wrote), so its iterations wait for each other whatever the cache holds"
         )));
@@ -291,6 +280,18 @@ fn candidate_in(
         before: copied(&nest.before).map_err(isl)?,
         after: copied(&nest.after).map_err(isl)?,
     }))
+}
+
+/// The band's loops as they are (each loop cut into strips of `strip` elements, if
+/// given): the rows of the stencil's space.
+fn unskewed(depth: usize, strip: Option<i64>) -> Vec<Skew> {
+    skewed_levels(depth)
+        .map(|_| Skew {
+            factor: 0,
+            shifts: BTreeMap::new(),
+            strip,
+        })
+        .collect()
 }
 
 /// Whether the time loop of the nest loses reuse: only that reuse is what time tiles
