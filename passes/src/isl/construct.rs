@@ -145,11 +145,9 @@ fn position(operation: &str, pos: usize) -> Result<u32, IslError> {
     u32::try_from(pos).map_err(|_| IslError::no_result(operation))
 }
 
-fn small(operation: &str, value: i64) -> Result<i32, IslError> {
-    i32::try_from(value).map_err(|_| IslError::Other {
-        context: operation.into(),
-        message: format!("{value} does not fit isl's small integers"),
-    })
+/// `value` as an isl value.
+fn value(ctx: &IslCtx, operation: &str, value: i64) -> Result<isl_rs::Val, IslError> {
+    checked(operation, isl_rs::Val::int_from_si(ctx.inner(), value))
 }
 
 /// A space with `params`, and `tuples` set dimensions (one tuple) or input and output
@@ -214,25 +212,21 @@ fn aff(
         AffineExpr::Input(k) => {
             isl_rs::Aff::var_on_domain(local()?, DimType::Set, position(operation, *k)?)
         }
-        AffineExpr::Constant(value) => {
+        AffineExpr::Constant(constant) => {
             let zero = checked(operation, isl_rs::Aff::zero_on_domain(local()?))?;
-            zero.set_constant_si(small(operation, *value)?)
+            zero.set_constant_val(value(ctx, operation, *constant)?)
         }
         AffineExpr::Sum(left, right) => {
             aff(ctx, domain, left, operation)?.add(aff(ctx, domain, right, operation)?)
         }
         AffineExpr::Scaled(factor, inner) => {
-            let factor = checked(operation, isl_rs::Val::int_from_si(ctx.inner(), *factor))?;
-            aff(ctx, domain, inner, operation)?.scale_val(factor)
+            aff(ctx, domain, inner, operation)?.scale_val(value(ctx, operation, *factor)?)
         }
         AffineExpr::FloorDiv(inner, divisor) => aff(ctx, domain, inner, operation)?
             .scale_down_ui(*divisor)
             .and_then(isl_rs::Aff::floor),
         AffineExpr::Modulo(inner, modulus) => {
-            let modulus = checked(
-                operation,
-                isl_rs::Val::int_from_si(ctx.inner(), i64::from(*modulus)),
-            )?;
+            let modulus = value(ctx, operation, i64::from(*modulus))?;
             aff(ctx, domain, inner, operation)?.mod_val(modulus)
         }
     };
@@ -336,11 +330,14 @@ impl Map {
         let pos = i32::try_from(pos).map_err(|_| IslError::no_result(OPERATION))?;
         let space = super::object::space(OPERATION, self.inner.get_space())?;
         let local = checked(OPERATION, isl_rs::LocalSpace::from_space(space))?;
-        let constant = -small(OPERATION, offset)?;
+        let negated = offset
+            .checked_neg()
+            .ok_or_else(|| IslError::no_result(OPERATION))?;
+        let constant = value(&self.ctx(), OPERATION, negated)?;
         let constraint = checked(OPERATION, isl_rs::Constraint::alloc_equality(local))?
             .set_coefficient_si(DimType::Out, pos, 1)
             .and_then(|c| c.set_coefficient_si(DimType::In, pos, -1))
-            .and_then(|c| c.set_constant_si(constant));
+            .and_then(|c| c.set_constant_val(constant));
         let constraint = checked(OPERATION, constraint)?;
         Map::wrap(&self.ctx, OPERATION, self.inner.add_constraint(constraint))
     }
@@ -430,14 +427,14 @@ impl Set {
         self.bound(DimType::Param, pos, value, Bound::Lower)
     }
 
-    fn bound(self, kind: DimType, pos: usize, value: i64, bound: Bound) -> Result<Set, IslError> {
+    fn bound(self, kind: DimType, pos: usize, at: i64, bound: Bound) -> Result<Set, IslError> {
         const OPERATION: &str = "bounding a set's dimension";
         let pos = position(OPERATION, pos)?;
-        let value = small(OPERATION, value)?;
+        let at = value(&self.ctx(), OPERATION, at)?;
         let result = match bound {
-            Bound::Equal => self.inner.fix_si(kind, pos, value),
-            Bound::Lower => self.inner.lower_bound_si(kind, pos, value),
-            Bound::Upper => self.inner.upper_bound_si(kind, pos, value),
+            Bound::Equal => self.inner.fix_val(kind, pos, at),
+            Bound::Lower => self.inner.lower_bound_val(kind, pos, at),
+            Bound::Upper => self.inner.upper_bound_val(kind, pos, at),
         };
         Set::wrap(&self.ctx, OPERATION, result)
     }

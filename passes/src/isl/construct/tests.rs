@@ -188,3 +188,22 @@ fn bounded_universes_are_the_sets_their_constraints_read() {
     let origin = Set::universe(&ctx, &[], &Tuple::new(None, Vec::new())).unwrap();
     assert_same_set(&origin, "{ [] }");
 }
+
+#[test]
+fn constants_beyond_32_bits_are_kept_whole() {
+    let ctx = ctx();
+    let built = Map::from_affine(
+        &ctx,
+        &[],
+        &Tuple::counters(None, "i", 1),
+        None,
+        &[AffineExpr::Input(0).offset(5_000_000_000)],
+    )
+    .unwrap();
+    assert_same_map(&built, "{ [i0] -> [i0 + 5000000000] }");
+    let far = Set::universe(&ctx, &[], &Tuple::counters(None, "d", 1))
+        .unwrap()
+        .lower_bound_dim(0, -5_000_000_000)
+        .unwrap();
+    assert_same_set(&far, "{ [d0] : d0 >= -5000000000 }");
+}
