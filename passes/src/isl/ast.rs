@@ -9,6 +9,7 @@
 
 use std::ffi::{c_char, c_int, c_long, c_void, CStr};
 
+use super::construct::Tuple;
 use super::ctx::{CtxRef, IslCtx};
 use super::error::IslError;
 use super::map::Map;
@@ -413,24 +414,24 @@ unsafe fn carries_nothing(check: &ParallelCheck<'_>, build: RawPtr) -> Result<bo
     let Some(last) = dims.checked_sub(1) else {
         return Ok(false);
     };
-    let t: Vec<String> = (0..dims).map(|k| format!("t{k}")).collect();
-    let u: Vec<String> = (0..dims).map(|k| format!("u{k}")).collect();
-    let mut allowed: Vec<String> = (0..last)
-        .map(|k| format!("u{k} < t{k} or u{k} > t{k}"))
-        .collect();
-    allowed.push(format!("u{last} = t{last}"));
-    let tuple = name.unwrap_or_default();
-    let allowed = format!(
-        "{{ {tuple}[{}] -> {tuple}[{}] : {} }}",
-        t.join(", "),
-        u.join(", "),
-        allowed.join(" or ")
-    );
-    let allowed = super::parse_union_map(
-        &IslCtx::from_ref(check.ctx),
-        &allowed,
-        "pairs a parallel loop allows",
-    )?;
+    // `{ [t] -> [u] : u0 != t0 or .. or u(last - 1) != t(last - 1) or u(last) = t(last) }`.
+    let ctx = IslCtx::from_ref(check.ctx);
+    let universe = || {
+        Map::universe_between(
+            &ctx,
+            &[],
+            &Tuple::counters(name.as_deref(), "t", dims),
+            &Tuple::counters(name.as_deref(), "u", dims),
+        )
+    };
+    let mut allowed = universe()?.equate(last)?;
+    for k in 0..last {
+        let differ = universe()?
+            .order(k, false)?
+            .union(universe()?.order(k, true)?)?;
+        allowed = differ.union(allowed)?;
+    }
+    let allowed = allowed.to_union_map()?;
     let pairs = check
         .dependences
         .copy()?

@@ -14,6 +14,7 @@
 //! reader. isl-rs's `ASTNodeType` numbering is off by one and is not used.
 
 pub mod ast;
+mod construct;
 mod ctx;
 mod error;
 mod flow;
@@ -27,6 +28,7 @@ mod set;
 mod union_map;
 mod union_set;
 
+pub use construct::{AffineExpr, Tuple};
 pub use ctx::IslCtx;
 pub use error::IslError;
 pub use flow::{UnionAccessInfo, UnionFlow};

@@ -8,11 +8,12 @@
 
 use std::ffi::{c_int, c_long};
 
+use super::construct::{AffineExpr, Tuple};
 use super::ctx::{CtxRef, IslCtx};
 use super::error::IslError;
+use super::map::Map;
 use super::object::{error_after_raw_call, release};
-use super::parse::{parse_union_map, parse_union_set};
-use super::raw::{isl_union_map_to_str, take_ctx_error, take_string, RawPtr};
+use super::raw::{take_ctx_error, RawPtr};
 use super::schedule::Schedule;
 use super::set::Set;
 use super::union_map::UnionMap;
@@ -97,7 +98,7 @@ const AST_LOOP_UNROLL: c_int = 2;
 const MAX_DEPTH: u32 = 256;
 
 /// What the caller needs to choose tile sizes for a band.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct BandInfo {
     /// Number of schedule dimensions above the band.
     pub depth: usize,
@@ -109,10 +110,23 @@ pub struct BandInfo {
     /// Per member, how many values it takes over the band's domain when constants
     /// bound it whatever the parameters (`None`: it grows with them, or is unknown).
     pub extents: Vec<Option<i64>>,
-    /// The band's schedule on its domain, `{ S[i, j, k] -> [i, k, j] }`, as isl prints
-    /// it (`None` when isl could not give it): the space the members' tile sizes are
-    /// counted in.
-    pub partial: Option<String>,
+    /// The band's schedule on its domain, `{ S[i, j, k] -> [i, k, j] }` (`None` when
+    /// isl could not give it): the space the members' tile sizes are counted in.
+    pub partial: Option<UnionMap>,
+}
+
+impl BandInfo {
+    /// The same facts, the partial schedule shared with `self` (`None` where isl could
+    /// not copy it, as where isl could not give it).
+    fn duplicate(&self) -> BandInfo {
+        BandInfo {
+            depth: self.depth,
+            coincident: self.coincident.clone(),
+            permutable: self.permutable,
+            extents: self.extents.clone(),
+            partial: self.partial.as_ref().and_then(|p| p.copy().ok()),
+        }
+    }
 }
 
 /// Like `compute_schedule`, with every strongly connected component of the dependence
@@ -170,7 +184,7 @@ pub fn compute_schedule(
 pub fn bands(schedule: &Schedule) -> Result<Vec<BandInfo>, IslError> {
     let mut out = Vec::new();
     walk(schedule, &mut |info| {
-        out.push(info.clone());
+        out.push(info.duplicate());
         None
     })?;
     Ok(out)
@@ -322,7 +336,7 @@ unsafe fn visit_node(
                 .collect(),
             permutable: isl_schedule_node_band_get_permutable(node) == 1,
             extents: (0..members).map(|i| member_extent(ctx, node, i)).collect(),
-            partial: partial_schedule_text(node),
+            partial: partial_schedule(ctx, node),
         };
         let edit = visit(&info);
         if let Some(BandEdit::Permute(order)) = edit {
@@ -483,30 +497,8 @@ unsafe fn full_register_tiles(
         .and_then(|m| m.intersect_domain(domain))
         .and_then(|m| m.range())
         .map_err(text)?;
-    let names = |letter: &str, count: usize| -> Vec<String> {
-        (0..count).map(|k| format!("{letter}{k}")).collect()
-    };
-    let p = names("p", depth as usize);
-    let o = names("o", factors.len());
-    let r = names("r", factors.len());
-    let tuple = |parts: &[&[String]]| format!("[{}]", parts.concat().join(", "));
-    let j = vec!["j".to_string()];
-    let all = tuple(&[&p, &o, &j, &r]);
-    let owned = IslCtx::from_ref(ctx);
-    let parse_map = |s: String| parse_union_map(&owned, &s, "register tiles").map_err(text);
-    let to_rows = parse_map(format!("{{ {all} -> {} }}", tuple(&[&p, &o, &j])))?;
-    let to_tiles = parse_map(format!("{{ {all} -> {} }}", tuple(&[&p, &o])))?;
-    let bounds: Vec<String> = r
-        .iter()
-        .zip(factors)
-        .map(|(name, f)| format!("0 <= {name} < {f}"))
-        .collect();
-    let copies = parse_union_set(
-        &owned,
-        &format!("{{ {all} : {} }}", bounds.join(" and ")),
-        "register tiles",
-    )
-    .map_err(text)?;
+    let (to_rows, to_tiles, copies, isolate) =
+        register_tile_spaces(&IslCtx::from_ref(ctx), depth as usize, factors).map_err(text)?;
     let rows = points
         .copy()
         .map_err(text)?
@@ -524,13 +516,43 @@ unsafe fn full_register_tiles(
         .apply(to_tiles)
         .and_then(|s| s.subtract(partial))
         .map_err(text)?;
-    let isolate = parse_map(format!(
-        "{{ {} -> isolate[{} -> {}] }}",
-        tuple(&[&p, &o]),
-        tuple(&[&p]),
-        tuple(&[&o])
-    ))?;
     full.apply(isolate).map_err(text)
+}
+
+/// Over the flat space `[p0, .., o0, .., j, r0, ..]` of `full_register_tiles` (`depth`
+/// prefix dimensions, one tile and one copy dimension per factor): the projections on
+/// `[p, o, j]` (rows) and `[p, o]` (tiles), the copies `0 <= r < factor`, and the
+/// option that isolates tiles, `{ [p, o] -> isolate[[p] -> [o]] }`.
+fn register_tile_spaces(
+    ctx: &IslCtx,
+    depth: usize,
+    factors: &[i64],
+) -> Result<(UnionMap, UnionMap, UnionSet, UnionMap), IslError> {
+    let names = |letter: &str, count: usize| -> Vec<String> {
+        (0..count).map(|k| format!("{letter}{k}")).collect()
+    };
+    let (p, o, r) = (
+        names("p", depth),
+        names("o", factors.len()),
+        names("r", factors.len()),
+    );
+    let j = vec!["j".to_string()];
+    let all = Tuple::new(None, [&p[..], &o, &j, &r].concat());
+    let prefix = |n: usize| -> Result<UnionMap, IslError> {
+        let members: Vec<AffineExpr> = (0..n).map(AffineExpr::Input).collect();
+        Map::from_affine(ctx, &[], &all, None, &members)?.to_union_map()
+    };
+    let tiles = p.len() + o.len();
+    let (to_rows, to_tiles) = (prefix(tiles + 1)?, prefix(tiles)?);
+    let mut copies = Set::universe(ctx, &[], &all)?;
+    for (k, factor) in factors.iter().enumerate() {
+        copies = copies
+            .lower_bound_dim(tiles + 1 + k, 0)?
+            .upper_bound_dim(tiles + 1 + k, factor - 1)?;
+    }
+    let pairs = Tuple::new(None, [&p[..], &o].concat());
+    let isolate = Map::nesting(ctx, &pairs, "isolate", p.len())?.to_union_map()?;
+    Ok((to_rows, to_tiles, copies.to_union_set()?, isolate))
 }
 
 /// The sizes, one per member of the band at `node`, as the multi-value isl's tiling
@@ -591,9 +613,9 @@ unsafe fn member_extent(ctx: &CtxRef, node: RawPtr, pos: c_int) -> Option<i64> {
     }
 }
 
-/// The band's partial schedule on the band's domain, as text; `None` on any isl
-/// failure (the error is cleared).
-unsafe fn partial_schedule_text(node: RawPtr) -> Option<String> {
+/// The band's partial schedule on the band's domain; `None` on any isl failure (the
+/// error is cleared).
+unsafe fn partial_schedule(ctx: &CtxRef, node: RawPtr) -> Option<UnionMap> {
     let raw_ctx = isl_schedule_node_get_ctx(node);
     let (partial, domain) = partial_and_domain(node)?;
     let map =
@@ -602,9 +624,7 @@ unsafe fn partial_schedule_text(node: RawPtr) -> Option<String> {
         take_ctx_error(raw_ctx);
         return None;
     }
-    let text = take_string(isl_union_map_to_str(map));
-    isl_union_map_free(map);
-    text
+    Some(UnionMap::adopt(ctx, map))
 }
 
 /// Replaces the band at `node` by one with its members in `order`.

@@ -56,11 +56,7 @@ impl Scop {
         match statement {
             None => self.assumption_set(assumption),
             Some(statement) => {
-                let universe = parse_set(
-                    &self.context.ctx(),
-                    &format!("[{}] -> {{ : }}", self.params.join(", ")),
-                    "the parameter space",
-                )?;
+                let universe = Set::params_universe(&self.context.ctx(), &self.params)?;
                 holds_on_domain(
                     &universe,
                     &statement.domain,

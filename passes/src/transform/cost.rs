@@ -23,7 +23,7 @@
 //! keep the original code.
 
 use crate::isl::ast::AstNode;
-use crate::isl::{parse_map, IslError, Map, Set, UnionMap};
+use crate::isl::{AffineExpr, IslError, Map, Set, Tuple, UnionMap};
 use crate::model::Scop;
 
 /// How the element an access touches moves when the innermost loop advances by one.
@@ -158,25 +158,18 @@ fn statement_map(maps: &[Map], statement: &StatementView<'_>) -> Result<Option<M
 /// `{ S[i0, .., ik, ..] -> S[i0, .., ik + 1, ..] }` style maps: `name[x0..] -> name[..]`
 /// advancing dimension `dim` of `n` by one, aligned to `model`'s parameters.
 fn step_map(name: Option<&str>, n: usize, dim: usize, model: &Set) -> Result<Map, IslError> {
-    let vars: Vec<String> = (0..n).map(|k| format!("x{k}")).collect();
-    let next: Vec<String> = vars
-        .iter()
-        .enumerate()
-        .map(|(k, v)| {
+    let next: Vec<AffineExpr> = (0..n)
+        .map(|k| {
+            let x = AffineExpr::Input(k);
             if k == dim {
-                format!("{v} + 1")
+                x.offset(1)
             } else {
-                v.clone()
+                x
             }
         })
         .collect();
-    let name = name.unwrap_or_default();
-    let text = format!(
-        "{{ {name}[{}] -> {name}[{}] }}",
-        vars.join(", "),
-        next.join(", ")
-    );
-    parse_map(&model.ctx(), &text, "a step map")?.align_params(model)
+    let vars = Tuple::counters(name, "x", n);
+    Map::from_affine(&model.ctx(), &[], &vars, name, &next)?.align_params(model)
 }
 
 /// The constant value of each dimension of `set`, or `None` when one is not constant.
@@ -334,7 +327,7 @@ fn guards(node: &AstNode) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isl::{parse_set, parse_union_map, IslCtx};
+    use crate::isl::{parse_map, parse_set, parse_union_map, IslCtx};
 
     struct Fixture {
         ctx: IslCtx,

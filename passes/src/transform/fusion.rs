@@ -26,8 +26,8 @@
 
 pub mod choice;
 
-use crate::deps::Dependences;
-use crate::isl::{parse_set, parse_union_map, IslError, Schedule, UnionMap};
+use crate::deps::{Dependences, PairDeltas};
+use crate::isl::{AffineExpr, IslError, Map, Schedule, Set, Tuple, UnionMap};
 use crate::model::{Scop, Statement};
 
 /// Largest shift of a nest, in iterations of the fused loop: a stencil reaching 16 rows
@@ -111,14 +111,60 @@ pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> 
         k => {
             let width = pairs.first().map(|p| p.deltas.n_dims()).transpose()?;
             width
-                .map(|w| parse_set(&ctx, &fixed_dim_text(w, 2 * k - 1), "one iteration"))
+                .map(|w| {
+                    Set::universe(&ctx, &[], &Tuple::counters(None, "d", w))?.fix_dim(2 * k - 1, 0)
+                })
                 .transpose()?
         }
     };
+    let Some(shifts) = nest_shifts(pairs, &nest_of, same_iteration, shared, nests.len())? else {
+        return Ok(None);
+    };
+    let map = fused_map(scop, shared, &nests, &shifts, &phases)?;
+    if !deps.respects(&map).map_err(|e| IslError::Other {
+        context: "checking fused stages against the dependences".into(),
+        message: e.to_string(),
+    })? {
+        return Ok(None);
+    }
+    let schedule = Schedule::from_domain(scop.domains.copy()?)?.insert_band(map.copy()?)?;
+    let behind: Vec<(String, i64)> = nests
+        .iter()
+        .zip(&shifts)
+        .filter(|(_, s)| **s != 0)
+        .filter_map(|(b, s)| {
+            let first = scop
+                .statements
+                .iter()
+                .find(|st| st.depth() > shared && st.textual_positions[shared] == *b)?;
+            Some((first.name.clone(), *s))
+        })
+        .collect();
+    Ok(Some(Fused {
+        schedule,
+        map,
+        nests: nests.len(),
+        shared,
+        behind,
+    }))
+}
+
+/// How many iterations each of `nests` nests runs behind in the fused loop (the first
+/// none) so that every pair of `pairs` (distances in the flat time space, within
+/// `same_iteration` of the shared loops) between two nests goes forward; `None` when a
+/// pair goes from a later nest to an earlier one, is unbounded, or needs a shift
+/// beyond `MAX_SHIFT`.
+fn nest_shifts(
+    pairs: Vec<PairDeltas>,
+    nest_of: &dyn Fn(&str) -> Option<usize>,
+    same_iteration: Option<Set>,
+    shared: usize,
+    nests: usize,
+) -> Result<Option<Vec<i64>>, IslError> {
     let counter = 2 * shared + 1;
-    let mut shifts = vec![0_i64; nests.len()];
+    let mut shifts = vec![0_i64; nests];
     // Nests in program order: each one's shift follows from those before it.
-    let mut needed: Vec<Vec<(usize, i64)>> = vec![Vec::new(); nests.len()];
+    let mut needed: Vec<Vec<(usize, i64)>> = vec![Vec::new(); nests];
     for pair in pairs {
         let (Some(from), Some(to)) = (nest_of(&pair.source), nest_of(&pair.sink)) else {
             // A statement outside the nests: `loose_phases` placed it.
@@ -148,39 +194,12 @@ pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> 
         }
         needed[to].push((from, lowest));
     }
-    for to in 0..nests.len() {
+    for to in 0..nests {
         for &(from, lowest) in &needed[to] {
             shifts[to] = shifts[to].max(shifts[from] - lowest);
         }
     }
-    let text = fused_map(scop, shared, &nests, &shifts, &phases);
-    let map = parse_union_map(&ctx, &text, "fused stages")?;
-    if !deps.respects(&map).map_err(|e| IslError::Other {
-        context: "checking fused stages against the dependences".into(),
-        message: e.to_string(),
-    })? {
-        return Ok(None);
-    }
-    let schedule = Schedule::from_domain(scop.domains.copy()?)?.insert_band(map.copy()?)?;
-    let behind: Vec<(String, i64)> = nests
-        .iter()
-        .zip(&shifts)
-        .filter(|(_, s)| **s != 0)
-        .filter_map(|(b, s)| {
-            let first = scop
-                .statements
-                .iter()
-                .find(|st| st.depth() > shared && st.textual_positions[shared] == *b)?;
-            Some((first.name.clone(), *s))
-        })
-        .collect();
-    Ok(Some(Fused {
-        schedule,
-        map,
-        nests: nests.len(),
-        shared,
-        behind,
-    }))
+    Ok(Some(shifts))
 }
 
 /// Whether the region has two loop nests or more below the loops all its statements
@@ -280,12 +299,6 @@ fn loose_phases(
     Ok(Some(phases))
 }
 
-/// `{ [d0, .., d(w-1)] : d{dim} = 0 }`.
-fn fixed_dim_text(width: usize, dim: usize) -> String {
-    let d: Vec<String> = (0..width).map(|k| format!("d{k}")).collect();
-    format!("{{ [{}] : d{dim} = 0 }}", d.join(", "))
-}
-
 /// The fused flattened schedule: `[b0, i0, .., i(k-1), 1, ik + shift, bk, b(k+1), ..]`
 /// for the nests' statements below `k` shared loops, `[b0, i0, .., i(k-1), 0 or 2, bk,
 /// 0, ..]` for the statements that run before or after the fused loop, all padded to one
@@ -296,9 +309,10 @@ fn fused_map(
     nests: &[u32],
     shifts: &[i64],
     phases: &[Phase],
-) -> String {
+) -> Result<UnionMap, IslError> {
     let width = scop.statements.iter().map(|s| s.depth()).max().unwrap_or(0) * 2 + 2;
-    let pieces: Vec<String> = scop
+    let ctx = scop.context.ctx();
+    let pieces = scop
         .statements
         .iter()
         .zip(phases)
@@ -308,40 +322,32 @@ fn fused_map(
                 .iter()
                 .position(|b| *b == positions[shared])
                 .map_or(0, |n| shifts[n]);
-            let counters: Vec<String> = (0..s.depth()).map(|k| format!("i{k}")).collect();
+            let constant = |value: u32| AffineExpr::Constant(i64::from(value));
             let mut time = Vec::with_capacity(width);
             for (k, position) in positions.iter().enumerate() {
                 match k.cmp(&shared) {
                     // The fused loop comes before the nest's position.
                     std::cmp::Ordering::Equal => {
-                        time.push(phase.stamp().to_string());
+                        time.push(constant(phase.stamp()));
                         if *phase == Phase::Fused {
-                            time.push(format!("i{shared} + {shift}"));
+                            time.push(AffineExpr::Input(shared).offset(shift));
                         }
-                        time.push(position.to_string());
+                        time.push(constant(*position));
                     }
                     _ => {
-                        time.push(position.to_string());
-                        if let Some(c) = counters.get(k) {
-                            time.push(c.clone());
+                        time.push(constant(*position));
+                        if k < s.depth() {
+                            time.push(AffineExpr::Input(k));
                         }
                     }
                 }
             }
-            time.resize(width, "0".into());
-            format!(
-                "{}[{}] -> [{}]",
-                s.name,
-                counters.join(", "),
-                time.join(", ")
-            )
+            time.resize(width, AffineExpr::Constant(0));
+            let counters = Tuple::counters(Some(&s.name), "i", s.depth());
+            Map::from_affine(&ctx, &scop.params, &counters, None, &time)
         })
-        .collect();
-    format!(
-        "[{}] -> {{ {} }}",
-        scop.params.join(", "),
-        pieces.join("; ")
-    )
+        .collect::<Result<Vec<Map>, IslError>>()?;
+    UnionMap::from_maps(&ctx, pieces)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@
 //! Relies on the statements' textual positions and domains from the model, and on
 //! `cost` for strides.
 
-use crate::isl::{parse_map, parse_union_map, IslError, Schedule, UnionMap};
+use crate::isl::{AffineExpr, IslError, Map, Schedule, Tuple, UnionMap};
 use crate::model::Scop;
 
 use super::cost::{self, Assessment, StatementView};
@@ -73,17 +73,12 @@ pub fn candidate(
         let depth = places[s].order.len();
         for loop_ in 0..depth.saturating_sub(1) {
             let trial = move_innermost(&places, s, loop_);
-            let own = format!(
-                "[{}] -> {{ {} }}",
-                scop.params.join(", "),
-                time_stamps(&scop.statements[s].name, &trial[s], width)
-            );
-            let own = parse_map(&scop.context.ctx(), &own, "candidate")?;
+            let own = time_stamps(scop, &scop.statements[s].name, &trial[s], width)?;
             let strided = cost::strided_count(&statements[s], &own)?;
             if strided >= current[s] {
                 continue;
             }
-            let map = parse_union_map(&scop.context.ctx(), &flat_map(scop, &trial), "candidate")?;
+            let map = flat_map(scop, &trial)?;
             if valid(&map)? {
                 described.push(format!(
                     "loop {} of {} moved innermost",
@@ -138,31 +133,27 @@ fn move_innermost(places: &[Place], s: usize, loop_: usize) -> Vec<Place> {
 
 /// The flattened schedule of `places`: `{ S[i0, i1] -> [b0, i0, b1, i1, b2, 0, 0] }`
 /// padded to the deepest statement.
-fn flat_map(scop: &Scop, places: &[Place]) -> String {
+fn flat_map(scop: &Scop, places: &[Place]) -> Result<UnionMap, IslError> {
     let width = places.iter().map(|p| p.order.len()).max().unwrap_or(0) * 2 + 1;
-    let pieces: Vec<String> = scop
+    let pieces = scop
         .statements
         .iter()
         .zip(places)
-        .map(|(statement, place)| time_stamps(&statement.name, place, width))
-        .collect();
-    format!(
-        "[{}] -> {{ {} }}",
-        scop.params.join(", "),
-        pieces.join("; ")
-    )
+        .map(|(statement, place)| time_stamps(scop, &statement.name, place, width))
+        .collect::<Result<Vec<Map>, IslError>>()?;
+    UnionMap::from_maps(&scop.context.ctx(), pieces)
 }
 
 /// One statement's part of the flattened schedule, `width` time dimensions wide.
-fn time_stamps(name: &str, place: &Place, width: usize) -> String {
-    let iterators: Vec<String> = (0..place.order.len()).map(|k| format!("i{k}")).collect();
+fn time_stamps(scop: &Scop, name: &str, place: &Place, width: usize) -> Result<Map, IslError> {
     let mut time = Vec::with_capacity(width);
     for (k, position) in place.positions.iter().enumerate() {
-        time.push(position.to_string());
+        time.push(AffineExpr::Constant(*position));
         if let Some(original) = place.order.get(k) {
-            time.push(format!("i{original}"));
+            time.push(AffineExpr::Input(*original));
         }
     }
-    time.resize(width, "0".into());
-    format!("{name}[{}] -> [{}]", iterators.join(", "), time.join(", "))
+    time.resize(width, AffineExpr::Constant(0));
+    let counters = Tuple::counters(Some(name), "i", place.order.len());
+    Map::from_affine(&scop.context.ctx(), &scop.params, &counters, None, &time)
 }

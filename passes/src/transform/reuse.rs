@@ -342,20 +342,7 @@ fn temporal(nests: &[Nest<'_>], min_depth: usize, cache_bytes: u64) -> Reuse {
 
 fn nest<'a>(scop: &Scop, statement: &'a Statement) -> Result<Nest<'a>, IslError> {
     let depth = statement.depth();
-    // Within the assumptions: in-bounds subscripts of fixed-size arrays bound loops
-    // whose bounds are loaded values (`i <= grid_points[0] - 2` over `u[..][37]`).
-    let domain = statement
-        .domain
-        .copy()?
-        .intersect_params(scop.assumed_context.copy()?)?;
-    let mut extents = Vec::with_capacity(depth);
-    for level in 0..depth {
-        extents.push(
-            domain
-                .dim_value_range(level)?
-                .and_then(|(lo, hi)| u64::try_from(hi - lo + 1).ok()),
-        );
-    }
+    let extents = loop_extents(scop, statement)?;
     // The element at the origin and at each unit point, with the parameters set to 0
     // (`A[i][k]` with `k` fixed outside the region): for an affine access these give
     // its offset and the column of each loop. Single points with fixed parameters are
@@ -410,17 +397,7 @@ fn nest<'a>(scop: &Scop, statement: &'a Statement) -> Result<Nest<'a>, IslError>
             offset,
         });
     }
-    let accumulates = depth >= 2
-        && written.iter().any(|key| {
-            let (_, steps, offset) = key;
-            let still =
-                |step: &Option<Vec<i64>>| step.as_ref().is_some_and(|v| v.iter().all(|x| *x == 0));
-            offset.is_some()
-                && still(&steps[depth - 1])
-                && steps[depth - 2].is_some()
-                && !still(&steps[depth - 2])
-                && read.contains(key)
-        });
+    let accumulates = accumulates(depth, &read, &written);
     let reorderable = shapes
         .iter()
         .find(|shape| shape.reorderable())
@@ -432,6 +409,46 @@ fn nest<'a>(scop: &Scop, statement: &'a Statement) -> Result<Nest<'a>, IslError>
         extents,
         accumulates,
     })
+}
+
+/// The number of iterations of each loop around `statement`, when constants bound it
+/// within the assumptions: in-bounds subscripts of fixed-size arrays bound loops whose
+/// bounds are loaded values (`i <= grid_points[0] - 2` over `u[..][37]`).
+fn loop_extents(scop: &Scop, statement: &Statement) -> Result<Vec<Option<u64>>, IslError> {
+    let depth = statement.depth();
+    let domain = statement
+        .domain
+        .copy()?
+        .intersect_params(scop.assumed_context.copy()?)?;
+    let mut extents = Vec::with_capacity(depth);
+    for level in 0..depth {
+        extents.push(
+            domain
+                .dim_value_range(level)?
+                .and_then(|(lo, hi)| u64::try_from(hi - lo + 1).ok()),
+        );
+    }
+    Ok(extents)
+}
+
+/// (array, steps per loop, offset) of one floating-point element an access reaches.
+type ElementKey = (String, Vec<Option<Vec<i64>>>, Option<Vec<i64>>);
+
+/// Whether a statement `depth` loops deep accumulates into an element: it reads and
+/// writes one element that stays put in the innermost loop and moves in the one
+/// outside it.
+fn accumulates(depth: usize, read: &[ElementKey], written: &[ElementKey]) -> bool {
+    depth >= 2
+        && written.iter().any(|key| {
+            let (_, steps, offset) = key;
+            let still =
+                |step: &Option<Vec<i64>>| step.as_ref().is_some_and(|v| v.iter().all(|x| *x == 0));
+            offset.is_some()
+                && still(&steps[depth - 1])
+                && steps[depth - 2].is_some()
+                && !still(&steps[depth - 2])
+                && read.contains(key)
+        })
 }
 
 /// Whether LLVM's type `name` is a floating-point one: its reductions are not

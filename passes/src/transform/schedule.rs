@@ -15,12 +15,12 @@ use std::cell::OnceCell;
 use crate::deps::Dependences;
 use crate::isl::ast;
 use crate::isl::scheduler::{self, BandInfo};
-use crate::isl::{parse_set, parse_union_map, IslError, Map, Schedule, UnionMap};
+use crate::isl::{IslError, Map, Schedule, Set, Tuple, UnionMap};
 use crate::model::assumptions::describe;
 use crate::model::{Scop, ScopSpec};
 use crate::options::{Options, Tiling};
 
-use super::cost::{self, StatementView};
+use super::cost::{self, Assessment, StatementView};
 use super::hardware::Hardware;
 use super::interchange;
 use super::permutable;
@@ -293,7 +293,7 @@ fn from_isl_with(
     }
     let original_map = scop.schedule.get_map()?;
     let statements = StatementView::all(scop);
-    let mut assessment = cost::assess(&statements, &original_map, &map)?;
+    let assessment = cost::assess(&statements, &original_map, &map)?;
     let bands = scheduler::bands(&new)?;
     let min_loops = min_tiled_loops(options);
     let dependences = deps.all()?;
@@ -301,30 +301,8 @@ fn from_isl_with(
     let tilable = bands.iter().any(|band| {
         worth_tiling(band, min_loops) || chain_band(scop, band, &dependences, options, chain)
     });
-    // isl's scheduler has no notion of strides; within a permutable band any loop may
-    // go innermost, so pick the one whose accesses are the most contiguous.
-    let mut new = new;
-    for (index, band) in bands.iter().enumerate() {
-        let members = band.coincident.len();
-        if !band.permutable || members < 2 {
-            continue;
-        }
-        for innermost in 0..members - 1 {
-            let order: Vec<usize> = (0..members)
-                .filter(|m| *m != innermost)
-                .chain([innermost])
-                .collect();
-            let candidate = scheduler::permute_band(&new, index, &order)?;
-            let candidate_map = candidate.get_map()?;
-            let verdict = cost::assess(&statements, &original_map, &candidate_map)?;
-            if verdict.rejection().is_none()
-                && verdict.strided_after < assessment.strided_after
-                && respects(deps, &candidate_map)?
-            {
-                (new, assessment) = (candidate, verdict);
-            }
-        }
-    }
+    let (new, assessment) =
+        most_contiguous(new, assessment, &bands, deps, &statements, &original_map)?;
     // Judged after the permutations: a band isl ordered with a strided loop innermost
     // (covariance's centring loop, fused with the loop over the means) may be fixed by
     // them.
@@ -376,6 +354,42 @@ fn from_isl_with(
         },
         any_tiles,
     ))
+}
+
+/// `schedule` with, in each permutable band, the member whose accesses are the most
+/// contiguous innermost (isl's scheduler has no notion of strides; within a permutable
+/// band any loop may go innermost), with its cost model's assessment.
+fn most_contiguous(
+    schedule: Schedule,
+    assessment: Assessment,
+    bands: &[BandInfo],
+    deps: &Dependences,
+    statements: &[StatementView<'_>],
+    original_map: &UnionMap,
+) -> Result<(Schedule, Assessment), IslError> {
+    let (mut new, mut assessment) = (schedule, assessment);
+    for (index, band) in bands.iter().enumerate() {
+        let members = band.coincident.len();
+        if !band.permutable || members < 2 {
+            continue;
+        }
+        for innermost in 0..members - 1 {
+            let order: Vec<usize> = (0..members)
+                .filter(|m| *m != innermost)
+                .chain([innermost])
+                .collect();
+            let candidate = scheduler::permute_band(&new, index, &order)?;
+            let candidate_map = candidate.get_map()?;
+            let verdict = cost::assess(statements, original_map, &candidate_map)?;
+            if verdict.rejection().is_none()
+                && verdict.strided_after < assessment.strided_after
+                && respects(deps, &candidate_map)?
+            {
+                (new, assessment) = (candidate, verdict);
+            }
+        }
+    }
+    Ok((new, assessment))
 }
 
 /// Whether a statement at least `min_loops` deep loses reuse (so that a band of all its
@@ -552,19 +566,8 @@ pub fn tile(
     hardware: &Hardware,
     locality: &Locality,
 ) -> Result<(Schedule, Vec<String>), IslError> {
-    let reuse = &locality.temporal;
-    let chain = locality.chain.as_deref();
     let min_loops = min_tiled_loops(options);
     let mut described = Vec::new();
-    // A member that cannot fill two tiles is left whole: splitting it only adds bounds.
-    let keep_short = |band: &BandInfo, mut sizes: Vec<i64>| -> Option<Vec<i64>> {
-        for (size, extent) in sizes.iter_mut().zip(&band.extents) {
-            if extent.is_some_and(|e| e < size.saturating_mul(2)) {
-                *size = UNTILED;
-            }
-        }
-        sizes.iter().any(|s| *s != UNTILED).then_some(sizes)
-    };
     let tiled = match &options.tiling {
         Tiling::None => schedule.copy()?,
         Tiling::Fixed(sizes) => scheduler::tile_bands(schedule, |band| {
@@ -589,96 +592,161 @@ pub fn tile(
             Some(chosen)
         })?,
         Tiling::Sica => {
-            let new_elements = new_elements(scop)?;
-            let machine = hardware.sica_machine();
+            let tiler = SicaTiler {
+                scop,
+                dependences,
+                options,
+                hardware,
+                locality,
+                machine: hardware.sica_machine(),
+                new_elements: new_elements(scop)?,
+            };
             scheduler::tile_bands_jammed(schedule, |band| {
-                // Tiles shorten reuse distances: a band whose statements keep all their
-                // reuse in cache gains nothing from them (a chain of two loops does).
-                let chained = chain_band(scop, band, dependences, options, chain);
-                if !chained
-                    && (!worth_tiling(band, min_loops)
-                        || !band_statements(scop, band).any(|s| reuse.lost_by(s)))
-                {
-                    return None;
-                }
-                let members = band.coincident.len();
-                let sica_band = SicaBand {
-                    loops: members,
-                    vector_trip_count: trip_count(band.extents.last()),
-                    outer_trip_count: trip_count(band.extents.first()),
-                };
-                // An isl error counts as "carries none": SICA's sizes, as before.
-                let carries = innermost_carries(scop, band, dependences).unwrap_or(false);
-                let decision = if chained || carries {
-                    sica::tile_sizes_chain(&machine, &new_elements, &sica_band)
-                } else {
-                    sica::tile_sizes_sica(&machine, &new_elements, options.sica_rho, &sica_band)
-                };
-                let (SicaDecision::Tile { .. } | SicaDecision::Chain { .. }) = decision else {
-                    return None;
-                };
-                let sizes = decision.tile_sizes();
-                // SICA's sizes are for the outermost and the innermost member.
-                let mut chosen = vec![UNTILED; members];
-                if let Some(q_l1) = sizes.last() {
-                    chosen[members - 1] = i64::try_from(*q_l1).unwrap_or(UNTILED);
-                }
-                if sizes.len() == 2 {
-                    chosen[0] = i64::try_from(sizes[0]).unwrap_or(UNTILED);
-                }
-                let mut text = decision.to_string();
-                if let Some((member, size)) = l2_tile(scop, band, &chosen, &machine) {
-                    chosen[member] = size;
-                    text.push_str(&format!(
-                        ", loop {} by {size} so that its tiles stay in L2",
-                        member + 1
-                    ));
-                }
-                let mut chosen = keep_short(band, chosen)?;
-                // Register tiles only around a vectorized innermost loop. An isl error
-                // counts as "nothing to jam".
-                let jam = (options.register_tiling && !chained && !carries)
-                    .then(|| band_accesses(scop, band))
-                    .flatten()
-                    .filter(|(_, statements)| *statements == 1)
-                    .and_then(|(relations, _)| {
-                        register_tiling::factors(
-                            &BlockAccess::all(&relations),
-                            band.coincident.len(),
-                            hardware.vector_registers.value,
-                        )
-                        .ok()
-                        .flatten()
-                    })
-                    .unwrap_or_default();
-                if jam.iter().any(|f| *f > 1) {
-                    // Tiles a multiple of the copies leave no partial register tile inside.
-                    for (size, factor) in chosen.iter_mut().zip(&jam) {
-                        if *size != UNTILED && *size % factor != 0 {
-                            *size += factor - *size % factor;
-                        }
-                    }
-                    let shown: Vec<String> = jam.iter().map(i64::to_string).collect();
-                    text.push_str(&format!(
-                        "; register tiles of {} copies around the innermost loop ({} vector registers)",
-                        shown.join("x"),
-                        hardware.vector_registers.value
-                    ));
-                }
-                if !chained && !carries {
-                    if let Some(ratio) = traffic_gain(scop, band, &chosen, hardware) {
-                        if ratio < MIN_TRAFFIC_GAIN {
-                            return None;
-                        }
-                        text.push_str(&format!(": memory traffic estimated {ratio:.1}x lower"));
-                    }
-                }
+                let (chosen, jam, text) = tiler.sizes(band)?;
                 described.push(text);
                 Some((chosen, jam))
             })?
         }
     };
     Ok((tiled, described))
+}
+
+/// `sizes` with each member that cannot fill two tiles left whole (splitting it only
+/// adds bounds); `None` when no member is left to tile.
+fn keep_short(band: &BandInfo, mut sizes: Vec<i64>) -> Option<Vec<i64>> {
+    for (size, extent) in sizes.iter_mut().zip(&band.extents) {
+        if extent.is_some_and(|e| e < size.saturating_mul(2)) {
+            *size = UNTILED;
+        }
+    }
+    sizes.iter().any(|s| *s != UNTILED).then_some(sizes)
+}
+
+/// What SICA's tiling of one schedule sizes each band from.
+struct SicaTiler<'a> {
+    scop: &'a Scop,
+    dependences: &'a UnionMap,
+    options: &'a Options,
+    hardware: &'a Hardware,
+    locality: &'a Locality,
+    machine: sica::SicaMachine,
+    new_elements: NewElements,
+}
+
+impl SicaTiler<'_> {
+    /// The tile sizes and register tile factors of `band`, with what was done to it;
+    /// `None` to leave it as it is.
+    fn sizes(&self, band: &BandInfo) -> Option<(Vec<i64>, Vec<i64>, String)> {
+        let (scop, dependences, options) = (self.scop, self.dependences, self.options);
+        // Tiles shorten reuse distances: a band whose statements keep all their reuse
+        // in cache gains nothing from them (a chain of two loops does).
+        let chained = chain_band(
+            scop,
+            band,
+            dependences,
+            options,
+            self.locality.chain.as_deref(),
+        );
+        if !chained
+            && (!worth_tiling(band, min_tiled_loops(options))
+                || !band_statements(scop, band).any(|s| self.locality.temporal.lost_by(s)))
+        {
+            return None;
+        }
+        // An isl error counts as "carries none": SICA's sizes, as before.
+        let carries = innermost_carries(scop, band, dependences).unwrap_or(false);
+        let (chosen, mut text) = self.cache_tiles(band, chained || carries)?;
+        let mut chosen = keep_short(band, chosen)?;
+        // Register tiles only around a vectorized innermost loop.
+        let jam = if options.register_tiling && !chained && !carries {
+            self.register_tiles(band)
+        } else {
+            Vec::new()
+        };
+        if jam.iter().any(|f| *f > 1) {
+            // Tiles a multiple of the copies leave no partial register tile inside.
+            for (size, factor) in chosen.iter_mut().zip(&jam) {
+                if *size != UNTILED && *size % factor != 0 {
+                    *size += factor - *size % factor;
+                }
+            }
+            let shown: Vec<String> = jam.iter().map(i64::to_string).collect();
+            text.push_str(&format!(
+                "; register tiles of {} copies around the innermost loop ({} vector registers)",
+                shown.join("x"),
+                self.hardware.vector_registers.value
+            ));
+        }
+        if !chained && !carries {
+            if let Some(ratio) = traffic_gain(scop, band, &chosen, self.hardware) {
+                if ratio < MIN_TRAFFIC_GAIN {
+                    return None;
+                }
+                text.push_str(&format!(": memory traffic estimated {ratio:.1}x lower"));
+            }
+        }
+        Some((chosen, jam, text))
+    }
+
+    /// SICA's tile sizes for `band` (of the chain kind when `chained`), with an L2 tile
+    /// for the member outside the vectorized one where it applies, and what they are;
+    /// `None` when SICA does not tile the band.
+    fn cache_tiles(&self, band: &BandInfo, chained: bool) -> Option<(Vec<i64>, String)> {
+        let members = band.coincident.len();
+        let sica_band = SicaBand {
+            loops: members,
+            vector_trip_count: trip_count(band.extents.last()),
+            outer_trip_count: trip_count(band.extents.first()),
+        };
+        let decision = if chained {
+            sica::tile_sizes_chain(&self.machine, &self.new_elements, &sica_band)
+        } else {
+            sica::tile_sizes_sica(
+                &self.machine,
+                &self.new_elements,
+                self.options.sica_rho,
+                &sica_band,
+            )
+        };
+        let (SicaDecision::Tile { .. } | SicaDecision::Chain { .. }) = decision else {
+            return None;
+        };
+        let sizes = decision.tile_sizes();
+        // SICA's sizes are for the outermost and the innermost member.
+        let mut chosen = vec![UNTILED; members];
+        if let Some(q_l1) = sizes.last() {
+            chosen[members - 1] = i64::try_from(*q_l1).unwrap_or(UNTILED);
+        }
+        if sizes.len() == 2 {
+            chosen[0] = i64::try_from(sizes[0]).unwrap_or(UNTILED);
+        }
+        let mut text = decision.to_string();
+        if let Some((member, size)) = l2_tile(self.scop, band, &chosen, &self.machine) {
+            chosen[member] = size;
+            text.push_str(&format!(
+                ", loop {} by {size} so that its tiles stay in L2",
+                member + 1
+            ));
+        }
+        Some((chosen, text))
+    }
+
+    /// The register tile factors of a band over one statement (see
+    /// `register_tiling::factors`); an isl error counts as "nothing to jam".
+    fn register_tiles(&self, band: &BandInfo) -> Vec<i64> {
+        band_accesses(self.scop, band)
+            .filter(|(_, statements)| *statements == 1)
+            .and_then(|(relations, _)| {
+                register_tiling::factors(
+                    &BlockAccess::all(&relations),
+                    band.coincident.len(),
+                    self.hardware.vector_registers.value,
+                )
+                .ok()
+                .flatten()
+            })
+            .unwrap_or_default()
+    }
 }
 
 /// Whether the innermost member of `band` carries a dependence: some dependence between
@@ -691,35 +759,33 @@ fn innermost_carries(
     dependences: &UnionMap,
 ) -> Result<bool, IslError> {
     let members = band.coincident.len();
-    let Some(partial) = band.partial.as_deref() else {
+    let Some(partial) = band.partial.as_ref() else {
         return Ok(false);
     };
     if members == 0 {
         return Ok(false);
     }
     let ctx = scop.context.ctx();
-    let partial = parse_union_map(&ctx, partial, "band")?;
     let in_band = dependences
         .copy()?
         .apply_domain(partial.copy()?)?
-        .apply_range(partial)?;
-    let list = |prefix: char| {
-        (0..members)
-            .map(|k| format!("{prefix}{k}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+        .apply_range(partial.copy()?)?;
+    // `{ [i] -> [o] : o0 = i0 and .. and o(last) != i(last) }`.
     let last = members - 1;
-    let mut same: Vec<String> = (0..last).map(|k| format!("o{k} = i{k}")).collect();
-    same.push(format!("(o{last} > i{last} or o{last} < i{last})"));
-    let text = format!(
-        "{{ [{}] -> [{}] : {} }}",
-        list('i'),
-        list('o'),
-        same.join(" and ")
-    );
-    let innermost = parse_union_map(&ctx, &text, "dependences carried by the innermost member")?;
-    Ok(!in_band.intersect(innermost)?.is_empty()?)
+    let mut same = Map::universe_between(
+        &ctx,
+        &[],
+        &Tuple::counters(None, "i", members),
+        &Tuple::counters(None, "o", members),
+    )?;
+    for k in 0..last {
+        same = same.equate(k)?;
+    }
+    let innermost = same
+        .copy()?
+        .order(last, true)?
+        .union(same.order(last, false)?)?;
+    Ok(!in_band.intersect(innermost.to_union_map()?)?.is_empty()?)
 }
 
 /// The L2 tile of the member outside the vectorized one (see `sica::l2_tile_size`), from
@@ -811,8 +877,7 @@ fn traffic_gain(scop: &Scop, band: &BandInfo, sizes: &[i64], hardware: &Hardware
 /// to elements with the element size, and how many statements the band schedules;
 /// `None` when isl cannot say.
 fn band_accesses(scop: &Scop, band: &BandInfo) -> Option<(Vec<(Map, u32)>, usize)> {
-    let partial = parse_union_map(&scop.context.ctx(), band.partial.as_deref()?, "band").ok()?;
-    let maps = partial.maps().ok()?;
+    let maps = band.partial.as_ref()?.maps().ok()?;
     let mut relations = Vec::new();
     for band_map in &maps {
         let statement = scop
@@ -839,10 +904,10 @@ fn band_accesses(scop: &Scop, band: &BandInfo) -> Option<(Vec<(Map, u32)>, usize
 
 /// The statements a band schedules (all of them when isl cannot say).
 fn band_statements<'s>(scop: &'s Scop, band: &BandInfo) -> impl Iterator<Item = &'s str> {
-    let names: Option<Vec<String>> = band.partial.as_deref().and_then(|text| {
-        let partial = parse_union_map(&scop.context.ctx(), text, "band").ok()?;
-        partial.maps().ok()?.iter().map(Map::domain_name).collect()
-    });
+    let names: Option<Vec<String>> = band
+        .partial
+        .as_ref()
+        .and_then(|partial| partial.maps().ok()?.iter().map(Map::domain_name).collect());
     scop.statements
         .iter()
         .map(|s| s.name.as_str())
@@ -998,16 +1063,10 @@ fn only_tiny_problems(scop: &Scop) -> Result<Option<String>, IslError> {
     if scop.params.is_empty() {
         return Ok(None);
     }
-    let large = format!(
-        "[{}] -> {{ : {} }}",
-        scop.params.join(", "),
-        scop.params
-            .iter()
-            .map(|p| format!("{p} >= {LARGE_PROBLEM}"))
-            .collect::<Vec<_>>()
-            .join(" and ")
-    );
-    let large = parse_set(&scop.context.ctx(), &large, "large problem sizes")?;
+    let mut large = Set::params_universe(&scop.context.ctx(), &scop.params)?;
+    for k in 0..scop.params.len() {
+        large = large.lower_bound_param(k, i64::from(LARGE_PROBLEM))?;
+    }
     let possible = !scop.context.copy()?.intersect(large.copy()?)?.is_empty()?;
     let assumed = !scop
         .assumed_context

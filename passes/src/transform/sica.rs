@@ -26,7 +26,7 @@
 
 use std::fmt;
 
-use crate::isl::{parse_map, IslCtx, IslError, Map, Set};
+use crate::isl::{IslCtx, IslError, Map, Set, Tuple};
 
 /// The machine SICA sizes tiles for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -494,27 +494,6 @@ pub fn varies_with(access: &BlockAccess<'_>, member: usize) -> Result<bool, Sica
     Ok(count_new_elements(std::slice::from_ref(access), member)?.elements > 0)
 }
 
-/// Parses each `(relation, element bytes)` and counts `E` as `count_new_elements` does.
-pub fn count_new_elements_in_strings(
-    ctx: &IslCtx,
-    accesses: &[(&str, u32)],
-    vector_dim: usize,
-) -> Result<NewElements, SicaError> {
-    let relations = accesses
-        .iter()
-        .map(|(text, _)| parse_map(ctx, text, "access relation of a statement block"))
-        .collect::<Result<Vec<Map>, IslError>>()?;
-    let block: Vec<BlockAccess<'_>> = relations
-        .iter()
-        .zip(accesses)
-        .map(|(relation, (_, element_bytes))| BlockAccess {
-            relation,
-            element_bytes: *element_bytes,
-        })
-        .collect();
-    count_new_elements(&block, vector_dim)
-}
-
 /// An access that is not invariant in the vectorized loop, with an unnamed domain tuple.
 struct Streaming {
     relation: Map,
@@ -535,31 +514,19 @@ impl Shift<'_> {
     /// `{ [i0, ..] -> [o0, ..] : o_k = i_k for every k except the vectorized loop's }`,
     /// with `o_v = i_v + distance` when a distance is given.
     fn relation(&self, distance: Option<i64>) -> Result<Map, IslError> {
-        let list = |prefix: char| {
-            (0..self.loops)
-                .map(|k| format!("{prefix}{k}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let mut constraints: Vec<String> = (0..self.loops)
-            .filter(|&k| k != self.vector_dim)
-            .map(|k| format!("o{k} = i{k}"))
-            .collect();
-        if let Some(distance) = distance {
-            let v = self.vector_dim;
-            constraints.push(format!("o{v} = i{v} + ({distance})"));
+        let mut relation = Map::universe_between(
+            self.ctx,
+            &[],
+            &Tuple::counters(None, "i", self.loops),
+            &Tuple::counters(None, "o", self.loops),
+        )?;
+        for k in (0..self.loops).filter(|&k| k != self.vector_dim) {
+            relation = relation.equate(k)?;
         }
-        let text = if constraints.is_empty() {
-            format!("{{ [{}] -> [{}] }}", list('i'), list('o'))
-        } else {
-            format!(
-                "{{ [{}] -> [{}] : {} }}",
-                list('i'),
-                list('o'),
-                constraints.join(" and ")
-            )
-        };
-        parse_map(self.ctx, &text, "iterations along the vectorized loop")
+        match distance {
+            Some(distance) => relation.shifted(self.vector_dim, distance),
+            None => Ok(relation),
+        }
     }
 
     /// `{ i -> i' : a(i) and b(i') share an element }`.
@@ -642,6 +609,28 @@ fn group(shift: &Shift<'_>, streaming: &[Streaming]) -> Result<NewElements, Sica
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isl::parse_map;
+
+    /// Parses each `(relation, element bytes)` and counts `E` as `count_new_elements` does.
+    fn count_new_elements_in_strings(
+        ctx: &IslCtx,
+        accesses: &[(&str, u32)],
+        vector_dim: usize,
+    ) -> Result<NewElements, SicaError> {
+        let relations = accesses
+            .iter()
+            .map(|(text, _)| parse_map(ctx, text, "access relation of a statement block"))
+            .collect::<Result<Vec<Map>, IslError>>()?;
+        let block: Vec<BlockAccess<'_>> = relations
+            .iter()
+            .zip(accesses)
+            .map(|(relation, (_, element_bytes))| BlockAccess {
+                relation,
+                element_bytes: *element_bytes,
+            })
+            .collect();
+        count_new_elements(&block, vector_dim)
+    }
 
     const KIB: u64 = 1024;
     const FLOAT: u32 = 4;

@@ -26,9 +26,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::deps::{Dependences, DepsError, PairDeltas};
+use crate::deps::{Dependences, DepsError, PairDeltas, PrivateScalars};
 use crate::isl::scheduler;
-use crate::isl::{parse_map, IslError, Map, Schedule, UnionMap, UnionSet};
+use crate::isl::{AffineExpr, IslError, Map, Schedule, Set, Tuple, UnionMap, UnionSet};
 use crate::model::{AccessKind, Scop, Statement};
 
 use super::permutable::shifts;
@@ -212,10 +212,7 @@ fn candidate_in(
     let Some(depth) = stencil_depth(statements) else {
         return Ok(Outcome::NotApplicable);
     };
-    // Only the time loop's lost reuse is what these tiles win back.
-    let in_nest = |name: &str| statements.iter().any(|s| s.name == name);
-    if !matches!(reuse, Reuse::Lost(lost) if lost.iter().any(|l| l.levels.contains(&0) && in_nest(&l.statement)))
-    {
+    if !time_loop_loses_reuse(reuse, statements) {
         return Ok(Outcome::NotApplicable);
     }
     let Some(first) = statements.first() else {
@@ -225,62 +222,25 @@ fn candidate_in(
         return Ok(Outcome::NotApplicable);
     };
     let strip = (depth == 2).then_some(STRIP);
-    let unskewed: Vec<Skew> = skewed_levels(depth)
-        .map(|_| Skew {
-            factor: 0,
-            shifts: BTreeMap::new(),
-            strip,
-        })
-        .collect();
-    let rows = band(scop, &coordinates, &unskewed).map_err(isl)?;
+    let rows = band(scop, &coordinates, &unskewed(depth, strip)).map_err(isl)?;
     let flows = deps.scalar_flows(scop)?;
     let private = match &flows {
         Some(flows) => flows.private_to(&rows)?,
         None => None,
     };
-    // A private scalar's accesses stay in one band point: their pairs constrain the
-    // shifts both ways (equal shifts).
-    let relation = match &private {
-        Some(p) => p
-            .validity
-            .copy()
-            .and_then(|v| v.union(p.within.copy()?.reverse()?))
-            .map_err(isl)?,
-        None => deps.validity().copy().map_err(isl)?,
-    };
+    let relation = shift_constraints(deps, private.as_ref()).map_err(isl)?;
     let time_loop = &first.textual_positions[..1];
     let width = 2 * depth + 1;
     let pairs = space_deltas(&relation, &coordinates).map_err(isl)?;
-    // Per skewed loop (1 ..= depth - 2): its skew and the statements' shifts.
-    let mut skews = Vec::new();
-    for level in skewed_levels(depth) {
-        // Not a stencil's time loop (or one skewed further than polyrust tries): the
-        // other transformations say why they do not apply.
-        let Some(found) = skew_for(scop, &pairs, depth, level).map_err(isl)? else {
-            return Ok(Outcome::NotApplicable);
-        };
-        skews.push(match strip {
-            // One strip per time step holds a skew of up to a strip's elements, whose
-            // dependences reach at most one strip back.
-            Some(elements) if found.factor <= elements => Skew {
-                factor: i64::from(found.factor > 0),
-                strip,
-                ..found
-            },
-            Some(_) => return Ok(Outcome::NotApplicable),
-            None => found,
-        });
-    }
+    let Some(skews) = skews(scop, &pairs, depth, strip).map_err(isl)? else {
+        return Ok(Outcome::NotApplicable);
+    };
     // Without a skew the band is permutable as it is: ordinary tiling's business.
     if skews.iter().all(|s| s.factor == 0) {
         return Ok(Outcome::NotApplicable);
     }
-    let flow = match &private {
-        Some(p) => p.flow.copy(),
-        None => deps.flow.copy(),
-    }
-    .map_err(isl)?;
-    if let Some(statement) = innermost_recurrence(deps, &flow, time_loop, width).map_err(isl)? {
+    let flow = private.as_ref().map_or(&deps.flow, |p| &p.flow);
+    if let Some(statement) = innermost_recurrence(deps, flow, time_loop, width).map_err(isl)? {
         return Ok(Outcome::Refused(format!(
             "time tiles would not gain: an innermost loop carries a flow dependence through memory ({statement} reads what an earlier iteration wrote), so its iterations wait for each other whatever the cache holds"
         )));
@@ -299,7 +259,10 @@ fn candidate_in(
         },
     };
     let tail = tail(scop, &coordinates, depth).map_err(isl)?;
-    let schedule = Schedule::from_domain(nest.domains.copy().map_err(isl)?)
+    let schedule = nest
+        .domains
+        .copy()
+        .and_then(Schedule::from_domain)
         .and_then(|s| s.insert_band(tail))
         .and_then(|s| s.insert_band(band))
         .map_err(isl)?;
@@ -317,6 +280,68 @@ fn candidate_in(
         before: copied(&nest.before).map_err(isl)?,
         after: copied(&nest.after).map_err(isl)?,
     }))
+}
+
+/// The band's loops as they are (each loop cut into strips of `strip` elements, if
+/// given): the rows of the stencil's space.
+fn unskewed(depth: usize, strip: Option<i64>) -> Vec<Skew> {
+    skewed_levels(depth)
+        .map(|_| Skew {
+            factor: 0,
+            shifts: BTreeMap::new(),
+            strip,
+        })
+        .collect()
+}
+
+/// Whether the time loop of the nest loses reuse: only that reuse is what time tiles
+/// win back.
+fn time_loop_loses_reuse(reuse: &Reuse, statements: &[&Statement]) -> bool {
+    let in_nest = |name: &str| statements.iter().any(|s| s.name == name);
+    matches!(reuse, Reuse::Lost(lost) if lost.iter().any(|l| l.levels.contains(&0) && in_nest(&l.statement)))
+}
+
+/// The dependences the statements' shifts must keep forward. A private scalar's
+/// accesses stay in one band point: their pairs constrain the shifts both ways (equal
+/// shifts).
+fn shift_constraints(
+    deps: &Dependences,
+    private: Option<&PrivateScalars>,
+) -> Result<UnionMap, IslError> {
+    match private {
+        Some(p) => p.validity.copy()?.union(p.within.copy()?.reverse()?),
+        None => deps.validity().copy(),
+    }
+}
+
+/// Per skewed loop (1 ..= depth - 2): its skew and the statements' shifts; with
+/// `strip`, a skew of one strip per time step. `None` when some loop has none (not a
+/// stencil's time loop, or one skewed further than polyrust tries: the other
+/// transformations say why they do not apply).
+fn skews(
+    scop: &Scop,
+    pairs: &[PairDeltas],
+    depth: usize,
+    strip: Option<i64>,
+) -> Result<Option<Vec<Skew>>, IslError> {
+    let mut skews = Vec::new();
+    for level in skewed_levels(depth) {
+        let Some(found) = skew_for(scop, pairs, depth, level)? else {
+            return Ok(None);
+        };
+        skews.push(match strip {
+            // One strip per time step holds a skew of up to a strip's elements, whose
+            // dependences reach at most one strip back.
+            Some(elements) if found.factor <= elements => Skew {
+                factor: i64::from(found.factor > 0),
+                strip,
+                ..found
+            },
+            Some(_) => return Ok(None),
+            None => found,
+        });
+    }
+    Ok(Some(skews))
 }
 
 fn copied(map: &Option<UnionMap>) -> Result<Option<UnionMap>, IslError> {
@@ -410,21 +435,12 @@ fn innermost_recurrence(
     time_loop: &[u32],
     width: usize,
 ) -> Result<Option<String>, IslError> {
-    let dims: Vec<String> = (0..width).map(|k| format!("d{k}")).collect();
-    let mut constraints: Vec<String> = dims[..width - 2]
-        .iter()
-        .map(|d| format!("{d} = 0"))
-        .collect();
-    constraints.push(format!("{} > 0", dims[width - 2]));
-    let carried = crate::isl::parse_set(
-        &flow.ctx(),
-        &format!(
-            "{{ [{}] : {} }}",
-            dims.join(", "),
-            constraints.join(" and ")
-        ),
-        "carried by an innermost loop",
-    )?;
+    // `{ [d0, ..] : d0 = .. = 0 and d(width - 2) > 0 }`.
+    let mut carried = Set::universe(&flow.ctx(), &[], &Tuple::counters(None, "d", width))?;
+    for k in 0..width - 2 {
+        carried = carried.fix_dim(k, 0)?;
+    }
+    let carried = carried.lower_bound_dim(width - 2, 1)?;
     for pair in deps.deltas_within_loop(flow, time_loop)? {
         if !pair.deltas.intersect(carried.copy()?)?.is_empty()? {
             return Ok(Some(pair.sink));
@@ -471,13 +487,13 @@ fn skew_for(
     level: usize,
 ) -> Result<Option<Skew>, IslError> {
     let ctx = scop.context.ctx();
-    let dims: Vec<String> = (0..depth).map(|k| format!("d{k}")).collect();
+    let dims = Tuple::counters(None, "d", depth);
     'factor: for factor in 0..=MAX_SKEW {
-        let along = parse_map(
-            &ctx,
-            &format!("{{ [{}] -> [{factor} * d0 + d{level}] }}", dims.join(", ")),
-            "a skewed distance",
-        )?;
+        // `{ [d0, ..] -> [factor * d0 + d(level)] }`.
+        let skewed = AffineExpr::Input(0)
+            .times(factor)
+            .plus(AffineExpr::Input(level));
+        let along = Map::from_affine(&ctx, &[], &dims, None, &[skewed])?;
         // Edge sink -> source of weight `distance`: shift(source) <= shift(sink) +
         // distance, as `permutable` has it.
         let mut edges = Vec::new();
@@ -521,12 +537,7 @@ fn coordinates(
     for s in statements {
         let own = s.depth();
         let place = if own == depth {
-            Some(statement_map(
-                scop,
-                s,
-                &iterators(own),
-                "a statement's place",
-            )?)
+            Some(statement_map(scop, s, iterators(own))?)
         } else {
             match written_place(scop, statements, s, depth)? {
                 Some(place) => Some(place),
@@ -534,13 +545,8 @@ fn coordinates(
                 // loop that reads it again) is ordered by its reads alone: any place
                 // the dependences allow, the time step's first row here.
                 None if s.accesses.iter().all(|a| a.kind == AccessKind::Read) => {
-                    let zeros = vec!["0"; depth - 1].join(", ");
-                    Some(statement_map(
-                        scop,
-                        s,
-                        &format!("i0, {zeros}"),
-                        "a statement's place",
-                    )?)
+                    let zeros = vec![AffineExpr::Constant(0); depth - 1];
+                    Some(statement_map(scop, s, [iterators(1), zeros].concat())?)
                 }
                 // In a row loop of the deepest statements, in front of their innermost
                 // loop, or in a loop of its own over rows (a row copied with memcpy):
@@ -549,20 +555,16 @@ fn coordinates(
                     && (in_a_row_loop(statements, s, depth)
                         || !innermost_loop_walks_columns(scop, s)?) =>
                 {
-                    let members = format!("{}, 0", iterators(own));
-                    Some(statement_map(scop, s, &members, "a statement's place")?)
+                    let members = [iterators(own), vec![AffineExpr::Constant(0)]].concat();
+                    Some(statement_map(scop, s, members)?)
                 }
                 // A loop of its own over columns (the top and bottom boundary rows
                 // copied in one loop): at the first row, its loop as the innermost
                 // dimension. Its dependences then place it (shifts).
                 None if own == 2 => {
-                    let zeros = vec!["0"; depth - 2].join(", ");
-                    Some(statement_map(
-                        scop,
-                        s,
-                        &format!("i0, {zeros}, i1"),
-                        "a statement's place",
-                    )?)
+                    let zeros = vec![AffineExpr::Constant(0); depth - 2];
+                    let members = [iterators(1), zeros, vec![AffineExpr::Input(1)]].concat();
+                    Some(statement_map(scop, s, members)?)
                 }
                 None => None,
             }
@@ -584,35 +586,19 @@ fn innermost_loop_walks_columns(scop: &Scop, s: &Statement) -> Result<bool, IslE
         return Ok(false);
     }
     let ctx = scop.context.ctx();
-    let counters = iterators(own);
-    let mut shifted: Vec<String> = (0..own).map(|k| format!("i{k}")).collect();
-    shifted[own - 1] = format!("i{} + 1", own - 1);
-    let next = parse_map(
-        &ctx,
-        &format!(
-            "{{ {name}[{counters}] -> {name}[{}] }}",
-            shifted.join(", "),
-            name = s.name
-        ),
-        "the next iteration of a statement's innermost loop",
-    )?;
+    let mut shifted = iterators(own);
+    shifted[own - 1] = AffineExpr::Input(own - 1).offset(1);
+    let counters = Tuple::counters(Some(&s.name), "i", own);
+    let next = Map::from_affine(&ctx, &[], &counters, Some(&s.name), &shifted)?;
     for write in s.accesses.iter().filter(|a| a.kind != AccessKind::Read) {
         let relation = write.relation.copy()?.intersect_domain(s.domain.copy()?)?;
         let rank = relation.n_out()?;
         if rank == 0 || !relation.is_single_valued()? {
             continue;
         }
-        let subscripts: Vec<String> = (0..rank).map(|k| format!("c{k}")).collect();
-        let last = parse_map(
-            &ctx,
-            &format!(
-                "{{ {array}[{}] -> [c{}] }}",
-                subscripts.join(", "),
-                rank - 1,
-                array = write.array
-            ),
-            "an array's innermost subscript",
-        )?;
+        let subscripts = Tuple::counters(Some(&write.array), "c", rank);
+        let innermost = [AffineExpr::Input(rank - 1)];
+        let last = Map::from_affine(&ctx, &[], &subscripts, None, &innermost)?;
         let column = relation.apply_range(last)?;
         let following = next.copy()?.apply_range(column.copy()?)?;
         let common = column.copy()?.domain()?;
@@ -635,14 +621,9 @@ fn in_a_row_loop(statements: &[&Statement], s: &Statement, depth: usize) -> bool
 }
 
 /// `[params] -> { S[i0, ...] -> [members] }` for statement `s`.
-fn statement_map(scop: &Scop, s: &Statement, members: &str, what: &str) -> Result<Map, IslError> {
-    let text = format!(
-        "[{}] -> {{ {}[{}] -> [{members}] }}",
-        scop.params.join(", "),
-        s.name,
-        iterators(s.depth())
-    );
-    parse_map(&scop.context.ctx(), &text, what)
+fn statement_map(scop: &Scop, s: &Statement, members: Vec<AffineExpr>) -> Result<Map, IslError> {
+    let counters = Tuple::counters(Some(&s.name), "i", s.depth());
+    Map::from_affine(&scop.context.ctx(), &scop.params, &counters, None, &members)
 }
 
 /// The place of the one element statement `s` writes, where a deepest statement writes
@@ -672,8 +653,8 @@ fn written_place(
             .filter(|a| a.kind == AccessKind::MustWrite && a.array == write.array)
         {
             // Element -> the deepest statement's space loops that write it.
-            let loops: Vec<String> = (1..depth).map(|k| format!("i{k}")).collect();
-            let space = statement_map(scop, deepest, &loops.join(", "), "space loops")?;
+            let loops = (1..depth).map(AffineExpr::Input).collect();
+            let space = statement_map(scop, deepest, loops)?;
             let element_place = theirs.relation.copy()?.reverse()?.apply_range(space)?;
             if !element_place.is_single_valued()? {
                 continue;
@@ -682,7 +663,7 @@ fn written_place(
             if !place.is_single_valued()? || place.is_empty()? {
                 continue;
             }
-            let time = statement_map(scop, s, "i0", "time")?;
+            let time = statement_map(scop, s, iterators(1))?;
             return Ok(Some(time.flat_range_product(place)?));
         }
     }
@@ -728,20 +709,18 @@ fn band(
     coordinates: &BTreeMap<String, Map>,
     skews: &[Skew],
 ) -> Result<UnionMap, IslError> {
-    over_places(scop, coordinates, "time tiles", |s, _| {
-        let mut members = vec!["d0".to_string()];
+    over_places(scop, coordinates, |s, _| {
+        let mut members = vec![AffineExpr::Input(0)];
         for (k, skew) in skews.iter().enumerate() {
             let shift = skew.shifts.get(&s.name).copied().unwrap_or(0);
+            let time = AffineExpr::Input(0).times(skew.factor);
+            let place = AffineExpr::Input(k + 1).offset(shift);
             members.push(match skew.strip {
-                None => format!("{} * d0 + d{} + ({shift})", skew.factor, k + 1),
-                Some(strip) => format!(
-                    "{} * d0 + floor((d{} + ({shift})) / {strip})",
-                    skew.factor,
-                    k + 1
-                ),
+                None => time.plus(place),
+                Some(strip) => time.plus(place.floor_div(u32::try_from(strip).ok()?)),
             });
         }
-        members
+        Some(members)
     })
 }
 
@@ -753,12 +732,14 @@ fn tail(
     coordinates: &BTreeMap<String, Map>,
     depth: usize,
 ) -> Result<UnionMap, IslError> {
-    over_places(scop, coordinates, "statement order", |s, dims| {
-        let position = |k: usize| s.textual_positions.get(k).map_or(0, |p| *p).to_string();
-        let mut members: Vec<String> = (1..depth).map(position).collect();
-        members.push(format!("d{}", dims - 1));
+    over_places(scop, coordinates, |s, dims| {
+        let position = |k: usize| {
+            AffineExpr::Constant(s.textual_positions.get(k).map_or(0, |p| i64::from(*p)))
+        };
+        let mut members: Vec<AffineExpr> = (1..depth).map(position).collect();
+        members.push(AffineExpr::Input(dims - 1));
         members.push(position(depth));
-        members
+        Some(members)
     })
 }
 
@@ -768,8 +749,7 @@ fn tail(
 fn over_places(
     scop: &Scop,
     coordinates: &BTreeMap<String, Map>,
-    what: &str,
-    mut members: impl FnMut(&Statement, usize) -> Vec<String>,
+    mut members: impl FnMut(&Statement, usize) -> Option<Vec<AffineExpr>>,
 ) -> Result<UnionMap, IslError> {
     let ctx = scop.context.ctx();
     let mut out = UnionMap::empty(&ctx)?;
@@ -778,26 +758,20 @@ fn over_places(
             continue;
         };
         let dims = place.n_out()?;
-        let names: Vec<String> = (0..dims).map(|k| format!("d{k}")).collect();
-        let map = parse_map(
-            &ctx,
-            &format!(
-                "{{ [{}] -> [{}] }}",
-                names.join(", "),
-                members(s, dims).join(", ")
-            ),
-            what,
-        )?;
+        let members = members(s, dims).ok_or_else(|| IslError::Other {
+            context: "time tiling".into(),
+            message: format!("no members over the place of {}", s.name),
+        })?;
+        let over = Tuple::counters(None, "d", dims);
+        let map = Map::from_affine(&ctx, &[], &over, None, &members)?;
         out = out.add_map(place.copy()?.apply_range(map)?)?;
     }
     Ok(out)
 }
 
-fn iterators(depth: usize) -> String {
-    (0..depth)
-        .map(|k| format!("i{k}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The counters `i0, i1, ...` of `depth` loops, as images.
+fn iterators(depth: usize) -> Vec<AffineExpr> {
+    (0..depth).map(AffineExpr::Input).collect()
 }
 
 /// `loop 2 skewed by 2 per time step (statements shifted by -1..0)`, per skewed loop.

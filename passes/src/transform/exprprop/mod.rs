@@ -26,7 +26,7 @@ mod rewrite;
 pub use rewrite::{consumer_counter_name, piecewise_counters, rewrite, Counter, Recompute};
 
 use crate::deps::original_schedule;
-use crate::isl::{IslError, UnionAccessInfo, UnionMap};
+use crate::isl::{AffineExpr, IslError, Map, Tuple, UnionAccessInfo, UnionMap};
 use crate::model::spec::AccessKind;
 use crate::model::{Access, Scop, Statement};
 
@@ -330,38 +330,25 @@ fn constant_innermost_stride(relation: &UnionMap, statement: &Statement) -> Resu
         return Ok(true);
     }
     let ctx = statement.domain.ctx();
-    let names: Vec<String> = (0..dims).map(|k| format!("i{k}")).collect();
-    let mut next = names.clone();
-    next[dims - 1] = format!("i{} + 1", dims - 1);
+    let mut next: Vec<AffineExpr> = (0..dims).map(AffineExpr::Input).collect();
+    next[dims - 1] = AffineExpr::Input(dims - 1).offset(1);
     let domain = statement.domain.copy()?.to_union_set()?;
-    let step = crate::isl::parse_union_map(
-        &ctx,
-        &format!(
-            "{{ {0}[{1}] -> {0}[{2}] }}",
-            statement.name,
-            names.join(", "),
-            next.join(", ")
-        ),
-        "innermost step",
-    )?
-    .intersect_domain(domain.copy()?)?
-    .intersect_range(domain)?;
+    let counters = Tuple::counters(Some(&statement.name), "i", dims);
+    let step = Map::from_affine(&ctx, &[], &counters, Some(&statement.name), &next)?
+        .to_union_map()?
+        .intersect_domain(domain.copy()?)?
+        .intersect_range(domain)?;
     // T[j] -> [f(j), f(j + e)], then the differences.
     let here = relation.copy()?.intersect_domain(step.copy()?.domain()?)?;
     let pairs = here.flat_range_product(step.apply_range(relation.copy()?)?)?;
-    let a: Vec<String> = (0..cells).map(|k| format!("a{k}")).collect();
-    let b: Vec<String> = (0..cells).map(|k| format!("b{k}")).collect();
-    let d: Vec<String> = (0..cells).map(|k| format!("b{k} - a{k}")).collect();
-    let differences = pairs.range()?.apply(crate::isl::parse_union_map(
-        &ctx,
-        &format!(
-            "{{ [{}, {}] -> [{}] }}",
-            a.join(", "),
-            b.join(", "),
-            d.join(", ")
-        ),
-        "differences",
-    )?)?;
+    // `{ [a0, .., b0, ..] -> [b0 - a0, ..] }`.
+    let names = |letter: char| (0..cells).map(move |k| format!("{letter}{k}"));
+    let both = Tuple::new(None, names('a').chain(names('b')).collect());
+    let d: Vec<AffineExpr> = (0..cells)
+        .map(|k| AffineExpr::Input(cells + k).minus(AffineExpr::Input(k)))
+        .collect();
+    let differences = Map::from_affine(&ctx, &[], &both, None, &d)?;
+    let differences = pairs.range()?.apply(differences.to_union_map()?)?;
     for set in differences.sets()? {
         for k in 0..cells {
             match set.dim_value_range(k)? {
@@ -377,13 +364,10 @@ fn constant_innermost_stride(relation: &UnionMap, statement: &Statement) -> Resu
 fn identity(statement: &Statement) -> Result<UnionMap, IslError> {
     let ctx = statement.domain.ctx();
     let dims = statement.domain.n_dims()?;
-    let names: Vec<String> = (0..dims).map(|k| format!("i{k}")).collect();
-    let text = format!(
-        "{{ {0}[{1}] -> {0}[{1}] }}",
-        statement.name,
-        names.join(", ")
-    );
-    crate::isl::parse_union_map(&ctx, &text, "identity")?
+    let counters = Tuple::counters(Some(&statement.name), "i", dims);
+    let same: Vec<AffineExpr> = (0..dims).map(AffineExpr::Input).collect();
+    Map::from_affine(&ctx, &[], &counters, Some(&statement.name), &same)?
+        .to_union_map()?
         .intersect_domain(statement.domain.copy()?.to_union_set()?)
 }
 

@@ -14,11 +14,11 @@
 //! instances they recompute.
 
 use crate::isl::ast::AstExpr;
-use crate::isl::{parse_set, parse_union_map, IslError, Map, UnionMap};
-use crate::model::spec::{AccessKind, AccessSpec, Assumption, ScopSpec};
-use crate::model::Scop;
+use crate::isl::{AffineExpr, IslError, Map, Set, Tuple, UnionMap};
+use crate::model::spec::{AccessKind, AccessSpec, Assumption, ScopSpec, StatementSpec};
+use crate::model::{Scop, Statement};
 
-use super::Verdict;
+use super::{PropagatedRead, Verdict};
 
 /// One counter of a producer recomputed at a consumer instance.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,7 +67,11 @@ pub fn rewrite(
     let Some(source) = spec.statements.iter().find(|s| &s.name == producer) else {
         return Ok(None);
     };
-    let ctx = scop.context.ctx();
+    let producer_model = scop
+        .statements
+        .iter()
+        .find(|s| &s.name == producer)
+        .ok_or_else(|| missing(format!("statement {producer}")))?;
     let mut out = spec.clone();
     out.statements.retain(|s| &s.name != producer);
     let mut recomputed = Vec::new();
@@ -100,42 +104,21 @@ pub fn rewrite(
             read: ordinal,
             counters,
         });
-        let mut moved = Vec::new();
-        for access in source
-            .accesses
-            .iter()
-            .filter(|a| a.kind == AccessKind::Read)
-        {
-            let relation = parse_union_map(&ctx, &access.relation, "producer access")?;
-            let composed = read.source.copy()?.apply_range(relation)?;
-            moved.push(AccessSpec {
-                kind: AccessKind::Read,
-                array: access.array.clone(),
-                relation: composed.to_str()?,
-                instruction: access.instruction.clone(),
-                location: access.location.clone(),
-            });
-        }
+        let moved = moved_reads(source, producer_model, read)?;
         replaced.push((read.consumer.clone(), read.access, moved));
         // The producer's assumptions, over the instances this consumer recomputes.
-        for assumption in spec
-            .assumptions
-            .iter()
-            .filter(|a| a.statement.as_deref() == Some(producer))
-        {
-            let set = parse_set(&ctx, &assumption.set, "assumption")?;
-            let pulled = read
-                .source
-                .copy()?
-                .intersect_range(set.to_union_set()?)?
-                .domain()?;
-            let consumer_domain = consumer.domain.copy()?.to_union_set()?;
-            // Instances of the consumer the set leaves out must not exist: the
-            // assumption holds where the consumer's domain lies within the preimage.
-            let text = consumer_domain.subtract(pulled)?;
+        for (k, assumption) in spec.assumptions.iter().enumerate() {
+            if assumption.statement.as_deref() != Some(producer) {
+                continue;
+            }
+            let modelled = scop
+                .assumptions
+                .get(k)
+                .ok_or_else(|| missing(format!("assumption {k}")))?;
+            let set = scop.assumption_set(modelled)?;
             out.assumptions.push(Assumption {
                 kind: assumption.kind,
-                set: complement_within(&text, consumer)?,
+                set: pulled_into(set, read, consumer)?,
                 statement: Some(read.consumer.clone()),
                 reason: format!("{} (recomputed in {})", assumption.reason, read.consumer),
             });
@@ -143,6 +126,68 @@ pub fn rewrite(
     }
     out.assumptions
         .retain(|a| a.statement.as_deref() != Some(producer.as_str()));
+    splice_moved_reads(&mut out, &replaced);
+    Ok(Some((out, recomputed)))
+}
+
+/// The error for a part of the spec the model lacks (they are built one from the
+/// other, so it does not happen).
+fn missing(what: String) -> IslError {
+    IslError::Other {
+        context: "expression propagation".into(),
+        message: format!("no {what} in the model"),
+    }
+}
+
+/// The producer's reads (`source` in the spec, `modelled` in the model) moved to the
+/// consumer instances that recompute them through `read`'s source map.
+fn moved_reads(
+    source: &StatementSpec,
+    modelled: &Statement,
+    read: &PropagatedRead,
+) -> Result<Vec<AccessSpec>, IslError> {
+    let mut moved = Vec::new();
+    for (k, access) in source.accesses.iter().enumerate() {
+        if access.kind != AccessKind::Read {
+            continue;
+        }
+        // The model's relation is the spec's, read and aligned to the region's
+        // parameters (as the composition aligns it).
+        let relation = modelled
+            .accesses
+            .get(k)
+            .ok_or_else(|| missing(format!("access {k} of {}", modelled.name)))?
+            .relation
+            .copy()?;
+        let composed = read.source.copy()?.apply_range(relation.to_union_map()?)?;
+        moved.push(AccessSpec {
+            kind: AccessKind::Read,
+            array: access.array.clone(),
+            relation: composed.to_str()?,
+            instruction: access.instruction.clone(),
+            location: access.location.clone(),
+        });
+    }
+    Ok(moved)
+}
+
+/// A producer's assumption `set` as one over the `consumer`'s instances that recompute
+/// the producer through `read`.
+fn pulled_into(set: Set, read: &PropagatedRead, consumer: &Statement) -> Result<String, IslError> {
+    let pulled = read
+        .source
+        .copy()?
+        .intersect_range(set.to_union_set()?)?
+        .domain()?;
+    let consumer_domain = consumer.domain.copy()?.to_union_set()?;
+    // Instances of the consumer the set leaves out must not exist: the assumption holds
+    // where the consumer's domain lies within the preimage.
+    let excluded = consumer_domain.subtract(pulled)?;
+    complement_within(&excluded, consumer)
+}
+
+/// Each consumer's read (statement, access index) replaced by the reads moved into it.
+fn splice_moved_reads(out: &mut ScopSpec, replaced: &[(String, usize, Vec<AccessSpec>)]) {
     for statement in &mut out.statements {
         let mut edits: Vec<&(String, usize, Vec<AccessSpec>)> = replaced
             .iter()
@@ -158,7 +203,6 @@ pub fn rewrite(
             }
         }
     }
-    Ok(Some((out, recomputed)))
 }
 
 /// Each producer counter of a source map `{ T[j] -> S[i] }` as a consumer counter plus
@@ -170,11 +214,8 @@ fn counters_of(source: &UnionMap) -> Result<Option<Vec<Counter>>, IslError> {
     };
     let (consumer_dims, producer_dims) = (map.n_in()?, map.n_out()?);
     let ctx = map.ctx();
-    let names = |letter: &str, n: usize| -> String {
-        (0..n)
-            .map(|k| format!("{letter}{k}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+    let names = |letter: &str, n: usize| -> Vec<String> {
+        (0..n).map(|k| format!("{letter}{k}")).collect()
     };
     // `{ [j] -> [j, i] }`: each consumer instance beside its producer instance.
     let pairs = map
@@ -182,33 +223,19 @@ fn counters_of(source: &UnionMap) -> Result<Option<Vec<Counter>>, IslError> {
         .drop_domain_name()?
         .drop_range_name()?
         .to_union_map()?;
-    let both = parse_union_map(
-        &ctx,
-        &format!(
-            "{{ [{}] -> [{}] }}",
-            names("j", consumer_dims),
-            names("j", consumer_dims)
-        ),
-        "identity",
-    )?
-    .flat_range_product(pairs)?
-    .range()?;
-    let all = format!(
-        "[{}{}{}]",
-        names("j", consumer_dims),
-        if consumer_dims > 0 && producer_dims > 0 {
-            ", "
-        } else {
-            ""
-        },
-        names("i", producer_dims)
+    let consumer = Tuple::counters(None, "j", consumer_dims);
+    let same: Vec<AffineExpr> = (0..consumer_dims).map(AffineExpr::Input).collect();
+    let both = Map::from_affine(&ctx, &[], &consumer, None, &same)?
+        .to_union_map()?
+        .flat_range_product(pairs)?
+        .range()?;
+    let all = Tuple::new(
+        None,
+        [names("j", consumer_dims), names("i", producer_dims)].concat(),
     );
-    let constant = |expr: &str| -> Result<Option<i64>, IslError> {
-        let values = both.copy()?.apply(parse_union_map(
-            &ctx,
-            &format!("{{ {all} -> [{expr}] }}"),
-            "difference",
-        )?)?;
+    let constant = |expr: AffineExpr| -> Result<Option<i64>, IslError> {
+        let difference = Map::from_affine(&ctx, &[], &all, None, &[expr])?;
+        let values = both.copy()?.apply(difference.to_union_map()?)?;
         let sets = values.sets()?;
         let [set] = sets.as_slice() else {
             return Ok(None);
@@ -220,7 +247,8 @@ fn counters_of(source: &UnionMap) -> Result<Option<Vec<Counter>>, IslError> {
     };
     let mut counters = Vec::new();
     'producer: for d in 0..producer_dims {
-        if let Some(plus) = constant(&format!("i{d}"))? {
+        let producer = || AffineExpr::Input(consumer_dims + d);
+        if let Some(plus) = constant(producer())? {
             counters.push(Counter::Shifted {
                 follows: None,
                 plus,
@@ -228,7 +256,7 @@ fn counters_of(source: &UnionMap) -> Result<Option<Vec<Counter>>, IslError> {
             continue;
         }
         for k in 0..consumer_dims {
-            if let Some(plus) = constant(&format!("i{d} - j{k}"))? {
+            if let Some(plus) = constant(producer().minus(AffineExpr::Input(k)))? {
                 counters.push(Counter::Shifted {
                     follows: Some(k),
                     plus,
@@ -271,12 +299,7 @@ fn complement_within(
     consumer: &crate::model::Statement,
 ) -> Result<String, IslError> {
     let dims = consumer.domain.n_dims()?;
-    let names: Vec<String> = (0..dims).map(|k| format!("i{k}")).collect();
-    let ctx = consumer.domain.ctx();
-    let universe = crate::isl::parse_union_set(
-        &ctx,
-        &format!("{{ {}[{}] }}", consumer.name, names.join(", ")),
-        "universe",
-    )?;
+    let tuple = Tuple::counters(Some(&consumer.name), "i", dims);
+    let universe = Set::universe(&consumer.domain.ctx(), &[], &tuple)?.to_union_set()?;
     universe.subtract(excluded.copy()?)?.coalesce()?.to_str()
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::deps::DepsOptions;
+use crate::isl::parse_union_map;
 use crate::isl::IslCtx;
 use crate::model::spec_builders::{array, read, statement, write};
 use crate::model::ScopSpec;

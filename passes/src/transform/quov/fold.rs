@@ -20,7 +20,7 @@
 //! memory (so that their layout can change) is the caller's question.
 
 use crate::deps::original_schedule;
-use crate::isl::{parse_union_map, IslError, Schedule, Set, UnionAccessInfo, UnionMap};
+use crate::isl::{AffineExpr, IslError, Map, Schedule, Set, Tuple, UnionAccessInfo, UnionMap};
 use crate::model::spec::AccessKind;
 use crate::model::Scop;
 
@@ -192,71 +192,146 @@ pub fn fold(
     if info.is_scalar || rank == 0 {
         return Ok(Err(format!("{array} is a scalar")));
     }
-    let ctx = scop.context.ctx();
-    let mut reads = UnionMap::empty(&ctx)?;
-    let mut writes = UnionMap::empty(&ctx)?;
-    // Each write on its own (`S0__w1[i]` for the second write of `S0`): a statement
-    // writing two cells has two values, each with its own readers and its own
-    // overwriting.
-    let mut tagged_writes = UnionMap::empty(&ctx)?;
-    let mut tags = UnionMap::empty(&ctx)?;
-    // Statements writing the array more than once: their writes, pairwise, must not
-    // meet in one folded cell within an instance (see `same_instance_clash`).
-    let mut multiple_writes: Vec<Vec<crate::isl::Map>> = Vec::new();
-    for statement in &scop.statements {
-        let mut own_writes = Vec::new();
-        for access in statement.accesses.iter().filter(|a| a.array == array) {
-            if !access.relation.is_single_valued()? {
-                return Ok(Err(format!(
-                    "{} accesses a range of {array}",
-                    statement.name
-                )));
-            }
-            let relation = access
-                .relation
-                .copy()?
-                .intersect_domain(statement.domain.copy()?)?
-                .to_union_map()?;
-            match access.kind {
-                AccessKind::Read => reads = reads.union(relation)?,
-                AccessKind::MustWrite => {
-                    let restricted = access
-                        .relation
-                        .copy()?
-                        .intersect_domain(statement.domain.copy()?)?;
-                    let tag = format!("{}__w{}", statement.name, own_writes.len());
-                    tagged_writes =
-                        tagged_writes.add_map(restricted.copy()?.set_domain_name(&tag)?)?;
-                    let instances = statement.domain.copy()?.identity()?.set_domain_name(&tag)?;
-                    tags = tags.add_map(instances)?;
-                    own_writes.push(restricted);
-                    writes = writes.union(relation)?;
-                }
-                AccessKind::MayWrite => {
-                    return Ok(Err(format!("{} may write {array}", statement.name)))
-                }
-            }
-        }
-        if own_writes.len() > 1 {
-            multiple_writes.push(own_writes);
-        }
-    }
-    if writes.is_empty()? {
+    let accesses = match ArrayAccesses::of(scop, array)? {
+        Ok(accesses) => accesses,
+        Err(reason) => return Ok(Err(reason)),
+    };
+    if accesses.writes.is_empty()? {
         return Ok(Err(format!("nothing in the region writes {array}")));
     }
     let original = original_schedule(scop)?;
     let original = original
         .copy()?
-        .union(tags.copy()?.apply_range(original)?)?;
-    let flow = UnionAccessInfo::from_sink(reads.copy()?)?
-        .set_must_source(tagged_writes.copy()?)?
+        .union(accesses.tags.copy()?.apply_range(original)?)?;
+    let flow = UnionAccessInfo::from_sink(accesses.reads.copy()?)?
+        .set_must_source(accesses.tagged_writes.copy()?)?
         .set_schedule_map(original)?
         .compute_flow()?;
-    // Reads of values written before the region (live-in values) would find the folded
-    // storage empty: the fold holds only where there are none, which the run-time check
-    // confirms (a negative step count reading a row never written, say).
-    let unwritten = flow
-        .must_no_source()?
+    let Some(condition) = written_in_region(scop, &flow.must_no_source()?)? else {
+        return Ok(Err(format!(
+            "some values of {array} read in the region are written before it"
+        )));
+    };
+    let flows = flow.must_dependence()?;
+    let Some(time) = flat_schedule(schedule, scop)? else {
+        return Ok(Err(
+            "the schedule's statements have no common time space".into()
+        ));
+    };
+    let tagged_time = time
+        .copy()?
+        .union(accesses.tags.copy()?.apply_range(time.copy()?)?)?;
+    let flows = flows.intersect_params(condition.copy()?)?;
+    let quov = writer_quov(&flows)?;
+    let loops = loop_levels(&time)?;
+    let kept_parallel = parallel_levels(scop, &time, dependences)?;
+    let extents = accessed_extents(&accesses, rank)?;
+    let timing = Timing {
+        flows: &flows,
+        time: &time,
+        tagged_time: &tagged_time,
+        loops: &loops,
+        kept_parallel: &kept_parallel,
+    };
+    let boundaries = boundary_rows(&accesses.tagged_writes, rank)?;
+    let folded = cheapest_fold(
+        scop,
+        array,
+        &accesses,
+        &timing,
+        candidates(rank, quov.as_deref(), &boundaries),
+        &extents,
+    )?;
+    Ok(folded.map(|(dims, dependences)| Folding {
+        array: array.to_string(),
+        dims,
+        quov,
+        dependences,
+        extents,
+        element_size: info.element_size,
+        condition,
+    }))
+}
+
+/// The accesses of one array in a region, each restricted to its statement's domain.
+struct ArrayAccesses {
+    reads: UnionMap,
+    writes: UnionMap,
+    /// Each write on its own (`S0__w1[i]` for the second write of `S0`): a statement
+    /// writing two cells has two values, each with its own readers and its own
+    /// overwriting.
+    tagged_writes: UnionMap,
+    /// `S0__w1[i] -> S0[i]`... as identities from the tags to their statements' spaces.
+    tags: UnionMap,
+    /// Statements writing the array more than once: their writes, pairwise, must not
+    /// meet in one folded cell within an instance (see `same_instance_clash`).
+    multiple_writes: Vec<Vec<crate::isl::Map>>,
+}
+
+impl ArrayAccesses {
+    /// The accesses of `array`; `Ok(Err(reason))` when one is not a function or may
+    /// write.
+    fn of(scop: &Scop, array: &str) -> Result<Result<ArrayAccesses, String>, IslError> {
+        let ctx = scop.context.ctx();
+        let mut out = ArrayAccesses {
+            reads: UnionMap::empty(&ctx)?,
+            writes: UnionMap::empty(&ctx)?,
+            tagged_writes: UnionMap::empty(&ctx)?,
+            tags: UnionMap::empty(&ctx)?,
+            multiple_writes: Vec::new(),
+        };
+        for statement in &scop.statements {
+            let mut own_writes = Vec::new();
+            for access in statement.accesses.iter().filter(|a| a.array == array) {
+                if !access.relation.is_single_valued()? {
+                    return Ok(Err(format!(
+                        "{} accesses a range of {array}",
+                        statement.name
+                    )));
+                }
+                let relation = access
+                    .relation
+                    .copy()?
+                    .intersect_domain(statement.domain.copy()?)?
+                    .to_union_map()?;
+                match access.kind {
+                    AccessKind::Read => out.reads = out.reads.union(relation)?,
+                    AccessKind::MustWrite => {
+                        let restricted = access
+                            .relation
+                            .copy()?
+                            .intersect_domain(statement.domain.copy()?)?;
+                        let tag = format!("{}__w{}", statement.name, own_writes.len());
+                        out.tagged_writes = out
+                            .tagged_writes
+                            .add_map(restricted.copy()?.set_domain_name(&tag)?)?;
+                        let instances =
+                            statement.domain.copy()?.identity()?.set_domain_name(&tag)?;
+                        out.tags = out.tags.add_map(instances)?;
+                        own_writes.push(restricted);
+                        out.writes = out.writes.union(relation)?;
+                    }
+                    AccessKind::MayWrite => {
+                        return Ok(Err(format!("{} may write {array}", statement.name)))
+                    }
+                }
+            }
+            if own_writes.len() > 1 {
+                out.multiple_writes.push(own_writes);
+            }
+        }
+        Ok(Ok(out))
+    }
+}
+
+/// The parameter values (within the assumed context) for which every read of the
+/// array finds its value written in the region, or `None` when the region then never
+/// runs. Reads of values written before the region (live-in values) would find the
+/// folded storage empty: the fold holds only where there are none, which the run-time
+/// check confirms (a negative step count reading a row never written, say).
+fn written_in_region(scop: &Scop, no_source: &UnionMap) -> Result<Option<Set>, IslError> {
+    let unwritten = no_source
+        .copy()?
         .intersect_params(scop.assumed_context.copy()?)?;
     let mut condition = scop.assumed_context.copy()?;
     for set in unwritten.domain()?.sets()? {
@@ -267,36 +342,35 @@ pub fn fold(
         .copy()?
         .intersect_params(condition.copy()?)?
         .is_empty()?;
-    if !runs {
-        return Ok(Err(format!(
-            "some values of {array} read in the region are written before it"
-        )));
-    }
-    let flows = flow.must_dependence()?;
-    let Some(time) = flat_schedule(schedule, scop)? else {
-        return Ok(Err(
-            "the schedule's statements have no common time space".into()
-        ));
-    };
-    let tagged_time = time
-        .copy()?
-        .union(tags.copy()?.apply_range(time.copy()?)?)?;
-    let flows = flows.intersect_params(condition.copy()?)?;
-    let quov = writer_quov(&flows)?;
-    let loops = loop_levels(&time)?;
-    // The loops that may run in parallel now: those the dependences code generation
-    // is given leave free, or, without them (the original loops kept), those the
-    // region's storage leaves free (LLVM's vectorizer finds those).
-    let kept_parallel = match dependences {
-        Some(d) => carried_levels(&time, d)?,
+    Ok(runs.then_some(condition))
+}
+
+/// The loops that may run in parallel now: those the dependences code generation is
+/// given leave free, or, without them (the original loops kept), those the region's
+/// storage leaves free (LLVM's vectorizer finds those).
+fn parallel_levels(
+    scop: &Scop,
+    time: &UnionMap,
+    dependences: Option<&UnionMap>,
+) -> Result<Vec<bool>, IslError> {
+    match dependences {
+        Some(d) => carried_levels(time, d),
         None => {
             let all_writes = scop.must_writes.copy()?.union(scop.may_writes.copy()?)?;
             let all = storage_dependences(&all_writes, &scop.reads)?;
-            carried_levels(&time, &all)?
+            carried_levels(time, &all)
         }
-    };
-    // A fold gains only where a dimension's accessed range is longer than its copies.
-    let touched = reads.copy()?.union(writes.copy()?)?.range()?;
+    }
+}
+
+/// Per dimension of the array, how many indices the region accesses when constants
+/// bound them (a fold gains only where that is more than its copies).
+fn accessed_extents(accesses: &ArrayAccesses, rank: usize) -> Result<Vec<Option<i64>>, IslError> {
+    let touched = accesses
+        .reads
+        .copy()?
+        .union(accesses.writes.copy()?)?
+        .range()?;
     let mut extents = Vec::with_capacity(rank);
     for set in touched.sets()? {
         for k in 0..rank {
@@ -308,9 +382,35 @@ pub fn fold(
             }
         }
     }
+    Ok(extents)
+}
+
+/// The order the schedule gives the array's accesses, which a fold must keep.
+struct Timing<'a> {
+    /// The flows of values through the array, from tagged writes to reads.
+    flows: &'a UnionMap,
+    /// The flat schedule, and the same with the tagged writes' time.
+    time: &'a UnionMap,
+    tagged_time: &'a UnionMap,
+    /// Per time dimension, whether it is a loop, and whether it may run in parallel.
+    loops: &'a [bool],
+    kept_parallel: &'a [bool],
+}
+
+/// The first of `candidates` that gains memory, keeps every value until its reads and
+/// keeps every parallel loop parallel, with its storage's dependences;
+/// `Err(reason)` when none does.
+fn cheapest_fold(
+    scop: &Scop,
+    array: &str,
+    accesses: &ArrayAccesses,
+    timing: &Timing<'_>,
+    candidates: Vec<Vec<Fold>>,
+    extents: &[Option<i64>],
+) -> Result<Result<(Vec<Fold>, UnionMap), String>, IslError> {
     let gains = |dims: &[Fold]| {
         dims.iter()
-            .zip(&extents)
+            .zip(extents)
             .any(|(f, e)| match (f.copies(), e) {
                 (Some(g), Some(extent)) => *extent > g,
                 (Some(_), None) => true,
@@ -318,44 +418,38 @@ pub fn fold(
             })
     };
     let mut serializing = None;
-    let boundaries = boundary_rows(&tagged_writes, rank)?;
-    for dims in candidates(rank, quov.as_deref(), &boundaries) {
+    for dims in candidates {
         if !gains(&dims) {
             continue;
         }
         let location = fold_map(scop, array, &dims)?;
-        if same_instance_clash(&multiple_writes, &location)? {
+        if same_instance_clash(&accesses.multiple_writes, &location)? {
             continue;
         }
-        let new_writes = writes.copy()?.apply_range(location.copy()?)?;
-        let new_reads = reads.copy()?.apply_range(location.copy()?)?;
+        let new_writes = accesses.writes.copy()?.apply_range(location.copy()?)?;
+        let new_reads = accesses.reads.copy()?.apply_range(location.copy()?)?;
         // Each read must still find the value of its source: the last write to its
         // folded cell before it, in the schedule that will run, must be the write it
         // read before.
-        let new_tagged = tagged_writes.copy()?.apply_range(location.copy()?)?;
-        if !values_survive(&flows, &new_tagged, &new_reads, &tagged_time)? {
+        let new_tagged = accesses
+            .tagged_writes
+            .copy()?
+            .apply_range(location.copy()?)?;
+        if !values_survive(timing.flows, &new_tagged, &new_reads, timing.tagged_time)? {
             continue;
         }
         let folded = storage_dependences(&new_writes, &new_reads)?;
-        let carried = carried_levels(&time, &folded)?;
+        let carried = carried_levels(timing.time, &folded)?;
         let serializes = carried
             .iter()
-            .zip(&kept_parallel)
-            .zip(&loops)
+            .zip(timing.kept_parallel)
+            .zip(timing.loops)
             .any(|((now, before), is_loop)| *now && !*before && *is_loop);
         if serializes {
             serializing.get_or_insert(dims);
             continue;
         }
-        return Ok(Ok(Folding {
-            array: array.to_string(),
-            dims,
-            quov,
-            dependences: folded,
-            extents,
-            element_size: info.element_size,
-            condition,
-        }));
+        return Ok(Ok((dims, folded)));
     }
     Ok(Err(match serializing {
         Some(_) => format!("folding {array} would make a parallel loop sequential"),
@@ -425,34 +519,47 @@ fn boundary_rows(tagged_writes: &UnionMap, rank: usize) -> Result<Vec<(usize, i6
 
 /// `{ A[c0, c1] -> A[o0, c1] : o0 = c0 mod 2 }` for the fold `dims`.
 fn fold_map(scop: &Scop, array: &str, dims: &[Fold]) -> Result<UnionMap, IslError> {
-    let from: Vec<String> = (0..dims.len()).map(|k| format!("c{k}")).collect();
+    let ctx = scop.context.ctx();
+    let cells = Tuple::counters(Some(array), "c", dims.len());
     // One piece, or two where a dimension splits a boundary index off.
     let split = dims.iter().enumerate().find_map(|(k, f)| match f {
         Fold::Split { copies, boundary } => Some((k, *copies, *boundary)),
         _ => None,
     });
-    let piece = |boundary: bool| -> String {
-        let to: Vec<String> = dims
+    let modulo = |k: usize, g: i64| -> Result<AffineExpr, IslError> {
+        let g = u32::try_from(g).ok().filter(|g| *g > 0);
+        let g = g.ok_or_else(|| IslError::Other {
+            context: "folding storage".into(),
+            message: format!("{} copies of dimension {k}", g.unwrap_or(0)),
+        })?;
+        Ok(AffineExpr::Input(k).modulo(g))
+    };
+    let piece = |boundary: bool| -> Result<Map, IslError> {
+        let to = dims
             .iter()
             .enumerate()
             .map(|(k, f)| match f {
-                Fold::Keep => format!("c{k}"),
-                Fold::Modulo(g) => format!("c{k} mod {g}"),
-                Fold::Split { copies, .. } if boundary => copies.to_string(),
-                Fold::Split { copies, .. } => format!("c{k} mod {copies}"),
+                Fold::Keep => Ok(AffineExpr::Input(k)),
+                Fold::Modulo(g) => modulo(k, *g),
+                Fold::Split { copies, .. } if boundary => Ok(AffineExpr::Constant(*copies)),
+                Fold::Split { copies, .. } => modulo(k, *copies),
             })
-            .collect();
-        format!("{array}[{}] -> {array}[{}]", from.join(", "), to.join(", "))
+            .collect::<Result<Vec<_>, IslError>>()?;
+        Map::from_affine(&ctx, &[], &cells, Some(array), &to)
     };
-    let text = match split {
-        None => format!("{{ {} }}", piece(false)),
-        Some((k, _, b)) => format!(
-            "{{ {} : c{k} = {b}; {} : c{k} < {b} or c{k} > {b} }}",
-            piece(true),
-            piece(false)
-        ),
+    let Some((k, _, b)) = split else {
+        return piece(false)?.to_union_map();
     };
-    parse_union_map(&scop.context.ctx(), &text, "folded storage")
+    // `c(k) = b` to the boundary's copy, `c(k) < b or c(k) > b` rotating.
+    let universe = || Set::universe(&ctx, &[], &cells);
+    let on = universe()?.fix_dim(k, b)?;
+    let off = universe()?
+        .upper_bound_dim(k, b - 1)?
+        .union(universe()?.lower_bound_dim(k, b + 1)?)?;
+    let boundary = piece(true)?.intersect_domain(on)?;
+    boundary
+        .union(piece(false)?.intersect_domain(off)?)?
+        .to_union_map()
 }
 
 /// The pairs of instances that access one cell of the storage written by `writes` and
@@ -526,12 +633,10 @@ fn same_instance_clash(
                     .subtract(same_element)?;
                 for map in meeting.maps()? {
                     let n = map.n_in()?;
-                    let origin = vec!["0"; n].join(", ");
-                    let zero = crate::isl::parse_set(
-                        &map.ctx(),
-                        &format!("{{ [{origin}] }}"),
-                        "the zero vector",
-                    )?;
+                    let mut zero = Set::universe(&map.ctx(), &[], &Tuple::unnamed(None, n))?;
+                    for k in 0..n {
+                        zero = zero.fix_dim(k, 0)?;
+                    }
                     let deltas = map.drop_domain_name()?.drop_range_name()?.deltas()?;
                     if !deltas.intersect(zero)?.is_empty()? {
                         return Ok(true);
@@ -597,20 +702,17 @@ fn carried_levels(time: &UnionMap, dependences: &UnionMap) -> Result<Vec<bool>, 
         .reverse()?
         .apply_range(dependences.copy()?)?
         .apply_range(time.copy()?)?;
-    let t: Vec<String> = (0..width).map(|k| format!("t{k}")).collect();
-    let u: Vec<String> = (0..width).map(|k| format!("u{k}")).collect();
+    let (t, u) = (
+        Tuple::counters(None, "t", width),
+        Tuple::counters(None, "u", width),
+    );
     let mut carried = Vec::with_capacity(width);
+    // `{ [t] -> [u] : t0 = u0 and .. and t(level) < u(level) }`, level by level.
+    let mut same_before = Map::universe_between(&time.ctx(), &[], &t, &u)?;
     for level in 0..width {
-        let mut constraints: Vec<String> = (0..level).map(|k| format!("t{k} = u{k}")).collect();
-        constraints.push(format!("t{level} < u{level}"));
-        let text = format!(
-            "{{ [{}] -> [{}] : {} }}",
-            t.join(", "),
-            u.join(", "),
-            constraints.join(" and ")
-        );
-        let at_level = parse_union_map(&time.ctx(), &text, "pairs carried at a level")?;
+        let at_level = same_before.copy()?.order(level, true)?.to_union_map()?;
         carried.push(!in_time.copy()?.intersect(at_level)?.is_empty()?);
+        same_before = same_before.equate(level)?;
     }
     Ok(carried)
 }
@@ -675,7 +777,7 @@ fn constant_vectors(set: Set, limit: usize) -> Result<Option<Vec<Vec<i64>>>, Isl
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isl::IslCtx;
+    use crate::isl::{parse_union_map, IslCtx};
     use crate::model::spec_builders::{array, read, statement, write};
     use crate::model::ScopSpec;
 
@@ -758,6 +860,33 @@ mod tests {
                 consumer,
             ),
         ])
+    }
+
+    #[test]
+    fn a_split_fold_map_gives_the_boundary_its_own_copy() {
+        let ctx = IslCtx::new(None).unwrap();
+        let scop = Scop::build(&ctx, &read_at_once(false)).unwrap();
+        let dims = [
+            Fold::Split {
+                copies: 2,
+                boundary: 0,
+            },
+            Fold::Modulo(3),
+            Fold::Keep,
+        ];
+        let built = fold_map(&scop, "A", &dims).unwrap();
+        let expected = parse_union_map(
+            &ctx,
+            "{ A[c0, c1, c2] -> A[2, c1 mod 3, c2] : c0 = 0; \
+             A[c0, c1, c2] -> A[c0 mod 2, c1 mod 3, c2] : c0 < 0 or c0 > 0 }",
+            "expected",
+        )
+        .unwrap();
+        assert!(built.is_equal(&expected).unwrap(), "{built:?}");
+        let plain = fold_map(&scop, "A", &[Fold::Modulo(2)]).unwrap();
+        let expected = parse_union_map(&ctx, "{ A[c0] -> A[c0 mod 2] }", "e").unwrap();
+        assert_eq!(plain.to_str().unwrap(), expected.to_str().unwrap());
+        assert!(fold_map(&scop, "A", &[Fold::Modulo(0)]).is_err());
     }
 
     fn fold_of(spec: &ScopSpec, array: &str) -> Result<Folding, String> {
