@@ -14,5 +14,6 @@ pub mod llvm;
 pub mod model;
 pub mod options;
 pub mod report;
+pub mod rounds;
 pub mod speculate;
 pub mod transform;

@@ -1,6 +1,7 @@
-// The C++ shim of polyrust: pass registration, the -polyrust-* options, and access to
-// the analyses only C++ can reach, exposed to Rust as the table of polyrust_host.h.
-// No optimisation logic lives here: every decision is taken in Rust.
+// The C++ shim of polyrust: pass registration, the cl::opt objects of the -polyrust-*
+// options Rust declares, and access to the analyses and passes only C++ can reach,
+// exposed to Rust as the table of polyrust_host.h. No optimisation logic lives here:
+// every decision is taken in Rust, the rounds of the pass on a function included.
 
 #include "polyrust_host.h"
 
@@ -50,149 +51,103 @@ namespace {
 cl::OptionCategory PolyrustCategory("polyrust options",
                                     "Options of the polyrust polyhedral loop optimizer");
 
-cl::opt<bool> Enable("polyrust-enable",
-                     cl::desc("Run polyrust automatically in the -O2/-O3 pipeline, before "
-                              "the vectorizer (default: true when the plugin is loaded)"),
-                     cl::init(true), cl::cat(PolyrustCategory));
+// The value of a choice option: the index of the choice in its declaration.
+enum ChoiceIndex : unsigned {};
 
-cl::opt<uint64_t> MaxOperations(
-    "polyrust-max-operations",
-    cl::desc("Upper bound on isl operations per region; a region that needs more is left "
-             "unchanged with a remark (0 = only the ceiling of 200000000; default: 2000000)"),
-    cl::init(2000000), cl::cat(PolyrustCategory));
+// Gives a choice option the choices of its declaration, as cl::values does.
+struct DeclaredChoices {
+  const PrOptionDeclaration &Decl;
+  void apply(cl::opt<ChoiceIndex> &O) const {
+    for (size_t I = 0; I < Decl.choice_count; ++I)
+      O.getParser().addLiteralOption(Decl.choices[I].name, ChoiceIndex(I), Decl.choices[I].help);
+  }
+};
 
-cl::opt<PrTiling> Tiling(
-    "polyrust-tiling", cl::desc("How tile sizes are chosen (default: sica)"),
-    cl::values(clEnumValN(PR_TILING_SICA, "sica",
-                          "from the cache sizes and the SIMD width (SICA)"),
-               clEnumValN(PR_TILING_FIXED, "fixed", "from -polyrust-tile-sizes"),
-               clEnumValN(PR_TILING_NONE, "none", "do not tile")),
-    cl::init(PR_TILING_SICA), cl::cat(PolyrustCategory));
+// The cl::opt of one declaration. Its strings are Rust's statics, which live as long as
+// the plugin.
+cl::Option *makeOption(const PrOptionDeclaration &D) {
+  StringRef Name(D.name);
+  cl::desc Help(D.help);
+  cl::OptionHidden Hidden = D.hidden ? cl::Hidden : cl::NotHidden;
+  cl::cat Category(PolyrustCategory);
+  switch (D.kind) {
+  case PR_OPTION_FLAG:
+    return new cl::opt<bool>(Name, Help, cl::init(D.default_integer != 0), Hidden, Category);
+  case PR_OPTION_UINT64:
+    return new cl::opt<uint64_t>(Name, Help, cl::init(D.default_integer), Hidden, Category);
+  case PR_OPTION_UINT:
+    return new cl::opt<unsigned>(Name, Help, cl::init(unsigned(D.default_integer)), Hidden, Category);
+  case PR_OPTION_NUMBER:
+    return new cl::opt<double>(Name, Help, cl::init(D.default_number), Hidden, Category);
+  case PR_OPTION_TEXT: {
+    auto *O = new cl::opt<std::string>(Name, Help, cl::value_desc(D.value_name),
+                                       D.value_optional ? cl::ValueOptional : cl::ValueRequired, Hidden,
+                                       Category);
+    if (*D.default_text)
+      O->setInitialValue(D.default_text);
+    return O;
+  }
+  case PR_OPTION_UINT_LIST:
+    return new cl::list<unsigned>(Name, Help, cl::CommaSeparated, Hidden, Category);
+  case PR_OPTION_CHOICE:
+    return new cl::opt<ChoiceIndex>(Name, Help, DeclaredChoices{D}, cl::init(ChoiceIndex(D.default_integer)),
+                                    Hidden, Category);
+  }
+  return nullptr;
+}
 
-cl::list<unsigned> TileSizes(
-    "polyrust-tile-sizes",
-    cl::desc("Comma-separated tile sizes, outermost loop first, for "
-             "-polyrust-tiling=fixed (default: 32 for every loop)"),
-    cl::CommaSeparated, cl::cat(PolyrustCategory));
+struct DeclaredOption {
+  PrOptionKind Kind;
+  std::unique_ptr<cl::Option> Opt;
+};
 
-cl::opt<double> SicaRho("polyrust-sica-rho",
-                        cl::desc("Share of the L1 data cache SICA tiles fill, in (0, 1] "
-                                 "(default: 0.9)"),
-                        cl::init(0.9), cl::cat(PolyrustCategory));
+// Made when the plugin is loaded, before LLVM parses the rest of the command line.
+std::vector<DeclaredOption> declareOptions() {
+  std::vector<DeclaredOption> Out;
+  PrOptionDeclaration D;
+  for (size_t I = 0; polyrust_option_declaration(I, &D); ++I)
+    Out.push_back({D.kind, std::unique_ptr<cl::Option>(makeOption(D))});
+  return Out;
+}
+const std::vector<DeclaredOption> Options = declareOptions();
 
-cl::opt<std::string> ExportDir(
-    "polyrust-export",
-    cl::desc("Write the polyhedral model of every region as JSON into this directory"),
-    cl::value_desc("dir"), cl::cat(PolyrustCategory));
-
-cl::opt<std::string> ImportDir(
-    "polyrust-import",
-    cl::desc("Read region schedules from JSON files in this directory (as written by "
-             "-polyrust-export, with the schedules edited)"),
-    cl::value_desc("dir"), cl::cat(PolyrustCategory));
-
-cl::opt<std::string> L1Cache(
-    "polyrust-l1-cache",
-    cl::desc("L1 data cache size for SICA tile sizes, e.g. 32K (default: the host's when "
-             "compiling for it, else the target's, else 32K)"),
-    cl::value_desc("size"), cl::cat(PolyrustCategory));
-
-cl::opt<std::string> L2Cache(
-    "polyrust-l2-cache",
-    cl::desc("L2 cache size for SICA tile sizes, e.g. 1M (default: the host's when "
-             "compiling for it, else the target's, else 256K)"),
-    cl::value_desc("size"), cl::cat(PolyrustCategory));
-
-cl::opt<unsigned> SimdWidth(
-    "polyrust-simd-width",
-    cl::desc("SIMD register width in bits for SICA tile sizes (default: the target's, "
-             "else 128)"),
-    cl::init(0), cl::cat(PolyrustCategory));
-
-cl::opt<bool> Codegen(
-    "polyrust-codegen",
-    cl::desc("Replace regions for which the cost model accepts a new schedule by code "
-             "generated from it, behind a run-time check (default: true; false keeps "
-             "polyrust to analysis and remarks)"),
-    cl::init(true), cl::cat(PolyrustCategory));
-
-cl::opt<bool> ForceCodegen(
-    "polyrust-force-codegen",
-    cl::desc("Generate code for every modelled region, even with its original schedule "
-             "(for testing code generation)"),
-    cl::init(false), cl::Hidden, cl::cat(PolyrustCategory));
-
-cl::opt<bool> TimeTiling(
-    "polyrust-time-tiling",
-    cl::desc("Tile the time loop of iterated stencils together with their row loops, "
-             "skewed, when a time step's data does not stay in cache (default: true)"),
-    cl::init(true), cl::cat(PolyrustCategory));
-
-cl::opt<bool> RegisterTiling(
-    "polyrust-register-tiling",
-    cl::desc("Unroll and jam the point loops of a tiled band around its innermost loop, "
-             "so that values loaded there are reused from registers (default: true)"),
-    cl::init(true), cl::cat(PolyrustCategory));
-
-cl::opt<bool> Exprprop(
-    "polyrust-exprprop",
-    cl::desc("Recompute a temporary's values where they are read, when the function owns "
-             "it and nothing after the region reads it, so that its stores and its "
-             "memory go (default: true)"),
-    cl::init(true), cl::cat(PolyrustCategory));
-
-cl::opt<bool> Quov(
-    "polyrust-quov",
-    cl::desc("Store a temporary the function owns folded to the cells the new schedule "
-             "needs live at once (U[t][i] in U[t mod 2][i], a value read at once in one "
-             "cell), checked against the schedule; its full memory is not touched "
-             "(default: true)"),
-    cl::init(true), cl::cat(PolyrustCategory));
-
-cl::opt<bool> Fusion(
-    "polyrust-fusion",
-    cl::desc("Fuse the loop nests of a pipeline into one loop over rows, each stage a few "
-             "rows behind the one it reads, where that lets a temporary the function owns "
-             "be stored in those rows only (needs -polyrust-quov) (default: true)"),
-    cl::init(true), cl::cat(PolyrustCategory));
-
-cl::opt<bool> AllowReassociation(
-    "polyrust-allow-reassociation",
-    cl::desc("Let schedules reorder the updates of reductions (s += x): floating-point "
-             "results may then differ in their last bits (default: false)"),
-    cl::init(false), cl::cat(PolyrustCategory));
-
-cl::opt<std::string> ProfileGenerate(
-    "polyrust-profile-generate", cl::ValueOptional,
-    cl::desc("Instrument the loop nests polyrust could optimize only under assumptions a "
-             "run-time check settles, and the run-time checks of optimized code (how "
-             "often each passed); the program (linked with -lpolyrust_rt) writes a "
-             "profile at exit, to this path (default: default.polyprof.json, or "
-             "$POLYRUST_PROFILE_FILE; %p is the process id)"),
-    cl::value_desc("path"), cl::cat(PolyrustCategory));
-
-cl::opt<std::string> Instrument(
-    "polyrust-instrument",
-    cl::desc("What -polyrust-profile-generate records: 'values' (the values speculation "
-             "needs, and how often run-time checks pass) or 'accesses' (every outermost "
-             "loop nest of every function gets loop counters and reports each iteration "
-             "and each load and store with its iteration vector and address, for the "
-             "folding analysis; those nests are not optimized in that compile) "
-             "(default: values)"),
-    cl::value_desc("values|accesses"), cl::init("values"), cl::cat(PolyrustCategory));
-
-cl::opt<std::string> ProfileUse(
-    "polyrust-profile-use",
-    cl::desc("Specialize loop nests on the values a profile of -polyrust-profile-generate "
-             "recorded, behind run-time checks, and leave alone code whose check mostly "
-             "failed in the profiled run"),
-    cl::value_desc("path"), cl::cat(PolyrustCategory));
-
-cl::opt<bool> DebugRemarks(
-    "polyrust-debug-remarks",
-    cl::desc("Remarks also quote the LLVM IR and ScalarEvolution expressions they speak "
-             "of (for polyrust's developers)"),
-    cl::init(false), cl::Hidden, cl::cat(PolyrustCategory));
+// The options' values as LLVM parsed them, in the order of their declarations.
+std::vector<PrOptionValue> optionValues() {
+  std::vector<PrOptionValue> Values;
+  for (const DeclaredOption &D : Options) {
+    PrOptionValue V{};
+    V.given = D.Opt->getNumOccurrences() > 0;
+    V.text = "";
+    switch (D.Kind) {
+    case PR_OPTION_FLAG:
+      V.integer = *static_cast<cl::opt<bool> *>(D.Opt.get());
+      break;
+    case PR_OPTION_UINT64:
+      V.integer = *static_cast<cl::opt<uint64_t> *>(D.Opt.get());
+      break;
+    case PR_OPTION_UINT:
+      V.integer = *static_cast<cl::opt<unsigned> *>(D.Opt.get());
+      break;
+    case PR_OPTION_NUMBER:
+      V.number = *static_cast<cl::opt<double> *>(D.Opt.get());
+      break;
+    case PR_OPTION_TEXT:
+      V.text = static_cast<cl::opt<std::string> *>(D.Opt.get())->c_str();
+      break;
+    case PR_OPTION_UINT_LIST: {
+      auto &List = *static_cast<cl::list<unsigned> *>(D.Opt.get());
+      V.list = List.empty() ? nullptr : &List.front();
+      V.list_len = List.size();
+      break;
+    }
+    case PR_OPTION_CHOICE:
+      V.integer = static_cast<cl::opt<ChoiceIndex> *>(D.Opt.get())->getValue();
+      break;
+    }
+    Values.push_back(V);
+  }
+  return Values;
+}
 
 } // namespace
 
@@ -205,6 +160,11 @@ struct PrFunctionCtx {
   AAResults &AA;
   TargetTransformInfo &TTI;
   OptimizationRemarkEmitter &ORE;
+};
+
+struct PrFunctionRun {
+  Function &F;
+  FunctionAnalysisManager &FAM;
 };
 
 namespace {
@@ -225,29 +185,6 @@ LocationSize locationSize(uint64_t Bytes) {
   return Bytes == std::numeric_limits<uint64_t>::max() ? LocationSize::beforeOrAfterPointer()
                                                        : LocationSize::precise(Bytes);
 }
-
-// Replaces the add recurrences of chosen loops by their value at given iteration
-// numbers: {start,+,step}<L> becomes start + step * counter(L).
-struct CounterRewriter : SCEVRewriteVisitor<CounterRewriter> {
-  DenseMap<const Loop *, Value *> Counters;
-  bool Failed = false;
-  explicit CounterRewriter(ScalarEvolution &SE) : SCEVRewriteVisitor(SE) {}
-  const SCEV *visitAddRecExpr(const SCEVAddRecExpr *Expr) {
-    auto It = Counters.find(Expr->getLoop());
-    if (It == Counters.end())
-      return SCEVRewriteVisitor::visitAddRecExpr(Expr);
-    if (!Expr->isAffine()) {
-      Failed = true;
-      return Expr;
-    }
-    Type *Ty = Expr->getType();
-    Type *IntTy = Ty->isPointerTy() ? SE.getDataLayout().getIntPtrType(Ty) : Ty;
-    const SCEV *Start = visit(Expr->getStart());
-    const SCEV *Step = visit(Expr->getStepRecurrence(SE));
-    const SCEV *Counter = SE.getTruncateOrSignExtend(SE.getUnknown(It->second), IntTy);
-    return SE.getAddExpr(Start, SE.getMulExpr(Step, Counter));
-  }
-};
 
 // Whether a debug expression leaves the value as it is, up to a change of width: only
 // then does the variable it describes name the value itself.
@@ -350,8 +287,106 @@ const Function *functionOf(const Value *V) {
   return nullptr;
 }
 
+PreservedAnalyses runPass(Function &F, FunctionAnalysisManager &FAM, PrFunctionPass Pass) {
+  switch (Pass) {
+  case PR_PASS_LOOP_SIMPLIFY:
+    return LoopSimplifyPass().run(F, FAM);
+  case PR_PASS_LCSSA:
+    return LCSSAPass().run(F, FAM);
+  case PR_PASS_SROA_MODIFY_CFG:
+    return SROAPass(SROAOptions::ModifyCFG).run(F, FAM);
+  case PR_PASS_INSTCOMBINE:
+    return InstCombinePass().run(F, FAM);
+  case PR_PASS_EARLY_CSE_MEMSSA:
+    return EarlyCSEPass(/*UseMemorySSA=*/true).run(F, FAM);
+  case PR_PASS_DSE:
+    return DSEPass().run(F, FAM);
+  case PR_PASS_ROTATE_AND_LICM: {
+    LoopPassManager LPM;
+    LPM.addPass(LoopRotatePass());
+    LPM.addPass(LICMPass(LICMOptions()));
+    FunctionPassManager Promote;
+    Promote.addPass(createFunctionToLoopPassAdaptor(std::move(LPM), /*UseMemorySSA=*/true));
+    return Promote.run(F, FAM);
+  }
+  }
+  return PreservedAnalyses::all();
+}
+
+SmallVector<const SCEV *, 8> scevs(const PrScev *const *Exprs, size_t Count) {
+  SmallVector<const SCEV *, 8> Out;
+  for (size_t I = 0; I < Count; ++I)
+    Out.push_back(S(Exprs[I]));
+  return Out;
+}
+
+void pushAll(PrScevList *List, ArrayRef<const SCEV *> Exprs) {
+  for (const SCEV *E : Exprs)
+    List->push(List->list, P(E));
+}
+
+// An expression of the kind of `Like` over new operands, as SCEVRewriteVisitor makes it.
+const SCEV *withOperands(ScalarEvolution &SE, const SCEV *Like, SmallVector<const SCEV *, 8> Ops) {
+  switch (Like->getSCEVType()) {
+  case scPtrToInt:
+    return SE.getPtrToIntExpr(Ops[0], Like->getType());
+  case scTruncate:
+    return SE.getTruncateExpr(Ops[0], Like->getType());
+  case scZeroExtend:
+    return SE.getZeroExtendExpr(Ops[0], Like->getType());
+  case scSignExtend:
+    return SE.getSignExtendExpr(Ops[0], Like->getType());
+  case scAddExpr:
+    return SE.getAddExpr(Ops);
+  case scMulExpr:
+    return SE.getMulExpr(Ops);
+  case scUDivExpr:
+    return SE.getUDivExpr(Ops[0], Ops[1]);
+  case scAddRecExpr: {
+    auto *Rec = cast<SCEVAddRecExpr>(Like);
+    return SE.getAddRecExpr(Ops, Rec->getLoop(), Rec->getNoWrapFlags());
+  }
+  case scSMaxExpr:
+    return SE.getSMaxExpr(Ops);
+  case scUMaxExpr:
+    return SE.getUMaxExpr(Ops);
+  case scSMinExpr:
+    return SE.getSMinExpr(Ops);
+  case scUMinExpr:
+    return SE.getUMinExpr(Ops);
+  case scSequentialUMinExpr:
+    return SE.getUMinExpr(Ops, /*Sequential=*/true);
+  default:
+    return Like;
+  }
+}
+
 const PrHostApi HostApi = {
     PR_HOST_API_VERSION,
+    // Rounds.
+    [](PrFunctionRun *R) {
+      forgetSlots();
+      Function &F = R->F;
+      FunctionAnalysisManager &FAM = R->FAM;
+      return new PrFunctionCtx{F,
+                               FAM.getResult<LoopAnalysis>(F),
+                               FAM.getResult<DominatorTreeAnalysis>(F),
+                               FAM.getResult<PostDominatorTreeAnalysis>(F),
+                               FAM.getResult<ScalarEvolutionAnalysis>(F),
+                               FAM.getResult<AAManager>(F),
+                               FAM.getResult<TargetIRAnalysis>(F),
+                               FAM.getResult<OptimizationRemarkEmitterAnalysis>(F)};
+    },
+    [](PrFunctionCtx *C) {
+      forgetSlots();
+      delete C;
+    },
+    [](PrFunctionRun *R, PrFunctionPass Pass) -> int {
+      PreservedAnalyses Preserved = runPass(R->F, R->FAM, Pass);
+      R->FAM.invalidate(R->F, Preserved);
+      return !Preserved.areAllPreserved();
+    },
+    [](PrFunctionRun *R) { R->FAM.invalidate(R->F, PreservedAnalyses::none()); },
     // Loop tree.
     [](PrFunctionCtx *C) -> size_t { return C->LI.getTopLevelLoops().size(); },
     [](PrFunctionCtx *C, size_t I) { return P(C->LI.getTopLevelLoops()[I]); },
@@ -449,11 +484,13 @@ const PrHostApi HostApi = {
       S(E)->print(OS);
       return copyString(Text);
     },
-    [](PrFunctionCtx *C, const PrScev *E, LLVMTypeRef Ty, LLVMValueRef Before) -> LLVMValueRef {
+    [](PrFunctionCtx *C, const PrScev *E, LLVMTypeRef Ty, LLVMValueRef Before, int Canonical) -> LLVMValueRef {
       auto *At = dyn_cast<Instruction>(unwrap(Before));
       if (!At)
         return nullptr;
       SCEVExpander Expander(C->SE, "polyrust");
+      if (!Canonical)
+        Expander.disableCanonicalMode();
       if (!Expander.isSafeToExpandAt(S(E), At))
         return nullptr;
       return wrap(Expander.expandCodeFor(S(E), unwrap(Ty), At->getIterator()));
@@ -465,49 +502,44 @@ const PrHostApi HostApi = {
     [](PrFunctionCtx *C, const PrScev *E) { return P(C->SE.getPointerBase(S(E))); },
     [](PrFunctionCtx *C, const PrScev *E) -> int { return C->SE.isKnownNonNegative(S(E)); },
     [](PrFunctionCtx *C, const PrScev *E) -> int { return C->SE.isKnownPositive(S(E)); },
-    [](PrFunctionCtx *C, const PrScev *const *Exprs, size_t Count, uint64_t ElementSize,
-       const PrScev **OutSizes, const PrScev **OutSubscripts, size_t MaxDims) -> size_t {
-      Type *Ty = Count ? S(Exprs[0])->getType() : nullptr;
-      if (!Ty || !Ty->isIntegerTy())
-        return 0;
-      const SCEV *Element = C->SE.getConstant(Ty, ElementSize);
-      SmallVector<const SCEV *, 8> Terms;
-      for (size_t I = 0; I < Count; ++I)
-        collectParametricTerms(C->SE, S(Exprs[I]), Terms);
-      SmallVector<const SCEV *, 4> Sizes;
-      findArrayDimensions(C->SE, Terms, Sizes, Element);
-      size_t Dims = Sizes.size();
-      if (Dims < 2 || Dims > MaxDims)
-        return 0;
-      for (size_t I = 0; I < Count; ++I) {
-        SmallVector<const SCEV *, 4> Subscripts;
-        computeAccessFunctions(C->SE, S(Exprs[I]), Subscripts, Sizes);
-        if (Subscripts.size() != Dims)
-          return 0;
-        for (size_t D = 0; D < Dims; ++D)
-          OutSubscripts[I * Dims + D] = P(Subscripts[D]);
-      }
-      for (size_t D = 0; D + 1 < Dims; ++D)
-        OutSizes[D] = P(Sizes[D]);
-      return Dims;
+    // Building expressions.
+    [](PrFunctionCtx *C, const PrScev *Like, uint64_t Value) { return P(C->SE.getConstant(S(Like)->getType(), Value)); },
+    [](PrFunctionCtx *C, LLVMValueRef V) { return P(C->SE.getUnknown(unwrap(V))); },
+    [](PrFunctionCtx *C, const PrScev *A, const PrScev *B) { return P(C->SE.getAddExpr(S(A), S(B))); },
+    [](PrFunctionCtx *C, const PrScev *A, const PrScev *B) { return P(C->SE.getMulExpr(S(A), S(B))); },
+    [](PrFunctionCtx *C, const PrScev *E, LLVMTypeRef Ty) {
+      return P(C->SE.getTruncateOrSignExtend(S(E), unwrap(Ty)));
     },
-    [](PrFunctionCtx *C, const PrScev *Expr, uint64_t ElementSize, const PrScev **OutSizes,
-       const PrScev **OutSubscripts, size_t MaxDims) -> size_t {
-      Type *Ty = S(Expr)->getType();
-      if (!Ty->isIntegerTy())
+    [](PrFunctionCtx *C, const PrScev *Like, const PrScev *const *Ops, size_t Count) {
+      return P(withOperands(C->SE, S(Like), scevs(Ops, Count)));
+    },
+    // Delinearization.
+    [](PrFunctionCtx *C, const PrScev *const *Exprs, size_t Count, PrScevList *Terms) {
+      SmallVector<const SCEV *, 8> Out;
+      for (const SCEV *E : scevs(Exprs, Count))
+        collectParametricTerms(C->SE, E, Out);
+      pushAll(Terms, Out);
+    },
+    [](PrFunctionCtx *C, const PrScev *const *Terms, size_t Count, const PrScev *ElementSize, PrScevList *Sizes) {
+      SmallVector<const SCEV *, 8> In = scevs(Terms, Count);
+      SmallVector<const SCEV *, 4> Out;
+      findArrayDimensions(C->SE, In, Out, S(ElementSize));
+      pushAll(Sizes, Out);
+    },
+    [](PrFunctionCtx *C, const PrScev *E, const PrScev *const *Sizes, size_t Count, PrScevList *Subscripts) {
+      SmallVector<const SCEV *, 8> In = scevs(Sizes, Count);
+      SmallVector<const SCEV *, 4> Out;
+      computeAccessFunctions(C->SE, S(E), Out, In);
+      pushAll(Subscripts, Out);
+    },
+    [](PrFunctionCtx *C, const PrScev *E, const PrScev *ElementSize, PrScevList *Subscripts,
+       PrScevList *Sizes) -> int {
+      SmallVector<const SCEV *, 4> OutSubscripts, OutSizes;
+      if (!delinearizeFixedSizeArray(C->SE, S(E), OutSubscripts, OutSizes, S(ElementSize)))
         return 0;
-      SmallVector<const SCEV *, 4> Subscripts, Sizes;
-      if (!delinearizeFixedSizeArray(C->SE, S(Expr), Subscripts, Sizes,
-                                     C->SE.getConstant(Ty, ElementSize)))
-        return 0;
-      size_t Dims = Subscripts.size();
-      if (Dims < 2 || Dims > MaxDims || Sizes.size() < Dims - 1)
-        return 0;
-      for (size_t D = 0; D < Dims; ++D)
-        OutSubscripts[D] = P(Subscripts[D]);
-      for (size_t D = 0; D + 1 < Dims; ++D)
-        OutSizes[D] = P(Sizes[D]);
-      return Dims;
+      pushAll(Subscripts, OutSubscripts);
+      pushAll(Sizes, OutSizes);
+      return 1;
     },
     [](PrFunctionCtx *C, LLVMTypeRef Ty) -> uint64_t {
       Type *T = unwrap(Ty);
@@ -516,23 +548,6 @@ const PrHostApi HostApi = {
       return C->F.getDataLayout().getTypeStoreSize(T).getKnownMinValue();
     },
     // Code generation.
-    [](PrFunctionCtx *C, const PrScev *E, PrLoop *const *Loops, const LLVMValueRef *Counters,
-       size_t Count, LLVMTypeRef Ty, LLVMValueRef Before) -> LLVMValueRef {
-      auto *At = dyn_cast<Instruction>(unwrap(Before));
-      if (!At)
-        return nullptr;
-      CounterRewriter Rewriter(C->SE);
-      for (size_t I = 0; I < Count; ++I)
-        Rewriter.Counters[L(Loops[I])] = unwrap(Counters[I]);
-      const SCEV *Rewritten = Rewriter.visit(S(E));
-      if (Rewriter.Failed || isa<SCEVCouldNotCompute>(Rewritten))
-        return nullptr;
-      SCEVExpander Expander(C->SE, "polyrust");
-      Expander.disableCanonicalMode();
-      if (!Expander.isSafeToExpandAt(Rewritten, At))
-        return nullptr;
-      return wrap(Expander.expandCodeFor(Rewritten, unwrap(Ty), At->getIterator()));
-    },
     [](PrFunctionCtx *C, PrLoop *Lp, LLVMValueRef Before) -> LLVMValueRef {
       auto *At = dyn_cast<Instruction>(unwrap(Before));
       if (!At)
@@ -551,31 +566,11 @@ const PrHostApi HostApi = {
     [](PrFunctionCtx *C, LLVMBasicBlockRef Block, PrLoop *Lp) {
       L(Lp)->addBasicBlockToLoop(unwrap(Block), C->LI);
     },
-    [](const LLVMBasicBlockRef *Blocks, size_t Count) {
-      SmallPtrSet<BasicBlock *, 32> Abandoned;
-      for (size_t I = 0; I < Count; ++I)
-        Abandoned.insert(unwrap(Blocks[I]));
-      for (BasicBlock *BB : Abandoned) {
-        if (Instruction *Term = BB->getTerminator()) {
-          // Only blocks that stay need their phis fixed; ours lose theirs below. A phi
-          // may have no value from BB yet (generation stopped before giving it one, as
-          // for an LCSSA phi of the exit), so each is asked, not assumed to have one.
-          SmallPtrSet<BasicBlock *, 4> Seen;
-          for (BasicBlock *Succ : successors(BB))
-            if (!Abandoned.contains(Succ) && Seen.insert(Succ).second)
-              for (PHINode &Phi : Succ->phis())
-                for (int Index = Phi.getBasicBlockIndex(BB); Index >= 0;
-                     Index = Phi.getBasicBlockIndex(BB))
-                  Phi.removeIncomingValue(Index, /*DeletePHIIfEmpty=*/false);
-          Term->eraseFromParent();
-        }
-        new UnreachableInst(BB->getContext(), BB);
-      }
-      for (size_t I = 0; I < Count; ++I)
-        for (PHINode &Phi : make_early_inc_range(unwrap(Blocks[I])->phis())) {
-          Phi.replaceAllUsesWith(PoisonValue::get(Phi.getType()));
-          Phi.eraseFromParent();
-        }
+    [](LLVMValueRef Phi, LLVMBasicBlockRef From) {
+      auto *Node = cast<PHINode>(unwrap(Phi));
+      for (int Index = Node->getBasicBlockIndex(unwrap(From)); Index >= 0;
+           Index = Node->getBasicBlockIndex(unwrap(From)))
+        Node->removeIncomingValue(Index, /*DeletePHIIfEmpty=*/false);
     },
     [](PrFunctionCtx *C, LLVMBasicBlockRef Block, LLVMBasicBlockRef IDom) {
       C->DT.addNewBlock(unwrap(Block), unwrap(IDom));
@@ -710,23 +705,15 @@ const PrHostApi HostApi = {
       return copyString(Text);
     },
     [](LLVMValueRef Ref) -> char * { return sourceName(unwrap(Ref)); },
-    [](PrFunctionCtx *C, PrRemarkKind Kind, const char *Name, LLVMValueRef At, PrLoop *Lp,
-       LLVMBasicBlockRef Region, const char *Message) {
-      BasicBlock *Block = Region ? unwrap(Region)
-                          : Lp   ? L(Lp)->getHeader()
-                                 : &C->F.getEntryBlock();
+    [](PrFunctionCtx *C, PrRemarkKind Kind, const char *Name, LLVMValueRef LocatedAt, PrLoop *Lp,
+       LLVMBasicBlockRef At, const char *Message) {
+      BasicBlock *Block = unwrap(At);
       DiagnosticLocation Loc;
-      if (auto *I = At ? dyn_cast<Instruction>(unwrap(At)) : nullptr)
-        Loc = I->getDebugLoc();
-      if (!Loc.isValid() && Lp)
+      if (LocatedAt)
+        Loc = cast<Instruction>(unwrap(LocatedAt))->getDebugLoc();
+      else if (Lp)
         Loc = L(Lp)->getStartLoc();
-      if (!Loc.isValid())
-        for (Instruction &I : *Block)
-          if (I.getDebugLoc()) {
-            Loc = I.getDebugLoc();
-            break;
-          }
-      if (!Loc.isValid() && C->F.getSubprogram())
+      else if (C->F.getSubprogram())
         Loc = DiagnosticLocation(C->F.getSubprogram());
       switch (Kind) {
       case PR_REMARK_PASSED:
@@ -756,113 +743,14 @@ const PrHostApi HostApi = {
     [](void *Timer) { delete static_cast<NamedRegionTimer *>(Timer); },
 };
 
-PrOptions currentOptions() {
-  PrOptions O;
-  O.max_operations = MaxOperations;
-  O.tiling = Tiling;
-  O.tiling_given = Tiling.getNumOccurrences() > 0;
-  O.tile_sizes = TileSizes.empty() ? nullptr : &TileSizes.front();
-  O.tile_sizes_len = TileSizes.size();
-  O.sica_rho = SicaRho;
-  O.export_dir = ExportDir.c_str();
-  O.import_dir = ImportDir.c_str();
-  O.l1_cache = L1Cache.c_str();
-  O.l2_cache = L2Cache.c_str();
-  O.simd_width = SimdWidth;
-  O.codegen = Codegen;
-  O.force_codegen = ForceCodegen;
-  O.allow_reassociation = AllowReassociation;
-  O.time_tiling = TimeTiling;
-  O.register_tiling = RegisterTiling;
-  O.exprprop = Exprprop;
-  O.quov = Quov;
-  O.fusion = Fusion;
-  O.debug_remarks = DebugRemarks;
-  O.profile_generate = ProfileGenerate.getNumOccurrences() > 0;
-  O.profile_generate_path = ProfileGenerate.c_str();
-  O.profile_use = ProfileUse.c_str();
-  O.instrument = Instrument.c_str();
-  O.round = 0;
-  return O;
-}
-
-// Gathers the analyses of one function; SCEV gives up on optnone code, so such
-// functions are never handed to Rust.
-template <typename Body> auto withFunctionCtx(Function &F, FunctionAnalysisManager &FAM, Body Run) {
-  PrFunctionCtx Ctx{F,
-                    FAM.getResult<LoopAnalysis>(F),
-                    FAM.getResult<DominatorTreeAnalysis>(F),
-                    FAM.getResult<PostDominatorTreeAnalysis>(F),
-                    FAM.getResult<ScalarEvolutionAnalysis>(F),
-                    FAM.getResult<AAManager>(F),
-                    FAM.getResult<TargetIRAnalysis>(F),
-                    FAM.getResult<OptimizationRemarkEmitterAnalysis>(F)};
-  return Run(Ctx);
-}
-
-// Regions rewritten per function at most; each needs a fresh run over fresh analyses.
-constexpr uint32_t MaxRounds = 16;
-
-// Runs Rust on a function until it rewrites no more regions (Rust rewrites one region
-// per call and tags the loops it has handled, so the next call sees the others), then
-// promotes the stack slots generated code keeps scalars in and folds what code
-// generation left for InstCombine, before the vectorizer sees the loops.
+// Hands a function to Rust, which runs the rounds of the pass on it; SCEV gives up on
+// optnone code, so such functions are never handed over.
 bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
   if (F.isDeclaration() || F.hasOptNone())
     return false;
-  PrOptions Options = currentOptions();
-  // Detection expects loops in simplified and LCSSA form (a preheader, dedicated exits,
-  // values leaving a loop through phis in its exits). Passes before the vectorizer's
-  // start (SimplifyCFG, InstCombine, CHR) can undo that form, and the vectorizer's
-  // pipeline restores it right after this pass; restoring it first lets detection see
-  // every loop (without it, the nests of the reference BLAS's dgemm were never looked
-  // at).
-  PreservedAnalyses Simplified = LoopSimplifyPass().run(F, FAM);
-  FAM.invalidate(F, Simplified);
-  PreservedAnalyses InLcssa = LCSSAPass().run(F, FAM);
-  FAM.invalidate(F, InLcssa);
-  bool Simplifying = !Simplified.areAllPreserved() || !InLcssa.areAllPreserved();
-  bool Changed = false;
-  for (Options.round = 0; Options.round < MaxRounds; ++Options.round) {
-    bool Rewritten = withFunctionCtx(F, FAM, [&](PrFunctionCtx &Ctx) {
-      forgetSlots();
-      bool Rewritten = polyrust_run_function(&HostApi, &Ctx, wrap(&F), &Options) != 0;
-      forgetSlots();
-      return Rewritten;
-    });
-    if (!Rewritten)
-      break;
-    Changed = true;
-    FAM.invalidate(F, PreservedAnalyses::none());
-  }
-  if (Changed) {
-    FAM.invalidate(F, SROAPass(SROAOptions::ModifyCFG).run(F, FAM));
-    FAM.invalidate(F, InstCombinePass().run(F, FAM));
-    // The pipeline's common subexpression and dead store elimination ran before this
-    // pass. Generated code computes each copy's addresses afresh, and a register
-    // tile's copies load and store the same elements (C[i][j] once per copy of k):
-    // without merging them, the tile's copies went through memory (the matrix product
-    // in register tiles of 4x4 ran 0.105 s, 0.079 s without register tiles, 0.033 s
-    // with this). EarlyCSE rather than GVN: GVN also merges blocks, and the structure
-    // of the generated code is what the lit tests of code generation read.
-    FAM.invalidate(F, EarlyCSEPass(/*UseMemorySSA=*/true).run(F, FAM));
-    FAM.invalidate(F, DSEPass().run(F, FAM));
-    // Generated code keeps a promoted scalar in its element (`P[i][j] += G[i][k] *
-    // X[j][k]` loads and stores P[i][j] in every iteration of k): LICM holds it in a
-    // register again, as it did in the original before polyrust ran. The pipeline's
-    // next LICM comes after unrolling, whose copies of the address it no longer
-    // promotes: without this, the chain went through memory and gram_restrict's
-    // product ran 3.5x slower than -O3 (1.24 s against 0.36 s; 0.35 s with it). The
-    // loops generated are not rotated yet, and LICM only promotes stores of rotated
-    // loops (the store must run whenever the loop is entered).
-    LoopPassManager LPM;
-    LPM.addPass(LoopRotatePass());
-    LPM.addPass(LICMPass(LICMOptions()));
-    FunctionPassManager Promote;
-    Promote.addPass(createFunctionToLoopPassAdaptor(std::move(LPM), /*UseMemorySSA=*/true));
-    FAM.invalidate(F, Promote.run(F, FAM));
-  }
-  return Changed || Simplifying;
+  PrFunctionRun Run{F, FAM};
+  std::vector<PrOptionValue> Values = optionValues();
+  return polyrust_optimize_function(&HostApi, &Run, wrap(&F), Values.data(), Values.size()) != 0;
 }
 
 struct PolyrustModulePass : PassInfoMixin<PolyrustModulePass> {
@@ -895,25 +783,16 @@ struct PolyrustPrinterPass : PassInfoMixin<PolyrustPrinterPass> {
       errs() << "polyrust: function '" << F.getName() << "' is optnone; not analysed\n";
       return PreservedAnalyses::all();
     }
-    PrOptions Options = currentOptions();
-    withFunctionCtx(F, FAM, [&](PrFunctionCtx &Ctx) {
-      forgetSlots();
-      char *Text = polyrust_print_function(&HostApi, &Ctx, wrap(&F), &Options, Which);
-      forgetSlots();
-      if (Text) {
-        errs() << Text;
-        polyrust_free_string(Text);
-      }
-      return 0;
-    });
+    PrFunctionRun Run{F, FAM};
+    std::vector<PrOptionValue> Values = optionValues();
+    if (char *Text = polyrust_print_function(&HostApi, &Run, wrap(&F), Values.data(), Values.size(), Which)) {
+      errs() << Text;
+      polyrust_free_string(Text);
+    }
     return PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
 };
-
-bool isAutomaticLevel(OptimizationLevel Level) {
-  return Level == OptimizationLevel::O2 || Level == OptimizationLevel::O3;
-}
 
 } // namespace
 
@@ -947,7 +826,8 @@ extern "C" void polyrust_register_pass_builder_callbacks(PassBuilder *PB) {
         return false;
       });
   PB->registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel Level) {
-    if (Enable && isAutomaticLevel(Level))
+    std::vector<PrOptionValue> Values = optionValues();
+    if (polyrust_joins_pipeline(Values.data(), Values.size(), Level.getSpeedupLevel(), Level.getSizeLevel()))
       FPM.addPass(PolyrustFunctionPass());
   });
 }

@@ -1,5 +1,6 @@
-//! Safe access to what the C++ shim hands over for one function: loops, dominance,
-//! ScalarEvolution, alias analysis, TargetTransformInfo and the remark emitter.
+//! Safe access to what the C++ shim hands over for one function: the passes it runs
+//! between rounds (`FunctionRun`), and per round loops, dominance, ScalarEvolution, alias
+//! analysis, TargetTransformInfo and the remark emitter (`FunctionAnalyses`).
 //! Every handle borrows the `FunctionAnalyses` it came from, so none outlives the
 //! shim's call that created the context.
 
@@ -12,9 +13,10 @@ use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMMetadataRef, LLVMValueRe
 use inkwell::types::AsTypeRef;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 
-use super::abi::{self, PrFunctionCtx, PrHostApi, PrLoop, PrScev};
+use super::abi::{self, PrFunctionCtx, PrFunctionRun, PrHostApi, PrLoop, PrScev, PrScevList};
 
-pub use super::abi::{PrAliasResult as AliasResult, PrMemoryEffect as MemoryEffect};
+pub use super::abi::PrMemoryEffect as MemoryEffect;
+pub use super::abi::{PrAliasResult as AliasResult, PrFunctionPass as FunctionPass};
 pub use super::abi::{PrRemarkKind as RemarkKind, PrScevKind as ScevKind, PrSeverity as Severity};
 
 /// The analyses of one function, valid for one call from the shim.
@@ -101,26 +103,79 @@ pub struct AccessGroup(LLVMMetadataRef);
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AliasScope(LLVMMetadataRef);
 
-impl<'f> FunctionAnalyses<'f> {
+/// One run of a pass on one function, valid for one call from the shim: the function
+/// and the host's analysis manager, which gathers fresh analyses for each round.
+pub struct FunctionRun<'f> {
+    api: &'f PrHostApi,
+    run: NonNull<PrFunctionRun>,
+    function: FunctionValue<'f>,
+}
+
+impl<'f> FunctionRun<'f> {
     /// # Safety
-    /// `api`, `ctx` and `function` must come from the shim and stay valid for `'f`.
+    /// `api`, `run` and `function` must come from the shim and stay valid for `'f`.
     pub unsafe fn from_raw(
         api: *const PrHostApi,
-        ctx: *mut PrFunctionCtx,
+        run: *mut PrFunctionRun,
         function: LLVMValueRef,
     ) -> Option<Self> {
         let api = api.as_ref()?;
         if api.version != abi::PR_HOST_API_VERSION {
             return None;
         }
-        Some(FunctionAnalyses {
+        Some(FunctionRun {
             api,
-            ctx: NonNull::new(ctx)?,
+            run: NonNull::new(run)?,
             function: FunctionValue::new(function)?,
-            debug_remarks: std::cell::Cell::new(false),
         })
     }
 
+    /// Runs `body` on the function's analyses as they are now; they are released after
+    /// (also when `body` unwinds).
+    pub fn with_analyses<T>(&self, body: impl FnOnce(&FunctionAnalyses<'f>) -> T) -> Option<T> {
+        // SAFETY: the run is valid for 'f; the context lives until the analyses drop.
+        let ctx = unsafe { (self.api.analyses_begin)(self.run.as_ptr()) };
+        let analyses = FunctionAnalyses {
+            api: self.api,
+            ctx: NonNull::new(ctx)?,
+            function: self.function,
+            debug_remarks: std::cell::Cell::new(false),
+        };
+        Some(body(&analyses))
+    }
+
+    /// Runs one of the host's passes on the function; whether it changed the IR.
+    pub fn run_pass(&self, pass: FunctionPass) -> bool {
+        unsafe { (self.api.run_pass)(self.run.as_ptr(), pass) != 0 }
+    }
+
+    /// Drops every analysis of the function (after a round rewrote it).
+    pub fn invalidate_analyses(&self) {
+        unsafe { (self.api.invalidate_analyses)(self.run.as_ptr()) }
+    }
+}
+
+impl Drop for FunctionAnalyses<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the context came from `analyses_begin` and is released once.
+        unsafe { (self.api.analyses_end)(self.ctx()) }
+    }
+}
+
+/// Collects the expressions a host function lists into `list` (a `Vec<*const PrScev>`).
+unsafe extern "C" fn push_scev(list: *mut std::ffi::c_void, expr: *const PrScev) {
+    (*list.cast::<Vec<*const PrScev>>()).push(expr);
+}
+
+/// A `PrScevList` that appends to `raw`, which must outlive the host's use of it.
+fn scev_list(raw: &mut Vec<*const PrScev>) -> PrScevList {
+    PrScevList {
+        list: (raw as *mut Vec<*const PrScev>).cast(),
+        push: push_scev,
+    }
+}
+
+impl<'f> FunctionAnalyses<'f> {
     /// Whether messages also quote the IR (`-polyrust-debug-remarks`).
     pub fn debug_remarks(&self) -> bool {
         self.debug_remarks.get()
@@ -235,72 +290,105 @@ impl<'f> FunctionAnalyses<'f> {
         unsafe { (self.api.known_positive)(self.ctx(), expr.raw()) != 0 }
     }
 
-    /// One common shape for all `offsets` (bytes from the base) of an array whose
-    /// shape has parameters (`A[i*m + j]`): the inner dimension sizes, outermost first,
-    /// and each offset's subscripts. `None` when LLVM's delinearization finds none.
+    /// The expressions a host function lists through a `PrScevList`.
+    fn listed(&self, fill: impl FnOnce(*mut PrScevList)) -> Vec<Scev<'f>> {
+        let mut raw: Vec<*const PrScev> = Vec::new();
+        fill(&mut scev_list(&mut raw));
+        raw.into_iter().map(|e| self.wrap_scev(e)).collect()
+    }
+
+    /// The constant `value` in the type of `like`.
+    fn scev_constant(&self, like: Scev<'f>, value: u64) -> Scev<'f> {
+        self.wrap_scev(unsafe { (self.api.scev_constant)(self.ctx(), like.raw(), value) })
+    }
+
+    /// One common shape for all `offsets` (bytes from the base, integers) of an array
+    /// whose shape has parameters (`A[i*m + j]`): the inner dimension sizes, outermost
+    /// first, and each offset's subscripts. `None` when LLVM's delinearization finds no
+    /// shape of 2 to `MAX_DIMS` dimensions that gives every offset a subscript in each.
     pub fn delinearize_parametric(
         &self,
         offsets: &[Scev<'f>],
         element_size: u64,
     ) -> Option<Delinearized<'f>> {
-        let exprs: Vec<*const PrScev> = offsets.iter().map(|o| o.raw()).collect();
-        let mut sizes = vec![std::ptr::null::<PrScev>(); MAX_DIMS];
-        let mut subscripts = vec![std::ptr::null::<PrScev>(); MAX_DIMS * offsets.len()];
-        let dims = unsafe {
-            (self.api.delinearize_parametric)(
+        let first = offsets.first()?;
+        first.bit_width()?;
+        let element = self.scev_constant(*first, element_size);
+        let raw: Vec<*const PrScev> = offsets.iter().map(|o| o.raw()).collect();
+        let terms: Vec<*const PrScev> = self
+            .listed(|list| unsafe {
+                (self.api.parametric_terms)(self.ctx(), raw.as_ptr(), raw.len(), list)
+            })
+            .iter()
+            .map(|t| t.raw())
+            .collect();
+        // The element size comes last: the sizes of the dimensions, in bytes' terms.
+        let sizes = self.listed(|list| unsafe {
+            (self.api.array_dimensions)(
                 self.ctx(),
-                exprs.as_ptr(),
-                exprs.len(),
-                element_size,
-                sizes.as_mut_ptr(),
-                subscripts.as_mut_ptr(),
-                MAX_DIMS,
+                terms.as_ptr(),
+                terms.len(),
+                element.raw(),
+                list,
             )
-        };
-        self.delinearized(dims, &sizes, &subscripts, offsets.len())
+        });
+        let dims = sizes.len();
+        if !(2..=MAX_DIMS).contains(&dims) {
+            return None;
+        }
+        let raw_sizes: Vec<*const PrScev> = sizes.iter().map(|s| s.raw()).collect();
+        let mut subscripts = Vec::with_capacity(offsets.len());
+        for offset in offsets {
+            let subscript = self.listed(|list| unsafe {
+                (self.api.access_functions)(
+                    self.ctx(),
+                    offset.raw(),
+                    raw_sizes.as_ptr(),
+                    raw_sizes.len(),
+                    list,
+                )
+            });
+            if subscript.len() != dims {
+                return None;
+            }
+            subscripts.push(subscript);
+        }
+        Some(Delinearized {
+            inner_sizes: sizes[..dims - 1].to_vec(),
+            subscripts,
+        })
     }
 
     /// The shape of a constant-size multi-dimensional array access (`double A[N][M]`),
-    /// from one byte offset.
+    /// from one byte offset (an integer): `None` unless it has 2 to `MAX_DIMS`
+    /// dimensions and a size for each inner one.
     pub fn delinearize_fixed(
         &self,
         offset: Scev<'f>,
         element_size: u64,
     ) -> Option<Delinearized<'f>> {
-        let mut sizes = vec![std::ptr::null::<PrScev>(); MAX_DIMS];
-        let mut subscripts = vec![std::ptr::null::<PrScev>(); MAX_DIMS];
-        let dims = unsafe {
+        offset.bit_width()?;
+        let element = self.scev_constant(offset, element_size);
+        let (mut subscripts, mut sizes) = (Vec::new(), Vec::new());
+        let found = unsafe {
             (self.api.delinearize_fixed)(
                 self.ctx(),
                 offset.raw(),
-                element_size,
-                sizes.as_mut_ptr(),
-                subscripts.as_mut_ptr(),
-                MAX_DIMS,
+                element.raw(),
+                &mut scev_list(&mut subscripts),
+                &mut scev_list(&mut sizes),
             )
         };
-        self.delinearized(dims, &sizes, &subscripts, 1)
-    }
-
-    /// The result of a delinearization call: `dims` dimensions (none below 2), the
-    /// inner sizes and `count` offsets' subscripts, expression-major.
-    fn delinearized(
-        &self,
-        dims: usize,
-        sizes: &[*const PrScev],
-        subscripts: &[*const PrScev],
-        count: usize,
-    ) -> Option<Delinearized<'f>> {
-        (dims >= 2).then(|| Delinearized {
+        let dims = subscripts.len();
+        if found == 0 || dims < 2 || dims > MAX_DIMS || sizes.len() < dims - 1 {
+            return None;
+        }
+        Some(Delinearized {
             inner_sizes: sizes[..dims - 1]
                 .iter()
                 .map(|s| self.wrap_scev(*s))
                 .collect(),
-            subscripts: subscripts
-                .chunks(dims)
-                .take(count)
-                .map(|c| c.iter().map(|s| self.wrap_scev(*s)).collect())
-                .collect(),
+            subscripts: vec![subscripts.iter().map(|s| self.wrap_scev(*s)).collect()],
         })
     }
 
@@ -334,19 +422,68 @@ impl<'f> FunctionAnalyses<'f> {
         ty: &impl AsTypeRef,
         before: InstructionValue<'f>,
     ) -> Option<LLVMValueRef> {
+        self.expand_raw(expr, ty.as_type_ref(), before, true)
+    }
+
+    /// `expand`, in SCEVExpander's canonical mode (recurrences get new induction
+    /// variables) or not.
+    pub(crate) fn expand_raw(
+        &self,
+        expr: Scev<'f>,
+        ty: inkwell::llvm_sys::prelude::LLVMTypeRef,
+        before: InstructionValue<'f>,
+        canonical: bool,
+    ) -> Option<LLVMValueRef> {
         let value = unsafe {
             (self.api.scev_expand)(
                 self.ctx(),
-                expr.raw.as_ptr(),
-                ty.as_type_ref(),
+                expr.raw(),
+                ty,
                 before.as_value_ref(),
+                i32::from(canonical),
             )
         };
         (!value.is_null()).then_some(value)
     }
 
+    /// `a + b`.
+    pub(crate) fn scev_add(&self, a: Scev<'f>, b: Scev<'f>) -> Scev<'f> {
+        self.wrap_scev(unsafe { (self.api.scev_add)(self.ctx(), a.raw(), b.raw()) })
+    }
+
+    /// `a * b`.
+    pub(crate) fn scev_mul(&self, a: Scev<'f>, b: Scev<'f>) -> Scev<'f> {
+        self.wrap_scev(unsafe { (self.api.scev_mul)(self.ctx(), a.raw(), b.raw()) })
+    }
+
+    /// The leaf standing for an IR value.
+    pub(crate) fn scev_unknown(&self, value: LLVMValueRef) -> Scev<'f> {
+        self.wrap_scev(unsafe { (self.api.scev_unknown)(self.ctx(), value) })
+    }
+
+    /// `expr` truncated or sign-extended to the integer type `ty`.
+    pub(crate) fn scev_truncate_or_sign_extend(
+        &self,
+        expr: Scev<'f>,
+        ty: inkwell::llvm_sys::prelude::LLVMTypeRef,
+    ) -> Scev<'f> {
+        self.wrap_scev(unsafe {
+            (self.api.scev_truncate_or_sign_extend)(self.ctx(), expr.raw(), ty)
+        })
+    }
+
+    /// An expression of the kind of `like` over new operands (as many as it has).
+    pub(crate) fn scev_with_operands(&self, like: Scev<'f>, operands: &[Scev<'f>]) -> Scev<'f> {
+        let raw: Vec<*const PrScev> = operands.iter().map(|o| o.raw()).collect();
+        self.wrap_scev(unsafe {
+            (self.api.scev_with_operands)(self.ctx(), like.raw(), raw.as_ptr(), raw.len())
+        })
+    }
+
     /// Emits, before `before`, the value of `expr` where each add recurrence of
-    /// `loops[k]` is evaluated at iteration `counters[k]` (i64 values), as type `ty`.
+    /// `loops[k]` is evaluated at iteration `counters[k]` (i64 values), as type `ty`;
+    /// `None` when a recurrence of those loops is not affine or the value cannot be
+    /// expanded there.
     pub(crate) fn expand_with_counters(
         &self,
         expr: Scev<'f>,
@@ -355,21 +492,17 @@ impl<'f> FunctionAnalyses<'f> {
         ty: inkwell::llvm_sys::prelude::LLVMTypeRef,
         before: InstructionValue<'f>,
     ) -> Option<LLVMValueRef> {
-        let raw_loops: Vec<*mut PrLoop> = loops.iter().map(|l| l.raw.as_ptr()).collect();
-        let count = raw_loops.len().min(counters.len());
-        // SAFETY: both arrays hold `count` live handles for the duration of the call.
-        let value = unsafe {
-            (self.api.expand_with_counters)(
-                self.ctx(),
-                expr.raw(),
-                raw_loops.as_ptr(),
-                counters.as_ptr(),
-                count,
-                ty,
-                before.as_value_ref(),
-            )
-        };
-        (!value.is_null()).then_some(value)
+        let counted: Vec<(Loop<'f>, LLVMValueRef)> = loops
+            .iter()
+            .copied()
+            .zip(counters.iter().copied())
+            .collect();
+        let rewritten = super::counters::at_iterations(self, expr, &counted)?;
+        if rewritten.is_could_not_compute() {
+            return None;
+        }
+        // Not canonical: the counters are the induction variables.
+        self.expand_raw(rewritten, ty, before, false)
     }
 
     /// Emits, before `before` (inside `l`), the number of completed iterations of `l`.
@@ -403,8 +536,9 @@ impl<'f> FunctionAnalyses<'f> {
 
     /// Cuts blocks made by code generation out of the CFG (they become unreachable).
     pub fn abandon_blocks(&self, blocks: &[BasicBlock<'f>]) {
-        let raw: Vec<LLVMBasicBlockRef> = blocks.iter().map(|b| block_ref(*b)).collect();
-        unsafe { (self.api.abandon_blocks)(raw.as_ptr(), raw.len()) }
+        super::builder::abandon_blocks(self.function, blocks, |phi, from| unsafe {
+            (self.api.remove_phi_incoming)(phi.as_value_ref(), block_ref(from))
+        });
     }
 
     /// Registers a block made by code generation in the dominator tree.
@@ -540,10 +674,11 @@ impl<'f> FunctionAnalyses<'f> {
         block_name(self.api, block)
     }
 
-    /// A `-Rpass*=polyrust` remark, located at `at.instruction`, else at the start of
-    /// `at.loop_`, else at the first located instruction of `at.block`, else at the
-    /// function. Said once per place and message in a function (see `forget_remarks`):
-    /// nested loop nests report the same call, and later rounds the same regions.
+    /// A `-Rpass*=polyrust` remark on `at.block`, else on the header of `at.loop_`, else
+    /// on the entry block; located at `at.instruction`, else at the start of `at.loop_`,
+    /// else at the first located instruction of that block, else at the function. Said
+    /// once per place and message in a function (see `forget_remarks`): nested loop
+    /// nests report the same call, and later rounds the same regions.
     pub fn remark(&self, kind: RemarkKind, name: &str, at: RemarkAt<'f>, message: &str) {
         let place = match (at.instruction, at.loop_, at.block) {
             (Some(i), _, _) => self.instruction_location(i).map_or_else(
@@ -560,6 +695,14 @@ impl<'f> FunctionAnalyses<'f> {
         if !SAID.with(|said| said.borrow_mut().insert(key)) {
             return;
         }
+        let Some(block) = at
+            .block
+            .or_else(|| at.loop_.map(|l| l.header()))
+            .or_else(|| self.function.get_first_basic_block())
+        else {
+            return;
+        };
+        let (located_at, loop_) = self.remark_location(at, block);
         let name = c_string(name);
         let message = c_string(message);
         unsafe {
@@ -567,13 +710,35 @@ impl<'f> FunctionAnalyses<'f> {
                 self.ctx(),
                 kind,
                 name.as_ptr(),
-                at.instruction
-                    .map_or(std::ptr::null_mut(), |i| i.as_value_ref()),
-                at.loop_.map_or(std::ptr::null_mut(), |l| l.raw.as_ptr()),
-                at.block.map_or(std::ptr::null_mut(), block_ref),
+                located_at.map_or(std::ptr::null_mut(), |i| i.as_value_ref()),
+                loop_.map_or(std::ptr::null_mut(), |l| l.raw.as_ptr()),
+                block_ref(block),
                 message.as_ptr(),
             )
         }
+    }
+
+    /// Where a remark on `block` points: the instruction or the loop start whose debug
+    /// location it takes (neither: the function's).
+    fn remark_location(
+        &self,
+        at: RemarkAt<'f>,
+        block: BasicBlock<'f>,
+    ) -> (Option<InstructionValue<'f>>, Option<Loop<'f>>) {
+        if let Some(i) = at.instruction.filter(|i| has_debug_location(*i)) {
+            return (Some(i), None);
+        }
+        if let Some(l) = at.loop_.filter(|l| self.loop_location(*l).is_some()) {
+            return (None, Some(l));
+        }
+        let mut next = block.get_first_instruction();
+        while let Some(i) = next {
+            if has_debug_location(i) {
+                return (Some(i), None);
+            }
+            next = i.get_next_instruction();
+        }
+        (None, None)
     }
 
     /// A diagnostic reported through the LLVMContext (`error: polyrust: ...`); an error
@@ -651,6 +816,14 @@ thread_local! {
 /// round of each function).
 pub fn forget_remarks() {
     SAID.with(|said| said.borrow_mut().clear());
+}
+
+/// Whether an instruction has a debug location.
+fn has_debug_location(inst: InstructionValue<'_>) -> bool {
+    // SAFETY: the instruction is live; the location is only compared with null.
+    unsafe {
+        !inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(inst.as_value_ref()).is_null()
+    }
 }
 
 fn block_ref(block: BasicBlock<'_>) -> LLVMBasicBlockRef {
@@ -888,6 +1061,12 @@ impl PartialEq for Scev<'_> {
     }
 }
 impl Eq for Scev<'_> {}
+
+impl std::hash::Hash for Scev<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.raw.hash(state)
+    }
+}
 
 impl std::fmt::Debug for Scev<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
