@@ -182,8 +182,9 @@ typedef struct {
                                    const int64_t *constants, size_t count);
   const PrScev *(*backedge_taken_count)(PrFunctionCtx *, PrLoop *);
   const PrScev *(*constant_max_backedge_taken_count)(PrFunctionCtx *, PrLoop *);
-  /* backedge-taken count + 1, in a type wide enough not to wrap; could-not-compute if unknown */
-  const PrScev *(*trip_count)(PrFunctionCtx *, PrLoop *);
+  /* A backedge-taken count + 1: in the count's own type when `own_type`, else in one
+   * wide enough not to wrap. */
+  const PrScev *(*trip_count_from_taken)(PrFunctionCtx *, const PrScev *taken, PrLoop *, int own_type);
   PrScevKind (*scev_kind)(const PrScev *);
   size_t (*scev_operand_count)(const PrScev *);
   const PrScev *(*scev_operand)(const PrScev *, size_t index);
@@ -240,21 +241,14 @@ typedef struct {
    * expansions placed in it only reuse values that dominate it. */
   void (*add_block_to_dominators)(PrFunctionCtx *, LLVMBasicBlockRef block, LLVMBasicBlockRef idom);
 
-  /* Loop metadata (`!llvm.loop`). Whether the loop's ID carries the property `tag`. */
-  int (*loop_has_tag)(PrLoop *loop, const char *tag);
-  /* Adds the property `tag` to the loop's ID (made if the loop has none). */
-  void (*tag_loop)(PrLoop *loop, const char *tag);
-  /* Adds the property `tag` to the loop ID on a latch's branch, and when `group` is not
-   * NULL the property `llvm.loop.parallel_accesses` with it. */
-  void (*tag_latch)(LLVMValueRef branch, const char *tag, LLVMMetadataRef group /* or NULL */);
-  /* A new access group (a distinct empty node in the function's context). */
-  LLVMMetadataRef (*new_access_group)(LLVMValueRef function);
-  /* Adds `group` to a memory instruction's `!llvm.access.group` list. */
-  void (*add_access_group)(LLVMValueRef instruction, LLVMMetadataRef group);
-  /* A new anonymous alias scope domain with `count` scopes in it, written to `scopes`
-   * (scoped no-alias metadata: one scope per array of a region the run-time check
-   * proved disjoint). */
-  void (*new_alias_scopes)(LLVMValueRef function, size_t count, LLVMMetadataRef *scopes);
+  /* Metadata LLVM's C API cannot make or reach. The ID (`!llvm.loop`) of a loop of
+   * LoopInfo, NULL if none, and setting it on all its latches; a distinct node in the
+   * context of `in_context_of` with `operands`, after the node itself when `self_first`
+   * (loop IDs, alias scopes and their domains). */
+  LLVMMetadataRef (*loop_id)(PrLoop *loop);
+  void (*set_loop_id)(PrLoop *loop, LLVMMetadataRef id);
+  LLVMMetadataRef (*distinct_node)(LLVMValueRef in_context_of, const LLVMMetadataRef *operands, size_t count,
+                                   int self_first);
   /* Adds `scope` to a memory instruction's `!alias.scope` list and `others` to its
    * `!noalias` list (both keep what they had). */
   void (*add_alias_scopes)(LLVMValueRef instruction, LLVMMetadataRef scope, const LLVMMetadataRef *others,

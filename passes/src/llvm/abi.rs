@@ -1,7 +1,7 @@
 //! The C ABI of `plugin/shim/polyrust_host.h`, declared for Rust. Keep the two in step:
 //! field order is the contract. Only `llvm::host` uses these raw types.
 
-use std::ffi::{c_char, c_int};
+use std::ffi::c_char;
 
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMMetadataRef, LLVMTypeRef, LLVMValueRef};
 
@@ -205,7 +205,7 @@ pub struct PrHostApi {
         unsafe extern "C" fn(Ctx, Sc, *const LLVMValueRef, *const i64, usize) -> Sc,
     pub backedge_taken_count: unsafe extern "C" fn(Ctx, Lp) -> Sc,
     pub constant_max_backedge_taken_count: unsafe extern "C" fn(Ctx, Lp) -> Sc,
-    pub trip_count: unsafe extern "C" fn(Ctx, Lp) -> Sc,
+    pub trip_count_from_taken: unsafe extern "C" fn(Ctx, Sc, Lp, i32) -> Sc,
     pub scev_kind: unsafe extern "C" fn(Sc) -> PrScevKind,
     pub scev_operand_count: unsafe extern "C" fn(Sc) -> usize,
     pub scev_operand: unsafe extern "C" fn(Sc, usize) -> Sc,
@@ -239,12 +239,10 @@ pub struct PrHostApi {
     pub add_block_to_loop: unsafe extern "C" fn(Ctx, Bb, Lp),
     pub remove_phi_incoming: unsafe extern "C" fn(LLVMValueRef, Bb),
     pub add_block_to_dominators: unsafe extern "C" fn(Ctx, Bb, Bb),
-    pub loop_has_tag: unsafe extern "C" fn(Lp, *const c_char) -> c_int,
-    pub tag_loop: unsafe extern "C" fn(Lp, *const c_char),
-    pub tag_latch: unsafe extern "C" fn(LLVMValueRef, *const c_char, LLVMMetadataRef),
-    pub new_access_group: unsafe extern "C" fn(LLVMValueRef) -> LLVMMetadataRef,
-    pub add_access_group: unsafe extern "C" fn(LLVMValueRef, LLVMMetadataRef),
-    pub new_alias_scopes: unsafe extern "C" fn(LLVMValueRef, usize, *mut LLVMMetadataRef),
+    pub loop_id: unsafe extern "C" fn(Lp) -> LLVMMetadataRef,
+    pub set_loop_id: unsafe extern "C" fn(Lp, LLVMMetadataRef),
+    pub distinct_node:
+        unsafe extern "C" fn(LLVMValueRef, *const LLVMMetadataRef, usize, i32) -> LLVMMetadataRef,
     pub add_alias_scopes:
         unsafe extern "C" fn(LLVMValueRef, LLVMMetadataRef, *const LLVMMetadataRef, usize),
 

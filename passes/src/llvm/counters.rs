@@ -10,9 +10,36 @@ use std::collections::HashMap;
 use inkwell::llvm_sys::core as c;
 use inkwell::llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
 use inkwell::llvm_sys::LLVMTypeKind;
-use inkwell::values::AsValueRef;
+use inkwell::values::{AsValueRef, InstructionValue};
 
 use super::host::{FunctionAnalyses, Loop, Scev, ScevKind};
+
+impl<'f> FunctionAnalyses<'f> {
+    /// Emits, before `before`, the value of `expr` where each add recurrence of
+    /// `loops[k]` is evaluated at iteration `counters[k]` (i64 values), as type `ty`;
+    /// `None` when a recurrence of those loops is not affine or the value cannot be
+    /// expanded there.
+    pub(crate) fn expand_with_counters(
+        &self,
+        expr: Scev<'f>,
+        loops: &[Loop<'f>],
+        counters: &[LLVMValueRef],
+        ty: LLVMTypeRef,
+        before: InstructionValue<'f>,
+    ) -> Option<LLVMValueRef> {
+        let counted: Vec<(Loop<'f>, LLVMValueRef)> = loops
+            .iter()
+            .copied()
+            .zip(counters.iter().copied())
+            .collect();
+        let rewritten = at_iterations(self, expr, &counted)?;
+        if rewritten.is_could_not_compute() {
+            return None;
+        }
+        // Not canonical: the counters are the induction variables.
+        self.expand_raw(rewritten, ty, before, false)
+    }
+}
 
 /// `expr` with the add recurrences of the loops of `counters` evaluated at their counter
 /// (an i64 value; the last one given for a loop counts); `None` when one of them is not

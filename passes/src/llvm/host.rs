@@ -14,6 +14,7 @@ use inkwell::types::AsTypeRef;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 
 use super::abi::{self, PrFunctionCtx, PrFunctionRun, PrHostApi, PrLoop, PrScev, PrScevList};
+use super::metadata;
 
 pub use super::abi::PrMemoryEffect as MemoryEffect;
 pub use super::abi::{PrAliasResult as AliasResult, PrFunctionPass as FunctionPass};
@@ -268,8 +269,19 @@ impl<'f> FunctionAnalyses<'f> {
     }
 
     /// Backedge-taken count plus one, in a type wide enough not to wrap.
+    /// `ScevKind::CouldNotCompute` if unknown. In the count's own type when the +1
+    /// provably cannot wrap (readable), else wider.
     pub fn trip_count(&self, l: Loop<'f>) -> Scev<'f> {
-        self.wrap_scev(unsafe { (self.api.trip_count)(self.ctx(), l.raw.as_ptr()) })
+        let taken = self.backedge_taken_count(l);
+        if taken.is_could_not_compute() {
+            return taken;
+        }
+        let max = self.constant_max_backedge_taken_count(l);
+        // All ones (-1 sign-extended) is the one constant whose +1 wraps.
+        let own_type = max.kind() == ScevKind::Constant && max.constant() != Some(-1);
+        self.wrap_scev(unsafe {
+            (self.api.trip_count_from_taken)(self.ctx(), taken.raw(), l.raw(), i32::from(own_type))
+        })
     }
 
     /// `a - b`, simplified by ScalarEvolution.
@@ -380,7 +392,7 @@ impl<'f> FunctionAnalyses<'f> {
             )
         };
         let dims = subscripts.len();
-        if found == 0 || dims < 2 || dims > MAX_DIMS || sizes.len() < dims - 1 {
+        if found == 0 || !(2..=MAX_DIMS).contains(&dims) || sizes.len() < dims - 1 {
             return None;
         }
         Some(Delinearized {
@@ -480,31 +492,6 @@ impl<'f> FunctionAnalyses<'f> {
         })
     }
 
-    /// Emits, before `before`, the value of `expr` where each add recurrence of
-    /// `loops[k]` is evaluated at iteration `counters[k]` (i64 values), as type `ty`;
-    /// `None` when a recurrence of those loops is not affine or the value cannot be
-    /// expanded there.
-    pub(crate) fn expand_with_counters(
-        &self,
-        expr: Scev<'f>,
-        loops: &[Loop<'f>],
-        counters: &[LLVMValueRef],
-        ty: inkwell::llvm_sys::prelude::LLVMTypeRef,
-        before: InstructionValue<'f>,
-    ) -> Option<LLVMValueRef> {
-        let counted: Vec<(Loop<'f>, LLVMValueRef)> = loops
-            .iter()
-            .copied()
-            .zip(counters.iter().copied())
-            .collect();
-        let rewritten = super::counters::at_iterations(self, expr, &counted)?;
-        if rewritten.is_could_not_compute() {
-            return None;
-        }
-        // Not canonical: the counters are the induction variables.
-        self.expand_raw(rewritten, ty, before, false)
-    }
-
     /// Emits, before `before` (inside `l`), the number of completed iterations of `l`.
     pub fn expand_loop_counter(
         &self,
@@ -549,28 +536,26 @@ impl<'f> FunctionAnalyses<'f> {
     /// Adds the property `tag` to the loop ID on a generated latch branch, and marks
     /// the loop's accesses in `group` as free of loop-carried dependences.
     pub fn tag_latch(&self, branch: InstructionValue<'f>, tag: &str, group: Option<AccessGroup>) {
-        let tag = c_string(tag);
-        let group = group.map_or(std::ptr::null_mut(), |g| g.0);
-        unsafe { (self.api.tag_latch)(branch.as_value_ref(), tag.as_ptr(), group) }
+        metadata::tag_latch(self.api, branch.as_value_ref(), tag, group.map(|g| g.0));
     }
 
     /// A new access group for the accesses of one parallel loop.
     pub fn new_access_group(&self) -> AccessGroup {
-        AccessGroup(unsafe { (self.api.new_access_group)(self.function().as_value_ref()) })
+        let function = self.function().as_value_ref();
+        AccessGroup(metadata::distinct_node(self.api, function, &[], false))
     }
 
     /// Puts a memory instruction in an access group (it keeps the groups it is in).
     pub fn add_access_group(&self, instruction: InstructionValue<'f>, group: AccessGroup) {
-        unsafe { (self.api.add_access_group)(instruction.as_value_ref(), group.0) }
+        metadata::add_access_group(instruction.as_value_ref(), group.0);
     }
 
     /// `count` new alias scopes in one new domain of their own.
     pub fn new_alias_scopes(&self, count: usize) -> Vec<AliasScope> {
-        let mut scopes: Vec<LLVMMetadataRef> = vec![std::ptr::null_mut(); count];
-        unsafe {
-            (self.api.new_alias_scopes)(self.function().as_value_ref(), count, scopes.as_mut_ptr())
-        };
-        scopes.into_iter().map(AliasScope).collect()
+        metadata::new_alias_scopes(self.api, self.function().as_value_ref(), count)
+            .into_iter()
+            .map(AliasScope)
+            .collect()
     }
 
     /// Puts a memory instruction in `scope` and declares it disjoint from the accesses
@@ -837,7 +822,28 @@ fn source_name(api: &PrHostApi, value: LLVMValueRef) -> Option<String> {
 }
 
 fn operand_name(api: &PrHostApi, value: LLVMValueRef) -> String {
+    // An unnamed value of type void (a store, a branch) has no slot: LLVM prints it as
+    // <badref>, after numbering the whole function again to look for it (a store asked
+    // for its name cost a numbering of NPB SP's main; detection asks every instruction).
+    if unnamed_void_instruction(value) {
+        return "<badref>".to_string();
+    }
     take_host_string(api, unsafe { (api.value_as_operand)(value) })
+}
+
+fn unnamed_void_instruction(value: LLVMValueRef) -> bool {
+    use inkwell::llvm_sys::core as c;
+    // SAFETY: the value is live; only its kind, type and name length are read.
+    unsafe {
+        let mut length = 0usize;
+        !c::LLVMIsAInstruction(value).is_null()
+            && c::LLVMGetTypeKind(c::LLVMTypeOf(value))
+                == inkwell::llvm_sys::LLVMTypeKind::LLVMVoidTypeKind
+            && {
+                c::LLVMGetValueName2(value, &mut length);
+                length == 0
+            }
+    }
 }
 
 fn block_name(api: &PrHostApi, block: BasicBlock<'_>) -> String {
@@ -967,16 +973,29 @@ impl<'f> Loop<'f> {
         self.raw.as_ptr()
     }
 
+    /// The loop's ID (`!llvm.loop` on all its latches), if it has one.
+    fn id(&self) -> Option<LLVMMetadataRef> {
+        let id = unsafe { (self.api.loop_id)(self.raw()) };
+        (!id.is_null()).then_some(id)
+    }
+
+    /// A value in the loop's context (its header).
+    fn in_context(&self) -> LLVMValueRef {
+        // SAFETY: a block is a value; LLVMBasicBlockAsValue only converts the handle.
+        unsafe { inkwell::llvm_sys::core::LLVMBasicBlockAsValue(block_ref(self.header())) }
+    }
+
     /// Whether the loop's `!llvm.loop` metadata has the property `tag`.
     pub fn has_tag(&self, tag: &str) -> bool {
-        let tag = c_string(tag);
-        unsafe { (self.api.loop_has_tag)(self.raw(), tag.as_ptr()) != 0 }
+        self.id().is_some_and(|id| {
+            metadata::has_property(metadata::context_of(self.in_context()), id, tag)
+        })
     }
 
     /// Adds the property `tag` to the loop's `!llvm.loop` metadata.
     pub fn tag(&self, tag: &str) {
-        let tag = c_string(tag);
-        unsafe { (self.api.tag_loop)(self.raw(), tag.as_ptr()) }
+        let id = metadata::with_property(self.api, self.in_context(), self.id(), tag, None);
+        unsafe { (self.api.set_loop_id)(self.raw(), id) }
     }
 
     /// 1 for an outermost loop.

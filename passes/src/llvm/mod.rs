@@ -7,6 +7,7 @@ pub mod builder;
 mod counters;
 pub mod host;
 pub mod ir;
+mod metadata;
 pub mod scev_text;
 pub mod source_terms;
 
