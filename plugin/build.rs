@@ -22,14 +22,16 @@ fn llvm_config(prefix: &str, arg: &str) -> String {
 fn main() {
     let prefix = std::env::var("LLVM_SYS_221_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into());
     println!("cargo:rerun-if-env-changed=LLVM_SYS_221_PREFIX");
-    println!("cargo:rerun-if-changed=shim/shim.cpp");
-    println!("cargo:rerun-if-changed=shim/polyrust_host.h");
+    for file in ["shim.cpp", "host.cpp", "host.h", "polyrust_host.h"] {
+        println!("cargo:rerun-if-changed=shim/{file}");
+    }
 
     let mut build = cc::Build::new();
     build
         .cpp(true)
         .compiler(PathBuf::from(&prefix).join("bin/clang++"))
         .file("shim/shim.cpp")
+        .file("shim/host.cpp")
         .include("shim")
         .warnings(true)
         .flag("-Wno-unused-parameter");

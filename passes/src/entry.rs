@@ -3,65 +3,194 @@
 //! warning and the function is reported as unchanged.
 
 use std::any::Any;
-use std::ffi::{c_char, CString};
+use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
 use crate::driver;
-use crate::llvm::abi::{PrFunctionCtx, PrHostApi, PrOptions, PrPrinter};
-use crate::llvm::{FunctionAnalyses, LLVMValueRef, Severity};
-use crate::options::{Options, RawOptions};
+use crate::llvm::abi::{
+    PrFunctionRun, PrHostApi, PrOptionDeclaration, PrOptionKind, PrOptionValue, PrPrinter,
+};
+use crate::llvm::{FunctionAnalyses, FunctionRun, LLVMValueRef, Severity};
+use crate::options::{
+    GivenValue, OptionDeclaration, OptionKind, Options, RawOptions, DECLARATIONS,
+};
 use crate::report;
+use crate::rounds;
 
-/// Optimizes one function; returns 1 if its IR changed.
+/// Fills `out` with the declaration of option `index`; 0 past the last one.
+///
+/// # Safety
+/// `out` is valid for writing (or null).
+pub unsafe fn option_declaration(index: usize, out: *mut PrOptionDeclaration) -> i32 {
+    let (Some(declaration), Some(out)) = (DECLARATIONS.get(index), out.as_mut()) else {
+        return 0;
+    };
+    *out = for_the_shim(declaration);
+    1
+}
+
+/// A declaration in the shim's terms; its strings are static.
+fn for_the_shim(declaration: &OptionDeclaration) -> PrOptionDeclaration {
+    let mut out = PrOptionDeclaration {
+        name: declaration.name.as_ptr(),
+        help: declaration.help.as_ptr(),
+        value_name: c"".as_ptr(),
+        kind: PrOptionKind::Flag,
+        hidden: i32::from(declaration.hidden),
+        value_optional: 0,
+        default_integer: 0,
+        default_number: 0.0,
+        default_text: c"".as_ptr(),
+        choices: std::ptr::null(),
+        choice_count: 0,
+    };
+    match declaration.kind {
+        OptionKind::Flag(on) => out.default_integer = u64::from(on),
+        OptionKind::Uint64(n) => (out.kind, out.default_integer) = (PrOptionKind::Uint64, n),
+        OptionKind::Uint(n) => (out.kind, out.default_integer) = (PrOptionKind::Uint, n.into()),
+        OptionKind::Number(x) => (out.kind, out.default_number) = (PrOptionKind::Number, x),
+        OptionKind::Text {
+            value_name,
+            default,
+            value_optional,
+        } => {
+            out.kind = PrOptionKind::Text;
+            out.value_name = value_name.as_ptr();
+            out.default_text = default.as_ptr();
+            out.value_optional = i32::from(value_optional);
+        }
+        OptionKind::UintList => out.kind = PrOptionKind::UintList,
+        OptionKind::Choice { choices, default } => {
+            out.kind = PrOptionKind::Choice;
+            out.choices = choices.as_ptr();
+            out.choice_count = choices.len();
+            out.default_integer = default as u64;
+        }
+    }
+    out
+}
+
+/// The options as the shim read them: one value per declaration.
+///
+/// # Safety
+/// `values` points to `count` values whose strings and lists are valid for the call.
+unsafe fn raw_options(values: *const PrOptionValue, count: usize) -> Option<RawOptions> {
+    if values.is_null() || count != DECLARATIONS.len() {
+        return None;
+    }
+    let text = |p: *const c_char| {
+        if p.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(p).to_string_lossy().into_owned()
+        }
+    };
+    let given: Vec<GivenValue> = std::slice::from_raw_parts(values, count)
+        .iter()
+        .map(|v| GivenValue {
+            given: v.given != 0,
+            integer: v.integer,
+            number: v.number,
+            text: text(v.text),
+            list: if v.list.is_null() {
+                Vec::new()
+            } else {
+                std::slice::from_raw_parts(v.list, v.list_len).to_vec()
+            },
+        })
+        .collect();
+    Some(RawOptions::from_values(&given))
+}
+
+/// Whether the pass joins LLVM's pipeline at this optimization level.
+///
+/// # Safety
+/// As for `raw_options`.
+pub unsafe fn joins_pipeline(
+    values: *const PrOptionValue,
+    count: usize,
+    speedup_level: u32,
+    size_level: u32,
+) -> i32 {
+    let enable = raw_options(values, count).is_some_and(|raw| raw.enable);
+    i32::from(rounds::joins_pipeline(enable, speedup_level, size_level))
+}
+
+/// Runs the rounds of the optimizer on one function; returns 1 if its IR changed.
 ///
 /// # Safety
 /// The arguments come from the shim and are valid for the duration of the call.
-pub unsafe fn run_function(
+pub unsafe fn optimize_function(
     api: *const PrHostApi,
-    ctx: *mut PrFunctionCtx,
+    run: *mut PrFunctionRun,
     function: LLVMValueRef,
-    options: *const PrOptions,
+    values: *const PrOptionValue,
+    count: usize,
 ) -> i32 {
-    let Some(analyses) = FunctionAnalyses::from_raw(api, ctx, function) else {
+    let (Some(run), Some(raw)) = (
+        FunctionRun::from_raw(api, run, function),
+        raw_options(values, count),
+    ) else {
         return 0;
     };
-    let Some(options) = validated_options(&analyses, options) else {
-        return 0;
-    };
-    analyses.set_debug_remarks(options.debug_remarks);
-    let outcome = catch_unwind(AssertUnwindSafe(|| driver::run(&analyses, &options)));
-    match outcome {
-        Ok(changed) => i32::from(changed),
-        Err(panic) => {
-            report_internal_error(&analyses, panic.as_ref());
-            0
+    // Validated in the first round, whose analyses report what is wrong.
+    let mut options: Option<Options> = None;
+    let changed = rounds::optimize(&run, |analyses, round| {
+        if round == 0 {
+            options = validated_options(analyses, &raw);
         }
-    }
+        let Some(options) = options.as_mut() else {
+            return false;
+        };
+        options.round = round;
+        analyses.set_debug_remarks(options.debug_remarks);
+        match catch_unwind(AssertUnwindSafe(|| driver::run(analyses, options))) {
+            Ok(changed) => changed,
+            Err(panic) => {
+                report_internal_error(analyses, panic.as_ref());
+                false
+            }
+        }
+    });
+    i32::from(changed)
 }
 
 /// Renders a printer pass's text for one function.
 ///
 /// # Safety
-/// As for `run_function`.
+/// As for `optimize_function`.
 pub unsafe fn print_function(
     api: *const PrHostApi,
-    ctx: *mut PrFunctionCtx,
+    run: *mut PrFunctionRun,
     function: LLVMValueRef,
-    options: *const PrOptions,
+    values: *const PrOptionValue,
+    count: usize,
     printer: PrPrinter,
 ) -> *mut c_char {
-    let Some(analyses) = FunctionAnalyses::from_raw(api, ctx, function) else {
+    let (Some(run), Some(raw)) = (
+        FunctionRun::from_raw(api, run, function),
+        raw_options(values, count),
+    ) else {
         return std::ptr::null_mut();
     };
-    let Some(options) = validated_options(&analyses, options) else {
+    run.with_analyses(|analyses| print_with(analyses, &raw, printer))
+        .unwrap_or(std::ptr::null_mut())
+}
+
+fn print_with(
+    analyses: &FunctionAnalyses<'_>,
+    raw: &RawOptions,
+    printer: PrPrinter,
+) -> *mut c_char {
+    let Some(options) = validated_options(analyses, raw) else {
         return std::ptr::null_mut();
     };
     analyses.set_debug_remarks(options.debug_remarks);
     let outcome = catch_unwind(AssertUnwindSafe(|| match printer {
-        PrPrinter::Loops => report::loops::print(&analyses),
+        PrPrinter::Loops => report::loops::print(analyses),
         PrPrinter::Detect | PrPrinter::Scops | PrPrinter::Ast | PrPrinter::Deps => {
-            report::regions::print(&analyses, printer, &options)
+            report::regions::print(analyses, printer, &options)
         }
     }));
     match outcome {
@@ -69,7 +198,7 @@ pub unsafe fn print_function(
             .map(CString::into_raw)
             .unwrap_or(std::ptr::null_mut()),
         Err(panic) => {
-            report_internal_error(&analyses, panic.as_ref());
+            report_internal_error(analyses, panic.as_ref());
             std::ptr::null_mut()
         }
     }
@@ -83,19 +212,14 @@ pub unsafe fn free_string(text: *mut c_char) {
     }
 }
 
-unsafe fn validated_options(
-    analyses: &FunctionAnalyses<'_>,
-    raw: *const PrOptions,
-) -> Option<Options> {
-    let raw = RawOptions::from_abi(raw.as_ref()?);
-    match Options::validate(&raw) {
+fn validated_options(analyses: &FunctionAnalyses<'_>, raw: &RawOptions) -> Option<Options> {
+    match Options::validate(raw) {
         Ok(options) => {
-            // Said once per process, as errors are (each round of the pass on a
-            // function sees the same command line under another round number).
+            // Said once per process, as errors are.
             static WARNED: Mutex<Option<RawOptions>> = Mutex::new(None);
             let warnings = options.warnings();
             if !warnings.is_empty() {
-                let key = RawOptions { round: 0, ..raw };
+                let key = raw.clone();
                 let mut warned = WARNED.lock().unwrap_or_else(|poison| poison.into_inner());
                 if warned.as_ref() != Some(&key) {
                     for warning in &warnings {
@@ -111,9 +235,9 @@ unsafe fn validated_options(
             // for every function of the module.
             static REPORTED: Mutex<Option<RawOptions>> = Mutex::new(None);
             let mut reported = REPORTED.lock().unwrap_or_else(|poison| poison.into_inner());
-            if reported.as_ref() != Some(&raw) {
+            if reported.as_ref() != Some(raw) {
                 analyses.diagnose(Severity::Error, &e.to_string());
-                *reported = Some(raw);
+                *reported = Some(raw.clone());
             }
             None
         }

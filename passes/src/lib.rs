@@ -15,5 +15,6 @@ pub mod model;
 pub mod options;
 pub mod plan;
 pub mod report;
+pub mod rounds;
 pub mod speculate;
 pub mod transform;

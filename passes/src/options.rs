@@ -1,5 +1,6 @@
-//! The optimizer's options, validated. LLVM parses the `-polyrust-*` flags (so a value
-//! of the wrong type is rejected by LLVM itself); this module checks what LLVM cannot:
+//! The optimizer's options, declared (`declarations`: name, kind, default, help, which the
+//! shim turns into LLVM options) and validated. LLVM parses the `-polyrust-*` flags (so a
+//! value of the wrong type is rejected by LLVM itself); this module checks what LLVM cannot:
 //! ranges and combinations, with messages that say what to change. Cache sizes arrive as
 //! text (`48K`, `1M`, `32768`) and are read here with the parser the sysfs reader uses
 //! (`transform::hardware::parse_cache_size`), so a bad unit gets a message of ours.
@@ -7,8 +8,12 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::llvm::abi::{PrOptions, PrTiling};
-use crate::transform::hardware::{format_bytes, parse_cache_size, CacheSizeError};
+use crate::transform::hardware::{
+    format_bytes, parse_cache_size, CacheSizeError, ExplicitHardware,
+};
+
+mod declarations;
+pub use declarations::{GivenValue, OptionDeclaration, OptionKind, DECLARATIONS};
 
 /// Smallest cache size accepted: anything below is almost surely a size meant in KiB.
 const MIN_CACHE_BYTES: u64 = 1024;
@@ -33,6 +38,26 @@ impl Instrumentation {
         match self {
             Instrumentation::Values => "values",
             Instrumentation::Accesses => "accesses",
+        }
+    }
+}
+
+/// `-polyrust-tiling` as given, before validation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TilingChoice {
+    Sica = 0,
+    Fixed = 1,
+    None = 2,
+}
+
+impl TilingChoice {
+    /// The choice at `index` in the option's declaration.
+    pub fn from_index(index: u64) -> Option<TilingChoice> {
+        match index {
+            0 => Some(TilingChoice::Sica),
+            1 => Some(TilingChoice::Fixed),
+            2 => Some(TilingChoice::None),
+            _ => None,
         }
     }
 }
@@ -99,29 +124,20 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// What the declared defaults of the options validate to.
     fn default() -> Self {
-        Options {
-            max_operations: Some(2_000_000),
-            tiling: Tiling::Sica,
-            sica_rho: 0.9,
-            export_dir: None,
-            import_dir: None,
-            l1_cache: None,
-            l2_cache: None,
-            simd_width: None,
-            codegen: true,
-            force_codegen: false,
-            allow_reassociation: false,
-            debug_remarks: false,
-            profile_generate: None,
-            profile_use: None,
-            round: 0,
-            time_tiling: true,
-            register_tiling: true,
-            exprprop: true,
-            quov: true,
-            fusion: true,
-            instrument: Instrumentation::Values,
+        Options::validate(&RawOptions::declared())
+            .unwrap_or_else(|e| panic!("the declared defaults of the options are invalid: {e}"))
+    }
+}
+
+impl ExplicitHardware {
+    /// The hardware the user described on the command line.
+    pub fn from_options(options: &Options) -> ExplicitHardware {
+        ExplicitHardware {
+            l1_bytes: options.l1_cache,
+            l2_bytes: options.l2_cache,
+            simd_bits: options.simd_width,
         }
     }
 }
@@ -237,11 +253,13 @@ impl fmt::Display for OptionError {
 impl std::error::Error for OptionError {}
 
 /// The user's command line as the shim read it, before validation.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RawOptions {
+    /// `-polyrust-enable`: the pass joins the -O2/-O3 pipeline.
+    pub enable: bool,
     pub max_operations: u64,
     /// `None` when `-polyrust-tiling` was not given.
-    pub tiling: Option<PrTiling>,
+    pub tiling: Option<TilingChoice>,
     pub tile_sizes: Vec<u32>,
     pub sica_rho: f64,
     pub export_dir: String,
@@ -260,60 +278,29 @@ pub struct RawOptions {
     pub profile_generate: Option<String>,
     /// `-polyrust-profile-use` as typed; empty: not given.
     pub profile_use: String,
-    pub round: u32,
     pub time_tiling: bool,
     pub register_tiling: bool,
     pub exprprop: bool,
     pub quov: bool,
     pub fusion: bool,
-    /// `-polyrust-instrument` as typed (the shim's default is `values`).
+    /// `-polyrust-instrument` as typed (`values` by default).
     pub instrument: String,
 }
 
 impl RawOptions {
-    /// # Safety
-    /// `raw.tile_sizes` must point to `raw.tile_sizes_len` integers (or be null).
-    pub unsafe fn from_abi(raw: &PrOptions) -> Self {
-        let tile_sizes = if raw.tile_sizes.is_null() {
-            Vec::new()
-        } else {
-            std::slice::from_raw_parts(raw.tile_sizes, raw.tile_sizes_len).to_vec()
-        };
-        let text = |p: *const std::ffi::c_char| {
-            if p.is_null() {
-                String::new()
-            } else {
-                std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
-            }
-        };
-        RawOptions {
-            max_operations: raw.max_operations,
-            tiling: (raw.tiling_given != 0).then_some(raw.tiling),
-            tile_sizes,
-            sica_rho: raw.sica_rho,
-            export_dir: text(raw.export_dir),
-            import_dir: text(raw.import_dir),
-            l1_cache: text(raw.l1_cache),
-            l2_cache: text(raw.l2_cache),
-            simd_width: raw.simd_width,
-            codegen: raw.codegen != 0,
-            force_codegen: raw.force_codegen != 0,
-            allow_reassociation: raw.allow_reassociation != 0,
-            debug_remarks: raw.debug_remarks != 0,
-            profile_generate: (raw.profile_generate != 0).then(|| text(raw.profile_generate_path)),
-            profile_use: text(raw.profile_use),
-            round: raw.round,
-            time_tiling: raw.time_tiling != 0,
-            register_tiling: raw.register_tiling != 0,
-            exprprop: raw.exprprop != 0,
-            quov: raw.quov != 0,
-            fusion: raw.fusion != 0,
-            instrument: if raw.instrument.is_null() {
-                Instrumentation::Values.name().to_string()
-            } else {
-                text(raw.instrument)
-            },
+    /// The options as LLVM parsed them: one value per declaration, in their order.
+    pub fn from_values(values: &[GivenValue]) -> RawOptions {
+        let mut raw = RawOptions::default();
+        for (declaration, value) in DECLARATIONS.iter().zip(values) {
+            (declaration.read)(&mut raw, value);
         }
+        raw
+    }
+
+    /// The options when the user gives none.
+    pub fn declared() -> RawOptions {
+        let values: Vec<GivenValue> = DECLARATIONS.iter().map(GivenValue::default_of).collect();
+        RawOptions::from_values(&values)
     }
 }
 
@@ -328,16 +315,18 @@ impl Options {
         let has_sizes = !raw.tile_sizes.is_empty();
         // Tile sizes alone mean fixed tiling: `-polyrust-tile-sizes=64,64` is enough.
         let tiling = match (raw.tiling, has_sizes) {
-            (None, true) | (Some(PrTiling::Fixed), true) => Tiling::Fixed(raw.tile_sizes.clone()),
-            (Some(PrTiling::Fixed), false) => return Err(OptionError::FixedWithoutSizes),
-            (Some(PrTiling::Sica), true) => {
+            (None, true) | (Some(TilingChoice::Fixed), true) => {
+                Tiling::Fixed(raw.tile_sizes.clone())
+            }
+            (Some(TilingChoice::Fixed), false) => return Err(OptionError::FixedWithoutSizes),
+            (Some(TilingChoice::Sica), true) => {
                 return Err(OptionError::TileSizesIgnored { tiling: "sica" })
             }
-            (Some(PrTiling::None), true) => {
+            (Some(TilingChoice::None), true) => {
                 return Err(OptionError::TileSizesIgnored { tiling: "none" })
             }
-            (None | Some(PrTiling::Sica), false) => Tiling::Sica,
-            (Some(PrTiling::None), false) => Tiling::None,
+            (None | Some(TilingChoice::Sica), false) => Tiling::Sica,
+            (Some(TilingChoice::None), false) => Tiling::None,
         };
         let dir = |d: &str| (!d.is_empty()).then(|| PathBuf::from(d));
         if let Some(import) = dir(&raw.import_dir) {
@@ -382,7 +371,7 @@ impl Options {
             debug_remarks: raw.debug_remarks,
             profile_generate: raw.profile_generate.clone(),
             profile_use,
-            round: raw.round,
+            round: 0,
             time_tiling: raw.time_tiling,
             register_tiling: raw.register_tiling,
             exprprop: raw.exprprop,
@@ -431,6 +420,7 @@ mod tests {
 
     fn raw() -> RawOptions {
         RawOptions {
+            enable: true,
             max_operations: 2_000_000,
             tiling: None,
             tile_sizes: vec![],
@@ -446,7 +436,6 @@ mod tests {
             debug_remarks: false,
             profile_generate: None,
             profile_use: String::new(),
-            round: 0,
             time_tiling: true,
             register_tiling: true,
             exprprop: true,
@@ -529,8 +518,15 @@ mod tests {
     }
 
     #[test]
+    fn declared_defaults_are_the_command_line_without_options() {
+        assert_eq!(RawOptions::declared(), raw());
+    }
+
+    #[test]
     fn defaults_validate_to_sica_tiling() {
         assert_eq!(Options::validate(&raw()), Ok(Options::default()));
+        assert_eq!(Options::default().tiling, Tiling::Sica);
+        assert_eq!(Options::default().max_operations, Some(2_000_000));
     }
 
     #[test]
@@ -573,13 +569,13 @@ mod tests {
     #[test]
     fn conflicting_tiling_and_sizes_is_an_error() {
         let err = Options::validate(&RawOptions {
-            tiling: Some(PrTiling::None),
+            tiling: Some(TilingChoice::None),
             tile_sizes: vec![8],
             ..raw()
         });
         assert_eq!(err, Err(OptionError::TileSizesIgnored { tiling: "none" }));
         let err = Options::validate(&RawOptions {
-            tiling: Some(PrTiling::Fixed),
+            tiling: Some(TilingChoice::Fixed),
             ..raw()
         });
         assert_eq!(err, Err(OptionError::FixedWithoutSizes));

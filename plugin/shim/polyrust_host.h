@@ -1,14 +1,17 @@
 /* polyrust_host.h: the whole C ABI between the C++ shim and the Rust optimizer.
  *
- * The shim owns everything C++-only (pass registration, command-line options, the
- * analyses of the new pass manager) and hands Rust a table of functions over opaque
- * handles. Rust mirrors these declarations in `passes/src/llvm/abi.rs`; a change here
- * must be made there too and `PR_HOST_API_VERSION` bumped.
+ * The shim owns everything C++-only (pass registration, the cl::opt objects, the
+ * analyses of the new pass manager, the passes it runs between rounds) and hands Rust a
+ * table of functions over opaque handles. Rust declares the options (name, kind,
+ * default, help) and runs the rounds of the pass on a function. Rust mirrors these
+ * declarations in `passes/src/llvm/abi.rs`; a change here must be made there too and
+ * `PR_HOST_API_VERSION` bumped.
  *
- * Lifetimes: a PrFunctionCtx and every handle reached from it (loops, SCEVs) are valid
- * only during the call of polyrust_run_function / polyrust_print_function that received
- * the context. Strings returned by the host are allocated with malloc and released with
- * `free_string`; strings returned by Rust are released with polyrust_free_string.
+ * Lifetimes: a PrFunctionRun is valid during the call of polyrust_optimize_function /
+ * polyrust_print_function that received it; a PrFunctionCtx and every handle reached
+ * from it (loops, SCEVs) from `analyses_begin` to `analyses_end`. Strings returned by
+ * the host are allocated with malloc and released with `free_string`; strings returned
+ * by Rust are released with polyrust_free_string.
  */
 #ifndef POLYRUST_HOST_H
 #define POLYRUST_HOST_H
@@ -21,8 +24,9 @@
 extern "C" {
 #endif
 
-#define PR_HOST_API_VERSION 4
+#define PR_HOST_API_VERSION 5
 
+typedef struct PrFunctionRun PrFunctionRun; /* one function and its analysis manager */
 typedef struct PrFunctionCtx PrFunctionCtx; /* one function and its analyses */
 typedef struct PrLoop PrLoop;               /* llvm::Loop */
 typedef struct PrScev PrScev;               /* llvm::SCEV */
@@ -76,43 +80,78 @@ typedef enum {
 
 typedef enum { PR_SEVERITY_ERROR = 0, PR_SEVERITY_WARNING = 1, PR_SEVERITY_NOTE = 2 } PrSeverity;
 
-typedef enum { PR_TILING_SICA = 0, PR_TILING_FIXED = 1, PR_TILING_NONE = 2 } PrTiling;
+/* The kinds of -polyrust-* option, as LLVM parses them. */
+typedef enum {
+  PR_OPTION_FLAG = 0,      /* cl::opt<bool> */
+  PR_OPTION_UINT64 = 1,    /* cl::opt<uint64_t> */
+  PR_OPTION_UINT = 2,      /* cl::opt<unsigned> */
+  PR_OPTION_NUMBER = 3,    /* cl::opt<double> */
+  PR_OPTION_TEXT = 4,      /* cl::opt<std::string> */
+  PR_OPTION_UINT_LIST = 5, /* cl::list<unsigned>, comma-separated */
+  PR_OPTION_CHOICE = 6     /* one of `choices`, held as its index */
+} PrOptionKind;
 
-/* The -polyrust-* command-line options, as parsed by LLVM. Rust validates them. */
 typedef struct {
-  uint64_t max_operations;
-  PrTiling tiling;
-  int tiling_given; /* -polyrust-tiling appeared on the command line */
-  const uint32_t *tile_sizes;
-  size_t tile_sizes_len;
-  double sica_rho;
-  const char *export_dir; /* "" when not given */
-  const char *import_dir; /* "" when not given */
-  const char *l1_cache;   /* as typed ("48K"); "" when not given */
-  const char *l2_cache;   /* as typed; "" when not given */
-  uint32_t simd_width;    /* bits; 0 when not given */
-  int codegen;            /* generate code for the regions (else analyse only) */
-  int force_codegen;      /* generate code even where the schedule is unchanged (testing) */
-  int allow_reassociation; /* reductions may be reordered (changes floating-point rounding) */
-  int debug_remarks;       /* remarks also quote the IR they speak of */
-  int profile_generate;    /* -polyrust-profile-generate given (with or without a path) */
-  const char *profile_generate_path; /* its path; "" for the default */
-  const char *profile_use; /* -polyrust-profile-use; "" when not given */
-  uint32_t round;          /* 0 on the first run of the pass on a function, then 1, 2, ...
-                              after each region rewritten (detection remarks only on 0) */
-  int time_tiling;         /* tile the time loops of iterated stencils (skewed) */
-  int register_tiling;     /* unroll and jam point loops into register tiles */
-  int exprprop;            /* expression propagation of owned temporaries */
-  int quov;                /* owned temporaries stored folded (QUOV) */
-  int fusion;              /* stages fused so that temporaries fold */
-  const char *instrument;  /* -polyrust-instrument as typed ("values" by default) */
-} PrOptions;
+  const char *name;
+  const char *help;
+} PrOptionChoice;
+
+/* One -polyrust-* option as Rust declares it (passes/src/options/declarations.rs). The
+ * strings are static. */
+typedef struct {
+  const char *name;         /* without the leading '-' */
+  const char *help;
+  const char *value_name;   /* "" for LLVM's own (<uint>, <string>, ...) */
+  PrOptionKind kind;
+  int hidden;               /* listed by --help-hidden only */
+  int value_optional;       /* the option may be given without a value */
+  uint64_t default_integer; /* flags (0 or 1), integers, the choice's index */
+  double default_number;
+  const char *default_text;
+  const PrOptionChoice *choices;
+  size_t choice_count;
+} PrOptionDeclaration;
+
+/* One option's value as LLVM parsed it, in the order of the declarations. */
+typedef struct {
+  int given;          /* the option appeared on the command line */
+  uint64_t integer;   /* flags, integers, the choice's index */
+  double number;
+  const char *text;   /* text options; "" when empty */
+  const uint32_t *list;
+  size_t list_len;
+} PrOptionValue;
+
+/* The passes the host runs on a function between rounds, for Rust. */
+typedef enum {
+  PR_PASS_LOOP_SIMPLIFY = 0,
+  PR_PASS_LCSSA = 1,
+  PR_PASS_SROA_MODIFY_CFG = 2,
+  PR_PASS_INSTCOMBINE = 3,
+  PR_PASS_EARLY_CSE_MEMSSA = 4,
+  PR_PASS_DSE = 5,
+  PR_PASS_ROTATE_AND_LICM = 6 /* loop-mssa(loop-rotate,licm) */
+} PrFunctionPass;
+
+/* Where the host lists expressions: it calls `push` once per expression, in order. */
+typedef struct {
+  void *list;
+  void (*push)(void *list, const PrScev *);
+} PrScevList;
 
 /* Which printer pass is asking Rust for text. */
 typedef enum { PR_PRINT_LOOPS = 0, PR_PRINT_DETECT = 1, PR_PRINT_SCOPS = 2, PR_PRINT_AST = 3, PR_PRINT_DEPS = 4 } PrPrinter;
 
 typedef struct {
   uint32_t version; /* PR_HOST_API_VERSION */
+
+  /* Rounds. `analyses_begin` gathers the analyses of the function as they are now;
+   * `analyses_end` releases them. `run_pass` runs one pass on the function and answers
+   * 1 if it changed the IR; `invalidate_analyses` drops every analysis of the function. */
+  PrFunctionCtx *(*analyses_begin)(PrFunctionRun *);
+  void (*analyses_end)(PrFunctionCtx *);
+  int (*run_pass)(PrFunctionRun *, PrFunctionPass);
+  void (*invalidate_analyses)(PrFunctionRun *);
 
   /* Loop tree. Index-based so no container crosses the boundary. */
   size_t (*top_level_loop_count)(PrFunctionCtx *);
@@ -143,8 +182,9 @@ typedef struct {
                                    const int64_t *constants, size_t count);
   const PrScev *(*backedge_taken_count)(PrFunctionCtx *, PrLoop *);
   const PrScev *(*constant_max_backedge_taken_count)(PrFunctionCtx *, PrLoop *);
-  /* backedge-taken count + 1, in a type wide enough not to wrap; could-not-compute if unknown */
-  const PrScev *(*trip_count)(PrFunctionCtx *, PrLoop *);
+  /* A backedge-taken count + 1: in the count's own type when `own_type`, else in one
+   * wide enough not to wrap. */
+  const PrScev *(*trip_count_from_taken)(PrFunctionCtx *, const PrScev *taken, PrLoop *, int own_type);
   PrScevKind (*scev_kind)(const PrScev *);
   size_t (*scev_operand_count)(const PrScev *);
   const PrScev *(*scev_operand)(const PrScev *, size_t index);
@@ -155,30 +195,39 @@ typedef struct {
   LLVMValueRef (*scev_unknown_value)(const PrScev *);
   PrLoop *(*scev_add_rec_loop)(const PrScev *);
   char *(*scev_to_string)(const PrScev *);        /* LLVM's own printing */
-  /* Materialises the expression as IR before `insert_before`; NULL if not safe to expand. */
-  LLVMValueRef (*scev_expand)(PrFunctionCtx *, const PrScev *, LLVMTypeRef, LLVMValueRef insert_before);
+  /* Materialises the expression as IR before `insert_before`; NULL if not safe to expand.
+   * `canonical`: SCEVExpander's canonical mode (new induction variables for recurrences). */
+  LLVMValueRef (*scev_expand)(PrFunctionCtx *, const PrScev *, LLVMTypeRef, LLVMValueRef insert_before,
+                              int canonical);
 
   /* SCEV algebra and facts. */
   const PrScev *(*scev_minus)(PrFunctionCtx *, const PrScev *a, const PrScev *b);
   const PrScev *(*pointer_base)(PrFunctionCtx *, const PrScev *); /* the base pointer leaf */
   int (*known_non_negative)(PrFunctionCtx *, const PrScev *);
   int (*known_positive)(PrFunctionCtx *, const PrScev *);
-  /* Delinearization (llvm/Analysis/Delinearization.h). Both return the number of
-   * dimensions d (0 when it fails), write the d-1 inner dimension sizes (in elements,
-   * outermost first) to out_sizes and d subscripts per expression to out_subscripts
-   * (expression-major). `exprs` are byte offsets from the array's base pointer. */
-  size_t (*delinearize_parametric)(PrFunctionCtx *, const PrScev *const *exprs, size_t count,
-                                   uint64_t element_size, const PrScev **out_sizes,
-                                   const PrScev **out_subscripts, size_t max_dims);
-  size_t (*delinearize_fixed)(PrFunctionCtx *, const PrScev *expr, uint64_t element_size,
-                              const PrScev **out_sizes, const PrScev **out_subscripts, size_t max_dims);
+  /* Building expressions: `value` in the type of `like`; an unknown leaf; a + b; a * b;
+   * truncated or sign-extended to `type`; and an expression of the kind of `like` (with
+   * its loop and no-wrap flags for an add recurrence, its type for a cast) over new
+   * operands, as llvm::SCEVRewriteVisitor rebuilds one. */
+  const PrScev *(*scev_constant)(PrFunctionCtx *, const PrScev *like, uint64_t value);
+  const PrScev *(*scev_unknown)(PrFunctionCtx *, LLVMValueRef);
+  const PrScev *(*scev_add)(PrFunctionCtx *, const PrScev *a, const PrScev *b);
+  const PrScev *(*scev_mul)(PrFunctionCtx *, const PrScev *a, const PrScev *b);
+  const PrScev *(*scev_truncate_or_sign_extend)(PrFunctionCtx *, const PrScev *, LLVMTypeRef type);
+  const PrScev *(*scev_with_operands)(PrFunctionCtx *, const PrScev *like, const PrScev *const *operands,
+                                      size_t count);
+  /* The steps of delinearization (llvm/Analysis/Delinearization.h): the parametric terms
+   * of byte offsets, the array dimensions they suggest (the element size last), each
+   * offset's subscripts in those dimensions; and the one-step delinearization of an
+   * offset into a fixed-size array (1 if it succeeded). */
+  void (*parametric_terms)(PrFunctionCtx *, const PrScev *const *exprs, size_t count, PrScevList *terms);
+  void (*array_dimensions)(PrFunctionCtx *, const PrScev *const *terms, size_t count,
+                           const PrScev *element_size, PrScevList *sizes);
+  void (*access_functions)(PrFunctionCtx *, const PrScev *expr, const PrScev *const *sizes, size_t count,
+                           PrScevList *subscripts);
+  int (*delinearize_fixed)(PrFunctionCtx *, const PrScev *expr, const PrScev *element_size,
+                           PrScevList *subscripts, PrScevList *sizes);
   uint64_t (*type_store_size)(PrFunctionCtx *, LLVMTypeRef); /* bytes; 0 if unsized */
-  /* Code generation: expands `expr` before `insert_before` after replacing each add
-   * recurrence {start,+,step}<loops[k]> by start + step * counters[k] (i64 values that
-   * count the loop's iterations from 0); NULL when that is not possible. */
-  LLVMValueRef (*expand_with_counters)(PrFunctionCtx *, const PrScev *expr, PrLoop *const *loops,
-                                       const LLVMValueRef *counters, size_t count, LLVMTypeRef type,
-                                       LLVMValueRef insert_before);
   /* The iteration number (from 0, as i64) of `loop` at `insert_before`, inside the loop. */
   LLVMValueRef (*expand_loop_counter)(PrFunctionCtx *, PrLoop *loop, LLVMValueRef insert_before);
   /* In the phis of `block`, incoming block `from` becomes `to`. */
@@ -186,29 +235,20 @@ typedef struct {
   /* Registers a new block as part of `loop` (and its parents) in LoopInfo, so that
    * ScalarEvolution expands that loop's recurrences correctly there. */
   void (*add_block_to_loop)(PrFunctionCtx *, LLVMBasicBlockRef block, PrLoop *loop);
-  /* Cuts blocks code generation made and gave up on out of the CFG: their edges go
-   * (and with them their entries in successors' phis), they end in `unreachable`, and
-   * their own phis are removed. Later passes delete them. */
-  void (*abandon_blocks)(const LLVMBasicBlockRef *blocks, size_t count);
+  /* Removes every entry of `phi` that comes from `from`. */
+  void (*remove_phi_incoming)(LLVMValueRef phi, LLVMBasicBlockRef from);
   /* Registers a new block in the dominator tree under its immediate dominator, so that
    * expansions placed in it only reuse values that dominate it. */
   void (*add_block_to_dominators)(PrFunctionCtx *, LLVMBasicBlockRef block, LLVMBasicBlockRef idom);
 
-  /* Loop metadata (`!llvm.loop`). Whether the loop's ID carries the property `tag`. */
-  int (*loop_has_tag)(PrLoop *loop, const char *tag);
-  /* Adds the property `tag` to the loop's ID (made if the loop has none). */
-  void (*tag_loop)(PrLoop *loop, const char *tag);
-  /* Adds the property `tag` to the loop ID on a latch's branch, and when `group` is not
-   * NULL the property `llvm.loop.parallel_accesses` with it. */
-  void (*tag_latch)(LLVMValueRef branch, const char *tag, LLVMMetadataRef group /* or NULL */);
-  /* A new access group (a distinct empty node in the function's context). */
-  LLVMMetadataRef (*new_access_group)(LLVMValueRef function);
-  /* Adds `group` to a memory instruction's `!llvm.access.group` list. */
-  void (*add_access_group)(LLVMValueRef instruction, LLVMMetadataRef group);
-  /* A new anonymous alias scope domain with `count` scopes in it, written to `scopes`
-   * (scoped no-alias metadata: one scope per array of a region the run-time check
-   * proved disjoint). */
-  void (*new_alias_scopes)(LLVMValueRef function, size_t count, LLVMMetadataRef *scopes);
+  /* Metadata LLVM's C API cannot make or reach. The ID (`!llvm.loop`) of a loop of
+   * LoopInfo, NULL if none, and setting it on all its latches; a distinct node in the
+   * context of `in_context_of` with `operands`, after the node itself when `self_first`
+   * (loop IDs, alias scopes and their domains). */
+  LLVMMetadataRef (*loop_id)(PrLoop *loop);
+  void (*set_loop_id)(PrLoop *loop, LLVMMetadataRef id);
+  LLVMMetadataRef (*distinct_node)(LLVMValueRef in_context_of, const LLVMMetadataRef *operands, size_t count,
+                                   int self_first);
   /* Adds `scope` to a memory instruction's `!alias.scope` list and `others` to its
    * `!noalias` list (both keep what they had). */
   void (*add_alias_scopes)(LLVMValueRef instruction, LLVMMetadataRef scope, const LLVMMetadataRef *others,
@@ -233,10 +273,10 @@ typedef struct {
   /* The source variable a value holds, from debug info (a global's, or a local's whose
    * #dbg_value/#dbg_declare describes the value itself); NULL when there is none. */
   char *(*source_name)(LLVMValueRef);
-  /* Located at `at` if given, else at the start of `loop`, else at the first located
-   * instruction of `region`, else at the function. */
-  void (*remark)(PrFunctionCtx *, PrRemarkKind, const char *name, LLVMValueRef at /* instruction or NULL */,
-                 PrLoop *loop /* or NULL */, LLVMBasicBlockRef region /* or NULL */, const char *message);
+  /* A remark on `block`, located at the debug location of `located_at` if given, else
+   * at the start of `loop` if given, else at the function. */
+  void (*remark)(PrFunctionCtx *, PrRemarkKind, const char *name, LLVMValueRef located_at /* or NULL */,
+                 PrLoop *loop /* or NULL */, LLVMBasicBlockRef block, const char *message);
   /* An error, warning or note reported through the LLVMContext, prefixed "polyrust: ". */
   void (*diagnose)(PrFunctionCtx *, PrSeverity, const char *message);
   void (*free_string)(char *);
@@ -248,10 +288,17 @@ typedef struct {
   void (*timer_stop)(void *timer);
 } PrHostApi;
 
-/* Implemented in Rust. */
-int polyrust_run_function(const PrHostApi *, PrFunctionCtx *, LLVMValueRef function, const PrOptions *);
-char *polyrust_print_function(const PrHostApi *, PrFunctionCtx *, LLVMValueRef function, const PrOptions *,
-                              PrPrinter);
+/* Implemented in Rust. The declaration of option `index` (0 past the last one); whether
+ * the pass joins the pipeline at an optimization level; the rounds of the pass on one
+ * function (1 if the IR changed); a printer pass's text. `values` hold one value per
+ * declared option. */
+int polyrust_option_declaration(size_t index, PrOptionDeclaration *out);
+int polyrust_joins_pipeline(const PrOptionValue *values, size_t count, unsigned speedup_level,
+                            unsigned size_level);
+int polyrust_optimize_function(const PrHostApi *, PrFunctionRun *, LLVMValueRef function,
+                               const PrOptionValue *values, size_t count);
+char *polyrust_print_function(const PrHostApi *, PrFunctionRun *, LLVMValueRef function,
+                              const PrOptionValue *values, size_t count, PrPrinter);
 void polyrust_free_string(char *);
 
 #ifdef __cplusplus

@@ -1,11 +1,11 @@
 //! libpolyrust.so: the LLVM pass plugin. LLVM finds `llvmGetPassPluginInfo` here, the
-//! C++ shim (`shim/`) registers the passes and options, and calls back into the entry
-//! points below, which hand each function to the optimizer in `passes`.
+//! C++ shim (`shim/`) registers the passes and the options declared in `passes`, and
+//! calls back into the entry points below, which hand each function to the optimizer.
 //! Nothing here decides anything: this crate only crosses the language boundary.
 
 use std::ffi::{c_char, c_void};
 
-use passes::llvm::abi::{PrFunctionCtx, PrHostApi, PrOptions, PrPrinter};
+use passes::llvm::abi::{PrFunctionRun, PrHostApi, PrOptionDeclaration, PrOptionValue, PrPrinter};
 use passes::llvm::LLVMValueRef;
 
 extern "C" {
@@ -44,35 +44,64 @@ pub extern "C" fn polyrust_profile_format_version() -> u32 {
     polyrust_rt::PROFILE_FORMAT_VERSION
 }
 
-/// Runs the optimizer on one function; returns 1 if the IR changed.
+/// The declaration of option `index` (0 past the last one), for the shim to make the
+/// option when the plugin is loaded.
 ///
 /// # Safety
-/// Called by the shim with a valid host table, context and function for the duration
-/// of the call.
+/// `out` must be valid for writing.
 #[no_mangle]
-pub unsafe extern "C" fn polyrust_run_function(
-    api: *const PrHostApi,
-    ctx: *mut PrFunctionCtx,
-    function: LLVMValueRef,
-    options: *const PrOptions,
+pub unsafe extern "C" fn polyrust_option_declaration(
+    index: usize,
+    out: *mut PrOptionDeclaration,
 ) -> i32 {
-    passes::entry::run_function(api, ctx, function, options)
+    passes::entry::option_declaration(index, out)
+}
+
+/// Whether the pass joins LLVM's pipeline at this optimization level.
+///
+/// # Safety
+/// `values` must hold `count` option values valid for the call.
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_joins_pipeline(
+    values: *const PrOptionValue,
+    count: usize,
+    speedup_level: u32,
+    size_level: u32,
+) -> i32 {
+    passes::entry::joins_pipeline(values, count, speedup_level, size_level)
+}
+
+/// Runs the rounds of the optimizer on one function; returns 1 if the IR changed.
+///
+/// # Safety
+/// Called by the shim with a valid host table, run, function and option values for the
+/// duration of the call.
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_optimize_function(
+    api: *const PrHostApi,
+    run: *mut PrFunctionRun,
+    function: LLVMValueRef,
+    values: *const PrOptionValue,
+    count: usize,
+) -> i32 {
+    passes::entry::optimize_function(api, run, function, values, count)
 }
 
 /// Renders one of the printer passes for one function; the shim frees the text with
 /// `polyrust_free_string`.
 ///
 /// # Safety
-/// As for `polyrust_run_function`.
+/// As for `polyrust_optimize_function`.
 #[no_mangle]
 pub unsafe extern "C" fn polyrust_print_function(
     api: *const PrHostApi,
-    ctx: *mut PrFunctionCtx,
+    run: *mut PrFunctionRun,
     function: LLVMValueRef,
-    options: *const PrOptions,
+    values: *const PrOptionValue,
+    count: usize,
     printer: PrPrinter,
 ) -> *mut c_char {
-    passes::entry::print_function(api, ctx, function, options, printer)
+    passes::entry::print_function(api, run, function, values, count, printer)
 }
 
 /// # Safety

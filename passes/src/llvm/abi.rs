@@ -1,12 +1,16 @@
 //! The C ABI of `plugin/shim/polyrust_host.h`, declared for Rust. Keep the two in step:
 //! field order is the contract. Only `llvm::host` uses these raw types.
 
-use std::ffi::{c_char, c_int};
+use std::ffi::c_char;
 
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMMetadataRef, LLVMTypeRef, LLVMValueRef};
 
-pub const PR_HOST_API_VERSION: u32 = 4;
+pub const PR_HOST_API_VERSION: u32 = 5;
 
+#[repr(C)]
+pub struct PrFunctionRun {
+    _opaque: [u8; 0],
+}
 #[repr(C)]
 pub struct PrFunctionCtx {
     _opaque: [u8; 0],
@@ -84,41 +88,72 @@ pub enum PrSeverity {
     Note = 2,
 }
 
+/// The kinds of `-polyrust-*` option, as LLVM parses them.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PrTiling {
-    Sica = 0,
-    Fixed = 1,
-    None = 2,
+pub enum PrOptionKind {
+    Flag = 0,
+    Uint64 = 1,
+    Uint = 2,
+    Number = 3,
+    Text = 4,
+    UintList = 5,
+    Choice = 6,
 }
 
+/// One value of a choice option.
 #[repr(C)]
-pub struct PrOptions {
-    pub max_operations: u64,
-    pub tiling: PrTiling,
-    pub tiling_given: i32,
-    pub tile_sizes: *const u32,
-    pub tile_sizes_len: usize,
-    pub sica_rho: f64,
-    pub export_dir: *const c_char,
-    pub import_dir: *const c_char,
-    pub l1_cache: *const c_char,
-    pub l2_cache: *const c_char,
-    pub simd_width: u32,
-    pub codegen: i32,
-    pub force_codegen: i32,
-    pub allow_reassociation: i32,
-    pub debug_remarks: i32,
-    pub profile_generate: i32,
-    pub profile_generate_path: *const c_char,
-    pub profile_use: *const c_char,
-    pub round: u32,
-    pub time_tiling: i32,
-    pub register_tiling: i32,
-    pub exprprop: i32,
-    pub quov: i32,
-    pub fusion: i32,
-    pub instrument: *const c_char,
+#[derive(Debug)]
+pub struct PrOptionChoice {
+    pub name: *const c_char,
+    pub help: *const c_char,
+}
+
+/// One option's declaration as the shim reads it; the strings are static.
+#[repr(C)]
+pub struct PrOptionDeclaration {
+    pub name: *const c_char,
+    pub help: *const c_char,
+    pub value_name: *const c_char,
+    pub kind: PrOptionKind,
+    pub hidden: i32,
+    pub value_optional: i32,
+    pub default_integer: u64,
+    pub default_number: f64,
+    pub default_text: *const c_char,
+    pub choices: *const PrOptionChoice,
+    pub choice_count: usize,
+}
+
+/// One option's value as LLVM parsed it.
+#[repr(C)]
+pub struct PrOptionValue {
+    pub given: i32,
+    pub integer: u64,
+    pub number: f64,
+    pub text: *const c_char,
+    pub list: *const u32,
+    pub list_len: usize,
+}
+
+/// The passes the host runs on a function for the rounds.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrFunctionPass {
+    LoopSimplify = 0,
+    Lcssa = 1,
+    SroaModifyCfg = 2,
+    InstCombine = 3,
+    EarlyCseMemorySsa = 4,
+    Dse = 5,
+    RotateAndLicm = 6,
+}
+
+/// Where the host lists expressions, one `push` each.
+#[repr(C)]
+pub struct PrScevList {
+    pub list: *mut std::ffi::c_void,
+    pub push: unsafe extern "C" fn(*mut std::ffi::c_void, *const PrScev),
 }
 
 #[repr(C)]
@@ -139,6 +174,11 @@ type Bb = LLVMBasicBlockRef;
 #[repr(C)]
 pub struct PrHostApi {
     pub version: u32,
+
+    pub analyses_begin: unsafe extern "C" fn(*mut PrFunctionRun) -> Ctx,
+    pub analyses_end: unsafe extern "C" fn(Ctx),
+    pub run_pass: unsafe extern "C" fn(*mut PrFunctionRun, PrFunctionPass) -> i32,
+    pub invalidate_analyses: unsafe extern "C" fn(*mut PrFunctionRun),
 
     pub top_level_loop_count: unsafe extern "C" fn(Ctx) -> usize,
     pub top_level_loop: unsafe extern "C" fn(Ctx, usize) -> Lp,
@@ -165,7 +205,7 @@ pub struct PrHostApi {
         unsafe extern "C" fn(Ctx, Sc, *const LLVMValueRef, *const i64, usize) -> Sc,
     pub backedge_taken_count: unsafe extern "C" fn(Ctx, Lp) -> Sc,
     pub constant_max_backedge_taken_count: unsafe extern "C" fn(Ctx, Lp) -> Sc,
-    pub trip_count: unsafe extern "C" fn(Ctx, Lp) -> Sc,
+    pub trip_count_from_taken: unsafe extern "C" fn(Ctx, Sc, Lp, i32) -> Sc,
     pub scev_kind: unsafe extern "C" fn(Sc) -> PrScevKind,
     pub scev_operand_count: unsafe extern "C" fn(Sc) -> usize,
     pub scev_operand: unsafe extern "C" fn(Sc, usize) -> Sc,
@@ -176,36 +216,33 @@ pub struct PrHostApi {
     pub scev_unknown_value: unsafe extern "C" fn(Sc) -> LLVMValueRef,
     pub scev_add_rec_loop: unsafe extern "C" fn(Sc) -> Lp,
     pub scev_to_string: unsafe extern "C" fn(Sc) -> *mut c_char,
-    pub scev_expand: unsafe extern "C" fn(Ctx, Sc, LLVMTypeRef, LLVMValueRef) -> LLVMValueRef,
+    pub scev_expand: unsafe extern "C" fn(Ctx, Sc, LLVMTypeRef, LLVMValueRef, i32) -> LLVMValueRef,
 
     pub scev_minus: unsafe extern "C" fn(Ctx, Sc, Sc) -> Sc,
     pub pointer_base: unsafe extern "C" fn(Ctx, Sc) -> Sc,
     pub known_non_negative: unsafe extern "C" fn(Ctx, Sc) -> i32,
     pub known_positive: unsafe extern "C" fn(Ctx, Sc) -> i32,
-    pub delinearize_parametric:
-        unsafe extern "C" fn(Ctx, *const Sc, usize, u64, *mut Sc, *mut Sc, usize) -> usize,
-    pub delinearize_fixed: unsafe extern "C" fn(Ctx, Sc, u64, *mut Sc, *mut Sc, usize) -> usize,
+    pub scev_constant: unsafe extern "C" fn(Ctx, Sc, u64) -> Sc,
+    pub scev_unknown: unsafe extern "C" fn(Ctx, LLVMValueRef) -> Sc,
+    pub scev_add: unsafe extern "C" fn(Ctx, Sc, Sc) -> Sc,
+    pub scev_mul: unsafe extern "C" fn(Ctx, Sc, Sc) -> Sc,
+    pub scev_truncate_or_sign_extend: unsafe extern "C" fn(Ctx, Sc, LLVMTypeRef) -> Sc,
+    pub scev_with_operands: unsafe extern "C" fn(Ctx, Sc, *const Sc, usize) -> Sc,
+    pub parametric_terms: unsafe extern "C" fn(Ctx, *const Sc, usize, *mut PrScevList),
+    pub array_dimensions: unsafe extern "C" fn(Ctx, *const Sc, usize, Sc, *mut PrScevList),
+    pub access_functions: unsafe extern "C" fn(Ctx, Sc, *const Sc, usize, *mut PrScevList),
+    pub delinearize_fixed:
+        unsafe extern "C" fn(Ctx, Sc, Sc, *mut PrScevList, *mut PrScevList) -> i32,
     pub type_store_size: unsafe extern "C" fn(Ctx, LLVMTypeRef) -> u64,
-    pub expand_with_counters: unsafe extern "C" fn(
-        Ctx,
-        Sc,
-        *const Lp,
-        *const LLVMValueRef,
-        usize,
-        LLVMTypeRef,
-        LLVMValueRef,
-    ) -> LLVMValueRef,
     pub expand_loop_counter: unsafe extern "C" fn(Ctx, Lp, LLVMValueRef) -> LLVMValueRef,
     pub replace_phi_incoming_block: unsafe extern "C" fn(Bb, Bb, Bb),
     pub add_block_to_loop: unsafe extern "C" fn(Ctx, Bb, Lp),
-    pub abandon_blocks: unsafe extern "C" fn(*const Bb, usize),
+    pub remove_phi_incoming: unsafe extern "C" fn(LLVMValueRef, Bb),
     pub add_block_to_dominators: unsafe extern "C" fn(Ctx, Bb, Bb),
-    pub loop_has_tag: unsafe extern "C" fn(Lp, *const c_char) -> c_int,
-    pub tag_loop: unsafe extern "C" fn(Lp, *const c_char),
-    pub tag_latch: unsafe extern "C" fn(LLVMValueRef, *const c_char, LLVMMetadataRef),
-    pub new_access_group: unsafe extern "C" fn(LLVMValueRef) -> LLVMMetadataRef,
-    pub add_access_group: unsafe extern "C" fn(LLVMValueRef, LLVMMetadataRef),
-    pub new_alias_scopes: unsafe extern "C" fn(LLVMValueRef, usize, *mut LLVMMetadataRef),
+    pub loop_id: unsafe extern "C" fn(Lp) -> LLVMMetadataRef,
+    pub set_loop_id: unsafe extern "C" fn(Lp, LLVMMetadataRef),
+    pub distinct_node:
+        unsafe extern "C" fn(LLVMValueRef, *const LLVMMetadataRef, usize, i32) -> LLVMMetadataRef,
     pub add_alias_scopes:
         unsafe extern "C" fn(LLVMValueRef, LLVMMetadataRef, *const LLVMMetadataRef, usize),
 

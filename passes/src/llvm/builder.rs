@@ -672,3 +672,51 @@ pub fn phis_of<'f>(block: BasicBlock<'f>) -> Vec<InstructionValue<'f>> {
         .take_while(|i| i.get_opcode() == inkwell::values::InstructionOpcode::Phi)
         .collect()
 }
+
+/// Cuts blocks code generation made and gave up on out of the CFG: their edges go, and
+/// with them their entries in the phis of blocks that stay (`remove_incoming(phi, from)`
+/// removes every entry of `phi` from `from`); they end in `unreachable`, and their own
+/// phis are removed. Later passes delete the blocks; deleting them here could leave uses
+/// of their values behind.
+pub fn abandon_blocks<'f>(
+    function: FunctionValue<'f>,
+    blocks: &[BasicBlock<'f>],
+    remove_incoming: impl Fn(InstructionValue<'f>, BasicBlock<'f>),
+) {
+    let mut abandoned: Vec<BasicBlock<'f>> = Vec::with_capacity(blocks.len());
+    for block in blocks {
+        if !abandoned.contains(block) {
+            abandoned.push(*block);
+        }
+    }
+    let b = IrBuilder::new(function);
+    for block in &abandoned {
+        if let Some(terminator) = block.get_terminator() {
+            // A phi may have no value from the block yet (generation stopped before
+            // giving it one, as for an LCSSA phi of the exit): each is asked, not assumed
+            // to have one.
+            let mut kept: Vec<BasicBlock<'f>> = Vec::new();
+            for successor in super::ir::successors(*block) {
+                if !abandoned.contains(&successor) && !kept.contains(&successor) {
+                    kept.push(successor);
+                    for phi in phis_of(successor) {
+                        remove_incoming(phi, *block);
+                    }
+                }
+            }
+            b.erase(terminator.as_value_ref());
+        }
+        b.position_at_end(*block);
+        b.unreachable();
+    }
+    for block in blocks {
+        for phi in phis_of(*block) {
+            // SAFETY: the phi is live; poison replaces its uses before it goes.
+            unsafe {
+                let poison = c::LLVMGetPoison(c::LLVMTypeOf(phi.as_value_ref()));
+                c::LLVMReplaceAllUsesWith(phi.as_value_ref(), poison);
+            }
+            b.erase(phi.as_value_ref());
+        }
+    }
+}

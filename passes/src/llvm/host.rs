@@ -1,5 +1,6 @@
-//! Safe access to what the C++ shim hands over for one function: loops, dominance,
-//! ScalarEvolution, alias analysis, TargetTransformInfo and the remark emitter.
+//! Safe access to what the C++ shim hands over for one function: the passes it runs
+//! between rounds (`FunctionRun`), and per round loops, dominance, ScalarEvolution, alias
+//! analysis, TargetTransformInfo and the remark emitter (`FunctionAnalyses`).
 //! Every handle borrows the `FunctionAnalyses` it came from, so none outlives the
 //! shim's call that created the context.
 
@@ -12,9 +13,11 @@ use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMMetadataRef, LLVMValueRe
 use inkwell::types::AsTypeRef;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 
-use super::abi::{self, PrFunctionCtx, PrHostApi, PrLoop, PrScev};
+use super::abi::{self, PrFunctionCtx, PrFunctionRun, PrHostApi, PrLoop, PrScev, PrScevList};
+use super::metadata;
 
-pub use super::abi::{PrAliasResult as AliasResult, PrMemoryEffect as MemoryEffect};
+pub use super::abi::PrMemoryEffect as MemoryEffect;
+pub use super::abi::{PrAliasResult as AliasResult, PrFunctionPass as FunctionPass};
 pub use super::abi::{PrRemarkKind as RemarkKind, PrScevKind as ScevKind, PrSeverity as Severity};
 
 /// The analyses of one function, valid for one call from the shim.
@@ -101,26 +104,79 @@ pub struct AccessGroup(LLVMMetadataRef);
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AliasScope(LLVMMetadataRef);
 
-impl<'f> FunctionAnalyses<'f> {
+/// One run of a pass on one function, valid for one call from the shim: the function
+/// and the host's analysis manager, which gathers fresh analyses for each round.
+pub struct FunctionRun<'f> {
+    api: &'f PrHostApi,
+    run: NonNull<PrFunctionRun>,
+    function: FunctionValue<'f>,
+}
+
+impl<'f> FunctionRun<'f> {
     /// # Safety
-    /// `api`, `ctx` and `function` must come from the shim and stay valid for `'f`.
+    /// `api`, `run` and `function` must come from the shim and stay valid for `'f`.
     pub unsafe fn from_raw(
         api: *const PrHostApi,
-        ctx: *mut PrFunctionCtx,
+        run: *mut PrFunctionRun,
         function: LLVMValueRef,
     ) -> Option<Self> {
         let api = api.as_ref()?;
         if api.version != abi::PR_HOST_API_VERSION {
             return None;
         }
-        Some(FunctionAnalyses {
+        Some(FunctionRun {
             api,
-            ctx: NonNull::new(ctx)?,
+            run: NonNull::new(run)?,
             function: FunctionValue::new(function)?,
-            debug_remarks: std::cell::Cell::new(false),
         })
     }
 
+    /// Runs `body` on the function's analyses as they are now; they are released after
+    /// (also when `body` unwinds).
+    pub fn with_analyses<T>(&self, body: impl FnOnce(&FunctionAnalyses<'f>) -> T) -> Option<T> {
+        // SAFETY: the run is valid for 'f; the context lives until the analyses drop.
+        let ctx = unsafe { (self.api.analyses_begin)(self.run.as_ptr()) };
+        let analyses = FunctionAnalyses {
+            api: self.api,
+            ctx: NonNull::new(ctx)?,
+            function: self.function,
+            debug_remarks: std::cell::Cell::new(false),
+        };
+        Some(body(&analyses))
+    }
+
+    /// Runs one of the host's passes on the function; whether it changed the IR.
+    pub fn run_pass(&self, pass: FunctionPass) -> bool {
+        unsafe { (self.api.run_pass)(self.run.as_ptr(), pass) != 0 }
+    }
+
+    /// Drops every analysis of the function (after a round rewrote it).
+    pub fn invalidate_analyses(&self) {
+        unsafe { (self.api.invalidate_analyses)(self.run.as_ptr()) }
+    }
+}
+
+impl Drop for FunctionAnalyses<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the context came from `analyses_begin` and is released once.
+        unsafe { (self.api.analyses_end)(self.ctx()) }
+    }
+}
+
+/// Collects the expressions a host function lists into `list` (a `Vec<*const PrScev>`).
+unsafe extern "C" fn push_scev(list: *mut std::ffi::c_void, expr: *const PrScev) {
+    (*list.cast::<Vec<*const PrScev>>()).push(expr);
+}
+
+/// A `PrScevList` that appends to `raw`, which must outlive the host's use of it.
+fn scev_list(raw: &mut Vec<*const PrScev>) -> PrScevList {
+    PrScevList {
+        list: (raw as *mut Vec<*const PrScev>).cast(),
+        push: push_scev,
+    }
+}
+
+impl<'f> FunctionAnalyses<'f> {
     /// Whether messages also quote the IR (`-polyrust-debug-remarks`).
     pub fn debug_remarks(&self) -> bool {
         self.debug_remarks.get()
@@ -213,8 +269,19 @@ impl<'f> FunctionAnalyses<'f> {
     }
 
     /// Backedge-taken count plus one, in a type wide enough not to wrap.
+    /// `ScevKind::CouldNotCompute` if unknown. In the count's own type when the +1
+    /// provably cannot wrap (readable), else wider.
     pub fn trip_count(&self, l: Loop<'f>) -> Scev<'f> {
-        self.wrap_scev(unsafe { (self.api.trip_count)(self.ctx(), l.raw.as_ptr()) })
+        let taken = self.backedge_taken_count(l);
+        if taken.is_could_not_compute() {
+            return taken;
+        }
+        let max = self.constant_max_backedge_taken_count(l);
+        // All ones (-1 sign-extended) is the one constant whose +1 wraps.
+        let own_type = max.kind() == ScevKind::Constant && max.constant() != Some(-1);
+        self.wrap_scev(unsafe {
+            (self.api.trip_count_from_taken)(self.ctx(), taken.raw(), l.raw(), i32::from(own_type))
+        })
     }
 
     /// `a - b`, simplified by ScalarEvolution.
@@ -235,72 +302,105 @@ impl<'f> FunctionAnalyses<'f> {
         unsafe { (self.api.known_positive)(self.ctx(), expr.raw()) != 0 }
     }
 
-    /// One common shape for all `offsets` (bytes from the base) of an array whose
-    /// shape has parameters (`A[i*m + j]`): the inner dimension sizes, outermost first,
-    /// and each offset's subscripts. `None` when LLVM's delinearization finds none.
+    /// The expressions a host function lists through a `PrScevList`.
+    fn listed(&self, fill: impl FnOnce(*mut PrScevList)) -> Vec<Scev<'f>> {
+        let mut raw: Vec<*const PrScev> = Vec::new();
+        fill(&mut scev_list(&mut raw));
+        raw.into_iter().map(|e| self.wrap_scev(e)).collect()
+    }
+
+    /// The constant `value` in the type of `like`.
+    fn scev_constant(&self, like: Scev<'f>, value: u64) -> Scev<'f> {
+        self.wrap_scev(unsafe { (self.api.scev_constant)(self.ctx(), like.raw(), value) })
+    }
+
+    /// One common shape for all `offsets` (bytes from the base, integers) of an array
+    /// whose shape has parameters (`A[i*m + j]`): the inner dimension sizes, outermost
+    /// first, and each offset's subscripts. `None` when LLVM's delinearization finds no
+    /// shape of 2 to `MAX_DIMS` dimensions that gives every offset a subscript in each.
     pub fn delinearize_parametric(
         &self,
         offsets: &[Scev<'f>],
         element_size: u64,
     ) -> Option<Delinearized<'f>> {
-        let exprs: Vec<*const PrScev> = offsets.iter().map(|o| o.raw()).collect();
-        let mut sizes = vec![std::ptr::null::<PrScev>(); MAX_DIMS];
-        let mut subscripts = vec![std::ptr::null::<PrScev>(); MAX_DIMS * offsets.len()];
-        let dims = unsafe {
-            (self.api.delinearize_parametric)(
+        let first = offsets.first()?;
+        first.bit_width()?;
+        let element = self.scev_constant(*first, element_size);
+        let raw: Vec<*const PrScev> = offsets.iter().map(|o| o.raw()).collect();
+        let terms: Vec<*const PrScev> = self
+            .listed(|list| unsafe {
+                (self.api.parametric_terms)(self.ctx(), raw.as_ptr(), raw.len(), list)
+            })
+            .iter()
+            .map(|t| t.raw())
+            .collect();
+        // The element size comes last: the sizes of the dimensions, in bytes' terms.
+        let sizes = self.listed(|list| unsafe {
+            (self.api.array_dimensions)(
                 self.ctx(),
-                exprs.as_ptr(),
-                exprs.len(),
-                element_size,
-                sizes.as_mut_ptr(),
-                subscripts.as_mut_ptr(),
-                MAX_DIMS,
+                terms.as_ptr(),
+                terms.len(),
+                element.raw(),
+                list,
             )
-        };
-        self.delinearized(dims, &sizes, &subscripts, offsets.len())
+        });
+        let dims = sizes.len();
+        if !(2..=MAX_DIMS).contains(&dims) {
+            return None;
+        }
+        let raw_sizes: Vec<*const PrScev> = sizes.iter().map(|s| s.raw()).collect();
+        let mut subscripts = Vec::with_capacity(offsets.len());
+        for offset in offsets {
+            let subscript = self.listed(|list| unsafe {
+                (self.api.access_functions)(
+                    self.ctx(),
+                    offset.raw(),
+                    raw_sizes.as_ptr(),
+                    raw_sizes.len(),
+                    list,
+                )
+            });
+            if subscript.len() != dims {
+                return None;
+            }
+            subscripts.push(subscript);
+        }
+        Some(Delinearized {
+            inner_sizes: sizes[..dims - 1].to_vec(),
+            subscripts,
+        })
     }
 
     /// The shape of a constant-size multi-dimensional array access (`double A[N][M]`),
-    /// from one byte offset.
+    /// from one byte offset (an integer): `None` unless it has 2 to `MAX_DIMS`
+    /// dimensions and a size for each inner one.
     pub fn delinearize_fixed(
         &self,
         offset: Scev<'f>,
         element_size: u64,
     ) -> Option<Delinearized<'f>> {
-        let mut sizes = vec![std::ptr::null::<PrScev>(); MAX_DIMS];
-        let mut subscripts = vec![std::ptr::null::<PrScev>(); MAX_DIMS];
-        let dims = unsafe {
+        offset.bit_width()?;
+        let element = self.scev_constant(offset, element_size);
+        let (mut subscripts, mut sizes) = (Vec::new(), Vec::new());
+        let found = unsafe {
             (self.api.delinearize_fixed)(
                 self.ctx(),
                 offset.raw(),
-                element_size,
-                sizes.as_mut_ptr(),
-                subscripts.as_mut_ptr(),
-                MAX_DIMS,
+                element.raw(),
+                &mut scev_list(&mut subscripts),
+                &mut scev_list(&mut sizes),
             )
         };
-        self.delinearized(dims, &sizes, &subscripts, 1)
-    }
-
-    /// The result of a delinearization call: `dims` dimensions (none below 2), the
-    /// inner sizes and `count` offsets' subscripts, expression-major.
-    fn delinearized(
-        &self,
-        dims: usize,
-        sizes: &[*const PrScev],
-        subscripts: &[*const PrScev],
-        count: usize,
-    ) -> Option<Delinearized<'f>> {
-        (dims >= 2).then(|| Delinearized {
+        let dims = subscripts.len();
+        if found == 0 || !(2..=MAX_DIMS).contains(&dims) || sizes.len() < dims - 1 {
+            return None;
+        }
+        Some(Delinearized {
             inner_sizes: sizes[..dims - 1]
                 .iter()
                 .map(|s| self.wrap_scev(*s))
                 .collect(),
-            subscripts: subscripts
-                .chunks(dims)
-                .take(count)
-                .map(|c| c.iter().map(|s| self.wrap_scev(*s)).collect())
-                .collect(),
+            subscripts: vec![subscripts.iter().map(|s| self.wrap_scev(*s)).collect()],
         })
     }
 
@@ -334,42 +434,62 @@ impl<'f> FunctionAnalyses<'f> {
         ty: &impl AsTypeRef,
         before: InstructionValue<'f>,
     ) -> Option<LLVMValueRef> {
+        self.expand_raw(expr, ty.as_type_ref(), before, true)
+    }
+
+    /// `expand`, in SCEVExpander's canonical mode (recurrences get new induction
+    /// variables) or not.
+    pub(crate) fn expand_raw(
+        &self,
+        expr: Scev<'f>,
+        ty: inkwell::llvm_sys::prelude::LLVMTypeRef,
+        before: InstructionValue<'f>,
+        canonical: bool,
+    ) -> Option<LLVMValueRef> {
         let value = unsafe {
             (self.api.scev_expand)(
                 self.ctx(),
-                expr.raw.as_ptr(),
-                ty.as_type_ref(),
+                expr.raw(),
+                ty,
                 before.as_value_ref(),
+                i32::from(canonical),
             )
         };
         (!value.is_null()).then_some(value)
     }
 
-    /// Emits, before `before`, the value of `expr` where each add recurrence of
-    /// `loops[k]` is evaluated at iteration `counters[k]` (i64 values), as type `ty`.
-    pub(crate) fn expand_with_counters(
+    /// `a + b`.
+    pub(crate) fn scev_add(&self, a: Scev<'f>, b: Scev<'f>) -> Scev<'f> {
+        self.wrap_scev(unsafe { (self.api.scev_add)(self.ctx(), a.raw(), b.raw()) })
+    }
+
+    /// `a * b`.
+    pub(crate) fn scev_mul(&self, a: Scev<'f>, b: Scev<'f>) -> Scev<'f> {
+        self.wrap_scev(unsafe { (self.api.scev_mul)(self.ctx(), a.raw(), b.raw()) })
+    }
+
+    /// The leaf standing for an IR value.
+    pub(crate) fn scev_unknown(&self, value: LLVMValueRef) -> Scev<'f> {
+        self.wrap_scev(unsafe { (self.api.scev_unknown)(self.ctx(), value) })
+    }
+
+    /// `expr` truncated or sign-extended to the integer type `ty`.
+    pub(crate) fn scev_truncate_or_sign_extend(
         &self,
         expr: Scev<'f>,
-        loops: &[Loop<'f>],
-        counters: &[LLVMValueRef],
         ty: inkwell::llvm_sys::prelude::LLVMTypeRef,
-        before: InstructionValue<'f>,
-    ) -> Option<LLVMValueRef> {
-        let raw_loops: Vec<*mut PrLoop> = loops.iter().map(|l| l.raw.as_ptr()).collect();
-        let count = raw_loops.len().min(counters.len());
-        // SAFETY: both arrays hold `count` live handles for the duration of the call.
-        let value = unsafe {
-            (self.api.expand_with_counters)(
-                self.ctx(),
-                expr.raw(),
-                raw_loops.as_ptr(),
-                counters.as_ptr(),
-                count,
-                ty,
-                before.as_value_ref(),
-            )
-        };
-        (!value.is_null()).then_some(value)
+    ) -> Scev<'f> {
+        self.wrap_scev(unsafe {
+            (self.api.scev_truncate_or_sign_extend)(self.ctx(), expr.raw(), ty)
+        })
+    }
+
+    /// An expression of the kind of `like` over new operands (as many as it has).
+    pub(crate) fn scev_with_operands(&self, like: Scev<'f>, operands: &[Scev<'f>]) -> Scev<'f> {
+        let raw: Vec<*const PrScev> = operands.iter().map(|o| o.raw()).collect();
+        self.wrap_scev(unsafe {
+            (self.api.scev_with_operands)(self.ctx(), like.raw(), raw.as_ptr(), raw.len())
+        })
     }
 
     /// Emits, before `before` (inside `l`), the number of completed iterations of `l`.
@@ -403,8 +523,9 @@ impl<'f> FunctionAnalyses<'f> {
 
     /// Cuts blocks made by code generation out of the CFG (they become unreachable).
     pub fn abandon_blocks(&self, blocks: &[BasicBlock<'f>]) {
-        let raw: Vec<LLVMBasicBlockRef> = blocks.iter().map(|b| block_ref(*b)).collect();
-        unsafe { (self.api.abandon_blocks)(raw.as_ptr(), raw.len()) }
+        super::builder::abandon_blocks(self.function, blocks, |phi, from| unsafe {
+            (self.api.remove_phi_incoming)(phi.as_value_ref(), block_ref(from))
+        });
     }
 
     /// Registers a block made by code generation in the dominator tree.
@@ -415,28 +536,26 @@ impl<'f> FunctionAnalyses<'f> {
     /// Adds the property `tag` to the loop ID on a generated latch branch, and marks
     /// the loop's accesses in `group` as free of loop-carried dependences.
     pub fn tag_latch(&self, branch: InstructionValue<'f>, tag: &str, group: Option<AccessGroup>) {
-        let tag = c_string(tag);
-        let group = group.map_or(std::ptr::null_mut(), |g| g.0);
-        unsafe { (self.api.tag_latch)(branch.as_value_ref(), tag.as_ptr(), group) }
+        metadata::tag_latch(self.api, branch.as_value_ref(), tag, group.map(|g| g.0));
     }
 
     /// A new access group for the accesses of one parallel loop.
     pub fn new_access_group(&self) -> AccessGroup {
-        AccessGroup(unsafe { (self.api.new_access_group)(self.function().as_value_ref()) })
+        let function = self.function().as_value_ref();
+        AccessGroup(metadata::distinct_node(self.api, function, &[], false))
     }
 
     /// Puts a memory instruction in an access group (it keeps the groups it is in).
     pub fn add_access_group(&self, instruction: InstructionValue<'f>, group: AccessGroup) {
-        unsafe { (self.api.add_access_group)(instruction.as_value_ref(), group.0) }
+        metadata::add_access_group(instruction.as_value_ref(), group.0);
     }
 
     /// `count` new alias scopes in one new domain of their own.
     pub fn new_alias_scopes(&self, count: usize) -> Vec<AliasScope> {
-        let mut scopes: Vec<LLVMMetadataRef> = vec![std::ptr::null_mut(); count];
-        unsafe {
-            (self.api.new_alias_scopes)(self.function().as_value_ref(), count, scopes.as_mut_ptr())
-        };
-        scopes.into_iter().map(AliasScope).collect()
+        metadata::new_alias_scopes(self.api, self.function().as_value_ref(), count)
+            .into_iter()
+            .map(AliasScope)
+            .collect()
     }
 
     /// Puts a memory instruction in `scope` and declares it disjoint from the accesses
@@ -540,10 +659,11 @@ impl<'f> FunctionAnalyses<'f> {
         block_name(self.api, block)
     }
 
-    /// A `-Rpass*=polyrust` remark, located at `at.instruction`, else at the start of
-    /// `at.loop_`, else at the first located instruction of `at.block`, else at the
-    /// function. Said once per place and message in a function (see `forget_remarks`):
-    /// nested loop nests report the same call, and later rounds the same regions.
+    /// A `-Rpass*=polyrust` remark on `at.block`, else on the header of `at.loop_`, else
+    /// on the entry block; located at `at.instruction`, else at the start of `at.loop_`,
+    /// else at the first located instruction of that block, else at the function. Said
+    /// once per place and message in a function (see `forget_remarks`): nested loop
+    /// nests report the same call, and later rounds the same regions.
     pub fn remark(&self, kind: RemarkKind, name: &str, at: RemarkAt<'f>, message: &str) {
         let place = match (at.instruction, at.loop_, at.block) {
             (Some(i), _, _) => self.instruction_location(i).map_or_else(
@@ -560,6 +680,14 @@ impl<'f> FunctionAnalyses<'f> {
         if !SAID.with(|said| said.borrow_mut().insert(key)) {
             return;
         }
+        let Some(block) = at
+            .block
+            .or_else(|| at.loop_.map(|l| l.header()))
+            .or_else(|| self.function.get_first_basic_block())
+        else {
+            return;
+        };
+        let (located_at, loop_) = self.remark_location(at, block);
         let name = c_string(name);
         let message = c_string(message);
         unsafe {
@@ -567,13 +695,35 @@ impl<'f> FunctionAnalyses<'f> {
                 self.ctx(),
                 kind,
                 name.as_ptr(),
-                at.instruction
-                    .map_or(std::ptr::null_mut(), |i| i.as_value_ref()),
-                at.loop_.map_or(std::ptr::null_mut(), |l| l.raw.as_ptr()),
-                at.block.map_or(std::ptr::null_mut(), block_ref),
+                located_at.map_or(std::ptr::null_mut(), |i| i.as_value_ref()),
+                loop_.map_or(std::ptr::null_mut(), |l| l.raw.as_ptr()),
+                block_ref(block),
                 message.as_ptr(),
             )
         }
+    }
+
+    /// Where a remark on `block` points: the instruction or the loop start whose debug
+    /// location it takes (neither: the function's).
+    fn remark_location(
+        &self,
+        at: RemarkAt<'f>,
+        block: BasicBlock<'f>,
+    ) -> (Option<InstructionValue<'f>>, Option<Loop<'f>>) {
+        if let Some(i) = at.instruction.filter(|i| has_debug_location(*i)) {
+            return (Some(i), None);
+        }
+        if let Some(l) = at.loop_.filter(|l| self.loop_location(*l).is_some()) {
+            return (None, Some(l));
+        }
+        let mut next = block.get_first_instruction();
+        while let Some(i) = next {
+            if has_debug_location(i) {
+                return (Some(i), None);
+            }
+            next = i.get_next_instruction();
+        }
+        (None, None)
     }
 
     /// A diagnostic reported through the LLVMContext (`error: polyrust: ...`); an error
@@ -653,6 +803,14 @@ pub fn forget_remarks() {
     SAID.with(|said| said.borrow_mut().clear());
 }
 
+/// Whether an instruction has a debug location.
+fn has_debug_location(inst: InstructionValue<'_>) -> bool {
+    // SAFETY: the instruction is live; the location is only compared with null.
+    unsafe {
+        !inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(inst.as_value_ref()).is_null()
+    }
+}
+
 fn block_ref(block: BasicBlock<'_>) -> LLVMBasicBlockRef {
     block.as_mut_ptr()
 }
@@ -664,7 +822,28 @@ fn source_name(api: &PrHostApi, value: LLVMValueRef) -> Option<String> {
 }
 
 fn operand_name(api: &PrHostApi, value: LLVMValueRef) -> String {
+    // An unnamed value of type void (a store, a branch) has no slot: LLVM prints it as
+    // <badref>, after numbering the whole function again to look for it (a store asked
+    // for its name cost a numbering of NPB SP's main; detection asks every instruction).
+    if unnamed_void_instruction(value) {
+        return "<badref>".to_string();
+    }
     take_host_string(api, unsafe { (api.value_as_operand)(value) })
+}
+
+fn unnamed_void_instruction(value: LLVMValueRef) -> bool {
+    use inkwell::llvm_sys::core as c;
+    // SAFETY: the value is live; only its kind, type and name length are read.
+    unsafe {
+        let mut length = 0usize;
+        !c::LLVMIsAInstruction(value).is_null()
+            && c::LLVMGetTypeKind(c::LLVMTypeOf(value))
+                == inkwell::llvm_sys::LLVMTypeKind::LLVMVoidTypeKind
+            && {
+                c::LLVMGetValueName2(value, &mut length);
+                length == 0
+            }
+    }
 }
 
 fn block_name(api: &PrHostApi, block: BasicBlock<'_>) -> String {
@@ -794,16 +973,29 @@ impl<'f> Loop<'f> {
         self.raw.as_ptr()
     }
 
+    /// The loop's ID (`!llvm.loop` on all its latches), if it has one.
+    fn id(&self) -> Option<LLVMMetadataRef> {
+        let id = unsafe { (self.api.loop_id)(self.raw()) };
+        (!id.is_null()).then_some(id)
+    }
+
+    /// A value in the loop's context (its header).
+    fn in_context(&self) -> LLVMValueRef {
+        // SAFETY: a block is a value; LLVMBasicBlockAsValue only converts the handle.
+        unsafe { inkwell::llvm_sys::core::LLVMBasicBlockAsValue(block_ref(self.header())) }
+    }
+
     /// Whether the loop's `!llvm.loop` metadata has the property `tag`.
     pub fn has_tag(&self, tag: &str) -> bool {
-        let tag = c_string(tag);
-        unsafe { (self.api.loop_has_tag)(self.raw(), tag.as_ptr()) != 0 }
+        self.id().is_some_and(|id| {
+            metadata::has_property(metadata::context_of(self.in_context()), id, tag)
+        })
     }
 
     /// Adds the property `tag` to the loop's `!llvm.loop` metadata.
     pub fn tag(&self, tag: &str) {
-        let tag = c_string(tag);
-        unsafe { (self.api.tag_loop)(self.raw(), tag.as_ptr()) }
+        let id = metadata::with_property(self.api, self.in_context(), self.id(), tag, None);
+        unsafe { (self.api.set_loop_id)(self.raw(), id) }
     }
 
     /// 1 for an outermost loop.
@@ -888,6 +1080,12 @@ impl PartialEq for Scev<'_> {
     }
 }
 impl Eq for Scev<'_> {}
+
+impl std::hash::Hash for Scev<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.raw.hash(state)
+    }
+}
 
 impl std::fmt::Debug for Scev<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

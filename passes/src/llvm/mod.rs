@@ -4,13 +4,15 @@
 
 pub mod abi;
 pub mod builder;
+mod counters;
 pub mod host;
 pub mod ir;
+mod metadata;
 pub mod scev_text;
 pub mod source_terms;
 
 pub use host::{
-    AliasResult, CacheLevel, Delinearized, FunctionAnalyses, Loop, MemoryEffect, RemarkAt,
-    RemarkKind, Scev, ScevKind, Severity, Stage, StageTimer,
+    AliasResult, CacheLevel, Delinearized, FunctionAnalyses, FunctionPass, FunctionRun, Loop,
+    MemoryEffect, RemarkAt, RemarkKind, Scev, ScevKind, Severity, Stage, StageTimer,
 };
 pub use inkwell::llvm_sys::prelude::LLVMValueRef;

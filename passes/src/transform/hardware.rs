@@ -62,22 +62,13 @@ pub struct Sourced<T> {
     pub source: ValueSource,
 }
 
-/// What the user gave on the command line (`None`: not given).
+/// What the user gave on the command line (`None`: not given); made from the options by
+/// `ExplicitHardware::from_options` (in `options`, which depends on this module).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ExplicitHardware {
     pub l1_bytes: Option<u64>,
     pub l2_bytes: Option<u64>,
     pub simd_bits: Option<u32>,
-}
-
-impl ExplicitHardware {
-    pub fn from_options(options: &crate::options::Options) -> ExplicitHardware {
-        ExplicitHardware {
-            l1_bytes: options.l1_cache,
-            l2_bytes: options.l2_cache,
-            simd_bits: options.simd_width,
-        }
-    }
 }
 
 /// What the target's TargetTransformInfo says (`None` or 0: it does not say).

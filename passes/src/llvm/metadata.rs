@@ -1,0 +1,188 @@
+//! Metadata polyrust writes: loop IDs (`!llvm.loop`) with a property added (and a
+//! parallel-accesses group), access groups (`!llvm.access.group`) and alias scopes.
+//! Strings and uniqued nodes are made with LLVM's C API; distinct nodes, which it cannot
+//! make, and the ID of a loop of LoopInfo (its latches') come from the host.
+
+use inkwell::llvm_sys::core as c;
+use inkwell::llvm_sys::prelude::{LLVMContextRef, LLVMMetadataRef, LLVMValueRef};
+
+use super::abi::PrHostApi;
+
+/// The context a value lives in.
+pub(crate) fn context_of(value: LLVMValueRef) -> LLVMContextRef {
+    // SAFETY: the value is live for the call from the shim.
+    unsafe { c::LLVMGetTypeContext(c::LLVMTypeOf(value)) }
+}
+
+fn string(context: LLVMContextRef, text: &str) -> LLVMMetadataRef {
+    // SAFETY: LLVM copies the text into the context.
+    unsafe { c::LLVMMDStringInContext2(context, text.as_ptr().cast(), text.len()) }
+}
+
+/// A uniqued node.
+fn node(context: LLVMContextRef, operands: &[LLVMMetadataRef]) -> LLVMMetadataRef {
+    let mut operands = operands.to_vec();
+    // SAFETY: the operands are live metadata of the context; LLVM only reads them.
+    unsafe { c::LLVMMDNodeInContext2(context, operands.as_mut_ptr(), operands.len()) }
+}
+
+/// A distinct node, after a reference to itself when `self_first`.
+pub(crate) fn distinct_node(
+    api: &PrHostApi,
+    in_context_of: LLVMValueRef,
+    operands: &[LLVMMetadataRef],
+    self_first: bool,
+) -> LLVMMetadataRef {
+    // SAFETY: the operands are live metadata of the value's context.
+    unsafe {
+        (api.distinct_node)(
+            in_context_of,
+            operands.as_ptr(),
+            operands.len(),
+            i32::from(self_first),
+        )
+    }
+}
+
+/// The operands of a node as values (metadata wrapped; constants as themselves; null
+/// for a null operand).
+fn operands(context: LLVMContextRef, node: LLVMMetadataRef) -> Vec<LLVMValueRef> {
+    // SAFETY: `node` is a live node of the context.
+    unsafe { value_operands(c::LLVMMetadataAsValue(context, node)) }
+}
+
+/// # Safety
+/// `node` wraps a live node.
+unsafe fn value_operands(node: LLVMValueRef) -> Vec<LLVMValueRef> {
+    let count = c::LLVMGetMDNodeNumOperands(node) as usize;
+    let mut out = vec![std::ptr::null_mut(); count];
+    c::LLVMGetMDNodeOperands(node, out.as_mut_ptr());
+    out
+}
+
+/// An operand back as metadata.
+fn as_metadata(operand: LLVMValueRef) -> LLVMMetadataRef {
+    if operand.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: operands come from `operands`, live for the call.
+    unsafe { c::LLVMValueAsMetadata(operand) }
+}
+
+/// Whether `operand` is the string `text`.
+fn is_string(operand: LLVMValueRef, text: &str) -> bool {
+    let mut length = 0u32;
+    // SAFETY: LLVMGetMDString answers null for anything but a string.
+    unsafe {
+        let raw = c::LLVMGetMDString(operand, &mut length);
+        !raw.is_null()
+            && std::slice::from_raw_parts(raw.cast::<u8>(), length as usize) == text.as_bytes()
+    }
+}
+
+/// Whether a loop ID has a property node whose first operand is the string `tag`.
+pub(crate) fn has_property(context: LLVMContextRef, id: LLVMMetadataRef, tag: &str) -> bool {
+    operands(context, id).into_iter().skip(1).any(|property| {
+        // SAFETY: a non-null operand wrapping a node is itself a live node.
+        !property.is_null()
+            && unsafe { !c::LLVMIsAMDNode(property).is_null() }
+            && unsafe { value_operands(property) }
+                .first()
+                .is_some_and(|name| !name.is_null() && is_string(*name, tag))
+    })
+}
+
+/// A new loop ID: the properties of `old` (if any), then `!{!"tag"}` unless `old` has
+/// it and, with a group, `!{!"llvm.loop.parallel_accesses", group}`.
+pub(crate) fn with_property(
+    api: &PrHostApi,
+    in_context_of: LLVMValueRef,
+    old: Option<LLVMMetadataRef>,
+    tag: &str,
+    group: Option<LLVMMetadataRef>,
+) -> LLVMMetadataRef {
+    let context = context_of(in_context_of);
+    let mut properties: Vec<LLVMMetadataRef> = Vec::new();
+    if let Some(old) = old {
+        properties.extend(operands(context, old).into_iter().skip(1).map(as_metadata));
+    }
+    if old.is_none_or(|old| !has_property(context, old, tag)) {
+        properties.push(node(context, &[string(context, tag)]));
+    }
+    if let Some(group) = group {
+        let parallel = string(context, "llvm.loop.parallel_accesses");
+        properties.push(node(context, &[parallel, group]));
+    }
+    distinct_node(api, in_context_of, &properties, true)
+}
+
+/// The kind of metadata named `name` on instructions.
+fn kind(context: LLVMContextRef, name: &str) -> u32 {
+    // SAFETY: LLVM copies the name.
+    unsafe { c::LLVMGetMDKindIDInContext(context, name.as_ptr().cast(), name.len() as u32) }
+}
+
+/// The node of kind `name` on an instruction.
+fn attached(instruction: LLVMValueRef, name: &str) -> Option<LLVMMetadataRef> {
+    // SAFETY: the instruction is live; the answer is a wrapped node or null.
+    let value = unsafe { c::LLVMGetMetadata(instruction, kind(context_of(instruction), name)) };
+    (!value.is_null()).then(|| as_metadata(value))
+}
+
+fn attach(instruction: LLVMValueRef, name: &str, node: LLVMMetadataRef) {
+    let context = context_of(instruction);
+    // SAFETY: the instruction and the node are live in one context.
+    unsafe {
+        c::LLVMSetMetadata(
+            instruction,
+            kind(context, name),
+            c::LLVMMetadataAsValue(context, node),
+        )
+    }
+}
+
+/// Adds the property `tag` to the loop ID on a latch's branch, and with a group the
+/// parallel accesses of that group.
+pub(crate) fn tag_latch(
+    api: &PrHostApi,
+    branch: LLVMValueRef,
+    tag: &str,
+    group: Option<LLVMMetadataRef>,
+) {
+    let id = with_property(api, branch, attached(branch, "llvm.loop"), tag, group);
+    attach(branch, "llvm.loop", id);
+}
+
+/// Adds `group` to a memory instruction's access groups: a single group is the group
+/// itself (a distinct empty node), several are listed in a node.
+pub(crate) fn add_access_group(instruction: LLVMValueRef, group: LLVMMetadataRef) {
+    let context = context_of(instruction);
+    let mut groups: Vec<LLVMMetadataRef> = Vec::new();
+    if let Some(old) = attached(instruction, "llvm.access.group") {
+        let listed = operands(context, old);
+        if listed.is_empty() {
+            groups.push(old);
+        } else {
+            groups.extend(listed.into_iter().map(as_metadata));
+        }
+    }
+    groups.push(group);
+    let list = match groups[..] {
+        [only] => only,
+        _ => node(context, &groups),
+    };
+    attach(instruction, "llvm.access.group", list);
+}
+
+/// `count` anonymous alias scopes in a new domain "polyrust" of their own.
+pub(crate) fn new_alias_scopes(
+    api: &PrHostApi,
+    function: LLVMValueRef,
+    count: usize,
+) -> Vec<LLVMMetadataRef> {
+    let context = context_of(function);
+    let domain = distinct_node(api, function, &[string(context, "polyrust")], true);
+    (0..count)
+        .map(|_| distinct_node(api, function, &[domain], true))
+        .collect()
+}
