@@ -56,6 +56,11 @@ config.environment["PATH"] = os.pathsep.join([llvm_bin, os.environ.get("PATH", "
 for var in ["HOME", "TMPDIR", "POLYRUST_PLUGIN"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# Long campaigns (the whole fuzzing slice, every kernel at every -O level through
+# llvm-stress's company, ...) are `REQUIRES: long`: they run only on request, with
+# POLYRUST_LONG_TESTS=1 (scripts/test --long) or `lit --param long=1`.
+if os.environ.get("POLYRUST_LONG_TESTS") == "1" or lit_config.params.get("long") == "1":
+    config.available_features.add("long")
 if shutil.which("cmake"):
     config.available_features.add("cmake")
 # LLVM's opt-viewer (llvm-22-tools) and the Python modules it imports.

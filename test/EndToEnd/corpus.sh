@@ -3,7 +3,8 @@
 # with clang -O3 + polyrust (extra polyrust options from $POLYRUST_FLAGS, each passed
 # with -mllvm), run at each of its test sizes (the SIZES: test= line: sizes 0, 1 and
 # sizes that are not multiples of tile sizes), and the outputs must be byte-identical.
-# $POLYRUST_LINK adds files to link the polyrust build with (a runtime).
+# $POLYRUST_LINK adds files to link the polyrust build with (a runtime). The time limit
+# of each run only guards against a hang (the test sizes run in milliseconds).
 #   corpus.sh CLANG PLUGIN KERNELS WORKDIR
 set -u
 clang=$1 plugin=$2 kernels=$3 work=$4
@@ -24,8 +25,8 @@ for src in "$kernels"/*.c; do
   fi
   ok=1
   for s in $sizes; do
-    timeout 20 "$work/$k.base" "$s" >"$work/$k.base.out" 2>/dev/null
-    timeout 20 "$work/$k.poly" "$s" >"$work/$k.poly.out" 2>/dev/null
+    timeout 120 "$work/$k.base" "$s" >"$work/$k.base.out" 2>/dev/null
+    timeout 120 "$work/$k.poly" "$s" >"$work/$k.poly.out" 2>/dev/null
     rc=$?
     if ! cmp -s "$work/$k.base.out" "$work/$k.poly.out"; then
       echo "FAIL $k: size $s prints different bytes (exit status $rc)"; ok=0; break
