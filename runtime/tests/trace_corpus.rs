@@ -16,10 +16,12 @@
 //! give one inexact box, or 59 scattered pieces for 79 runs in `masked_cols`.) Those sites' share, and that of the nests detection
 //! did not accept, are printed, not asserted.
 //!
-//! It compiles the whole corpus (a kernel per core at a time), and runs with the rest
-//! of `cargo test`; alone, with the figures: `cargo test --release -p polyrust-runtime
-//! --test trace_corpus -- --nocapture`. Needs the plugin (`cargo build --release`, or
-//! `POLYRUST_PLUGIN`). `TRACE_CORPUS_KERNELS=a,b` runs some kernels only.
+//! Over the whole corpus it is a long test (a few minutes, a kernel per core at a time):
+//! `cargo test` runs it on [`SHORT_RUN`]'s kernels, the long tests
+//! (`POLYRUST_LONG_TESTS=1`, `scripts/test --long`) on every kernel. Alone, with the
+//! figures of the corpus: `POLYRUST_LONG_TESTS=1 cargo test --release -p
+//! polyrust-runtime --test trace_corpus -- --nocapture`. Needs the plugin (`cargo build --release`, or `POLYRUST_PLUGIN`).
+//! `TRACE_CORPUS_KERNELS=a,b` runs some kernels only.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -37,11 +39,30 @@ use common::{clang, plugin, raw_address_recorder, raw_addresses, scratch};
 /// of usual tile sizes, and small enough that each site's stream fits one chunk.
 const SIZE: &str = "33";
 
+/// The kernels `cargo test` runs without the long tests: nests detection accepts
+/// (stencils, pipelines of stages, a factorization), sites guarded by data
+/// (`masked_cols`, `apsp_int`) and nests detection rejects (`csr_spmv`, `list_chase`),
+/// with more than 100 static-control sites between them.
+const SHORT_RUN: &[&str] = &[
+    "apsp_int",
+    "camera_pipe_like",
+    "chol_factor",
+    "csr_spmv",
+    "harris_pipe",
+    "heat2d_texp",
+    "list_chase",
+    "masked_cols",
+    "yee2d",
+];
+
 fn kernels() -> Vec<PathBuf> {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/kernels");
-    let only: Option<Vec<String>> = std::env::var("TRACE_CORPUS_KERNELS")
-        .ok()
-        .map(|list| list.split(',').map(str::to_owned).collect());
+    let long = std::env::var("POLYRUST_LONG_TESTS").is_ok_and(|v| v == "1");
+    let only: Option<Vec<String>> = match std::env::var("TRACE_CORPUS_KERNELS") {
+        Ok(list) => Some(list.split(',').map(str::to_owned).collect()),
+        Err(_) if long => None,
+        Err(_) => Some(SHORT_RUN.iter().map(|&k| k.to_owned()).collect()),
+    };
     let mut kernels: Vec<PathBuf> = std::fs::read_dir(&folder)
         .expect("test/kernels exists")
         .map(|entry| entry.unwrap().path())
