@@ -16,10 +16,12 @@
 //! give one inexact box, or 59 scattered pieces for 79 runs in `masked_cols`.) Those sites' share, and that of the nests detection
 //! did not accept, are printed, not asserted.
 //!
-//! It compiles the whole corpus (75 s on two shared cores), and runs with the rest of
-//! `cargo test`; alone, with the figures: `cargo test --release -p polyrust-runtime
-//! --test trace_corpus -- --nocapture`. Needs the plugin (`cargo build --release`, or
-//! `POLYRUST_PLUGIN`). `TRACE_CORPUS_KERNELS=a,b` runs some kernels only.
+//! Over the whole corpus it is a long test (a few minutes, a kernel per core at a time):
+//! `cargo test` runs it on [`SHORT_RUN`]'s kernels, the long tests
+//! (`POLYRUST_LONG_TESTS=1`, `scripts/test --long`) on every kernel. Alone, with the
+//! figures of the corpus: `POLYRUST_LONG_TESTS=1 cargo test --release -p
+//! polyrust-runtime --test trace_corpus -- --nocapture`. Needs the plugin (`cargo build --release`, or `POLYRUST_PLUGIN`).
+//! `TRACE_CORPUS_KERNELS=a,b` runs some kernels only.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -37,11 +39,30 @@ use common::{clang, plugin, raw_address_recorder, raw_addresses, scratch};
 /// of usual tile sizes, and small enough that each site's stream fits one chunk.
 const SIZE: &str = "33";
 
+/// The kernels `cargo test` runs without the long tests: nests detection accepts
+/// (stencils, pipelines of stages, a factorization), sites guarded by data
+/// (`masked_cols`, `apsp_int`) and nests detection rejects (`csr_spmv`, `list_chase`),
+/// with more than 100 static-control sites between them.
+const SHORT_RUN: &[&str] = &[
+    "apsp_int",
+    "camera_pipe_like",
+    "chol_factor",
+    "csr_spmv",
+    "harris_pipe",
+    "heat2d_texp",
+    "list_chase",
+    "masked_cols",
+    "yee2d",
+];
+
 fn kernels() -> Vec<PathBuf> {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/kernels");
-    let only: Option<Vec<String>> = std::env::var("TRACE_CORPUS_KERNELS")
-        .ok()
-        .map(|list| list.split(',').map(str::to_owned).collect());
+    let long = std::env::var("POLYRUST_LONG_TESTS").is_ok_and(|v| v == "1");
+    let only: Option<Vec<String>> = match std::env::var("TRACE_CORPUS_KERNELS") {
+        Ok(list) => Some(list.split(',').map(str::to_owned).collect()),
+        Err(_) if long => None,
+        Err(_) => Some(SHORT_RUN.iter().map(|&k| k.to_owned()).collect()),
+    };
     let mut kernels: Vec<PathBuf> = std::fs::read_dir(&folder)
         .expect("test/kernels exists")
         .map(|entry| entry.unwrap().path())
@@ -113,48 +134,76 @@ fn static_control_site(nest: &NestProfile, site: u32) -> bool {
     exact
 }
 
+/// Compiles one kernel instrumented, with the raw-address recorder, and runs it at
+/// [`SIZE`]: its compressed traces in `work/traces`, its raw streams in `work/raw`, its
+/// profile in `work/profile.json`.
+fn record_kernel(source: &Path, work: &Path, recorder: &Path, staticlib: &Path) {
+    let name = source.file_stem().unwrap().to_string_lossy().into_owned();
+    let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/kernels");
+    let (traces, raw) = (work.join("traces"), work.join("raw"));
+    std::fs::create_dir_all(&traces).unwrap();
+    std::fs::create_dir_all(&raw).unwrap();
+    let program = work.join(&name);
+    let output = Command::new(clang())
+        .args(["-O2", "-g", "-I"])
+        .arg(&include)
+        .arg(format!("-fpass-plugin={}", plugin().display()))
+        .args(["-mllvm", "-polyrust-profile-generate"])
+        .args(["-mllvm", "-polyrust-instrument=accesses"])
+        .arg(source)
+        .arg(recorder)
+        .arg("-Wl,--wrap=polyrust_rt_access")
+        .arg(staticlib)
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(&program)
+        .output()
+        .expect("clang runs");
+    common::succeeded(&output, format_args!("{name} does not build"));
+    let output = Command::new(&program)
+        .arg(SIZE)
+        .env("POLYRUST_TRACE", &traces)
+        .env("RAW_DIR", &raw)
+        .env("POLYRUST_PROFILE_FILE", work.join("profile.json"))
+        .env("POLYRUST_FOLD_ENTRIES", "1000000")
+        .output()
+        .expect("the kernel starts");
+    common::succeeded(&output, format_args!("{name} {SIZE} failed"));
+}
+
+/// Records every kernel, as many at a time as the machine has cores: compiling the
+/// corpus is most of the test's time.
+fn record_kernels(kernels: &[PathBuf], dir: &Path, recorder: &Path, staticlib: &Path) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(source) = kernels.get(index) else {
+                    break;
+                };
+                let name = source.file_stem().unwrap().to_string_lossy().into_owned();
+                record_kernel(source, &dir.join(name), recorder, staticlib);
+            });
+        }
+    });
+}
+
 #[test]
 fn static_control_sites_of_the_corpus_are_reconstructed_exactly_by_nests() {
     let dir = scratch("trace-corpus");
     let recorder = raw_address_recorder(&dir);
     let staticlib = common::staticlib_defining("polyrust_rt_nest_enter");
-    let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/kernels");
     let (mut modelled, mut guarded, mut other) =
         (Tally::default(), Tally::default(), Tally::default());
     let mut failures = Vec::new();
     let kernels = kernels();
     assert!(!kernels.is_empty());
+    record_kernels(&kernels, &dir, &recorder, &staticlib);
     for source in &kernels {
         let name = source.file_stem().unwrap().to_string_lossy().into_owned();
         let work = dir.join(&name);
         let (traces, raw) = (work.join("traces"), work.join("raw"));
-        std::fs::create_dir_all(&traces).unwrap();
-        std::fs::create_dir_all(&raw).unwrap();
-        let program = work.join(&name);
-        let output = Command::new(clang())
-            .args(["-O2", "-g", "-I"])
-            .arg(&include)
-            .arg(format!("-fpass-plugin={}", plugin().display()))
-            .args(["-mllvm", "-polyrust-profile-generate"])
-            .args(["-mllvm", "-polyrust-instrument=accesses"])
-            .arg(source)
-            .arg(&recorder)
-            .arg("-Wl,--wrap=polyrust_rt_access")
-            .arg(&staticlib)
-            .args(["-lpthread", "-ldl", "-lm", "-o"])
-            .arg(&program)
-            .output()
-            .expect("clang runs");
-        common::succeeded(&output, format_args!("{name} does not build"));
-        let output = Command::new(&program)
-            .arg(SIZE)
-            .env("POLYRUST_TRACE", &traces)
-            .env("RAW_DIR", &raw)
-            .env("POLYRUST_PROFILE_FILE", work.join("profile.json"))
-            .env("POLYRUST_FOLD_ENTRIES", "1000000")
-            .output()
-            .expect("the kernel starts");
-        common::succeeded(&output, format_args!("{name} {SIZE} failed"));
         let mut files: Vec<PathBuf> = std::fs::read_dir(&traces)
             .unwrap()
             .map(|entry| entry.unwrap().path())

@@ -75,7 +75,9 @@ def covers(ours, polly, rejected, all_ours):
 
 
 def compare(kernel, args):
-    base = [args.clang, "-O3", "-g", "-I", args.kernels, "-c", kernel, "-o", os.devnull]
+    # Polly and polyrust run in the middle end, where the remarks come from: no need for
+    # the back end (-emit-llvm).
+    base = [args.clang, "-O3", "-g", "-I", args.kernels, "-S", "-emit-llvm", kernel, "-o", os.devnull]
     polly = regions(base + ["-mllvm", "-polly", "-Rpass-analysis=polly-scops"])
     rejected = set()
     ours = regions(
