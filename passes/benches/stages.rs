@@ -125,7 +125,10 @@ fn build(
     };
     let spec = json::import_spec(&region.text, &region.path).map_err(|e| fail(e.to_string()))?;
     let scop = Scop::build(ctx, &spec).map_err(|e| fail(e.to_string()))?;
-    Ok((scop, DepsOptions::for_region(&spec, options.allow_reassociation)))
+    Ok((
+        scop,
+        DepsOptions::for_region(&spec, options.allow_reassociation),
+    ))
 }
 
 /// Whether `schedule` respects the dependences, as `decide` checks it before tiling
@@ -207,7 +210,11 @@ fn measure_region(c: &mut Criterion, region: &Region) -> Result<(), BenchError> 
         stage: "dependences",
         message: e.to_string(),
     })?;
-    let (tiled, described) = measure(c, &ctx, region, "tiling", || {
+    let transform::schedule::Tiled {
+        schedule: tiled,
+        described,
+        ..
+    } = measure(c, &ctx, region, "tiling", || {
         transform::schedule::tile(&new, &scop, &dependences, &options, &hardware, &locality)
     })?;
     measure(c, &ctx, region, "ast", || {

@@ -5,14 +5,12 @@
 //! region is one typed value, its `plan::Plan`, which the printers show too.
 //!
 //! The pass rewrites at most one region per call: the IR then no longer matches the
-//! analyses, and the function is run again (one more round) with fresh ones. What lasts
-//! across rounds is the function's `Session`.
+//! analyses, and the function is run again (one more round, see `rounds`) with fresh
+//! ones. What lasts across rounds is the function's `Session`, owned by the round loop.
 
 mod region;
 mod round;
 mod session;
-
-use std::cell::RefCell;
 
 use crate::detect;
 use crate::llvm::{FunctionAnalyses, Stage};
@@ -21,19 +19,10 @@ use crate::options::Options;
 
 pub use session::Session;
 
-thread_local! {
-    /// The session of the function the pass is working on (its rounds are calls of
-    /// `run` with increasing `Options::round`).
-    static SESSION: RefCell<Session> = RefCell::default();
-}
-
-/// Runs one round of the optimizer on one function; returns whether the IR changed.
-pub fn run(fa: &FunctionAnalyses<'_>, options: &Options) -> bool {
-    SESSION.with(|session| run_round(fa, options, &mut session.borrow_mut()))
-}
-
-/// One round: the stages, until one changes the IR.
-pub fn run_round(fa: &FunctionAnalyses<'_>, options: &Options, session: &mut Session) -> bool {
+/// Runs one round of the optimizer on one function (`Options::round`; `session` lasts
+/// across the function's rounds, see `rounds`): the stages, until one changes the IR;
+/// returns whether it did.
+pub fn run(fa: &FunctionAnalyses<'_>, options: &Options, session: &mut Session) -> bool {
     if options.round == 0 {
         session.start_function(fa, options);
     }

@@ -136,6 +136,7 @@ pub unsafe fn optimize_function(
     };
     // Validated in the first round, whose analyses report what is wrong.
     let mut options: Option<Options> = None;
+    let mut session = driver::Session::default();
     let changed = rounds::optimize(&run, |analyses, round| {
         if round == 0 {
             options = validated_options(analyses, &raw);
@@ -145,7 +146,9 @@ pub unsafe fn optimize_function(
         };
         options.round = round;
         analyses.set_debug_remarks(options.debug_remarks);
-        match catch_unwind(AssertUnwindSafe(|| driver::run(analyses, options))) {
+        match catch_unwind(AssertUnwindSafe(|| {
+            driver::run(analyses, options, &mut session)
+        })) {
             Ok(changed) => changed,
             Err(panic) => {
                 report_internal_error(analyses, panic.as_ref());

@@ -84,6 +84,7 @@ fn imported_schedule(scop: &Scop, deps: &Dependences) -> Result<Decision, String
     Ok(Decision::Transform {
         schedule,
         description: "imported schedule".into(),
+        register_tiles: false,
         dependences: deps.all().map_err(|e| e.to_string())?,
     })
 }

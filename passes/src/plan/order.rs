@@ -62,7 +62,13 @@ pub fn choose(
     };
     let (decision, in_order) = fused_for_folding(subject, &inputs, decision, in_order);
     let transformed = matches!(decision, Ok(Decision::Transform { .. }));
-    let register_tiled = matches!(&decision, Ok(d) if register_tiles(d));
+    let register_tiled = matches!(
+        decision,
+        Ok(Decision::Transform {
+            register_tiles: true,
+            ..
+        })
+    );
     let (schedule, description, dependences) =
         selected(&inputs, decision, in_order.as_ref(), notes)?;
     let folded = match in_order {
@@ -149,6 +155,7 @@ fn selected(
             schedule,
             description,
             dependences,
+            ..
         }) => Ok((
             schedule,
             format!("{propagated}{description}"),
@@ -210,10 +217,4 @@ fn keep_original_if_it_folds_more(
     order.register_tiled = false;
     order.description = format!("{}loops in their original order", inputs.propagated);
     order.folded = in_order;
-}
-
-/// Whether the scheduling stage's new schedule has register tiles.
-fn register_tiles(decision: &Decision) -> bool {
-    // The decision says so only in its description, which names them.
-    matches!(decision, Decision::Transform { description, .. } if description.contains("register tiles"))
 }

@@ -38,6 +38,9 @@ pub enum Decision {
     Transform {
         schedule: Schedule,
         description: String,
+        /// Point loops of a tiled band are unrolled and jammed into register tiles (the
+        /// loop AST is larger: see `plan::fallbacks`).
+        register_tiles: bool,
         /// Every dependence (flow, anti, output; reductions included), for marking
         /// the generated loops that carry none as parallel.
         dependences: UnionMap,
@@ -227,6 +230,7 @@ fn time_tiled(
             shown.join("x"),
             time_tiling::traffic_ratio(&candidate.skews, &sizes)
         ),
+        register_tiles: false,
         dependences: deps.all()?,
     }))
 }
@@ -255,6 +259,7 @@ fn from_isl(
             Decision::Transform {
                 schedule,
                 description,
+                register_tiles,
                 dependences,
             },
             _,
@@ -263,6 +268,7 @@ fn from_isl(
             description: format!(
                 "statements distributed into loop nests of their own; {description}"
             ),
+            register_tiles,
             dependences,
         }),
         (Decision::Keep(_), _) => Ok(fused),
@@ -322,7 +328,11 @@ fn from_isl_with(
             assessment.strided_before, assessment.strided_after
         ));
     }
-    let (tiled, tiles) = tile(&new, scop, &dependences, options, hardware, locality)?;
+    let Tiled {
+        schedule: tiled,
+        described: tiles,
+        register_tiles,
+    } = tile(&new, scop, &dependences, options, hardware, locality)?;
     let any_tiles = !tiles.is_empty();
     if distribute && !any_tiles {
         // Distribution is only worth it for the bands it lets tiling reach.
@@ -350,6 +360,7 @@ fn from_isl_with(
         Decision::Transform {
             schedule: tiled,
             description,
+            register_tiles,
             dependences,
         },
         any_tiles,
@@ -429,6 +440,7 @@ fn interchanged(original: &Original<'_>, deps: &Dependences) -> Result<Option<De
             assessment.strided_before,
             assessment.strided_after
         ),
+        register_tiles: false,
         dependences: deps.all()?,
     }))
 }
@@ -555,7 +567,7 @@ fn chain_band(
 }
 
 /// Tiles the permutable bands worth it as `-polyrust-tiling` says (SICA sizes, fixed
-/// sizes or none); returns the tiled schedule and what was done to each band tiled
+/// sizes or none); returns the tiled schedule, what was done to each band tiled
 /// (nothing when no band was). `dependences` (all of them, reductions included) tell
 /// SICA which bands' innermost loops carry one, and so are not vectorized.
 pub fn tile(
@@ -565,9 +577,10 @@ pub fn tile(
     options: &Options,
     hardware: &Hardware,
     locality: &Locality,
-) -> Result<(Schedule, Vec<String>), IslError> {
+) -> Result<Tiled, IslError> {
     let min_loops = min_tiled_loops(options);
     let mut described = Vec::new();
+    let mut register_tiles = false;
     let tiled = match &options.tiling {
         Tiling::None => schedule.copy()?,
         Tiling::Fixed(sizes) => scheduler::tile_bands(schedule, |band| {
@@ -604,11 +617,26 @@ pub fn tile(
             scheduler::tile_bands_jammed(schedule, |band| {
                 let (chosen, jam, text) = tiler.sizes(band)?;
                 described.push(text);
+                register_tiles |= jam.iter().any(|f| *f > 1);
                 Some((chosen, jam))
             })?
         }
     };
-    Ok((tiled, described))
+    Ok(Tiled {
+        schedule: tiled,
+        described,
+        register_tiles,
+    })
+}
+
+/// A schedule with its permutable bands tiled (see `tile`).
+pub struct Tiled {
+    /// The tiled schedule.
+    pub schedule: Schedule,
+    /// What was done to each band tiled (nothing when no band was).
+    pub described: Vec<String>,
+    /// Some band got register tiles.
+    pub register_tiles: bool,
 }
 
 /// `sizes` with each member that cannot fill two tiles left whole (splitting it only

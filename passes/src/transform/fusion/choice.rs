@@ -80,6 +80,7 @@ fn fused_and_folded(
     let decision = Decision::Transform {
         schedule: fused.schedule,
         description,
+        register_tiles: false,
         dependences: all,
     };
     Some(FusedStages { decision, folded })
