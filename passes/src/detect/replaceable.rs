@@ -27,7 +27,7 @@ pub struct Boundary<'f> {
     pub live_outs: LiveOuts,
 }
 
-/// Why new code cannot replace the region: the first problem met.
+/// The rejection saying why new code cannot replace the region.
 fn not_replaceable(what: String) -> Rejection {
     Rejection::new(RejectReason::NotReplaceable, what)
 }
