@@ -309,16 +309,7 @@ fn from_isl_with(
     });
     let (new, assessment) =
         most_contiguous(new, assessment, &bands, deps, &statements, &original_map)?;
-    // Judged after the permutations: a band isl ordered with a strided loop innermost
-    // (covariance's centring loop, fused with the loop over the means) may be fixed by
-    // them.
-    if let Some(reason) = assessment.rejection() {
-        return Ok((Decision::Keep(reason), false));
-    }
-    if !tilable && !assessment.improves_strides() {
-        let reason = format!(
-            "no permutable band of {min_loops} or more loops to tile, and no innermost loop gets a smaller stride"
-        );
+    if let Some(reason) = refusal(&assessment, tilable, min_loops) {
         return Ok((Decision::Keep(reason), false));
     }
     let mut described = Vec::new();
@@ -365,6 +356,21 @@ fn from_isl_with(
         },
         any_tiles,
     ))
+}
+
+/// Why isl's schedule (its bands reordered) is not taken before any band is tiled: the
+/// cost model rejects it, or it has no band to tile and no smaller stride. Judged after
+/// the permutations: a band isl ordered with a strided loop innermost (covariance's
+/// centring loop, fused with the loop over the means) may be fixed by them.
+fn refusal(assessment: &Assessment, tilable: bool, min_loops: usize) -> Option<String> {
+    if let Some(reason) = assessment.rejection() {
+        return Some(reason);
+    }
+    (!tilable && !assessment.improves_strides()).then(|| {
+        format!(
+            "no permutable band of {min_loops} or more loops to tile, and no innermost loop gets a smaller stride"
+        )
+    })
 }
 
 /// `schedule` with, in each permutable band, the member whose accesses are the most

@@ -266,10 +266,22 @@ fn candidate_in(
         .and_then(|s| s.insert_band(tail))
         .and_then(|s| s.insert_band(band))
         .map_err(isl)?;
-    let innermost_loops_kept = innermost_loops_kept(statements, depth, &skews);
     let strips = strip.is_some();
+    tiling(nest, depth, (skews, strips), schedule, (validity, private)).map_err(isl)
+}
+
+/// The time tiling of `nest` by `skews` (the statements `depth` loops deep at most;
+/// `strips` when the skewed loop is cut into strips), with the dependences it must
+/// respect and the scalars private to its band points.
+fn tiling(
+    nest: &Nest<'_>,
+    depth: usize,
+    (skews, strips): (Vec<Skew>, bool),
+    schedule: Schedule,
+    (validity, private): (UnionMap, Vec<String>),
+) -> Result<Outcome, IslError> {
     Ok(Outcome::Tile(TimeTiling {
-        innermost_loops_kept,
+        innermost_loops_kept: innermost_loops_kept(&nest.statements, depth, &skews),
         strips,
         skews: skews.iter().map(|s| s.factor).collect(),
         schedule,
@@ -277,8 +289,8 @@ fn candidate_in(
         description: describe(&skews),
         validity,
         private,
-        before: copied(&nest.before).map_err(isl)?,
-        after: copied(&nest.after).map_err(isl)?,
+        before: copied(&nest.before)?,
+        after: copied(&nest.after)?,
     }))
 }
 
