@@ -58,7 +58,7 @@ for var in ["HOME", "TMPDIR", "POLYRUST_PLUGIN"]:
         config.environment[var] = os.environ[var]
 # Long campaigns run only on request, with POLYRUST_LONG_TESTS=1 (scripts/test --long)
 # or `lit --param long=1`: tests that are nothing but a campaign are `REQUIRES: long`
-# (Robustness/fuzz-campaign.test), others take a longer sweep under
+# (Robustness/fuzz-campaign.test, fuzz-stencils-campaign.test), others take a longer sweep under
 # `%if long %{...%} %else %{...%}` (the llvm-stress seeds of Robustness/no-crash*.test).
 if os.environ.get("POLYRUST_LONG_TESTS") == "1" or lit_config.params.get("long") == "1":
     config.available_features.add("long")
