@@ -119,10 +119,6 @@ std::vector<PrOptionValue> optionValues() {
   return Values;
 }
 
-} // namespace
-
-namespace {
-
 // Hands a function to Rust, which runs the rounds of the pass on it; SCEV gives up on
 // optnone code, so such functions are never handed over.
 bool runOnFunction(Function &F, FunctionAnalysisManager &FAM) {
