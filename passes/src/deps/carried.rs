@@ -9,10 +9,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::isl::{parse_map, parse_union_map, IslCtx, IslError, Set, UnionMap, UnionSet};
+use crate::isl::{IslCtx, IslError, Set, UnionMap, UnionSet};
 use crate::model::Scop;
 
-use super::program_order::{carried_by_loop_text, width, within_loop_text};
+use super::program_order::{carried_by_loop, width, within_loop};
 use super::{DependenceKind, LoopCarry};
 
 /// `{ time(a) -> time(b) : a -> b in deps }` under `original_schedule`.
@@ -110,8 +110,7 @@ pub(super) fn loop_carries(
 
 /// True when some pair of `pairs` is carried by the loop at `prefix`.
 fn carries(ctx: &IslCtx, pairs: &UnionMap, prefix: &[u32], width: usize) -> Result<bool, IslError> {
-    let text = carried_by_loop_text(prefix, width);
-    let carried = parse_union_map(ctx, &text, "the pairs a loop carries")?;
+    let carried = carried_by_loop(ctx, prefix, width)?.to_union_map()?;
     Ok(!pairs.copy()?.intersect(carried)?.is_empty()?)
 }
 
@@ -180,11 +179,7 @@ pub(super) fn deltas_within_loop(
             .map(|s| s.copy())
             .transpose()
     };
-    let within = parse_map(
-        &deps.ctx(),
-        &within_loop_text(prefix, width),
-        "a loop's pairs",
-    )?;
+    let within = within_loop(&deps.ctx(), prefix, width)?;
     let mut out = Vec::new();
     for dep in deps.maps()? {
         let (source, sink) = (dep.domain_name(), dep.range_name());

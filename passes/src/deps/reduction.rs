@@ -15,7 +15,7 @@
 //! `S[i] -> Y` orders every earlier update before Y. The chain may link updates that
 //! another write separates; that only adds constraints the original order satisfies.
 
-use crate::isl::{parse_union_set, IslError, UnionMap, UnionSet};
+use crate::isl::{IslError, Set, Tuple, UnionMap, UnionSet};
 use crate::model::{AccessKind, Scop, Statement};
 
 use super::ReductionCandidate;
@@ -103,13 +103,8 @@ pub(super) fn array_elements(scop: &Scop, array: &str) -> Result<UnionSet, IslEr
         .iter()
         .find(|a| a.name == array)
         .map_or(0, |a| a.rank());
-    let subscripts: Vec<String> = (0..rank).map(|k| format!("x{k}")).collect();
-    let text = format!("{{ {array}[{}] }}", subscripts.join(", "));
-    parse_union_set(
-        &scop.context.ctx(),
-        &text,
-        "the elements of a reduction array",
-    )
+    let elements = Tuple::counters(Some(array), "x", rank);
+    Set::universe(&scop.context.ctx(), &[], &elements)?.to_union_set()
 }
 
 /// `{ S[i] -> S[j] : S[i] and S[j] update the same element, S[i] first }` for the
@@ -138,4 +133,26 @@ pub(super) fn relaxed_validity(
     let into_chain = on_reduction_arrays.copy()?.apply_range(chains.copy()?)?;
     let out_of_chain = chains.copy()?.apply_range(on_reduction_arrays.copy()?)?;
     others.union(into_chain)?.union(out_of_chain)?.coalesce()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isl::{parse_union_set, IslCtx};
+
+    #[test]
+    fn an_array_s_elements_are_the_universe_of_its_tuple() {
+        let ctx = IslCtx::new(None).unwrap();
+        for (rank, text) in [(0, "{ s[] }"), (2, "{ A[x0, x1] }")] {
+            let name = if rank == 0 { "s" } else { "A" };
+            let elements = Tuple::counters(Some(name), "x", rank);
+            let built = Set::universe(&ctx, &[], &elements)
+                .unwrap()
+                .to_union_set()
+                .unwrap();
+            let parsed = parse_union_set(&ctx, text, "expected").unwrap();
+            assert!(built.is_equal(&parsed).unwrap(), "{built:?} vs {text}");
+            assert_eq!(format!("{built:?}"), format!("{parsed:?}"));
+        }
+    }
 }

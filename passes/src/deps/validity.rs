@@ -7,7 +7,7 @@
 //! schedule must give every instance a time stamp in one common space, as
 //! `isl_schedule_get_map` and the model's 2d+1 schedules do.
 
-use crate::isl::{parse_set, IslError, Set, UnionMap};
+use crate::isl::{IslCtx, IslError, Set, Tuple, UnionMap};
 
 use super::error::DepsError;
 use super::Dependences;
@@ -58,24 +58,42 @@ pub fn respects(deps: &UnionMap, schedule: &UnionMap) -> Result<bool, IslError> 
     Ok(true)
 }
 
-/// `{ [d0, ..., dn-1] : d0 > 0 or (d0 = 0 and d1 > 0) or ... }`; empty for n = 0.
-fn lexicographically_positive(ctx: &crate::isl::IslCtx, n: usize) -> Result<Set, IslError> {
-    let dims: Vec<String> = (0..n).map(|d| format!("d{d}")).collect();
-    let disjuncts: Vec<String> = (0..n)
-        .map(|level| {
-            let mut terms: Vec<String> = dims[..level].iter().map(|d| format!("{d} = 0")).collect();
-            terms.push(format!("{} > 0", dims[level]));
-            format!("({})", terms.join(" and "))
-        })
-        .collect();
-    let condition = if disjuncts.is_empty() {
-        "false".to_string()
-    } else {
-        disjuncts.join(" or ")
-    };
-    parse_set(
-        ctx,
-        &format!("{{ [{}] : {condition} }}", dims.join(", ")),
-        "the lexicographically positive vectors",
-    )
+/// `{ [d0, ..., dn-1] : d0 > 0 or (d0 = 0 and d1 > 0) or ... }`; empty for n = 0. The
+/// disjuncts are united in that order, as isl reads them from the text.
+fn lexicographically_positive(ctx: &IslCtx, n: usize) -> Result<Set, IslError> {
+    let dims = Tuple::counters(None, "d", n);
+    let mut positive = Set::universe(ctx, &[], &dims)?.subtract(Set::universe(ctx, &[], &dims)?)?;
+    for level in 0..n {
+        let mut disjunct = Set::universe(ctx, &[], &dims)?;
+        for outer in 0..level {
+            disjunct = disjunct.fix_dim(outer, 0)?;
+        }
+        positive = positive.union(disjunct.lower_bound_dim(level, 1)?)?;
+    }
+    Ok(positive)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isl::parse_set;
+
+    #[test]
+    fn lexicographically_positive_vectors_are_the_ones_isl_reads_from_their_text() {
+        let ctx = IslCtx::new(None).unwrap();
+        let texts = [
+            "{ [] : false }",
+            "{ [d0] : (d0 > 0) }",
+            "{ [d0, d1] : (d0 > 0) or (d0 = 0 and d1 > 0) }",
+            "{ [d0, d1, d2] : (d0 > 0) or (d0 = 0 and d1 > 0) or (d0 = 0 and d1 = 0 and d2 > 0) }",
+        ];
+        for (n, text) in texts.iter().enumerate() {
+            let built = lexicographically_positive(&ctx, n).unwrap();
+            let parsed = parse_set(&ctx, text, "expected").unwrap();
+            assert!(built.is_equal(&parsed).unwrap(), "{built:?} vs {text}");
+            assert_eq!(built.to_str().unwrap(), parsed.to_str().unwrap());
+            let names = |set: &Set| (0..n).map(|k| set.dim_name(k)).collect::<Vec<_>>();
+            assert_eq!(names(&built), names(&parsed));
+        }
+    }
 }
