@@ -125,7 +125,10 @@ fn build(
     };
     let spec = json::import_spec(&region.text, &region.path).map_err(|e| fail(e.to_string()))?;
     let scop = Scop::build(ctx, &spec).map_err(|e| fail(e.to_string()))?;
-    Ok((scop, DepsOptions::for_region(&spec, options.allow_reassociation)))
+    Ok((
+        scop,
+        DepsOptions::for_region(&spec, options.allow_reassociation),
+    ))
 }
 
 /// Whether `schedule` respects the dependences, as `decide` checks it before tiling
