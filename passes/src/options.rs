@@ -13,7 +13,7 @@ use crate::transform::hardware::{
 };
 
 mod declarations;
-pub use declarations::{GivenValue, OptionDeclaration, OptionKind, DECLARATIONS};
+pub(crate) use declarations::{GivenValue, OptionDeclaration, OptionKind, DECLARATIONS};
 
 /// Smallest cache size accepted: anything below is almost surely a size meant in KiB.
 const MIN_CACHE_BYTES: u64 = 1024;

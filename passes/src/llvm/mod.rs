@@ -11,8 +11,8 @@ mod metadata;
 pub(crate) mod scev_text;
 pub(crate) mod source_terms;
 
-pub use host::{
+pub(crate) use host::{
     AliasResult, CacheLevel, Delinearized, FunctionAnalyses, FunctionPass, FunctionRun, Loop,
-    MemoryEffect, RemarkAt, RemarkKind, Scev, ScevKind, Severity, Stage, StageTimer,
+    MemoryEffect, RemarkAt, RemarkKind, Scev, ScevKind, Severity, Stage,
 };
 pub use inkwell::llvm_sys::prelude::LLVMValueRef;
