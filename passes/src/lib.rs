@@ -4,6 +4,8 @@
 //! `transform` holds the transformations of the model; `speculate` the two-run
 //! profile-guided speculation (instrumenting nests, specializing them from a profile).
 
+#![warn(missing_docs)]
+
 pub(crate) mod codegen;
 pub mod deps;
 pub(crate) mod detect;

@@ -51,4 +51,4 @@ mod subject;
 pub(crate) mod time_tiling;
 pub(crate) mod traffic;
 
-pub use subject::Subject;
+pub(crate) use subject::Subject;

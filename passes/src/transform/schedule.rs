@@ -36,7 +36,9 @@ pub enum Decision {
     Keep(String),
     /// Generate this schedule; the text says what changed.
     Transform {
+        /// The new schedule.
         schedule: Schedule,
+        /// What changed, as the remark says it.
         description: String,
         /// Every dependence (flow, anti, output; reductions included), for marking
         /// the generated loops that carry none as parallel.
