@@ -4,17 +4,19 @@
 //! `transform` holds the transformations of the model; `speculate` the two-run
 //! profile-guided speculation (instrumenting nests, specializing them from a profile).
 
-pub mod codegen;
+#![warn(missing_docs)]
+
+pub(crate) mod codegen;
 pub mod deps;
-pub mod detect;
-pub mod driver;
+pub(crate) mod detect;
+pub(crate) mod driver;
 pub mod entry;
 pub mod isl;
 pub mod llvm;
 pub mod model;
 pub mod options;
-pub mod plan;
-pub mod report;
-pub mod rounds;
-pub mod speculate;
+pub(crate) mod plan;
+pub(crate) mod report;
+pub(crate) mod rounds;
+pub(crate) mod speculate;
 pub mod transform;

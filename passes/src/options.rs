@@ -13,7 +13,7 @@ use crate::transform::hardware::{
 };
 
 mod declarations;
-pub use declarations::{GivenValue, OptionDeclaration, OptionKind, DECLARATIONS};
+pub(crate) use declarations::{GivenValue, OptionDeclaration, OptionKind, DECLARATIONS};
 
 /// Smallest cache size accepted: anything below is almost surely a size meant in KiB.
 const MIN_CACHE_BYTES: u64 = 1024;
@@ -44,7 +44,7 @@ impl Instrumentation {
 
 /// `-polyrust-tiling` as given, before validation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TilingChoice {
+pub(crate) enum TilingChoice {
     Sica = 0,
     Fixed = 1,
     None = 2,
@@ -69,6 +69,7 @@ pub enum Tiling {
     Sica,
     /// Given by the user, outermost loop first.
     Fixed(Vec<u32>),
+    /// Loops are not tiled.
     None,
 }
 
@@ -77,11 +78,13 @@ pub enum Tiling {
 /// more than ten minutes on one loop nest of NPB's LU.
 pub const OPERATION_CEILING: u64 = 200_000_000;
 
+/// The validated options of one run of the pass.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// isl operation bound per region (`-polyrust-max-operations=0` gives
     /// `OPERATION_CEILING`); `None`, for tests only, means unbounded.
     pub max_operations: Option<u64>,
+    /// How tile sizes are chosen (`-polyrust-tiling`, `-polyrust-tile-sizes`).
     pub tiling: Tiling,
     /// Share of L1 that SICA tiles fill, in (0, 1].
     pub sica_rho: f64,
@@ -97,7 +100,10 @@ pub struct Options {
     pub simd_width: Option<u32>,
     /// Generate code for modelled regions (`-polyrust-codegen`).
     pub codegen: bool,
+    /// Generate code for every modelled region, even with its original schedule
+    /// (`-polyrust-force-codegen`, for testing code generation).
     pub force_codegen: bool,
+    /// Let schedules reorder the updates of reductions (`-polyrust-allow-reassociation`).
     pub allow_reassociation: bool,
     /// Remarks also quote the IR and SCEVs they speak of (`-polyrust-debug-remarks`).
     pub debug_remarks: bool,
@@ -143,7 +149,7 @@ impl ExplicitHardware {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum OptionError {
+pub(crate) enum OptionError {
     ZeroTileSize {
         position: usize,
     },
@@ -254,7 +260,7 @@ impl std::error::Error for OptionError {}
 
 /// The user's command line as the shim read it, before validation.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct RawOptions {
+pub(crate) struct RawOptions {
     /// `-polyrust-enable`: the pass joins the -O2/-O3 pipeline.
     pub enable: bool,
     pub max_operations: u64,
@@ -305,7 +311,7 @@ impl RawOptions {
 }
 
 impl Options {
-    pub fn validate(raw: &RawOptions) -> Result<Options, OptionError> {
+    pub(crate) fn validate(raw: &RawOptions) -> Result<Options, OptionError> {
         if !(raw.sica_rho > 0.0 && raw.sica_rho <= 1.0) {
             return Err(OptionError::RhoOutOfRange(raw.sica_rho));
         }

@@ -31,7 +31,7 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 use crate::detect::replaceable::{self, Entering, LiveOut, LiveOuts};
 use crate::detect::translate::ParamValue;
 use crate::detect::{ArrayIr, DetectedRegion, RegionIr, HANDLED};
-use crate::isl::{ast, IslCtx, IslError, Schedule, UnionMap};
+use crate::isl::{ast, IslCtx, IslError};
 use crate::llvm::builder::{phis_of, IrBuilder, Value};
 use crate::llvm::host::AliasScope;
 use crate::llvm::ir::{
@@ -87,17 +87,14 @@ pub enum Generated {
     EntrySplit,
 }
 
-/// What the new code of a region is: the schedule to generate, the dependences that
-/// tell which of its loops are parallel (`None`: none is marked), and the temporaries'
-/// reads it recomputes (expression propagation).
+/// What the new code of a region is: the loop AST to generate (with its parallel loops
+/// marked) and the temporaries' reads it recomputes (expression propagation).
 pub struct NewCode<'a> {
-    pub schedule: &'a Schedule,
-    pub dependences: Option<&'a UnionMap>,
     pub recomputed: &'a [crate::transform::exprprop::Recompute],
     /// Temporaries stored folded (QUOV storage allocation).
     pub folds: &'a [crate::transform::quov::Folding],
-    /// The loop AST of `schedule`, with its parallel loops marked from `dependences`
-    /// (built by the planner, under the whole operation bound counted afresh).
+    /// The loop AST of the new schedule, with its parallel loops marked from the
+    /// dependences (built by the planner, under the whole operation bound counted afresh).
     pub ast: &'a ast::Ast,
 }
 

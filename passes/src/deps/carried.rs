@@ -119,7 +119,9 @@ fn carries(ctx: &IslCtx, pairs: &UnionMap, prefix: &[u32], width: usize) -> Resu
 /// `Dependences::distances_within_loop`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PairDistances {
+    /// The statement the dependences start at.
     pub source: String,
+    /// The statement they end at.
     pub sink: String,
     /// Per loop depth of the time stamp (time dimension 2k+1), the smallest distance
     /// `sink - source`; `None` when it is unbounded below (or does not fit an `i64`).
@@ -130,7 +132,9 @@ pub struct PairDistances {
 /// statement to another, in the original time space (see
 /// `Dependences::deltas_within_loop`).
 pub struct PairDeltas {
+    /// The statement the dependences start at.
     pub source: String,
+    /// The statement they end at.
     pub sink: String,
     /// `{ [d0, ..., d(w-1)] }`, one dimension per time dimension (iterators at 2k+1).
     pub deltas: Set,

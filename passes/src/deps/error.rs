@@ -6,6 +6,7 @@ use std::fmt;
 
 use crate::isl::IslError;
 
+/// Why the dependences of a region could not be computed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DepsError {
     /// isl failed, or reached the operation bound, in `step`.
@@ -14,15 +15,20 @@ pub enum DepsError {
         region: String,
         /// What was being computed, e.g. `computing the flow dependences`.
         step: String,
+        /// isl's own error.
         error: IslError,
     },
     /// A reduction candidate that is not one: the statement or array is unknown, or the
     /// statement's accesses to the array are not one read and one must-write of the same
     /// element.
     InvalidReduction {
+        /// The region (`function:entry-block`).
         region: String,
+        /// The statement named by the candidate.
         statement: String,
+        /// The array named by the candidate.
         array: String,
+        /// What is wrong with it.
         problem: String,
     },
 }

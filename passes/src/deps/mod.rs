@@ -78,7 +78,9 @@ pub const DEPS_SHARE: u64 = 4;
 /// element, combined with an associative, commutative operator.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ReductionCandidate {
+    /// The statement.
     pub statement: String,
+    /// The array (or scalar) it reduces into.
     pub array: String,
 }
 
@@ -110,7 +112,9 @@ impl DependenceKind {
 /// A reduction and the dependences it alone imposes.
 #[derive(Debug)]
 pub struct Reduction {
+    /// The reducing statement.
     pub statement: String,
+    /// The array (or scalar) it reduces into.
     pub array: String,
     /// `{ S[i] -> S[i'] }`: the flow, anti and output dependences between instances of
     /// the statement through its element of `array` (also part of `Dependences::flow`,
@@ -122,6 +126,7 @@ pub struct Reduction {
 /// inside it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoopCarry {
+    /// The statement the loop is seen from.
     pub statement: String,
     /// 1 for the outermost loop around the statement.
     pub level: usize,

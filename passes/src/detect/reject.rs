@@ -46,6 +46,7 @@ pub enum RejectReason {
 
 impl RejectReason {
     /// Every reason, for listings (the profile report, tests).
+    #[cfg(test)]
     pub const ALL: [RejectReason; 17] = [
         RejectReason::LoopShape,
         RejectReason::MultipleExits,
@@ -87,19 +88,6 @@ impl RejectReason {
             RejectReason::NoMemoryAccess => "no-memory-access",
             RejectReason::NotReplaceable => "not-replaceable",
         }
-    }
-
-    /// Whether a run-time check could make the nest acceptable (the speculation work).
-    pub fn checkable_at_run_time(self) -> bool {
-        matches!(
-            self,
-            RejectReason::UnknownTripCount
-                | RejectReason::NonAffineLoopBound
-                | RejectReason::NonAffineCondition
-                | RejectReason::NonAffineSubscript
-                | RejectReason::VariantBasePointer
-                | RejectReason::MultipleExits
-        )
     }
 }
 

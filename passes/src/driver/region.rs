@@ -121,8 +121,6 @@ fn generate(
         .and_then(|path| speculate::recording(fa, region, path));
     let _time = fa.time(Stage::Codegen);
     let code = NewCode {
-        schedule: &new.schedule,
-        dependences: new.dependences.as_ref(),
         recomputed: new.recomputed(),
         folds: &new.folds,
         ast: &new.ast,

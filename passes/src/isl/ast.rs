@@ -82,7 +82,7 @@ const MAX_DEPTH: u32 = 256;
 
 /// An operation of an AST expression (isl's `isl_ast_expr_op_type`, same order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AstOp {
+pub(crate) enum AstOp {
     And,
     AndThen,
     Or,
@@ -146,7 +146,7 @@ const OPS: [AstOp; 26] = [
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AstExpr {
+pub(crate) enum AstExpr {
     Int(i64),
     /// A loop iterator or a parameter.
     Id(String),
@@ -154,7 +154,7 @@ pub enum AstExpr {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AstNode {
+pub(crate) enum AstNode {
     /// `for (iterator = init; cond; iterator += inc) body`.
     For {
         iterator: String,
@@ -185,7 +185,7 @@ pub enum AstNode {
 /// A generated loop AST.
 #[derive(Clone, Debug)]
 pub struct Ast {
-    pub root: AstNode,
+    pub(crate) root: AstNode,
     /// isl's C-like rendering, for printers and tests.
     pub text: String,
 }
@@ -193,7 +193,7 @@ pub struct Ast {
 /// Turns sets and piecewise expressions over the parameters into AST expressions that
 /// hold under a context (for run-time checks: conditions on the parameters, bounds of
 /// the addresses an array is accessed at).
-pub struct ExprBuilder {
+pub(crate) struct ExprBuilder {
     build: RawPtr,
     ctx: RawPtr,
 }
@@ -279,7 +279,10 @@ impl ExprBuilder {
 /// Each output dimension of the single-valued `map` as an AST expression of its domain
 /// dimensions, named `names`, and the parameters (a source map's producer counters, an
 /// access's subscripts); `None` when a dimension is unbounded.
-pub fn function_expressions(map: &Map, names: &[String]) -> Result<Option<Vec<AstExpr>>, IslError> {
+pub(crate) fn function_expressions(
+    map: &Map,
+    names: &[String],
+) -> Result<Option<Vec<AstExpr>>, IslError> {
     let images = map.copy()?.images_over_domain_params(names)?;
     let builder = ExprBuilder::new(&images.copy()?.params()?)?;
     let mut out = Vec::new();
@@ -322,7 +325,7 @@ struct ParallelCheck<'a> {
 /// each loop is marked `parallel` if no dependence is carried by it: no pair of
 /// dependent instances runs in the same iteration of the outer loops and different
 /// iterations of this one.
-pub fn generate_checking_parallelism(
+pub(crate) fn generate_checking_parallelism(
     context: &Set,
     schedule: &Schedule,
     dependences: Option<&UnionMap>,

@@ -65,6 +65,7 @@ impl Tuple {
 pub enum AffineExpr {
     /// Input dimension `k`.
     Input(usize),
+    /// The constant `c`.
     Constant(i64),
     /// `left + right`.
     Sum(Box<AffineExpr>, Box<AffineExpr>),

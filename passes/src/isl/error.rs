@@ -31,6 +31,7 @@ pub enum IslError {
     Other {
         /// The operation, e.g. `isl_union_map_apply_range`.
         context: String,
+        /// What went wrong, as isl or the wrapper says it.
         message: String,
     },
 }

@@ -80,6 +80,7 @@ impl Map {
         param_names(&space("reading a map's space", self.inner.get_space())?)
     }
 
+    /// Whether the relation holds no pair.
     pub fn is_empty(&self) -> Result<bool, IslError> {
         flag(
             "checking a map for emptiness",
@@ -88,6 +89,7 @@ impl Map {
         )
     }
 
+    /// Whether both relations hold the same pairs.
     pub fn is_equal(&self, other: &Map) -> Result<bool, IslError> {
         flag(
             "comparing two maps",
@@ -114,6 +116,7 @@ impl Map {
         )
     }
 
+    /// The pairs whose source lies in `domain`.
     pub fn intersect_domain(self, domain: Set) -> Result<Map, IslError> {
         Map::wrap(
             &self.ctx,
@@ -127,6 +130,7 @@ impl Map {
         Set::wrap(&self.ctx, "taking a map's domain", self.inner.domain())
     }
 
+    /// The set of the relation's targets.
     pub fn range(self) -> Result<Set, IslError> {
         Set::wrap(&self.ctx, "taking a map's range", self.inner.range())
     }
@@ -158,6 +162,7 @@ impl Map {
         )
     }
 
+    /// The pairs whose target lies in `range`.
     pub fn intersect_range(self, range: Set) -> Result<Map, IslError> {
         Map::wrap(
             &self.ctx,
@@ -274,6 +279,7 @@ impl Map {
         )
     }
 
+    /// The relation as a union of relations (one space).
     pub fn to_union_map(self) -> Result<UnionMap, IslError> {
         UnionMap::wrap(
             &self.ctx,

@@ -23,7 +23,7 @@ mod object;
 mod parse;
 mod raw;
 mod schedule;
-pub mod scheduler;
+pub(crate) mod scheduler;
 mod set;
 mod union_map;
 mod union_set;

@@ -70,6 +70,7 @@ impl Set {
         )
     }
 
+    /// Whether the set holds no point.
     pub fn is_empty(&self) -> Result<bool, IslError> {
         flag(
             "checking a set for emptiness",
@@ -78,6 +79,7 @@ impl Set {
         )
     }
 
+    /// Whether both sets hold the same points.
     pub fn is_equal(&self, other: &Set) -> Result<bool, IslError> {
         flag(
             "comparing two sets",
@@ -86,6 +88,7 @@ impl Set {
         )
     }
 
+    /// Whether every point of this set lies in `other`.
     pub fn is_subset(&self, other: &Set) -> Result<bool, IslError> {
         flag(
             "checking set inclusion",
@@ -143,6 +146,7 @@ impl Set {
         )
     }
 
+    /// The points in both sets.
     pub fn intersect(self, other: Set) -> Result<Set, IslError> {
         Set::wrap(
             &self.ctx,
@@ -169,6 +173,7 @@ impl Set {
         )
     }
 
+    /// The points in either set (same space).
     pub fn union(self, other: Set) -> Result<Set, IslError> {
         Set::wrap(
             &self.ctx,
@@ -238,6 +243,7 @@ impl Set {
         Set::wrap(&self.ctx, operation, self.inner.align_params(model_space))
     }
 
+    /// The set as a union of sets (one space).
     pub fn to_union_set(self) -> Result<UnionSet, IslError> {
         UnionSet::wrap(
             &self.ctx,

@@ -24,6 +24,7 @@ impl UnionMap {
         )
     }
 
+    /// This relation with `map`'s pairs added.
     pub fn add_map(self, map: Map) -> Result<UnionMap, IslError> {
         UnionMap::wrap(
             &self.ctx,
@@ -32,6 +33,7 @@ impl UnionMap {
         )
     }
 
+    /// The pairs in either relation.
     pub fn union(self, other: UnionMap) -> Result<UnionMap, IslError> {
         UnionMap::wrap(
             &self.ctx,
@@ -40,6 +42,7 @@ impl UnionMap {
         )
     }
 
+    /// The pairs whose source lies in `domain`.
     pub fn intersect_domain(self, domain: UnionSet) -> Result<UnionMap, IslError> {
         UnionMap::wrap(
             &self.ctx,
@@ -48,6 +51,7 @@ impl UnionMap {
         )
     }
 
+    /// The pairs in both relations.
     pub fn intersect(self, other: UnionMap) -> Result<UnionMap, IslError> {
         UnionMap::wrap(
             &self.ctx,
@@ -56,6 +60,7 @@ impl UnionMap {
         )
     }
 
+    /// The pairs whose target lies in `range`.
     pub fn intersect_range(self, range: UnionSet) -> Result<UnionMap, IslError> {
         UnionMap::wrap(
             &self.ctx,
@@ -83,6 +88,7 @@ impl UnionMap {
         )
     }
 
+    /// The relation with sources and targets swapped.
     pub fn reverse(self) -> Result<UnionMap, IslError> {
         UnionMap::wrap(&self.ctx, "reversing a union map", self.inner.reverse())
     }
@@ -176,6 +182,7 @@ impl UnionMap {
         })
     }
 
+    /// The set of the relation's sources.
     pub fn domain(self) -> Result<UnionSet, IslError> {
         UnionSet::wrap(
             &self.ctx,
@@ -184,10 +191,12 @@ impl UnionMap {
         )
     }
 
+    /// The set of the relation's targets.
     pub fn range(self) -> Result<UnionSet, IslError> {
         UnionSet::wrap(&self.ctx, "taking a union map's range", self.inner.range())
     }
 
+    /// Whether the relation holds no pair.
     pub fn is_empty(&self) -> Result<bool, IslError> {
         flag(
             "checking a union map for emptiness",
@@ -196,6 +205,7 @@ impl UnionMap {
         )
     }
 
+    /// Whether both relations hold the same pairs.
     pub fn is_equal(&self, other: &UnionMap) -> Result<bool, IslError> {
         flag(
             "comparing two union maps",
@@ -204,6 +214,7 @@ impl UnionMap {
         )
     }
 
+    /// Whether every pair of this relation lies in `other`.
     pub fn is_subset(&self, other: &UnionMap) -> Result<bool, IslError> {
         flag(
             "checking union map inclusion",
@@ -245,6 +256,7 @@ impl UnionMap {
         UnionMap::wrap(&self.ctx, operation, self.inner.align_params(model_space))
     }
 
+    /// The same relation in fewer, merged pieces.
     pub fn coalesce(self) -> Result<UnionMap, IslError> {
         UnionMap::wrap(&self.ctx, "simplifying a union map", self.inner.coalesce())
     }

@@ -23,6 +23,7 @@ impl UnionSet {
         )
     }
 
+    /// This set with `set`'s points added.
     pub fn add_set(self, set: Set) -> Result<UnionSet, IslError> {
         UnionSet::wrap(
             &self.ctx,
@@ -31,6 +32,7 @@ impl UnionSet {
         )
     }
 
+    /// The points in either set.
     pub fn union(self, other: UnionSet) -> Result<UnionSet, IslError> {
         UnionSet::wrap(
             &self.ctx,
@@ -60,6 +62,7 @@ impl UnionSet {
         })
     }
 
+    /// The points in both sets.
     pub fn intersect(self, other: UnionSet) -> Result<UnionSet, IslError> {
         UnionSet::wrap(
             &self.ctx,
@@ -68,6 +71,7 @@ impl UnionSet {
         )
     }
 
+    /// The points of this set not in `other`.
     pub fn subtract(self, other: UnionSet) -> Result<UnionSet, IslError> {
         UnionSet::wrap(
             &self.ctx,
@@ -114,10 +118,12 @@ impl UnionSet {
         )
     }
 
+    /// The same set in fewer, merged pieces.
     pub fn coalesce(self) -> Result<UnionSet, IslError> {
         UnionSet::wrap(&self.ctx, "simplifying a union set", self.inner.coalesce())
     }
 
+    /// Whether the set holds no point.
     pub fn is_empty(&self) -> Result<bool, IslError> {
         flag(
             "checking a union set for emptiness",
@@ -126,6 +132,7 @@ impl UnionSet {
         )
     }
 
+    /// Whether both sets hold the same points.
     pub fn is_equal(&self, other: &UnionSet) -> Result<bool, IslError> {
         flag(
             "comparing two union sets",
@@ -134,6 +141,7 @@ impl UnionSet {
         )
     }
 
+    /// Whether every point of this set lies in `other`.
     pub fn is_subset(&self, other: &UnionSet) -> Result<bool, IslError> {
         flag(
             "checking union set inclusion",

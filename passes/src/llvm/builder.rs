@@ -56,10 +56,6 @@ impl<'f> IrBuilder<'f> {
         unsafe { c::LLVMConstInt(ty, value as u64, 1) }
     }
 
-    pub fn const_bool(&self, value: bool) -> Value {
-        unsafe { c::LLVMConstInt(c::LLVMInt1TypeInContext(self.context), u64::from(value), 0) }
-    }
-
     /// A new block at the end of the function.
     pub fn new_block(&self, label: &str) -> BasicBlock<'f> {
         let label = name(label);
@@ -380,10 +376,6 @@ impl<'f> IrBuilder<'f> {
     /// Points successor `index` of `terminator` at `target`.
     pub fn set_successor(&self, terminator: Value, index: u32, target: BasicBlock<'f>) {
         unsafe { c::LLVMSetSuccessor(terminator, index, target.as_mut_ptr()) }
-    }
-
-    pub fn function(&self) -> FunctionValue<'f> {
-        self.function
     }
 
     pub fn i32_type(&self) -> LLVMTypeRef {

@@ -16,9 +16,11 @@ use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 use super::abi::{self, PrFunctionCtx, PrFunctionRun, PrHostApi, PrLoop, PrScev, PrScevList};
 use super::metadata;
 
-pub use super::abi::PrMemoryEffect as MemoryEffect;
-pub use super::abi::{PrAliasResult as AliasResult, PrFunctionPass as FunctionPass};
-pub use super::abi::{PrRemarkKind as RemarkKind, PrScevKind as ScevKind, PrSeverity as Severity};
+pub(crate) use super::abi::PrMemoryEffect as MemoryEffect;
+pub(crate) use super::abi::{PrAliasResult as AliasResult, PrFunctionPass as FunctionPass};
+pub(crate) use super::abi::{
+    PrRemarkKind as RemarkKind, PrScevKind as ScevKind, PrSeverity as Severity,
+};
 
 /// The analyses of one function, valid for one call from the shim.
 pub struct FunctionAnalyses<'f> {
@@ -59,12 +61,6 @@ impl<'f> RemarkAt<'f> {
     pub fn loop_start(l: Loop<'f>) -> Self {
         RemarkAt {
             loop_: Some(l),
-            ..Default::default()
-        }
-    }
-    pub fn block(block: BasicBlock<'f>) -> Self {
-        RemarkAt {
-            block: Some(block),
             ..Default::default()
         }
     }
@@ -298,10 +294,6 @@ impl<'f> FunctionAnalyses<'f> {
         unsafe { (self.api.known_non_negative)(self.ctx(), expr.raw()) != 0 }
     }
 
-    pub fn known_positive(&self, expr: Scev<'f>) -> bool {
-        unsafe { (self.api.known_positive)(self.ctx(), expr.raw()) != 0 }
-    }
-
     /// The expressions a host function lists through a `PrScevList`.
     fn listed(&self, fill: impl FnOnce(*mut PrScevList)) -> Vec<Scev<'f>> {
         let mut raw: Vec<*const PrScev> = Vec::new();
@@ -402,12 +394,6 @@ impl<'f> FunctionAnalyses<'f> {
                 .collect(),
             subscripts: vec![subscripts.iter().map(|s| self.wrap_scev(*s)).collect()],
         })
-    }
-
-    /// Bytes a value of this type occupies in memory; `None` if unsized.
-    pub fn store_size(&self, ty: &impl AsTypeRef) -> Option<u64> {
-        let bytes = unsafe { (self.api.type_store_size)(self.ctx(), ty.as_type_ref()) };
-        (bytes != 0).then_some(bytes)
     }
 
     /// Bytes a value of a raw type occupies in memory; `None` if unsized.

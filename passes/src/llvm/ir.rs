@@ -22,11 +22,6 @@ pub fn as_instruction<'f>(value: LLVMValueRef) -> Option<InstructionValue<'f>> {
     }
 }
 
-/// The block defining `value`, for instructions.
-pub fn defining_block<'f>(value: LLVMValueRef) -> Option<BasicBlock<'f>> {
-    as_instruction(value).and_then(|i| i.get_parent())
-}
-
 /// Instructions that use `value`.
 pub fn users<'f>(value: &impl AsValueRef) -> Vec<InstructionValue<'f>> {
     let mut out = Vec::new();
@@ -132,13 +127,6 @@ pub fn is_annotation_intrinsic(call: InstructionValue<'_>) -> bool {
             || n.starts_with("llvm.dbg.")
             || n.starts_with("llvm.pseudoprobe")
     })
-}
-
-pub fn is_memory_access(inst: InstructionValue<'_>) -> bool {
-    matches!(
-        inst.get_opcode(),
-        InstructionOpcode::Load | InstructionOpcode::Store
-    )
 }
 
 /// The address operand of a load or store.

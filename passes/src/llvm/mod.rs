@@ -3,16 +3,16 @@
 //! values, accesses and loops in the source's terms for remarks (`source_terms`).
 
 pub mod abi;
-pub mod builder;
+pub(crate) mod builder;
 mod counters;
-pub mod host;
-pub mod ir;
+pub(crate) mod host;
+pub(crate) mod ir;
 mod metadata;
-pub mod scev_text;
-pub mod source_terms;
+pub(crate) mod scev_text;
+pub(crate) mod source_terms;
 
-pub use host::{
+pub(crate) use host::{
     AliasResult, CacheLevel, Delinearized, FunctionAnalyses, FunctionPass, FunctionRun, Loop,
-    MemoryEffect, RemarkAt, RemarkKind, Scev, ScevKind, Severity, Stage, StageTimer,
+    MemoryEffect, RemarkAt, RemarkKind, Scev, ScevKind, Severity, Stage,
 };
 pub use inkwell::llvm_sys::prelude::LLVMValueRef;

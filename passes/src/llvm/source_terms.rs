@@ -88,6 +88,7 @@ pub fn describe_block(fa: &FunctionAnalyses<'_>, block: BasicBlock<'_>) -> Strin
 }
 
 /// `file:line` of a `file:line:col` location.
+#[cfg(test)]
 pub fn file_line(location: &str) -> String {
     let mut parts = location.rsplitn(2, ':');
     let _col = parts.next();

@@ -16,10 +16,12 @@ pub enum ModelError {
         region: String,
         /// What was being read or computed, e.g. `domain of statement S0`.
         field: String,
+        /// isl's own error.
         error: IslError,
     },
     /// A string is valid isl (or a plain value) that does not fit the region.
     Invalid {
+        /// The region (`function:entry-block`).
         region: String,
         /// e.g. `access 1 of statement S0`.
         field: String,
@@ -77,23 +79,33 @@ impl std::error::Error for ModelError {}
 pub enum ImportError {
     /// The file is not JSON.
     Syntax {
+        /// The file read.
         file: PathBuf,
+        /// Line of the error, from 1.
         line: usize,
+        /// Column of the error, from 1.
         column: usize,
+        /// The JSON reader's message.
         message: String,
     },
     /// A field is missing, has the wrong type, or a value that does not fit the region.
     Field {
+        /// The file read.
         file: PathBuf,
         /// JSON path, e.g. `statements[1].schedule`.
         field: String,
+        /// What the field should hold.
         expected: String,
+        /// What it holds.
         found: String,
     },
     /// isl could not read a field or reached its operation bound.
     Isl {
+        /// The file read.
         file: PathBuf,
+        /// JSON path of the field, e.g. `statements[1].domain`.
         field: String,
+        /// isl's own error.
         error: IslError,
     },
 }

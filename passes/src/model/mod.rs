@@ -8,13 +8,13 @@
 //! names the region, the field and the offending text. Relies on the `isl` layer only; no
 //! LLVM type appears here.
 
-pub mod assumptions;
+pub(crate) mod assumptions;
 mod build;
 mod error;
 pub mod json;
 pub(crate) mod original_schedule;
 mod print;
-pub mod region;
+pub(crate) mod region;
 mod scop;
 pub mod spec;
 #[cfg(test)]

@@ -18,6 +18,7 @@ use super::spec::{AccessKind, AssumptionKind};
 pub struct Scop {
     /// `function:entry-block`.
     pub name: String,
+    /// The LLVM function the region lies in.
     pub function: String,
     /// `file:line:col` of the region's first loop, if known.
     pub location: Option<String>,
@@ -28,8 +29,11 @@ pub struct Scop {
     /// `context` intersected with every assumption: the parameter values for which the
     /// model is exact. The run-time check must establish it.
     pub assumed_context: Set,
+    /// What the model relies on, each with its set and reason.
     pub assumptions: Vec<ScopAssumption>,
+    /// The arrays and scalars the region accesses.
     pub arrays: Vec<Array>,
+    /// Arrays whose base pointers may alias, each needing a run-time range check.
     pub alias_groups: Vec<AliasGroup>,
     /// In program order.
     pub statements: Vec<Statement>,
@@ -52,6 +56,7 @@ pub struct Scop {
 /// An assumption the model relies on.
 #[derive(Debug)]
 pub struct ScopAssumption {
+    /// What sort of assumption it is.
     pub kind: AssumptionKind,
     /// The statement whose iteration space the set is over; `None` for a parameter set.
     pub statement: Option<String>,
@@ -63,6 +68,7 @@ pub struct ScopAssumption {
     /// assumptions as one set, so each alone is read only to be named or shown (reading
     /// them one by one was a tenth of the pass's time on NPB's SP).
     pub(super) set: std::cell::OnceCell<Set>,
+    /// Why, for remarks and the printer.
     pub reason: String,
     /// The index of an earlier assumption with the same statement and set, if any
     /// (detection states one per access that needs it).
@@ -72,13 +78,16 @@ pub struct ScopAssumption {
 /// An array (or a scalar modelled as a zero-dimensional array) the region accesses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Array {
+    /// The array's name in the model (the base pointer's name, or the scalar's).
     pub name: String,
     /// `double`, `i32`, ... as LLVM prints it.
     pub element_type: String,
+    /// Bytes per element.
     pub element_size: u32,
     /// Sizes of the dimensions after the first, as checked isl affine expressions over the
     /// parameters (`m`, `100`).
     pub inner_sizes: Vec<String>,
+    /// True for SSA values modelled as zero-dimensional arrays.
     pub is_scalar: bool,
 }
 
@@ -97,6 +106,7 @@ impl Array {
 /// their accessed ranges do not overlap.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AliasGroup {
+    /// The arrays of the group.
     pub arrays: Vec<String>,
 }
 
@@ -115,6 +125,7 @@ pub struct Statement {
     /// padded with zeros so that all statements have the same number of time dimensions.
     /// The original one after `build`, the imported one after `import_schedule`.
     pub schedule: Map,
+    /// Its memory accesses, in program order.
     pub accesses: Vec<Access>,
     /// Arrays (or scalars) the statement updates as a reduction, as detection found
     /// them (`StatementSpec::reductions`); kept so that the export can be read back.
@@ -131,7 +142,9 @@ impl Statement {
 /// One memory access of a statement.
 #[derive(Debug)]
 pub struct Access {
+    /// Read, must-write or may-write.
     pub kind: AccessKind,
+    /// The array (or scalar) accessed.
     pub array: String,
     /// `[n] -> { S0[i0, i1] -> A[i0, i1] }` as given (not restricted to the domain).
     pub relation: Map,

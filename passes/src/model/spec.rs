@@ -13,6 +13,7 @@
 pub struct ScopSpec {
     /// `function:entry-block` — unique within a module, stable for file names.
     pub name: String,
+    /// The LLVM function the region lies in.
     pub function: String,
     /// Source location of the region's first loop, `file:line:col`, if known.
     pub location: Option<String>,
@@ -23,6 +24,7 @@ pub struct ScopSpec {
     pub context: String,
     /// What the model assumes and a run-time check must confirm.
     pub assumptions: Vec<Assumption>,
+    /// The arrays and scalars the region accesses.
     pub arrays: Vec<ArraySpec>,
     /// In program order.
     pub statements: Vec<StatementSpec>,
@@ -53,6 +55,7 @@ impl ScopSpec {
     }
 }
 
+/// What sort of condition an assumption states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AssumptionKind {
     /// Loop counters and subscripts do not wrap around.
@@ -63,8 +66,10 @@ pub enum AssumptionKind {
     InvariantLoad,
 }
 
+/// A condition the model assumes, which a run-time check must confirm.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Assumption {
+    /// What sort of condition it is.
     pub kind: AssumptionKind,
     /// An isl set over the parameters that must hold, e.g. `[n] -> { : n <= 1000000 }`,
     /// or, when `statement` is given, a set over that statement's iteration space,
@@ -77,11 +82,14 @@ pub struct Assumption {
     pub reason: String,
 }
 
+/// An array (or scalar) of the region, as written in a model file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ArraySpec {
+    /// The array's name (the base pointer's name, or the scalar's).
     pub name: String,
     /// `double`, `float`, `i32`, ... as LLVM prints the element type.
     pub element_type: String,
+    /// Bytes per element.
     pub element_size: u32,
     /// Size of each dimension after the first, outermost first, as isl affine
     /// expressions over the parameters (`"m"`, `"100"`). The first dimension is
@@ -91,6 +99,7 @@ pub struct ArraySpec {
     pub is_scalar: bool,
 }
 
+/// A statement of the region (one basic block's work), as written in a model file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StatementSpec {
     /// `S0`, `S1`, ...
@@ -103,14 +112,17 @@ pub struct StatementSpec {
     /// positions and iterators, `[b0, i0, b1, i1, ..., bd]` with the b's given here
     /// (d+1 of them). Statements sharing a prefix of b's share those loops.
     pub textual_positions: Vec<u32>,
+    /// Its memory accesses, in program order.
     pub accesses: Vec<AccessSpec>,
     /// Arrays (or scalars) the statement updates with an associative, commutative
     /// operator: exactly one read and one write of the same element, `x = x op y`.
     pub reductions: Vec<String>,
 }
 
+/// Whether an access reads or writes its element.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AccessKind {
+    /// The access reads the element.
     Read,
     /// The write happens on every execution of the statement.
     MustWrite,
@@ -118,9 +130,12 @@ pub enum AccessKind {
     MayWrite,
 }
 
+/// One memory access of a statement, as written in a model file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AccessSpec {
+    /// Read, must-write or may-write.
     pub kind: AccessKind,
+    /// The array (or scalar) accessed.
     pub array: String,
     /// e.g. `[n] -> { S0[i0, i1] -> A[i0, i1] }`; for a scalar `{ S0[i0] -> s[] }`.
     pub relation: String,

@@ -19,7 +19,6 @@ pub mod print;
 use crate::codegen::CodegenError;
 use crate::deps::DepsOptions;
 use crate::isl::ast::{self, Ast};
-use crate::isl::{Schedule, UnionMap};
 use crate::model::Scop;
 use crate::options::Options;
 use crate::report::Notes;
@@ -56,10 +55,6 @@ pub enum KeepReason {
     Refused(String),
     /// A check the profile shows failing (`-polyrust-profile-use`).
     CheckFailed(String),
-    /// No model could be built (said when modelling).
-    NoModel,
-    /// Code generation is off (`-polyrust-codegen=false`): analysis only.
-    AnalysisOnly,
     /// The scheduling stage finds nothing to gain.
     NothingToGain(String),
     /// No schedule could be computed (isl's bound, an error).
@@ -72,15 +67,14 @@ pub enum KeepReason {
 
 impl KeepReason {
     /// The missed-optimization remark's name and reason, for the reasons that are said
-    /// when the plan is made (not `NoModel`, said when modelling; not `AnalysisOnly` nor
-    /// `IslFailure`).
+    /// when the plan is made (not `IslFailure`).
     pub fn remark(&self) -> Option<(&'static str, &str)> {
         match self {
             KeepReason::Refused(why) | KeepReason::NothingToGain(why) => Some(("Unchanged", why)),
             KeepReason::CheckFailed(why) => Some(("CheckFailed", why)),
             KeepReason::NoSchedule(why) => Some(("NoSchedule", why)),
             KeepReason::CannotGenerate(why) => Some(("CodegenFailed", why)),
-            KeepReason::NoModel | KeepReason::AnalysisOnly | KeepReason::IslFailure(_) => None,
+            KeepReason::IslFailure(_) => None,
         }
     }
 
@@ -93,8 +87,6 @@ impl KeepReason {
             | KeepReason::NoSchedule(why)
             | KeepReason::CannotGenerate(why)
             | KeepReason::IslFailure(why) => why,
-            KeepReason::NoModel => "it has no model",
-            KeepReason::AnalysisOnly => "code generation is off (-polyrust-codegen=false)",
         }
     }
 }
@@ -104,15 +96,10 @@ pub struct NewRegion {
     /// Expression propagation's rewrite of the model, with the reads recomputed; `None`:
     /// the code comes from the region's own model.
     pub propagation: Option<Propagation>,
-    /// The schedule generated.
-    pub schedule: Schedule,
     /// Its loops tiled into register tiles.
     pub register_tiled: bool,
     /// What was done, as the remark says (`loops interchanged (...); temporary ...`).
     pub description: String,
-    /// The dependences that mark the generated loops carrying none as parallel (`None`:
-    /// none is marked).
-    pub dependences: Option<UnionMap>,
     /// The temporaries stored folded.
     pub folds: Vec<Folding>,
     /// The loop AST of the schedule, under the model's assumed context.
@@ -277,10 +264,8 @@ fn with_ast(
     match built {
         Ok(ast) => Ok(NewRegion {
             propagation,
-            schedule: order.schedule,
             register_tiled: shape.register_tiled,
             description: order.description,
-            dependences,
             folds: order.folded.folds,
             ast,
             fallbacks,

@@ -8,4 +8,4 @@ pub mod notes;
 pub mod outcome;
 pub mod regions;
 
-pub use notes::{left_unchanged, Note, Notes};
+pub use notes::{left_unchanged, Notes};

@@ -28,22 +28,12 @@ impl Notes {
         self.push(RemarkKind::Analysis, name, message);
     }
 
-    /// A missed-optimization remark (`-Rpass-missed=polyrust`).
-    pub fn missed(&mut self, name: &'static str, message: impl Into<String>) {
-        self.push(RemarkKind::Missed, name, message);
-    }
-
     fn push(&mut self, kind: RemarkKind, name: &'static str, message: impl Into<String>) {
         self.notes.push(Note {
             kind,
             name,
             message: message.into(),
         });
-    }
-
-    /// The notes made so far.
-    pub fn iter(&self) -> impl Iterator<Item = &Note> {
-        self.notes.iter()
     }
 
     /// Says every note at `at`, and forgets them.

@@ -40,6 +40,7 @@ const MAX_SHIFT: i64 = 16;
 pub struct Fused {
     pub schedule: Schedule,
     /// The flattened schedule (one band), for checks.
+    #[cfg(test)]
     pub map: UnionMap,
     /// How many nests were fused.
     pub nests: usize,
@@ -142,6 +143,7 @@ pub fn fuse(scop: &Scop, deps: &Dependences) -> Result<Option<Fused>, IslError> 
         .collect();
     Ok(Some(Fused {
         schedule,
+        #[cfg(test)]
         map,
         nests: nests.len(),
         shared,

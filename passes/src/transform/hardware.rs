@@ -58,7 +58,9 @@ impl fmt::Display for ValueSource {
 /// A value and where it came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sourced<T> {
+    /// The value.
     pub value: T,
+    /// Where it came from (option, target, host, default).
     pub source: ValueSource,
 }
 
@@ -66,17 +68,24 @@ pub struct Sourced<T> {
 /// `ExplicitHardware::from_options` (in `options`, which depends on this module).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ExplicitHardware {
+    /// `-polyrust-l1-cache`: L1 data cache size in bytes.
     pub l1_bytes: Option<u64>,
+    /// `-polyrust-l2-cache`: L2 cache size in bytes.
     pub l2_bytes: Option<u64>,
+    /// `-polyrust-simd-width`: width of a vector register in bits.
     pub simd_bits: Option<u32>,
 }
 
 /// What the target's TargetTransformInfo says (`None` or 0: it does not say).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TargetHardware {
+    /// Width of a vector register in bits.
     pub simd_bits: Option<u32>,
+    /// Number of vector registers.
     pub vector_registers: Option<u32>,
+    /// L1 data cache size in bytes.
     pub l1_bytes: Option<u64>,
+    /// L2 cache size in bytes.
     pub l2_bytes: Option<u64>,
 }
 
@@ -94,8 +103,11 @@ pub struct HostCaches {
 /// The machine description with the origin of each value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hardware {
+    /// L1 data cache size in bytes.
     pub l1_bytes: Sourced<u64>,
+    /// L2 cache size in bytes.
     pub l2_bytes: Sourced<u64>,
+    /// Width of a vector register in bits.
     pub simd_bits: Sourced<u32>,
     /// Vector registers of the target (register tiles are sized to fit them).
     pub vector_registers: Sourced<u32>,
@@ -199,6 +211,7 @@ pub fn format_bytes(bytes: u64) -> String {
 /// Why a cache size text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CacheSizeError {
+    /// The text is empty.
     Empty,
     /// No digits where the number should be.
     NotANumber(String),

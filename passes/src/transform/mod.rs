@@ -36,19 +36,19 @@
 //!
 //! Relies on the `isl` layer for everything polyhedral; no LLVM type appears here.
 
-pub mod cost;
-pub mod exprprop;
-pub mod fusion;
+pub(crate) mod cost;
+pub(crate) mod exprprop;
+pub(crate) mod fusion;
 pub mod hardware;
-pub mod interchange;
-pub mod permutable;
-pub mod quov;
-pub mod register_tiling;
+pub(crate) mod interchange;
+pub(crate) mod permutable;
+pub(crate) mod quov;
+pub(crate) mod register_tiling;
 pub mod reuse;
 pub mod schedule;
-pub mod sica;
+pub(crate) mod sica;
 mod subject;
-pub mod time_tiling;
-pub mod traffic;
+pub(crate) mod time_tiling;
+pub(crate) mod traffic;
 
-pub use subject::Subject;
+pub(crate) use subject::Subject;

@@ -41,6 +41,7 @@ pub const CACHE_SHARE: f64 = super::sica::L2_SHARE;
 /// Reuse a loop carries across more data than the cache holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LostReuse {
+    /// The statement that loses reuse.
     pub statement: String,
     /// The outermost loop carrying it (0 = the statement's outermost).
     pub level: usize,
@@ -59,7 +60,12 @@ pub enum Reuse {
     Lost(Vec<LostReuse>),
     /// All reuse fits: the largest footprint between two uses of an element (`None`
     /// when no element is used twice).
-    Kept { largest: Option<u64>, budget: u64 },
+    Kept {
+        /// The largest footprint between two uses of an element.
+        largest: Option<u64>,
+        /// The bytes the footprints were held against (the cache size).
+        budget: u64,
+    },
 }
 
 impl Reuse {

@@ -36,7 +36,9 @@ pub enum Decision {
     Keep(String),
     /// Generate this schedule; the text says what changed.
     Transform {
+        /// The new schedule.
         schedule: Schedule,
+        /// What changed, as the remark says it.
         description: String,
         /// Point loops of a tiled band are unrolled and jammed into register tiles (the
         /// loop AST is larger: see `plan::fallbacks`).

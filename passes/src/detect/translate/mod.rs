@@ -76,10 +76,6 @@ pub struct Translator<'a, 'f> {
 }
 
 impl<'a, 'f> Translator<'a, 'f> {
-    pub fn new(fa: &'a FunctionAnalyses<'f>, shape: &'a RegionShape<'f>) -> Self {
-        Self::speculating(fa, shape, &[])
-    }
-
     /// A translator that takes each value of `speculated` to be its constant.
     pub fn speculating(
         fa: &'a FunctionAnalyses<'f>,
@@ -234,30 +230,9 @@ impl<'a, 'f> Translator<'a, 'f> {
         self.params.into_inner()
     }
 
-    pub fn param_names(&self) -> Vec<String> {
-        self.params
-            .borrow()
-            .iter()
-            .map(|p| p.name.clone())
-            .collect()
-    }
-
     /// Assumptions recorded since the last call.
     pub fn take_assumed(&self) -> Vec<Assumed> {
         std::mem::take(&mut self.assumed.borrow_mut())
-    }
-
-    /// The value of `value` as seen inside `scope` (its innermost loop), translated.
-    pub fn value(
-        &self,
-        value: &impl inkwell::values::AsValueRef,
-        scope: Option<Loop<'f>>,
-    ) -> Result<Affine, String> {
-        if !self.fa.is_scevable(value) {
-            return Err("value is not an integer".into());
-        }
-        let scev = self.fa.scev_at_scope(self.fa.scev(value), scope);
-        self.affine(scev)
     }
 
     /// Translates a SCEV; the error says which part is not affine.

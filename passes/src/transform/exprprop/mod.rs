@@ -23,7 +23,9 @@
 pub mod choice;
 mod rewrite;
 
-pub use rewrite::{consumer_counter_name, piecewise_counters, rewrite, Counter, Recompute};
+#[cfg(test)]
+use rewrite::piecewise_counters;
+pub use rewrite::{consumer_counter_name, rewrite, Counter, Recompute};
 
 use crate::deps::original_schedule;
 use crate::isl::{AffineExpr, IslError, Map, Tuple, UnionAccessInfo, UnionMap};

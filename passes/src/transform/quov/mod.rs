@@ -103,6 +103,7 @@ pub fn l1(v: &[i64]) -> i64 {
 /// dimensions at even positions) reduced to `[b0, i0, .., i(d-1)]`: a positive constant
 /// component after the first makes the loop dimension before it at least 1 (the reader
 /// is textually later, the producer's next value comes in the next iteration).
+#[cfg(test)]
 pub fn reduce_2d1(v: &[i64]) -> Vec<i64> {
     let mut w = v.to_vec();
     for x in (2..w.len()).step_by(2) {
@@ -119,6 +120,7 @@ pub fn reduce_2d1(v: &[i64]) -> Vec<i64> {
 
 /// Whether a QUOV in a 2d+1 space (`[0, .., 0, 1]`: only the last constant dimension)
 /// means the value is read at once: one scalar holds it.
+#[cfg(test)]
 pub fn is_scalar_2d1(u: &[i64]) -> bool {
     match u.split_last() {
         Some((last, rest)) => *last == 1 && rest.iter().all(|x| *x == 0),
@@ -131,12 +133,14 @@ pub fn is_scalar_2d1(u: &[i64]) -> bool {
 /// statement's domain is stored at `(row0 . z mod modulus, row1 . z, ..)`, the first
 /// coordinate dropped when `modulus` is 1.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg(test)]
 pub struct Mapping {
     pub modulus: i64,
     pub rows: Vec<Vec<i64>>,
 }
 
 /// The mapping of a non-zero QUOV; `None` for the zero vector.
+#[cfg(test)]
 pub fn mapping(u: &[i64]) -> Option<Mapping> {
     let modulus = u.iter().fold(0i64, |g, x| gcd(g, x.abs()));
     if modulus == 0 {
@@ -147,6 +151,7 @@ pub fn mapping(u: &[i64]) -> Option<Mapping> {
     Some(Mapping { modulus, rows })
 }
 
+#[cfg(test)]
 fn gcd(a: i64, b: i64) -> i64 {
     if b == 0 {
         a
@@ -158,6 +163,7 @@ fn gcd(a: i64, b: i64) -> i64 {
 /// A unimodular integer matrix `M` (its rows) with `M v = e1`, for a primitive vector
 /// `v` (gcd 1), built one pair of coordinates at a time with the extended Euclidean
 /// algorithm: each step is a unimodular transformation that zeroes one coordinate.
+#[cfg(test)]
 fn unimodular_to_e1(v: &[i64]) -> Option<Vec<Vec<i64>>> {
     let n = v.len();
     if n == 0 {
@@ -194,6 +200,7 @@ fn unimodular_to_e1(v: &[i64]) -> Option<Vec<Vec<i64>>> {
 }
 
 /// `(g, x, y)` with `a x + b y = g = gcd(a, b)`, `g >= 0`.
+#[cfg(test)]
 fn extended_gcd(a: i64, b: i64) -> (i64, i64, i64) {
     if b == 0 {
         return if a < 0 { (-a, -1, 0) } else { (a, 1, 0) };
@@ -205,6 +212,7 @@ fn extended_gcd(a: i64, b: i64) -> (i64, i64, i64) {
 /// One data-flow vector out of a statement, with whether its producer domain holds an
 /// equality (a boundary: `i = 0`).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg(test)]
 pub struct Flow {
     pub vector: Vec<i64>,
     pub boundary: bool,
@@ -214,6 +222,7 @@ pub struct Flow {
 /// the QUOV of the rest (not among the others, not below their element-wise maximum),
 /// which index-set splitting gives a piece of the statement of their own. Returns the
 /// indices of the flows to split off.
+#[cfg(test)]
 pub fn split_boundaries(flows: &[Flow]) -> Vec<usize> {
     let main: Vec<Vec<i64>> = flows
         .iter()
