@@ -6,9 +6,11 @@
 //! Each constructor gives the object isl's reader gives for the same text: the same
 //! parameters in the same order, the same tuple names, the same dimension names (an
 //! input or set dimension is named like the variable the text declares; an image written
-//! as an expression is unnamed) and the same constraints, so that everything computed
-//! from it, down to the generated code, is the same. Relies on isl-rs's space, affine
-//! and constraint calls; their NULL results and errors become `IslError`.
+//! as an expression is unnamed). Maps from affine expressions and bounded universes also
+//! print as the text's reading does (the tests compare both); relations narrowed by
+//! `equate`, `order` and `shifted` are equal to it, which is all their users (emptiness,
+//! inclusion, bounds) depend on. Relies on isl-rs's space, affine and constraint calls;
+//! their NULL results and errors become `IslError`.
 
 use isl_rs::{DimType, LibISLError};
 
