@@ -3,7 +3,7 @@
 //! alias group the address range each array is accessed in, to be compared pairwise.
 
 use crate::isl::ast::{AstExpr, ExprBuilder};
-use crate::isl::{IslCtx, Set};
+use crate::isl::Set;
 use crate::model::{AccessKind, Scop, ScopSpec};
 
 use super::CodegenError;
@@ -30,11 +30,7 @@ pub struct RuntimeCheck {
     pub disjoint: Vec<(ArrayRange, ArrayRange)>,
 }
 
-pub fn runtime_check(
-    ctx: &IslCtx,
-    spec: &ScopSpec,
-    scop: &Scop,
-) -> Result<RuntimeCheck, CodegenError> {
+pub fn runtime_check(spec: &ScopSpec, scop: &Scop) -> Result<RuntimeCheck, CodegenError> {
     let builder = ExprBuilder::new(&scop.context).map_err(CodegenError::Isl)?;
     let assumptions = builder
         .condition(&scop.assumed_context)
@@ -45,7 +41,7 @@ pub fn runtime_check(
         // removed) overlaps nothing.
         let ranges: Vec<ArrayRange> = group
             .iter()
-            .map(|array| array_range(ctx, &builder, spec, scop, array))
+            .map(|array| array_range(&builder, scop, array))
             .filter_map(Result::transpose)
             .collect::<Result<_, _>>()?;
         for (i, a) in ranges.iter().enumerate() {
@@ -76,20 +72,17 @@ fn clone_range(r: &ArrayRange) -> ArrayRange {
 /// The per-dimension bounds of the elements any statement instance accesses in
 /// `array` (`None`: none does).
 pub(super) fn array_range(
-    ctx: &IslCtx,
     builder: &ExprBuilder,
-    spec: &ScopSpec,
     scop: &Scop,
     array: &str,
 ) -> Result<Option<ArrayRange>, CodegenError> {
-    let info = spec
+    let info = scop
         .arrays
         .iter()
         .find(|a| a.name == array)
         .ok_or_else(|| {
             CodegenError::Unsupported(format!("alias group names unknown array {array}"))
         })?;
-    let params = spec.params.join(", ");
     let mut elements: Option<Set> = None;
     let mut written = false;
     // The model's own statements and accesses: after expression propagation they are
@@ -131,16 +124,7 @@ pub(super) fn array_range(
         low.push(lo);
         high.push(hi);
         // Stride of dimension d: the product of the sizes of the dimensions after it.
-        let product = if d + 1 < dims {
-            info.inner_sizes[d..]
-                .iter()
-                .map(|s| format!("({s})"))
-                .collect::<Vec<_>>()
-                .join(" * ")
-        } else {
-            "1".to_string()
-        };
-        stride.push(parameter_expression(ctx, builder, &params, &product)?);
+        stride.push(size_product(builder, &info.inner_size_values[d..])?);
     }
     Ok(Some(ArrayRange {
         array: array.to_string(),
@@ -152,27 +136,17 @@ pub(super) fn array_range(
     }))
 }
 
-/// An expression of the parameters (a product of array sizes) as an AST expression.
-/// Products of parameters are not affine, so each factor is built on its own.
-fn parameter_expression(
-    ctx: &IslCtx,
-    builder: &ExprBuilder,
-    params: &str,
-    product: &str,
-) -> Result<AstExpr, CodegenError> {
+/// The product of array sizes (one-point sets over the parameters) as an AST
+/// expression. Products of parameters are not affine, so each factor is built on its own.
+fn size_product(builder: &ExprBuilder, sizes: &[Set]) -> Result<AstExpr, CodegenError> {
     let mut factors = Vec::new();
-    for factor in product.split(" * ") {
-        let set = crate::isl::parse_set(
-            ctx,
-            &format!("[{params}] -> {{ [x] : x = {factor} }}"),
-            "array size",
-        )
-        .map_err(CodegenError::Isl)?;
+    for size in sizes {
         let (value, _) = builder
-            .bounds(&set)
+            .bounds(size)
             .map_err(CodegenError::Isl)?
             .ok_or_else(|| {
-                CodegenError::Unsupported(format!("array size {factor} is unbounded"))
+                let shown = size.to_str().unwrap_or_else(|_| "an array size".into());
+                CodegenError::Unsupported(format!("array size {shown} is unbounded"))
             })?;
         factors.push(value);
     }

@@ -18,10 +18,10 @@ use inkwell::values::{AsValueRef, InstructionOpcode};
 use super::CodegenError;
 use crate::detect::{DetectedRegion, StatementIr};
 use crate::isl::ast::{AstExpr, ExprBuilder};
-use crate::isl::{parse_map, IslCtx};
+use crate::isl::Map;
 use crate::llvm::builder::Value;
-use crate::model::spec::{AccessKind, StatementSpec};
-use crate::model::Scop;
+use crate::model::spec::AccessKind;
+use crate::model::{Scop, Statement};
 use crate::transform::quov::{Fold, Folding};
 
 /// The names the subscript expressions give the statement's counters.
@@ -61,11 +61,12 @@ pub struct Storage {
     pub stride: Vec<Value>,
 }
 
-/// The plan for `folds` in `region`, whose new model is `scop`.
+/// The plan for `folds` in `region`, whose new model is `scop` and whose model as
+/// written is `written`.
 pub fn plan(
-    ctx: &IslCtx,
     region: &DetectedRegion<'_>,
     scop: &Scop,
+    written: &Scop,
     folds: &[Folding],
 ) -> Result<FoldPlan, CodegenError> {
     let mut plan = FoldPlan::default();
@@ -75,10 +76,9 @@ pub fn plan(
     let builder = ExprBuilder::new(&scop.assumed_context).map_err(CodegenError::Isl)?;
     for folding in folds {
         let index = plan.arrays.len();
-        plan.arrays
-            .push(folded_array(ctx, &builder, region, scop, folding)?);
-        for (st, spec) in region.ir.statements.iter().zip(&region.spec.statements) {
-            for (inst, subscripts) in matched_accesses(ctx, region, st, spec, folding)? {
+        plan.arrays.push(folded_array(&builder, scop, folding)?);
+        for (st, statement) in region.ir.statements.iter().zip(&written.statements) {
+            for (inst, subscripts) in matched_accesses(region, st, statement, folding)? {
                 plan.accesses.insert(inst, (index, subscripts));
             }
         }
@@ -89,13 +89,11 @@ pub fn plan(
 /// The layout of one folded array: its accessed range for the kept dimensions, the
 /// folds of the others, and the condition the fold holds under.
 fn folded_array(
-    ctx: &IslCtx,
     builder: &ExprBuilder,
-    region: &DetectedRegion<'_>,
     scop: &Scop,
     folding: &Folding,
 ) -> Result<FoldedArray, CodegenError> {
-    let range = super::check::array_range(ctx, builder, &region.spec, scop, &folding.array)?
+    let range = super::check::array_range(builder, scop, &folding.array)?
         .ok_or_else(|| CodegenError::Unsupported(format!("{} is not accessed", folding.array)))?;
     let dims = folding
         .dims
@@ -133,14 +131,13 @@ fn folded_array(
 /// The loads and stores of the folded array in one statement, each with the subscripts
 /// of the model's access it is matched to (in program order).
 fn matched_accesses(
-    ctx: &IslCtx,
     region: &DetectedRegion<'_>,
     st: &StatementIr<'_>,
-    spec: &StatementSpec,
+    statement: &Statement,
     folding: &Folding,
 ) -> Result<Vec<(Value, Vec<AstExpr>)>, CodegenError> {
     let accesses_of = |kind: AccessKind| {
-        spec.accesses.iter().filter(move |a| {
+        statement.accesses.iter().filter(move |a| {
             a.array == folding.array && (a.kind == AccessKind::Read) == (kind == AccessKind::Read)
         })
     };
@@ -187,18 +184,20 @@ fn matched_accesses(
             )));
         }
         for (access, inst) in accesses.iter().zip(instructions) {
-            matched.push((inst.as_value_ref(), subscripts(ctx, &access.relation)?));
+            matched.push((inst.as_value_ref(), subscripts(&access.relation)?));
         }
     }
     Ok(matched)
 }
 
 /// The subscripts of an access relation as expressions of the statement's counters.
-fn subscripts(ctx: &IslCtx, relation: &str) -> Result<Vec<AstExpr>, CodegenError> {
-    let map = parse_map(ctx, relation, "access relation").map_err(CodegenError::Isl)?;
-    let n = map.n_in().map_err(CodegenError::Isl)?;
+fn subscripts(relation: &Map) -> Result<Vec<AstExpr>, CodegenError> {
+    let n = relation.n_in().map_err(CodegenError::Isl)?;
     let names: Vec<String> = (0..n).map(|k| format!("{COUNTER_PREFIX}{k}")).collect();
-    crate::isl::ast::function_expressions(&map, &names)
+    crate::isl::ast::function_expressions(relation, &names)
         .map_err(CodegenError::Isl)?
-        .ok_or_else(|| CodegenError::Unsupported(format!("a subscript of {relation} is unbounded")))
+        .ok_or_else(|| {
+            let shown = relation.to_str().unwrap_or_else(|_| "an access".into());
+            CodegenError::Unsupported(format!("a subscript of {shown} is unbounded"))
+        })
 }

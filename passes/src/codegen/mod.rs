@@ -31,7 +31,7 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 use crate::detect::replaceable::{self, Entering, LiveOut, LiveOuts};
 use crate::detect::translate::ParamValue;
 use crate::detect::{ArrayIr, DetectedRegion, RegionIr, HANDLED};
-use crate::isl::{ast, IslCtx, IslError};
+use crate::isl::{ast, IslError};
 use crate::llvm::builder::{phis_of, IrBuilder, Value};
 use crate::llvm::host::AliasScope;
 use crate::llvm::ir::{
@@ -96,12 +96,14 @@ pub struct NewCode<'a> {
     /// The loop AST of the new schedule, with its parallel loops marked from the
     /// dependences (built by the planner, under the whole operation bound counted afresh).
     pub ast: &'a ast::Ast,
+    /// The region's model as detection built it, before expression propagation: its
+    /// accesses are the IR's loads and stores, one for one.
+    pub written: &'a Scop,
 }
 
 /// Generates `code` for `region`; the original code stays behind the check.
 pub fn generate<'f>(
     fa: &FunctionAnalyses<'f>,
-    ctx: &IslCtx,
     region: &DetectedRegion<'f>,
     scop: &Scop,
     code: &NewCode<'_>,
@@ -130,7 +132,7 @@ pub fn generate<'f>(
             return Ok(Generated::EntrySplit);
         }
     };
-    let Prepared { runtime, folds } = prepare(ctx, region, scop, code)?;
+    let Prepared { runtime, folds } = prepare(region, scop, code)?;
 
     let b = IrBuilder::new(fa.function());
     let mut em = emitter(fa, &b, region, entering, recomputed, folds);
@@ -147,13 +149,12 @@ struct Prepared {
 }
 
 fn prepare(
-    ctx: &IslCtx,
     region: &DetectedRegion<'_>,
     scop: &Scop,
     code: &NewCode<'_>,
 ) -> Result<Prepared, CodegenError> {
-    let runtime = check::runtime_check(ctx, &region.spec, scop)?;
-    let folds = fold::plan(ctx, region, scop, code.folds)?;
+    let runtime = check::runtime_check(&region.spec, scop)?;
+    let folds = fold::plan(region, scop, code.written, code.folds)?;
     Ok(Prepared { runtime, folds })
 }
 

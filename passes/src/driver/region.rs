@@ -10,7 +10,7 @@ use crate::model::region::{model_region, region_place, ModelSettings};
 use crate::model::Scop;
 use crate::options::Options;
 use crate::plan::fallbacks::{Enabled, Fallback};
-use crate::plan::{self, KeepReason, NewRegion, Outcome};
+use crate::plan::{self, KeepReason, NewRegion, Outcome, PlanSettings};
 use crate::report::{outcome, Notes};
 use crate::speculate;
 use crate::transform::{schedule, Subject};
@@ -41,7 +41,8 @@ pub fn optimize(
         return false;
     };
     let subject = Subject { fa, ctx, region };
-    let mut plan = plan::plan_region(&subject, scop, modelled.imported, options, Vec::new());
+    let settings = PlanSettings::new(options);
+    let mut plan = plan::plan_region(&subject, scop, modelled.imported, &settings, Vec::new());
     loop {
         plan.notes.say(fa, at);
         let new = match plan.outcome {
@@ -51,7 +52,7 @@ pub fn optimize(
             }
             Outcome::Generate(new) => new,
         };
-        let error = match generate(fa, ctx, region, scop, &new, options) {
+        let error = match generate(fa, region, scop, &new, options) {
             // Not generated yet: the region is decided again in the next round, with
             // analyses of the function as it now is.
             Ok(Generated::EntrySplit) => {
@@ -67,9 +68,9 @@ pub fn optimize(
             }
             Err(error) => error,
         };
-        match step_back(fa, at, &new, &error, options) {
+        match step_back(fa, at, &new, &error, settings.enabled) {
             Some(fallbacks) => {
-                plan = plan::plan_region(&subject, scop, modelled.imported, options, fallbacks);
+                plan = plan::plan_region(&subject, scop, modelled.imported, &settings, fallbacks);
             }
             None => {
                 let reason = KeepReason::CannotGenerate(error.to_string());
@@ -109,7 +110,6 @@ fn admit(
 /// Carries out the plan's new code for `region` (whose model is `scop`).
 fn generate(
     fa: &FunctionAnalyses<'_>,
-    ctx: &IslCtx,
     region: &DetectedRegion<'_>,
     scop: &Scop,
     new: &NewRegion,
@@ -124,20 +124,22 @@ fn generate(
         recomputed: new.recomputed(),
         folds: &new.folds,
         ast: &new.ast,
+        written: scop,
     };
-    codegen::generate(fa, ctx, region, new.scop(scop), &code, recording.as_ref())
+    codegen::generate(fa, region, new.scop(scop), &code, recording.as_ref())
 }
 
 /// The fallbacks to plan with after code generation failed on `new` with `error` (the
-/// plan's own and one more, said at `at`); `None` when none is left.
+/// plan's own and one more, said at `at`), with what the options `enabled`; `None`
+/// when none is left.
 fn step_back(
     fa: &FunctionAnalyses<'_>,
     at: RemarkAt<'_>,
     new: &NewRegion,
     error: &CodegenError,
-    options: &Options,
+    enabled: Enabled,
 ) -> Option<Vec<Fallback>> {
-    let enabled = Enabled::new(options, &new.fallbacks);
+    let enabled = enabled.less(&new.fallbacks);
     let fallback = Fallback::after(error, new.shape(), &enabled)?;
     let mut notes = Notes::default();
     fallback.note(&mut notes);

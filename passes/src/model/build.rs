@@ -420,22 +420,26 @@ impl<'a> Builder<'a> {
                     "a scalar has no dimensions, but inner sizes are given",
                 ));
             }
+            let mut inner_size_values = Vec::with_capacity(spec.inner_sizes.len());
             for (k, size) in spec.inner_sizes.iter().enumerate() {
-                self.check_size(size, &format!("size {} of array {}", k + 1, spec.name))?;
+                let field = format!("size {} of array {}", k + 1, spec.name);
+                inner_size_values.push(self.size_value(size, &field)?);
             }
             arrays.push(Array {
                 name: spec.name.clone(),
                 element_type: spec.element_type.clone(),
                 element_size: spec.element_size,
                 inner_sizes: spec.inner_sizes.clone(),
+                inner_size_values,
                 is_scalar: spec.is_scalar,
             });
         }
         Ok(arrays)
     }
 
-    /// An inner array size must be an affine expression over the parameters.
-    fn check_size(&self, size: &str, field: &str) -> Result<(), ModelError> {
+    /// An inner array size as a one-point set over the parameters; the size must be an
+    /// affine expression of them.
+    fn size_value(&self, size: &str, field: &str) -> Result<Set, ModelError> {
         let expected = "expected an affine expression over the parameters, like 'm' or '100'";
         if size.trim().is_empty() {
             return Err(self.invalid(field, size, expected));
@@ -446,7 +450,7 @@ impl<'a> Builder<'a> {
                 let single = set.is_singleton().map_err(self.isl_error(field))?;
                 let dims = set.n_dims().map_err(self.isl_error(field))?;
                 if single && dims == 1 {
-                    Ok(())
+                    Ok(set)
                 } else {
                     Err(self.invalid(field, size, expected))
                 }

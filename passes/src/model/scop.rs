@@ -76,7 +76,7 @@ pub struct ScopAssumption {
 }
 
 /// An array (or a scalar modelled as a zero-dimensional array) the region accesses.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Array {
     /// The array's name in the model (the base pointer's name, or the scalar's).
     pub name: String,
@@ -87,6 +87,9 @@ pub struct Array {
     /// Sizes of the dimensions after the first, as checked isl affine expressions over the
     /// parameters (`m`, `100`).
     pub inner_sizes: Vec<String>,
+    /// The same sizes as one-point sets over the parameters, `[n, m] -> { [(m)] }`, for
+    /// code that needs their values (the run-time check's strides).
+    pub inner_size_values: Vec<Set>,
     /// True for SSA values modelled as zero-dimensional arrays.
     pub is_scalar: bool,
 }

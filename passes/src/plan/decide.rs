@@ -7,12 +7,13 @@
 use crate::deps::{Dependences, DepsOptions, DEPS_SHARE};
 use crate::llvm::{CacheLevel, FunctionAnalyses, Stage};
 use crate::model::Scop;
-use crate::options::Options;
 use crate::transform::hardware::{
     read_host_caches, ExplicitHardware, Hardware, TargetHardware, HOST_CACHE_DIR,
 };
-use crate::transform::schedule::{self, Decision, Prospect};
+use crate::transform::schedule::{self, Decision, Prospect, ScheduleSettings};
 use crate::transform::Subject;
+
+use super::PlanSettings;
 
 /// The decision on `scop` (the region's model, or propagation's rewrite of it), whose
 /// schedule was imported (`-polyrust-import`) when `imported`; an error says why no
@@ -21,24 +22,25 @@ pub fn decide(
     subject: &Subject<'_, '_>,
     scop: &Scop,
     imported: bool,
-    options: &Options,
+    settings: &PlanSettings,
+    schedule: &ScheduleSettings,
 ) -> Result<Decision, String> {
     let fa = subject.fa;
     if let Err(e) = subject.region.replaceable() {
         return Ok(Decision::Keep(e.to_string()));
     }
-    let hardware = hardware(fa, options);
+    let hardware = hardware(fa, &settings.hardware);
     let locality = if imported {
         None
     } else {
         // The cheap refusals belong to the scheduling stage's decision.
         let _time = fa.time(Stage::Schedule);
-        match schedule::refuse_early(scop, options, &hardware).map_err(|e| e.to_string())? {
+        match schedule::refuse_early(scop, schedule, &hardware).map_err(|e| e.to_string())? {
             Prospect::Refused(reason) => return Ok(Decision::Keep(reason)),
             Prospect::Worth(locality) => Some(locality),
         }
     };
-    let deps_options = DepsOptions::for_region(&subject.region.spec, options.allow_reassociation);
+    let deps_options = DepsOptions::for_region(&subject.region.spec, settings.allow_reassociation);
     let deps = {
         let _time = fa.time(Stage::Deps);
         scop.context
@@ -50,12 +52,12 @@ pub fn decide(
         return imported_schedule(scop, &deps);
     };
     let _time = fa.time(Stage::Schedule);
-    schedule::decide(scop, &deps, options, &hardware, &locality).map_err(|e| e.to_string())
+    schedule::decide(scop, &deps, schedule, &hardware, &locality).map_err(|e| e.to_string())
 }
 
 /// The machine the code is optimized for: options first, then the host's caches when
 /// compiling for the host, then the target's description.
-fn hardware(fa: &FunctionAnalyses<'_>, options: &Options) -> Hardware {
+fn hardware(fa: &FunctionAnalyses<'_>, given: &ExplicitHardware) -> Hardware {
     let target = TargetHardware {
         simd_bits: fa.vector_register_bits(),
         vector_registers: fa.vector_registers(),
@@ -65,11 +67,7 @@ fn hardware(fa: &FunctionAnalyses<'_>, options: &Options) -> Hardware {
     // The host's caches describe the target when the code is compiled for this machine.
     let host =
         compiling_for_host(fa).then(|| read_host_caches(std::path::Path::new(HOST_CACHE_DIR)));
-    Hardware::resolve(
-        &ExplicitHardware::from_options(options),
-        host.as_ref(),
-        &target,
-    )
+    Hardware::resolve(given, host.as_ref(), &target)
 }
 
 /// An imported schedule, used as it is when it respects the dependences.

@@ -8,6 +8,7 @@ use crate::codegen::CodegenError;
 use crate::options::Options;
 use crate::report::Notes;
 use crate::transform::exprprop::choice::note_dropped;
+use crate::transform::schedule::ScheduleSettings;
 
 /// A step back from what the options allow, and why it was taken.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,14 +95,19 @@ pub struct Enabled {
 }
 
 impl Enabled {
-    /// What `options` enable, less `fallbacks`.
-    pub fn new(options: &Options, fallbacks: &[Fallback]) -> Self {
-        let mut enabled = Enabled {
+    /// What `options` enable.
+    pub fn from_options(options: &Options) -> Self {
+        Enabled {
             register_tiling: options.register_tiling,
             quov: options.quov,
             exprprop: options.exprprop,
             fusion: options.fusion,
-        };
+        }
+    }
+
+    /// What is left enabled after `fallbacks`.
+    pub fn less(self, fallbacks: &[Fallback]) -> Self {
+        let mut enabled = self;
         for fallback in fallbacks {
             match fallback {
                 Fallback::RegisterTilesOverAstBound => enabled.register_tiling = false,
@@ -112,14 +118,11 @@ impl Enabled {
         enabled
     }
 
-    /// The options the scheduling stage decides with.
-    pub fn scheduling_options(&self, options: &Options) -> Options {
-        Options {
+    /// The scheduling stage's `settings` with what is still enabled.
+    pub fn scheduling(&self, settings: &ScheduleSettings) -> ScheduleSettings {
+        ScheduleSettings {
             register_tiling: self.register_tiling,
-            quov: self.quov,
-            exprprop: self.exprprop,
-            fusion: self.fusion,
-            ..options.clone()
+            ..settings.clone()
         }
     }
 }

@@ -24,12 +24,42 @@ use crate::options::Options;
 use crate::report::Notes;
 use crate::transform::exprprop::choice::{self, Propagation, PropagationSettings, Proposal};
 use crate::transform::exprprop::Recompute;
+use crate::transform::hardware::ExplicitHardware;
 use crate::transform::quov::storage::describe_folds;
 use crate::transform::quov::Folding;
+use crate::transform::schedule::ScheduleSettings;
 use crate::transform::Subject;
 
 use fallbacks::{Enabled, Fallback, NewCodeShape};
 use order::{Order, OrderInputs};
+
+/// What a plan is made with: the options its steps use, taken once from `Options`.
+#[derive(Clone, Debug)]
+pub struct PlanSettings {
+    /// The scheduling stage's settings, before any fallback.
+    pub schedule: ScheduleSettings,
+    /// The cache sizes and SIMD width given on the command line.
+    pub hardware: ExplicitHardware,
+    /// Reductions may be reordered (`-polyrust-allow-reassociation`).
+    pub allow_reassociation: bool,
+    /// New code even where nothing is expected to gain (`-polyrust-force-codegen`).
+    pub force_codegen: bool,
+    /// The transformations the options enable, before any fallback.
+    pub enabled: Enabled,
+}
+
+impl PlanSettings {
+    /// The settings `options` give.
+    pub fn new(options: &Options) -> Self {
+        PlanSettings {
+            schedule: ScheduleSettings::new(options),
+            hardware: ExplicitHardware::from_options(options),
+            allow_reassociation: options.allow_reassociation,
+            force_codegen: options.force_codegen,
+            enabled: Enabled::from_options(options),
+        }
+    }
+}
 
 /// What happens to one region, with what the steps that decided it have to say.
 pub struct Plan {
@@ -138,14 +168,14 @@ pub fn plan_region(
     subject: &Subject<'_, '_>,
     scop: &Scop,
     imported: bool,
-    options: &Options,
+    settings: &PlanSettings,
     mut fallbacks: Vec<Fallback>,
 ) -> Plan {
     let mut notes = Notes::default();
     loop {
         subject.ctx.start_region();
-        let enabled = Enabled::new(options, &fallbacks);
-        let new = match attempt(subject, scop, imported, options, enabled, &mut notes) {
+        let enabled = settings.enabled.less(&fallbacks);
+        let new = match attempt(subject, scop, imported, settings, enabled, &mut notes) {
             Ok(new) => new,
             Err(reason) => return plan(Outcome::Keep(reason), notes),
         };
@@ -174,11 +204,11 @@ fn attempt(
     subject: &Subject<'_, '_>,
     scop: &Scop,
     imported: bool,
-    options: &Options,
+    settings: &PlanSettings,
     enabled: Enabled,
     notes: &mut Notes,
 ) -> Result<Unbuilt, KeepReason> {
-    let deps_options = DepsOptions::for_region(&subject.region.spec, options.allow_reassociation);
+    let deps_options = DepsOptions::for_region(&subject.region.spec, settings.allow_reassociation);
     let proposal = if enabled.exprprop {
         let settings = PropagationSettings {
             fusion_instead: enabled.fusion && enabled.quov,
@@ -197,11 +227,11 @@ fn attempt(
     let propagated = propagation
         .as_ref()
         .map_or(String::new(), |p| format!("{}; ", p.description));
-    let scheduling = enabled.scheduling_options(options);
     let inputs = OrderInputs {
         scop: propagation.as_ref().map_or(scop, |p| &p.scop),
         imported,
-        options: &scheduling,
+        settings,
+        schedule: enabled.scheduling(&settings.schedule),
         enabled,
         fused_instead,
         recomputes: propagation

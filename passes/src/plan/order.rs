@@ -6,15 +6,14 @@
 use crate::deps::DepsOptions;
 use crate::isl::{Schedule, UnionMap};
 use crate::model::Scop;
-use crate::options::Options;
 use crate::report::Notes;
 use crate::transform::fusion::choice::{fuse_for_folding, FusedStages};
 use crate::transform::quov::storage::{fold_temporaries, Folded};
-use crate::transform::schedule::Decision;
+use crate::transform::schedule::{Decision, ScheduleSettings};
 use crate::transform::Subject;
 
 use super::fallbacks::Enabled;
-use super::KeepReason;
+use super::{KeepReason, PlanSettings};
 
 /// The order chosen, with the temporaries' storage under it.
 pub struct Order {
@@ -35,8 +34,10 @@ pub struct OrderInputs<'a> {
     pub scop: &'a Scop,
     /// Its schedule came from `-polyrust-import`.
     pub imported: bool,
-    /// The options the scheduling stage decides with.
-    pub options: &'a Options,
+    /// What the plan is made with.
+    pub settings: &'a PlanSettings,
+    /// The scheduling stage's settings, with what is still enabled.
+    pub schedule: ScheduleSettings,
     /// What the plan may still use.
     pub enabled: Enabled,
     /// The stages fused already, chosen over recomputation.
@@ -96,7 +97,13 @@ fn decided(
     subject: &Subject<'_, '_>,
     inputs: &OrderInputs<'_>,
 ) -> (Result<Decision, String>, Option<Folded>) {
-    let decision = super::decide::decide(subject, inputs.scop, inputs.imported, inputs.options);
+    let decision = super::decide::decide(
+        subject,
+        inputs.scop,
+        inputs.imported,
+        inputs.settings,
+        &inputs.schedule,
+    );
     let in_order = match (&decision, inputs.enabled.quov) {
         (Ok(Decision::Keep(_)), true) => inputs
             .scop
@@ -142,7 +149,7 @@ fn selected(
 ) -> Result<(Schedule, String, Option<UnionMap>), KeepReason> {
     let propagated = inputs.propagated;
     let folds_in_order = in_order.is_some_and(|f| !f.folds.is_empty());
-    let force = inputs.options.force_codegen;
+    let force = inputs.settings.force_codegen;
     let original = || {
         inputs
             .scop

@@ -9,7 +9,7 @@ use crate::llvm::FunctionAnalyses;
 use crate::model::region::{isl_context, model_regions, ModelSettings, Modelled};
 use crate::model::Scop;
 use crate::options::Options;
-use crate::plan;
+use crate::plan::{self, PlanSettings};
 use crate::transform::Subject;
 
 pub fn print(analyses: &FunctionAnalyses<'_>, printer: PrPrinter, options: &Options) -> String {
@@ -83,7 +83,13 @@ fn asts(
                 ctx,
                 region: modelled.region,
             };
-            let plan = plan::plan_region(&subject, scop, modelled.imported, options, Vec::new());
+            let plan = plan::plan_region(
+                &subject,
+                scop,
+                modelled.imported,
+                &PlanSettings::new(options),
+                Vec::new(),
+            );
             out.push_str(&plan::print::render(region, &plan));
             out
         },

@@ -66,22 +66,50 @@ const MIN_TRAFFIC_GAIN: f64 = 1.5;
 /// Fixed tile size for members `-polyrust-tile-sizes` does not cover.
 const DEFAULT_TILE: i64 = 32;
 
+/// What the scheduling stage decides with: the tiling options (`-polyrust-tiling`,
+/// `-polyrust-tile-sizes`, `-polyrust-time-tiling`, `-polyrust-sica-rho`) and whether
+/// register tiles may be made (`-polyrust-register-tiling`, unless a fallback of the
+/// plan took them away).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScheduleSettings {
+    /// How tile sizes are chosen.
+    pub tiling: Tiling,
+    /// Time-iterated stencils may be tiled with their time loop (skewed).
+    pub time_tiling: bool,
+    /// Bands may be register tiled (unrolled and jammed).
+    pub register_tiling: bool,
+    /// The share of L1 that SICA's tiles fill, in (0, 1].
+    pub sica_rho: f64,
+}
+
+impl ScheduleSettings {
+    /// The settings `options` give.
+    pub fn new(options: &Options) -> Self {
+        ScheduleSettings {
+            tiling: options.tiling.clone(),
+            time_tiling: options.time_tiling,
+            register_tiling: options.register_tiling,
+            sica_rho: options.sica_rho,
+        }
+    }
+}
+
 /// The decision on a region worth scheduling (see `refuse_early`), whose model is
 /// `scop`, with `locality` from `refuse_early`.
 pub fn decide(
     scop: &Scop,
     deps: &Dependences,
-    options: &Options,
+    settings: &ScheduleSettings,
     hardware: &Hardware,
     locality: &Locality,
 ) -> Result<Decision, IslError> {
     let original = Original::new(scop);
-    let time_tiles = match time_tiled(&original, deps, options, locality)? {
+    let time_tiles = match time_tiled(&original, deps, settings, locality)? {
         TimeTiled::Decided(decision) => return Ok(decision),
         TimeTiled::Refused(reason) => Some(reason),
         TimeTiled::NotApplicable => None,
     };
-    if let Some(reason) = beyond_permutations(scop, deps, options, locality)? {
+    if let Some(reason) = beyond_permutations(scop, deps, settings, locality)? {
         // A time-iterated stencil says why time tiles do not apply.
         let reason = time_tiles.unwrap_or(reason);
         // Only a loop order can gain, which the interchanges find at a fraction of the
@@ -93,9 +121,9 @@ pub fn decide(
         if locality.reorderable.is_none() {
             return Ok(Decision::Keep(reason));
         }
-        return from_isl(&original, deps, options, hardware, locality);
+        return from_isl(&original, deps, settings, hardware, locality);
     }
-    match from_isl(&original, deps, options, hardware, locality)? {
+    match from_isl(&original, deps, settings, hardware, locality)? {
         Decision::Keep(reason) => {
             Ok(interchanged(&original, deps)?.unwrap_or(Decision::Keep(reason)))
         }
@@ -143,13 +171,13 @@ impl<'s> Original<'s> {
 fn beyond_permutations(
     scop: &Scop,
     deps: &Dependences,
-    options: &Options,
+    settings: &ScheduleSettings,
     locality: &Locality,
 ) -> Result<Option<String>, IslError> {
-    let (Tiling::Sica, Reuse::Lost(lost)) = (&options.tiling, &locality.temporal) else {
+    let (Tiling::Sica, Reuse::Lost(lost)) = (&settings.tiling, &locality.temporal) else {
         return Ok(None);
     };
-    permutable::tiling_needs_skewing(scop, deps, lost, min_tiled_loops(options))
+    permutable::tiling_needs_skewing(scop, deps, lost, min_tiled_loops(settings))
 }
 
 /// What time tiling decided for a region.
@@ -164,10 +192,10 @@ enum TimeTiled {
 fn time_tiled(
     original: &Original<'_>,
     deps: &Dependences,
-    options: &Options,
+    settings: &ScheduleSettings,
     locality: &Locality,
 ) -> Result<TimeTiled, IslError> {
-    if options.tiling == Tiling::None || !options.time_tiling {
+    if settings.tiling == Tiling::None || !settings.time_tiling {
         return Ok(TimeTiled::NotApplicable);
     }
     let scop = original.scop;
@@ -206,7 +234,7 @@ fn time_tiled(
         Err(e) => return Err(e),
     }
     let members = candidate.band_members;
-    let sizes: Vec<i64> = match &options.tiling {
+    let sizes: Vec<i64> = match &settings.tiling {
         Tiling::Fixed(sizes) => (0..members)
             .map(|i| sizes.get(i).map_or(DEFAULT_TILE, |s| i64::from(*s)))
             .collect(),
@@ -241,11 +269,11 @@ fn time_tiled(
 fn from_isl(
     original: &Original<'_>,
     deps: &Dependences,
-    options: &Options,
+    settings: &ScheduleSettings,
     hardware: &Hardware,
     locality: &Locality,
 ) -> Result<Decision, IslError> {
-    let (fused, tiled) = from_isl_with(original, deps, options, hardware, locality, false)?;
+    let (fused, tiled) = from_isl_with(original, deps, settings, hardware, locality, false)?;
     // A statement deeper than its neighbours (gemm's `C[i][j] += A[i][k] * B[k][j]`
     // after `C[i][j] *= beta` in the same i loop) shares a band with them in isl's
     // fused schedule: the band falls short of its loops, or, tiled, puts the shallower
@@ -253,10 +281,10 @@ fn from_isl(
     // band of all its loops (PolyBench LARGE: gemm 0.096 s at -O3, 0.037 s so; 2mm,
     // whose fused schedule was only reordered, 1.45 s at -O3, 0.80 s reordered, 0.048 s
     // distributed and tiled).
-    if tiled || !deep_statement_loses_reuse(original.scop, locality, min_tiled_loops(options)) {
+    if tiled || !deep_statement_loses_reuse(original.scop, locality, min_tiled_loops(settings)) {
         return Ok(fused);
     }
-    match from_isl_with(original, deps, options, hardware, locality, true)? {
+    match from_isl_with(original, deps, settings, hardware, locality, true)? {
         (
             Decision::Transform {
                 schedule,
@@ -282,7 +310,7 @@ fn from_isl(
 fn from_isl_with(
     original: &Original<'_>,
     deps: &Dependences,
-    options: &Options,
+    settings: &ScheduleSettings,
     hardware: &Hardware,
     locality: &Locality,
     distribute: bool,
@@ -303,11 +331,11 @@ fn from_isl_with(
     let statements = StatementView::all(scop);
     let assessment = cost::assess(&statements, &original_map, &map)?;
     let bands = scheduler::bands(&new)?;
-    let min_loops = min_tiled_loops(options);
+    let min_loops = min_tiled_loops(settings);
     let dependences = deps.all()?;
     let chain = locality.chain.as_deref();
     let tilable = bands.iter().any(|band| {
-        worth_tiling(band, min_loops) || chain_band(scop, band, &dependences, options, chain)
+        worth_tiling(band, min_loops) || chain_band(scop, band, &dependences, settings, chain)
     });
     let (new, assessment) =
         most_contiguous(new, assessment, &bands, deps, &statements, &original_map)?;
@@ -325,7 +353,7 @@ fn from_isl_with(
         schedule: tiled,
         described: tiles,
         register_tiles,
-    } = tile(&new, scop, &dependences, options, hardware, locality)?;
+    } = tile(&new, scop, &dependences, settings, hardware, locality)?;
     let any_tiles = !tiles.is_empty();
     if distribute && !any_tiles {
         // Distribution is only worth it for the bands it lets tiling reach.
@@ -536,8 +564,8 @@ fn isl_error(error: crate::deps::DepsError) -> IslError {
 }
 
 /// Fixed sizes are the user's explicit choice: any band of two loops or more.
-fn min_tiled_loops(options: &Options) -> usize {
-    match options.tiling {
+fn min_tiled_loops(settings: &ScheduleSettings) -> usize {
+    match settings.tiling {
         Tiling::Fixed(_) => 2,
         _ => MIN_TILED_LOOPS,
     }
@@ -559,13 +587,13 @@ fn chain_band(
     scop: &Scop,
     band: &BandInfo,
     dependences: &UnionMap,
-    options: &Options,
+    settings: &ScheduleSettings,
     chain: Option<&str>,
 ) -> bool {
     let Some(chain) = chain else {
         return false;
     };
-    options.tiling == Tiling::Sica
+    settings.tiling == Tiling::Sica
         && band.permutable
         && band.coincident.len() == 2
         && band.coincident.len() < MIN_TILED_LOOPS
@@ -582,14 +610,14 @@ pub fn tile(
     schedule: &Schedule,
     scop: &Scop,
     dependences: &UnionMap,
-    options: &Options,
+    settings: &ScheduleSettings,
     hardware: &Hardware,
     locality: &Locality,
 ) -> Result<Tiled, IslError> {
-    let min_loops = min_tiled_loops(options);
+    let min_loops = min_tiled_loops(settings);
     let mut described = Vec::new();
     let mut register_tiles = false;
-    let tiled = match &options.tiling {
+    let tiled = match &settings.tiling {
         Tiling::None => schedule.copy()?,
         Tiling::Fixed(sizes) => scheduler::tile_bands(schedule, |band| {
             if !worth_tiling(band, min_loops) {
@@ -616,7 +644,7 @@ pub fn tile(
             let tiler = SicaTiler {
                 scop,
                 dependences,
-                options,
+                settings,
                 hardware,
                 locality,
                 machine: hardware.sica_machine(),
@@ -662,7 +690,7 @@ fn keep_short(band: &BandInfo, mut sizes: Vec<i64>) -> Option<Vec<i64>> {
 struct SicaTiler<'a> {
     scop: &'a Scop,
     dependences: &'a UnionMap,
-    options: &'a Options,
+    settings: &'a ScheduleSettings,
     hardware: &'a Hardware,
     locality: &'a Locality,
     machine: sica::SicaMachine,
@@ -673,18 +701,18 @@ impl SicaTiler<'_> {
     /// The tile sizes and register tile factors of `band`, with what was done to it;
     /// `None` to leave it as it is.
     fn sizes(&self, band: &BandInfo) -> Option<(Vec<i64>, Vec<i64>, String)> {
-        let (scop, dependences, options) = (self.scop, self.dependences, self.options);
+        let (scop, dependences, settings) = (self.scop, self.dependences, self.settings);
         // Tiles shorten reuse distances: a band whose statements keep all their reuse
         // in cache gains nothing from them (a chain of two loops does).
         let chained = chain_band(
             scop,
             band,
             dependences,
-            options,
+            settings,
             self.locality.chain.as_deref(),
         );
         if !chained
-            && (!worth_tiling(band, min_tiled_loops(options))
+            && (!worth_tiling(band, min_tiled_loops(settings))
                 || !band_statements(scop, band).any(|s| self.locality.temporal.lost_by(s)))
         {
             return None;
@@ -694,7 +722,7 @@ impl SicaTiler<'_> {
         let (chosen, mut text) = self.cache_tiles(band, chained || carries)?;
         let mut chosen = keep_short(band, chosen)?;
         // Register tiles only around a vectorized innermost loop.
-        let jam = if options.register_tiling && !chained && !carries {
+        let jam = if settings.register_tiling && !chained && !carries {
             self.register_tiles(band)
         } else {
             Vec::new()
@@ -740,7 +768,7 @@ impl SicaTiler<'_> {
             sica::tile_sizes_sica(
                 &self.machine,
                 &self.new_elements,
-                self.options.sica_rho,
+                self.settings.sica_rho,
                 &sica_band,
             )
         };
@@ -978,7 +1006,7 @@ pub enum Prospect {
 /// Whether a region is worth the scheduler, decided from its model alone.
 pub fn refuse_early(
     scop: &Scop,
-    options: &Options,
+    settings: &ScheduleSettings,
     hardware: &Hardware,
 ) -> Result<Prospect, IslError> {
     let depths = scop.statements.iter().map(|s| (s.name.as_str(), s.depth()));
@@ -988,7 +1016,7 @@ pub fn refuse_early(
     // Nothing to gain first: a region that gains nothing at any size is told so, not
     // that its assumptions exclude large sizes (NPB's fixed-size arrays of 25 or 33
     // elements run loops bounded by parameters well below 32).
-    let prospect = nothing_to_gain(scop, options, hardware)?;
+    let prospect = nothing_to_gain(scop, settings, hardware)?;
     if let Prospect::Worth(_) = &prospect {
         if let Some(reason) = only_tiny_problems(scop)? {
             return Ok(Prospect::Refused(reason));
@@ -1037,19 +1065,19 @@ fn too_large<'s>(
 /// Checked before the dependences, the costliest stage on real programs.
 fn nothing_to_gain(
     scop: &Scop,
-    options: &Options,
+    settings: &ScheduleSettings,
     hardware: &Hardware,
 ) -> Result<Prospect, IslError> {
-    let min_loops = min_tiled_loops(options);
+    let min_loops = min_tiled_loops(settings);
     let deep = scop.statements.iter().any(|s| s.depth() >= min_loops);
     let locality = reuse::analyse(scop, min_loops, hardware.l2_bytes.value)?;
-    let prospect = prospect(locality, options, deep, min_loops);
+    let prospect = prospect(locality, settings, deep, min_loops);
     // A 1-D stencil iterated in time has no third loop but gains from time tiles
     // (asked only of regions nothing else would take: a reduction's rows read other
     // elements than they write too, and their chains are tiled otherwise).
     if matches!(prospect, Prospect::Refused(_))
-        && options.time_tiling
-        && options.tiling != Tiling::None
+        && settings.time_tiling
+        && settings.tiling != Tiling::None
         && time_tiling::may_be_1d_stencil(scop)?
     {
         let locality = reuse::analyse(scop, 2, hardware.l2_bytes.value)?;
@@ -1062,11 +1090,16 @@ fn nothing_to_gain(
 
 /// What `nothing_to_gain` says of a region from its `locality` for tiles of
 /// `min_loops` loops (`deep`: some statement is that deep).
-fn prospect(locality: Locality, options: &Options, deep: bool, min_loops: usize) -> Prospect {
+fn prospect(
+    locality: Locality,
+    settings: &ScheduleSettings,
+    deep: bool,
+    min_loops: usize,
+) -> Prospect {
     if locality.reorderable.is_some() {
         return Prospect::Worth(locality);
     }
-    let no_tiling = match &options.tiling {
+    let no_tiling = match &settings.tiling {
         Tiling::None => "tiling is off".to_string(),
         // Sizes the user gave are used wherever a band is deep enough.
         Tiling::Fixed(_) if deep => return Prospect::Worth(locality),
@@ -1300,9 +1333,9 @@ mod tests {
         );
         let ctx = IslCtx::new(None).unwrap();
         let scop = Scop::build(&ctx, &spec).unwrap();
-        let options = Options::default();
+        let settings = ScheduleSettings::new(&Options::default());
         let hardware = Hardware::resolve(&Default::default(), None, &Default::default());
-        let Prospect::Refused(early) = refuse_early(&scop, &options, &hardware).unwrap() else {
+        let Prospect::Refused(early) = refuse_early(&scop, &settings, &hardware).unwrap() else {
             panic!("a region too large to schedule was found worth scheduling");
         };
         assert_eq!(early, from_spec);
