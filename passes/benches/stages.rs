@@ -215,7 +215,14 @@ fn measure_region(c: &mut Criterion, region: &Region) -> Result<(), BenchError> 
         described,
         ..
     } = measure(c, &ctx, region, "tiling", || {
-        transform::schedule::tile(&new, &scop, &dependences, &options, &hardware, &locality)
+        transform::schedule::tile(
+            &new,
+            &scop,
+            &dependences,
+            &transform::schedule::ScheduleSettings::new(&options),
+            &hardware,
+            &locality,
+        )
     })?;
     measure(c, &ctx, region, "ast", || {
         ast::generate(&scop.assumed_context, &tiled)

@@ -58,7 +58,26 @@ fn parametric_array_sizes_must_be_affine_in_the_parameters() {
     let mut spec = perfect_nest();
     spec.arrays[0].inner_sizes = vec!["2 * m + 1".into(), "100".into()];
     spec.statements[0].accesses[1].relation = "{ S0[i0, i1] -> A[i0, i1, 0] }".into();
-    build(&spec);
+    let (ctx, scop) = build(&spec);
+    // The sizes' values are kept as sets, so a product of them (the run-time check's
+    // strides) needs no text: `2 * m + 1` is one factor, not two.
+    let params = scop.params.join(", ");
+    for (value, size) in scop.arrays[0]
+        .inner_size_values
+        .iter()
+        .zip(["2m + 1", "100"])
+    {
+        let expected = crate::isl::parse_set(
+            &ctx,
+            &format!("[{params}] -> {{ [x] : x = {size} }}"),
+            "size",
+        )
+        .unwrap();
+        assert!(
+            value.is_equal(&expected).unwrap(),
+            "{value:?} is not {size}"
+        );
+    }
 }
 
 #[test]

@@ -86,7 +86,28 @@ fn assert_same_model(original: &Scop, read: &Scop) {
             &original.assumption_condition(b).unwrap(),
         );
     }
-    assert_eq!(read.arrays, original.arrays);
+    assert_eq!(read.arrays.len(), original.arrays.len());
+    for (a, b) in read.arrays.iter().zip(&original.arrays) {
+        assert_eq!(
+            (
+                &a.name,
+                &a.element_type,
+                a.element_size,
+                &a.inner_sizes,
+                a.is_scalar
+            ),
+            (
+                &b.name,
+                &b.element_type,
+                b.element_size,
+                &b.inner_sizes,
+                b.is_scalar
+            )
+        );
+        for (x, y) in a.inner_size_values.iter().zip(&b.inner_size_values) {
+            assert_same_set("inner size", x, y);
+        }
+    }
     assert_eq!(read.alias_groups, original.alias_groups);
     assert_eq!(read.statements.len(), original.statements.len());
     for (a, b) in read.statements.iter().zip(&original.statements) {
