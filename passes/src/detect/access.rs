@@ -766,6 +766,7 @@ fn parametric_shape<'f>(
                     })?,
                 );
             }
+            into_rows_before(&mut translated, &inner_sizes);
             let mut a = tr.take_assumed();
             a.extend(size_assumed.iter().cloned());
             subscripts[*index] = translated;
@@ -773,6 +774,29 @@ fn parametric_shape<'f>(
         }
     }
     Ok((inner_sizes, subscripts, assumed))
+}
+
+/// LLVM's delinearization keeps the constant part of an offset in the last subscript,
+/// so the last element of a row, `U[t*n + n - 1]`, comes out as `U[t + 1][-1]`: outside
+/// its dimension wherever it runs, so the in-bounds assumption never holds and the
+/// whole region would stay as it is. The same address is the element `n - 1` of the row
+/// before, `U[t][n - 1]`; a negative constant subscript is moved there (its in-bounds
+/// assumption, `n >= 1`, is then tested by the run-time check like any other).
+fn into_rows_before(subscripts: &mut [Affine], inner_sizes: &[Affine]) {
+    for d in (1..subscripts.len()).rev() {
+        let Some(column) = subscripts[d].as_constant().filter(|c| *c < 0) else {
+            continue;
+        };
+        let Some(size) = inner_sizes.get(d - 1) else {
+            continue;
+        };
+        let moved = size.add(&Affine::constant(column));
+        let row = subscripts[d - 1].add(&Affine::constant(-1));
+        if let (Some(moved), Some(row)) = (moved, row) {
+            subscripts[d] = moved;
+            subscripts[d - 1] = row;
+        }
+    }
 }
 
 /// Two-dimensional subscripts `[row, column]` of a parametric-size array some of whose
