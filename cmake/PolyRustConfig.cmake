@@ -72,7 +72,8 @@ endfunction()
 
 if(PolyRust_FOUND)
   _polyrust_plugin_by_content(PolyRust_PASS_PLUGIN)
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${PolyRust_PLUGIN}")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    "${PolyRust_PLUGIN}" "${PolyRust_PASS_PLUGIN}")
 endif()
 
 function(polyrust_enable target)
