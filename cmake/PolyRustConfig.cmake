@@ -11,8 +11,16 @@
 #   (both keywords at once: the specialized build is instrumented too, and its profile
 #   says how often each run-time check passed)
 #
-# Sets PolyRust_PLUGIN (the plugin) and PolyRust_RUNTIME (the static runtime) and
-# refuses, with a message, a compiler the plugin cannot be loaded into (it needs clang 22).
+# Sets PolyRust_PLUGIN (the plugin), PolyRust_PASS_PLUGIN (the copy of it named by its
+# content that compile lines name) and PolyRust_RUNTIME (the static runtime), and refuses,
+# with a message, a compiler the plugin cannot be loaded into (it needs clang 22).
+#
+# Compile lines name the plugin by its content (plugins/libpolyrust-<sha256>.so beside it,
+# or in the build tree where that folder is not writable), so a launcher's cache
+# (CMAKE_C_COMPILER_LAUNCHER=ccache or sccache), which hashes the command line, never
+# hands out an object another plugin compiled, and a distcc worker without that very
+# plugin cannot load it. A rebuilt plugin re-runs the configure step, which names the
+# new copy; the targets that use it are compiled again.
 
 get_filename_component(_polyrust_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
@@ -29,6 +37,44 @@ include(FindPackageHandleStandardArgs)
 find_package_handle_standard_args(PolyRust
   REQUIRED_VARS PolyRust_PLUGIN
   REASON_FAILURE_MESSAGE "libpolyrust.so was not found under ${_polyrust_root}: run scripts/setup there first")
+
+# Sets out to the copy of PolyRust_PLUGIN named by its content (the name polyrust-cc
+# --polyrust-plugin-path gives it), making the copy if it is missing.
+function(_polyrust_plugin_by_content out)
+  file(SHA256 "${PolyRust_PLUGIN}" digest)
+  string(SUBSTRING "${digest}" 0 16 digest)
+  get_filename_component(dir "${PolyRust_PLUGIN}" DIRECTORY)
+  foreach(folder "${dir}/plugins" "${CMAKE_BINARY_DIR}/polyrust-plugins")
+    set(copy "${folder}/libpolyrust-${digest}.so")
+    if(NOT EXISTS "${copy}")
+      # Copied under a temporary name and renamed, so that a parallel configure never
+      # sees half a plugin.
+      string(RANDOM LENGTH 8 tag)
+      set(partial "${folder}/.libpolyrust-${tag}")
+      # (Each step is its own execute_process: the COMMANDs of one run at once, as a pipe.)
+      set(failed 0)
+      foreach(step "make_directory;${folder}" "copy;${PolyRust_PLUGIN};${partial}"
+          "rename;${partial};${copy}")
+        if(NOT failed)
+          execute_process(COMMAND "${CMAKE_COMMAND}" -E ${step}
+            RESULT_VARIABLE failed OUTPUT_QUIET ERROR_QUIET)
+        endif()
+      endforeach()
+      file(REMOVE "${partial}")
+    endif()
+    if(EXISTS "${copy}")
+      set(${out} "${copy}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "PolyRust: cannot write a copy of ${PolyRust_PLUGIN} named by its content, neither in ${dir}/plugins nor in ${CMAKE_BINARY_DIR}/polyrust-plugins")
+endfunction()
+
+if(PolyRust_FOUND)
+  _polyrust_plugin_by_content(PolyRust_PASS_PLUGIN)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    "${PolyRust_PLUGIN}" "${PolyRust_PASS_PLUGIN}")
+endif()
 
 function(polyrust_enable target)
   cmake_parse_arguments(PARSE_ARGV 1 _pr "RUNTIME" "PROFILE_GENERATE;PROFILE_USE" "OPTIONS")
@@ -56,7 +102,7 @@ function(polyrust_enable target)
       endif()
     endif()
   endforeach()
-  target_compile_options(${target} PRIVATE "-fpass-plugin=${PolyRust_PLUGIN}")
+  target_compile_options(${target} PRIVATE "-fpass-plugin=${PolyRust_PASS_PLUGIN}")
   foreach(flag IN LISTS _pr_OPTIONS)
     if(NOT flag MATCHES "^-polyrust-")
       message(FATAL_ERROR "polyrust_enable(${target}): option '${flag}' is not a -polyrust-* option")

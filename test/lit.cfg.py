@@ -64,6 +64,15 @@ if os.environ.get("POLYRUST_LONG_TESTS") == "1" or lit_config.params.get("long")
     config.available_features.add("long")
 if shutil.which("cmake"):
     config.available_features.add("cmake")
+# The compiler caches and the distributed compiler of Driver/cache-*.test and
+# Driver/distcc.test (scripts/setup installs them; polyrust itself needs none).
+for feature, tools in [
+    ("ccache", ["ccache"]),
+    ("sccache", ["sccache"]),
+    ("distcc", ["distcc", "distccd"]),
+]:
+    if all(shutil.which(tool) for tool in tools):
+        config.available_features.add(feature)
 # LLVM's opt-viewer (llvm-22-tools) and the Python modules it imports.
 opt_viewer = os.path.join(llvm_bin, "..", "share", "opt-viewer", "opt-viewer.py")
 if os.path.exists(opt_viewer):
