@@ -1,8 +1,9 @@
 // The host table of polyrust_host.h: thin access to what only C++ can reach for one
 // function (LoopInfo, the dominator trees, ScalarEvolution and its expander,
-// delinearization, alias analysis, TargetTransformInfo, metadata, value printing, the
-// remark emitter, timers) and the passes Rust runs between rounds. Each entry does one
-// LLVM call or a few; what to ask and what the answers mean is decided in Rust.
+// delinearization, alias analysis, TargetTransformInfo, loop IDs, distinct metadata
+// nodes, value printing, debug names, the remark emitter, timers) and the passes Rust
+// runs between rounds. Each entry does one LLVM call or a few; what to ask and what the
+// answers mean is decided in Rust, which reaches what LLVM's C API offers by itself.
 
 #include "host.h"
 #include "polyrust_host.h"
@@ -20,7 +21,6 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
-#include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ModuleSlotTracker.h"
@@ -39,7 +39,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <memory>
 
 using namespace llvm;
@@ -62,17 +61,8 @@ PrLoop *P(Loop *L) { return reinterpret_cast<PrLoop *>(L); }
 const SCEV *S(const PrScev *P) { return reinterpret_cast<const SCEV *>(P); }
 const PrScev *P(const SCEV *S) { return reinterpret_cast<const PrScev *>(S); }
 
-char *copyString(const std::string &Text) {
-  char *Out = static_cast<char *>(std::malloc(Text.size() + 1));
-  if (Out)
-    std::memcpy(Out, Text.c_str(), Text.size() + 1);
-  return Out;
-}
-
-LocationSize locationSize(uint64_t Bytes) {
-  return Bytes == std::numeric_limits<uint64_t>::max() ? LocationSize::beforeOrAfterPointer()
-                                                       : LocationSize::precise(Bytes);
-}
+// Strings handed to Rust are malloc'ed; Rust frees them.
+char *copyString(StringRef Text) { return strndup(Text.data(), Text.size()); }
 
 // Whether a debug expression leaves the value as it is, up to a change of width: only
 // then does the variable it describes name the value itself.
@@ -97,20 +87,20 @@ char *sourceName(Value *V) {
     for (DIGlobalVariableExpression *E : Vars)
       if (DIGlobalVariable *Var = E->getVariable())
         if (!Var->getName().empty() && describesValueItself(E->getExpression()))
-          return copyString(Var->getName().str());
+          return copyString(Var->getName());
     return nullptr;
   }
   for (auto Records : {findDVRDeclares(V), findDVRValues(V)})
     for (DbgVariableRecord *R : Records)
       if (!R->hasArgList() && R->getVariable() && !R->getVariable()->getName().empty() &&
           describesValueItself(R->getExpression()))
-        return copyString(R->getVariable()->getName().str());
+        return copyString(R->getVariable()->getName());
   // A local array under assignment tracking (clang -O2 -g) has no declare record: the
   // stores to it are linked to its variable through the alloca's DIAssignID.
   if (auto *I = dyn_cast<Instruction>(V))
     for (DbgVariableRecord *R : at::getDVRAssignmentMarkers(I))
       if (R->getVariable() && !R->getVariable()->getName().empty())
-        return copyString(R->getVariable()->getName().str());
+        return copyString(R->getVariable()->getName());
   return nullptr;
 }
 
@@ -136,16 +126,6 @@ ModuleSlotTracker &slotsOf(const Function &F) {
 void forgetSlots() {
   Slots.Slots.reset();
   Slots.F = nullptr;
-}
-
-const Function *functionOf(const Value *V) {
-  if (auto *I = dyn_cast<Instruction>(V))
-    return I->getFunction();
-  if (auto *A = dyn_cast<Argument>(V))
-    return A->getParent();
-  if (auto *B = dyn_cast<BasicBlock>(V))
-    return B->getParent();
-  return nullptr;
 }
 
 PreservedAnalyses runPass(Function &F, FunctionAnalysisManager &FAM, PrFunctionPass Pass) {
@@ -174,11 +154,8 @@ PreservedAnalyses runPass(Function &F, FunctionAnalysisManager &FAM, PrFunctionP
   return PreservedAnalyses::all();
 }
 
-SmallVector<const SCEV *, 8> scevs(const PrScev *const *Exprs, size_t Count) {
-  SmallVector<const SCEV *, 8> Out;
-  for (size_t I = 0; I < Count; ++I)
-    Out.push_back(S(Exprs[I]));
-  return Out;
+ArrayRef<const SCEV *> scevs(const PrScev *const *Exprs, size_t Count) {
+  return ArrayRef(reinterpret_cast<const SCEV *const *>(Exprs), Count);
 }
 
 void pushAll(PrScevList *List, ArrayRef<const SCEV *> Exprs) {
@@ -187,16 +164,14 @@ void pushAll(PrScevList *List, ArrayRef<const SCEV *> Exprs) {
 }
 
 // An expression of the kind of `Like` over new operands, as SCEVRewriteVisitor makes it.
-const SCEV *withOperands(ScalarEvolution &SE, const SCEV *Like, SmallVector<const SCEV *, 8> Ops) {
-  switch (Like->getSCEVType()) {
+const SCEV *withOperands(ScalarEvolution &SE, const SCEV *Like, ArrayRef<const SCEV *> New) {
+  SmallVector<const SCEV *, 8> Ops(New);
+  switch (SCEVTypes Kind = Like->getSCEVType()) {
   case scPtrToInt:
-    return SE.getPtrToIntExpr(Ops[0], Like->getType());
   case scTruncate:
-    return SE.getTruncateExpr(Ops[0], Like->getType());
   case scZeroExtend:
-    return SE.getZeroExtendExpr(Ops[0], Like->getType());
   case scSignExtend:
-    return SE.getSignExtendExpr(Ops[0], Like->getType());
+    return SE.getCastExpr(Kind, Ops[0], Like->getType());
   case scAddExpr:
     return SE.getAddExpr(Ops);
   case scMulExpr:
@@ -208,20 +183,16 @@ const SCEV *withOperands(ScalarEvolution &SE, const SCEV *Like, SmallVector<cons
     return SE.getAddRecExpr(Ops, Rec->getLoop(), Rec->getNoWrapFlags());
   }
   case scSMaxExpr:
-    return SE.getSMaxExpr(Ops);
   case scUMaxExpr:
-    return SE.getUMaxExpr(Ops);
   case scSMinExpr:
-    return SE.getSMinExpr(Ops);
   case scUMinExpr:
-    return SE.getUMinExpr(Ops);
+    return SE.getMinMaxExpr(Kind, Ops);
   case scSequentialUMinExpr:
-    return SE.getUMinExpr(Ops, /*Sequential=*/true);
+    return SE.getSequentialMinMaxExpr(Kind, Ops);
   default:
     return Like;
   }
 }
-
 
 } // namespace
 
@@ -257,23 +228,12 @@ extern const PrHostApi PolyrustHostApi = {
     [](PrLoop *Lp) -> size_t { return L(Lp)->getSubLoops().size(); },
     [](PrLoop *Lp, size_t I) { return P(L(Lp)->getSubLoops()[I]); },
     [](PrLoop *Lp) { return P(L(Lp)->getParentLoop()); },
-    [](PrLoop *Lp) { return L(Lp)->getLoopDepth(); },
-    [](PrLoop *Lp) { return wrap(L(Lp)->getHeader()); },
     [](PrLoop *Lp) { return wrap(L(Lp)->getLoopPreheader()); },
     [](PrLoop *Lp) { return wrap(L(Lp)->getLoopLatch()); },
     [](PrLoop *Lp) -> size_t { return L(Lp)->getNumBlocks(); },
     [](PrLoop *Lp, size_t I) { return wrap(L(Lp)->getBlocks()[I]); },
-    [](PrLoop *Lp) -> size_t {
-      SmallVector<BasicBlock *, 4> Exits;
-      L(Lp)->getUniqueExitBlocks(Exits);
-      return Exits.size();
-    },
-    [](PrLoop *Lp, size_t I) {
-      SmallVector<BasicBlock *, 4> Exits;
-      L(Lp)->getUniqueExitBlocks(Exits);
-      return wrap(Exits[I]);
-    },
     [](PrFunctionCtx *C, LLVMBasicBlockRef B) { return P(C->LI.getLoopFor(unwrap(B))); },
+    [](PrLoop *Lp) { return wrap(L(Lp)->getStartLoc().getAsMDNode()); },
     // Dominance.
     [](PrFunctionCtx *C, LLVMBasicBlockRef A, LLVMBasicBlockRef B) -> int {
       return C->DT.dominates(unwrap(A), unwrap(B));
@@ -282,20 +242,8 @@ extern const PrHostApi PolyrustHostApi = {
       return C->PDT.dominates(unwrap(A), unwrap(B));
     },
     // ScalarEvolution.
-    [](PrFunctionCtx *C, LLVMValueRef V) -> int { return C->SE.isSCEVable(unwrap(V)->getType()); },
     [](PrFunctionCtx *C, LLVMValueRef V) { return P(C->SE.getSCEV(unwrap(V))); },
     [](PrFunctionCtx *C, const PrScev *E, PrLoop *Scope) { return P(C->SE.getSCEVAtScope(S(E), L(Scope))); },
-    [](PrFunctionCtx *C, const PrScev *E, const LLVMValueRef *Values, const int64_t *Constants,
-       size_t Count) {
-      ValueToSCEVMapTy Map;
-      for (size_t I = 0; I < Count; ++I) {
-        Value *V = unwrap(Values[I]);
-        if (V->getType()->isIntegerTy())
-          Map[V] = C->SE.getConstant(V->getType(), static_cast<uint64_t>(Constants[I]),
-                                     /*isSigned=*/true);
-      }
-      return P(SCEVParameterRewriter::rewrite(S(E), C->SE, Map));
-    },
     [](PrFunctionCtx *C, PrLoop *Lp) { return P(C->SE.getBackedgeTakenCount(L(Lp))); },
     [](PrFunctionCtx *C, PrLoop *Lp) { return P(C->SE.getConstantMaxBackedgeTakenCount(L(Lp))); },
     [](PrFunctionCtx *C, const PrScev *Taken, PrLoop *Lp, int OwnType) {
@@ -310,19 +258,10 @@ extern const PrHostApi PolyrustHostApi = {
         return static_cast<unsigned>(N->getNoWrapFlags());
       return 0;
     },
-    [](const PrScev *E) -> unsigned {
-      Type *Ty = S(E)->getType();
-      return Ty->isIntegerTy() ? Ty->getIntegerBitWidth() : 0;
-    },
     [](const PrScev *E) { return wrap(S(E)->getType()); },
-    [](const PrScev *E, int64_t *Out) -> int {
-      auto *K = dyn_cast<SCEVConstant>(S(E));
-      if (!K || K->getAPInt().getSignificantBits() > 64)
-        return 0;
-      *Out = K->getAPInt().getSExtValue();
-      return 1;
-    },
     [](const PrScev *E) -> LLVMValueRef {
+      if (auto *K = dyn_cast<SCEVConstant>(S(E)))
+        return wrap(K->getValue());
       auto *U = dyn_cast<SCEVUnknown>(S(E));
       return U ? wrap(U->getValue()) : nullptr;
     },
@@ -351,12 +290,16 @@ extern const PrHostApi PolyrustHostApi = {
     [](PrFunctionCtx *C, const PrScev *A, const PrScev *B) { return P(C->SE.getMinusSCEV(S(A), S(B))); },
     [](PrFunctionCtx *C, const PrScev *E) { return P(C->SE.getPointerBase(S(E))); },
     [](PrFunctionCtx *C, const PrScev *E) -> int { return C->SE.isKnownNonNegative(S(E)); },
-    [](PrFunctionCtx *C, const PrScev *E) -> int { return C->SE.isKnownPositive(S(E)); },
     // Building expressions.
-    [](PrFunctionCtx *C, const PrScev *Like, uint64_t Value) { return P(C->SE.getConstant(S(Like)->getType(), Value)); },
+    [](PrFunctionCtx *C, LLVMTypeRef Ty, int64_t Value) {
+      return P(C->SE.getConstant(unwrap(Ty), static_cast<uint64_t>(Value), /*isSigned=*/true));
+    },
     [](PrFunctionCtx *C, LLVMValueRef V) { return P(C->SE.getUnknown(unwrap(V))); },
     [](PrFunctionCtx *C, const PrScev *A, const PrScev *B) { return P(C->SE.getAddExpr(S(A), S(B))); },
     [](PrFunctionCtx *C, const PrScev *A, const PrScev *B) { return P(C->SE.getMulExpr(S(A), S(B))); },
+    [](PrFunctionCtx *C, const PrScev *Start, const PrScev *Step, PrLoop *Lp) {
+      return P(C->SE.getAddRecExpr(S(Start), S(Step), L(Lp), SCEV::FlagAnyWrap));
+    },
     [](PrFunctionCtx *C, const PrScev *E, LLVMTypeRef Ty) {
       return P(C->SE.getTruncateOrSignExtend(S(E), unwrap(Ty)));
     },
@@ -371,13 +314,13 @@ extern const PrHostApi PolyrustHostApi = {
       pushAll(Terms, Out);
     },
     [](PrFunctionCtx *C, const PrScev *const *Terms, size_t Count, const PrScev *ElementSize, PrScevList *Sizes) {
-      SmallVector<const SCEV *, 8> In = scevs(Terms, Count);
+      SmallVector<const SCEV *, 8> In(scevs(Terms, Count));
       SmallVector<const SCEV *, 4> Out;
       findArrayDimensions(C->SE, In, Out, S(ElementSize));
       pushAll(Sizes, Out);
     },
     [](PrFunctionCtx *C, const PrScev *E, const PrScev *const *Sizes, size_t Count, PrScevList *Subscripts) {
-      SmallVector<const SCEV *, 8> In = scevs(Sizes, Count);
+      SmallVector<const SCEV *, 8> In(scevs(Sizes, Count));
       SmallVector<const SCEV *, 4> Out;
       computeAccessFunctions(C->SE, S(E), Out, In);
       pushAll(Subscripts, Out);
@@ -391,25 +334,7 @@ extern const PrHostApi PolyrustHostApi = {
       pushAll(Sizes, OutSizes);
       return 1;
     },
-    [](PrFunctionCtx *C, LLVMTypeRef Ty) -> uint64_t {
-      Type *T = unwrap(Ty);
-      if (!T->isSized())
-        return 0;
-      return C->F.getDataLayout().getTypeStoreSize(T).getKnownMinValue();
-    },
     // Code generation.
-    [](PrFunctionCtx *C, PrLoop *Lp, LLVMValueRef Before) -> LLVMValueRef {
-      auto *At = dyn_cast<Instruction>(unwrap(Before));
-      if (!At)
-        return nullptr;
-      Type *I64 = Type::getInt64Ty(C->F.getContext());
-      const SCEV *Counter = C->SE.getAddRecExpr(C->SE.getZero(I64), C->SE.getOne(I64), L(Lp),
-                                                SCEV::FlagAnyWrap);
-      SCEVExpander Expander(C->SE, "polyrust");
-      if (!Expander.isSafeToExpandAt(Counter, At))
-        return nullptr;
-      return wrap(Expander.expandCodeFor(Counter, I64, At->getIterator()));
-    },
     [](LLVMBasicBlockRef Block, LLVMBasicBlockRef From, LLVMBasicBlockRef To) {
       unwrap(Block)->replacePhiUsesWith(unwrap(From), unwrap(To));
     },
@@ -428,50 +353,19 @@ extern const PrHostApi PolyrustHostApi = {
     // Metadata.
     [](PrLoop *Lp) { return wrap(L(Lp)->getLoopID()); },
     [](PrLoop *Lp, LLVMMetadataRef ID) { L(Lp)->setLoopID(cast<MDNode>(unwrap(ID))); },
-    [](LLVMValueRef InContextOf, const LLVMMetadataRef *Ops, size_t Count, int SelfFirst) {
-      SmallVector<Metadata *, 8> Operands;
-      if (SelfFirst)
-        Operands.push_back(nullptr);
-      for (size_t I = 0; I < Count; ++I)
-        Operands.push_back(unwrap(Ops[I]));
-      MDNode *Node = MDNode::getDistinct(unwrap(InContextOf)->getContext(), Operands);
-      if (SelfFirst)
-        Node->replaceOperandWith(0, Node);
-      return wrap(Node);
-    },
-    [](LLVMValueRef Inst, LLVMMetadataRef Scope, const LLVMMetadataRef *Others, size_t Count) {
-      auto *I = cast<Instruction>(unwrap(Inst));
-      LLVMContext &Ctx = I->getContext();
-      SmallVector<Metadata *, 8> NoAlias;
-      for (size_t K = 0; K < Count; ++K)
-        NoAlias.push_back(unwrap(Others[K]));
-      I->setMetadata(LLVMContext::MD_alias_scope,
-                     MDNode::concatenate(I->getMetadata(LLVMContext::MD_alias_scope),
-                                         MDNode::get(Ctx, {unwrap(Scope)})));
-      if (!NoAlias.empty())
-        I->setMetadata(LLVMContext::MD_noalias,
-                       MDNode::concatenate(I->getMetadata(LLVMContext::MD_noalias), MDNode::get(Ctx, NoAlias)));
+    [](LLVMContextRef Ctx, LLVMMetadataRef *Ops, size_t Count) {
+      return wrap(MDNode::getDistinct(*unwrap(Ctx), ArrayRef(unwrap(Ops), Count)));
     },
     // Alias analysis.
     [](PrFunctionCtx *C, LLVMValueRef A, uint64_t ASize, LLVMValueRef B, uint64_t BSize) -> PrAliasResult {
-      AliasResult R = C->AA.alias(MemoryLocation(unwrap(A), locationSize(ASize)),
-                                  MemoryLocation(unwrap(B), locationSize(BSize)));
+      auto Size = [](uint64_t Bytes) {
+        return Bytes == UINT64_MAX ? LocationSize::beforeOrAfterPointer() : LocationSize::precise(Bytes);
+      };
+      AliasResult R = C->AA.alias(MemoryLocation(unwrap(A), Size(ASize)), MemoryLocation(unwrap(B), Size(BSize)));
       return static_cast<PrAliasResult>(static_cast<AliasResult::Kind>(R)); // the same numbering
     },
-    [](PrFunctionCtx *C, LLVMValueRef Call) {
-      auto *CB = dyn_cast<CallBase>(unwrap(Call));
-      if (!CB)
-        return PR_MEM_READ_WRITE;
-      MemoryEffects ME = C->AA.getMemoryEffects(CB);
-      if (ME.doesNotAccessMemory())
-        return PR_MEM_NONE;
-      if (ME.onlyAccessesErrnoMem() && !isRefSet(ME.getModRef(IRMemLocation::ErrnoMem)))
-        return PR_MEM_ERRNO_WRITE;
-      if (ME.onlyReadsMemory())
-        return PR_MEM_READ;
-      if (ME.onlyWritesMemory())
-        return PR_MEM_WRITE;
-      return PR_MEM_READ_WRITE;
+    [](PrFunctionCtx *C, LLVMValueRef Call) -> uint32_t {
+      return C->AA.getMemoryEffects(cast<CallBase>(unwrap(Call))).toIntValue();
     },
     // TargetTransformInfo.
     [](PrFunctionCtx *C) -> unsigned {
@@ -486,65 +380,43 @@ extern const PrHostApi PolyrustHostApi = {
     [](PrFunctionCtx *C) -> unsigned {
       return C->TTI.getNumberOfRegisters(C->TTI.getRegisterClassForType(/*Vector=*/true));
     },
-    [](LLVMValueRef At, PrLoop *Lp) -> char * {
-      DebugLoc Loc;
-      if (auto *I = At ? dyn_cast<Instruction>(unwrap(At)) : nullptr)
-        Loc = I->getDebugLoc();
-      else if (Lp)
-        Loc = L(Lp)->getStartLoc();
-      if (!Loc)
-        return nullptr;
-      return copyString((Loc->getFilename() + ":" + Twine(Loc.getLine()) + ":" + Twine(Loc.getCol())).str());
-    },
     // Values and diagnostics.
-    [](LLVMValueRef V) {
+    [](LLVMValueRef Ref, LLVMValueRef Fn, int AsOperand) {
       std::string Text;
       raw_string_ostream OS(Text);
-      if (const Function *F = functionOf(unwrap(V)))
-        unwrap(V)->printAsOperand(OS, /*PrintType=*/false, slotsOf(*F));
+      Value *V = unwrap(Ref);
+      const Function *F = Fn ? unwrap<Function>(Fn) : nullptr;
+      if (AsOperand && F)
+        V->printAsOperand(OS, /*PrintType=*/false, slotsOf(*F));
+      else if (AsOperand)
+        V->printAsOperand(OS, /*PrintType=*/false);
+      else if (F)
+        V->print(OS, slotsOf(*F));
       else
-        unwrap(V)->printAsOperand(OS, /*PrintType=*/false);
-      return copyString(Text);
-    },
-    [](LLVMValueRef V) {
-      std::string Text;
-      raw_string_ostream OS(Text);
-      if (const Function *F = functionOf(unwrap(V)))
-        unwrap(V)->print(OS, slotsOf(*F));
-      else
-        unwrap(V)->print(OS);
+        V->print(OS);
       return copyString(Text);
     },
     [](LLVMValueRef Ref) -> char * { return sourceName(unwrap(Ref)); },
-    [](PrFunctionCtx *C, PrRemarkKind Kind, const char *Name, LLVMValueRef LocatedAt, PrLoop *Lp,
-       LLVMBasicBlockRef At, const char *Message) {
+    [](PrFunctionCtx *C, PrRemarkKind Kind, const char *Name, LLVMMetadataRef Location, LLVMBasicBlockRef At,
+       const char *Message) {
       BasicBlock *Block = unwrap(At);
       DiagnosticLocation Loc;
-      if (LocatedAt)
-        Loc = cast<Instruction>(unwrap(LocatedAt))->getDebugLoc();
-      else if (Lp)
-        Loc = L(Lp)->getStartLoc();
+      if (Location)
+        Loc = DebugLoc(cast<DILocation>(unwrap(Location)));
       else if (C->F.getSubprogram())
         Loc = DiagnosticLocation(C->F.getSubprogram());
-      switch (Kind) {
-      case PR_REMARK_PASSED:
-        C->ORE.emit(OptimizationRemark("polyrust", Name, Loc, Block) << Message);
-        break;
-      case PR_REMARK_MISSED:
-        C->ORE.emit(OptimizationRemarkMissed("polyrust", Name, Loc, Block) << Message);
-        break;
-      case PR_REMARK_ANALYSIS:
-        C->ORE.emit(OptimizationRemarkAnalysis("polyrust", Name, Loc, Block) << Message);
-        break;
-      }
+      auto Emit = [&](auto Remark) { C->ORE.emit(Remark << Message); };
+      if (Kind == PR_REMARK_PASSED)
+        Emit(OptimizationRemark("polyrust", Name, Loc, Block));
+      else if (Kind == PR_REMARK_MISSED)
+        Emit(OptimizationRemarkMissed("polyrust", Name, Loc, Block));
+      else
+        Emit(OptimizationRemarkAnalysis("polyrust", Name, Loc, Block));
     },
     [](PrFunctionCtx *C, PrSeverity Severity, const char *Message) {
-      DiagnosticSeverity Level = Severity == PR_SEVERITY_ERROR     ? DS_Error
-                                 : Severity == PR_SEVERITY_WARNING ? DS_Warning
-                                                                   : DS_Note;
-      C->F.getContext().diagnose(DiagnosticInfoGeneric(Twine("polyrust: ") + Message, Level));
+      const DiagnosticSeverity Levels[] = {DS_Error, DS_Warning, DS_Note}; // PrSeverity's order
+      C->F.getContext().diagnose(DiagnosticInfoGeneric(Twine("polyrust: ") + Message, Levels[Severity]));
     },
-    [](char *Text) { std::free(Text); },
     [](const char *Stage) -> void * {
       if (!TimePassesIsEnabled)
         return nullptr;

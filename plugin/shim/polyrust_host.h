@@ -10,8 +10,9 @@
  * Lifetimes: a PrFunctionRun is valid during the call of polyrust_optimize_function /
  * polyrust_print_function that received it; a PrFunctionCtx and every handle reached
  * from it (loops, SCEVs) from `analyses_begin` to `analyses_end`. Strings returned by
- * the host are allocated with malloc and released with `free_string`; strings returned
- * by Rust are released with polyrust_free_string.
+ * the host are allocated with malloc and released with free(); strings returned by Rust
+ * are released with polyrust_free_string. What LLVM's C API offers (debug locations,
+ * uniqued metadata, store sizes, phis' incoming lists) Rust calls directly.
  */
 #ifndef POLYRUST_HOST_H
 #define POLYRUST_HOST_H
@@ -24,7 +25,7 @@
 extern "C" {
 #endif
 
-#define PR_HOST_API_VERSION 5
+#define PR_HOST_API_VERSION 6
 
 typedef struct PrFunctionRun PrFunctionRun; /* one function and its analysis manager */
 typedef struct PrFunctionCtx PrFunctionCtx; /* one function and its analyses */
@@ -62,15 +63,6 @@ typedef enum {
   PR_PARTIAL_ALIAS = 2,
   PR_MUST_ALIAS = 3
 } PrAliasResult;
-
-/* What a call may do to memory (from llvm::MemoryEffects). */
-typedef enum {
-  PR_MEM_NONE = 0,
-  PR_MEM_READ = 1,
-  PR_MEM_WRITE = 2,
-  PR_MEM_READ_WRITE = 3,
-  PR_MEM_ERRNO_WRITE = 4 /* writes errno and nothing else (libm under -fmath-errno) */
-} PrMemoryEffect;
 
 typedef enum {
   PR_REMARK_PASSED = 0,   /* -Rpass=polyrust          */
@@ -159,27 +151,21 @@ typedef struct {
   size_t (*subloop_count)(PrLoop *);
   PrLoop *(*subloop)(PrLoop *, size_t index);
   PrLoop *(*parent_loop)(PrLoop *);
-  unsigned (*loop_depth)(PrLoop *);
-  LLVMBasicBlockRef (*loop_header)(PrLoop *);
   LLVMBasicBlockRef (*loop_preheader)(PrLoop *); /* NULL if none */
   LLVMBasicBlockRef (*loop_latch)(PrLoop *);     /* NULL if several */
   size_t (*loop_block_count)(PrLoop *);
-  LLVMBasicBlockRef (*loop_block)(PrLoop *, size_t index);
-  size_t (*loop_exit_block_count)(PrLoop *);
-  LLVMBasicBlockRef (*loop_exit_block)(PrLoop *, size_t index);
+  LLVMBasicBlockRef (*loop_block)(PrLoop *, size_t index); /* the header first */
   PrLoop *(*loop_for_block)(PrFunctionCtx *, LLVMBasicBlockRef); /* NULL if none */
+  /* The debug location (a DILocation) where the loop starts in the source; NULL if none. */
+  LLVMMetadataRef (*loop_start_location)(PrLoop *);
 
   /* Dominance. Both answer 0 or 1; a block dominates itself. */
   int (*dominates)(PrFunctionCtx *, LLVMBasicBlockRef a, LLVMBasicBlockRef b);
   int (*post_dominates)(PrFunctionCtx *, LLVMBasicBlockRef a, LLVMBasicBlockRef b);
 
-  /* ScalarEvolution. */
-  int (*is_scevable)(PrFunctionCtx *, LLVMValueRef);
+  /* ScalarEvolution (of integer and pointer values). */
   const PrScev *(*scev_of)(PrFunctionCtx *, LLVMValueRef);
   const PrScev *(*scev_at_scope)(PrFunctionCtx *, const PrScev *, PrLoop *scope /* NULL: function */);
-  /* The expression with each of `values` (integers) replaced by its constant. */
-  const PrScev *(*scev_substitute)(PrFunctionCtx *, const PrScev *, const LLVMValueRef *values,
-                                   const int64_t *constants, size_t count);
   const PrScev *(*backedge_taken_count)(PrFunctionCtx *, PrLoop *);
   const PrScev *(*constant_max_backedge_taken_count)(PrFunctionCtx *, PrLoop *);
   /* A backedge-taken count + 1: in the count's own type when `own_type`, else in one
@@ -189,10 +175,9 @@ typedef struct {
   size_t (*scev_operand_count)(const PrScev *);
   const PrScev *(*scev_operand)(const PrScev *, size_t index);
   unsigned (*scev_flags)(const PrScev *);         /* PR_SCEV_FLAG_* */
-  unsigned (*scev_bit_width)(const PrScev *);     /* 0 for pointers */
   LLVMTypeRef (*scev_type)(const PrScev *);
-  int (*scev_constant_i64)(const PrScev *, int64_t *out); /* 1 if it fits */
-  LLVMValueRef (*scev_unknown_value)(const PrScev *);
+  /* The ConstantInt of a constant, the IR value of an unknown leaf; NULL otherwise. */
+  LLVMValueRef (*scev_value)(const PrScev *);
   PrLoop *(*scev_add_rec_loop)(const PrScev *);
   char *(*scev_to_string)(const PrScev *);        /* LLVM's own printing */
   /* Materialises the expression as IR before `insert_before`; NULL if not safe to expand.
@@ -204,15 +189,16 @@ typedef struct {
   const PrScev *(*scev_minus)(PrFunctionCtx *, const PrScev *a, const PrScev *b);
   const PrScev *(*pointer_base)(PrFunctionCtx *, const PrScev *); /* the base pointer leaf */
   int (*known_non_negative)(PrFunctionCtx *, const PrScev *);
-  int (*known_positive)(PrFunctionCtx *, const PrScev *);
-  /* Building expressions: `value` in the type of `like`; an unknown leaf; a + b; a * b;
-   * truncated or sign-extended to `type`; and an expression of the kind of `like` (with
-   * its loop and no-wrap flags for an add recurrence, its type for a cast) over new
-   * operands, as llvm::SCEVRewriteVisitor rebuilds one. */
-  const PrScev *(*scev_constant)(PrFunctionCtx *, const PrScev *like, uint64_t value);
+  /* Building expressions: `value` (sign-extended) in the integer `type`; an unknown leaf;
+   * a + b; a * b; {start,+,step}<loop> without no-wrap flags; truncated or sign-extended
+   * to `type`; and an expression of the kind of `like` (with its loop and no-wrap flags
+   * for an add recurrence, its type for a cast) over new operands, as
+   * llvm::SCEVRewriteVisitor rebuilds one. */
+  const PrScev *(*scev_constant)(PrFunctionCtx *, LLVMTypeRef type, int64_t value);
   const PrScev *(*scev_unknown)(PrFunctionCtx *, LLVMValueRef);
   const PrScev *(*scev_add)(PrFunctionCtx *, const PrScev *a, const PrScev *b);
   const PrScev *(*scev_mul)(PrFunctionCtx *, const PrScev *a, const PrScev *b);
+  const PrScev *(*scev_add_rec)(PrFunctionCtx *, const PrScev *start, const PrScev *step, PrLoop *loop);
   const PrScev *(*scev_truncate_or_sign_extend)(PrFunctionCtx *, const PrScev *, LLVMTypeRef type);
   const PrScev *(*scev_with_operands)(PrFunctionCtx *, const PrScev *like, const PrScev *const *operands,
                                       size_t count);
@@ -227,9 +213,6 @@ typedef struct {
                            PrScevList *subscripts);
   int (*delinearize_fixed)(PrFunctionCtx *, const PrScev *expr, const PrScev *element_size,
                            PrScevList *subscripts, PrScevList *sizes);
-  uint64_t (*type_store_size)(PrFunctionCtx *, LLVMTypeRef); /* bytes; 0 if unsized */
-  /* The iteration number (from 0, as i64) of `loop` at `insert_before`, inside the loop. */
-  LLVMValueRef (*expand_loop_counter)(PrFunctionCtx *, PrLoop *loop, LLVMValueRef insert_before);
   /* In the phis of `block`, incoming block `from` becomes `to`. */
   void (*replace_phi_incoming_block)(LLVMBasicBlockRef block, LLVMBasicBlockRef from, LLVMBasicBlockRef to);
   /* Registers a new block as part of `loop` (and its parents) in LoopInfo, so that
@@ -242,44 +225,36 @@ typedef struct {
   void (*add_block_to_dominators)(PrFunctionCtx *, LLVMBasicBlockRef block, LLVMBasicBlockRef idom);
 
   /* Metadata LLVM's C API cannot make or reach. The ID (`!llvm.loop`) of a loop of
-   * LoopInfo, NULL if none, and setting it on all its latches; a distinct node in the
-   * context of `in_context_of` with `operands`, after the node itself when `self_first`
-   * (loop IDs, alias scopes and their domains). */
+   * LoopInfo, NULL if none, and setting it on all its latches; a distinct node (access
+   * groups; loop IDs, alias scopes and their domains, which then refer to themselves). */
   LLVMMetadataRef (*loop_id)(PrLoop *loop);
   void (*set_loop_id)(PrLoop *loop, LLVMMetadataRef id);
-  LLVMMetadataRef (*distinct_node)(LLVMValueRef in_context_of, const LLVMMetadataRef *operands, size_t count,
-                                   int self_first);
-  /* Adds `scope` to a memory instruction's `!alias.scope` list and `others` to its
-   * `!noalias` list (both keep what they had). */
-  void (*add_alias_scopes)(LLVMValueRef instruction, LLVMMetadataRef scope, const LLVMMetadataRef *others,
-                           size_t count);
+  LLVMMetadataRef (*distinct_node)(LLVMContextRef, LLVMMetadataRef *operands, size_t count);
 
-  /* Alias analysis and memory effects. Sizes in bytes; UINT64_MAX means unknown. */
+  /* Alias analysis and memory effects. Sizes in bytes; UINT64_MAX means unknown. A call's
+   * effects are llvm::MemoryEffects' encoding (that of the `memory` attribute): two bits
+   * per location (1 reads, 2 writes), errno memory the third location. */
   PrAliasResult (*alias)(PrFunctionCtx *, LLVMValueRef a, uint64_t a_size, LLVMValueRef b, uint64_t b_size);
-  PrMemoryEffect (*call_memory_effect)(PrFunctionCtx *, LLVMValueRef call);
+  uint32_t (*call_memory_effects)(PrFunctionCtx *, LLVMValueRef call);
 
   /* TargetTransformInfo. 0 when the target does not say. */
   unsigned (*vector_register_bits)(PrFunctionCtx *);
   unsigned (*cache_size_bytes)(PrFunctionCtx *, unsigned level /* 1 = L1D, 2 = L2D */);
   unsigned (*vector_registers)(PrFunctionCtx *);
 
-  /* "file:line:col" of an instruction, or of the start of a loop when `at` is NULL;
-   * NULL when there is no debug location. */
-  char *(*source_location)(LLVMValueRef at, PrLoop *loop);
-
-  /* Values and diagnostics. */
-  char *(*value_as_operand)(LLVMValueRef); /* "%n", "@g", "42": as LLVM prints operands */
-  char *(*value_text)(LLVMValueRef);       /* as LLVM prints the value itself (an instruction) */
+  /* Values and diagnostics. A value as LLVM prints it as an operand ("%n", "@g", "42")
+   * or, not `as_operand`, as itself (an instruction); `function` is the one it is local
+   * to (an instruction's, an argument's, a block's), NULL for others. */
+  char *(*value_text)(LLVMValueRef, LLVMValueRef function, int as_operand);
   /* The source variable a value holds, from debug info (a global's, or a local's whose
    * #dbg_value/#dbg_declare describes the value itself); NULL when there is none. */
   char *(*source_name)(LLVMValueRef);
-  /* A remark on `block`, located at the debug location of `located_at` if given, else
-   * at the start of `loop` if given, else at the function. */
-  void (*remark)(PrFunctionCtx *, PrRemarkKind, const char *name, LLVMValueRef located_at /* or NULL */,
-                 PrLoop *loop /* or NULL */, LLVMBasicBlockRef block, const char *message);
+  /* A remark on `block`, located at `location` (a DILocation) if given, else at the
+   * function. */
+  void (*remark)(PrFunctionCtx *, PrRemarkKind, const char *name, LLVMMetadataRef location /* or NULL */,
+                 LLVMBasicBlockRef block, const char *message);
   /* An error, warning or note reported through the LLVMContext, prefixed "polyrust: ". */
   void (*diagnose)(PrFunctionCtx *, PrSeverity, const char *message);
-  void (*free_string)(char *);
 
   /* Stage timers: `-ftime-report` (clang) and `-time-passes` (opt) show them in the
    * group "polyrust". `timer_start` returns NULL when timing is off; `timer_stop`
@@ -290,13 +265,15 @@ typedef struct {
 
 /* Implemented in Rust. The declaration of option `index` (0 past the last one); whether
  * the pass joins the pipeline at an optimization level; the rounds of the pass on one
- * function (1 if the IR changed); a printer pass's text. `values` hold one value per
+ * function (1 if the IR changed); the printer a pipeline element names
+ * (`print<polyrust-loops>`; -1 if none) and its text. `values` hold one value per
  * declared option. */
 int polyrust_option_declaration(size_t index, PrOptionDeclaration *out);
 int polyrust_joins_pipeline(const PrOptionValue *values, size_t count, unsigned speedup_level,
                             unsigned size_level);
 int polyrust_optimize_function(const PrHostApi *, PrFunctionRun *, LLVMValueRef function,
                                const PrOptionValue *values, size_t count);
+int polyrust_printer_named(const char *name, size_t length);
 char *polyrust_print_function(const PrHostApi *, PrFunctionRun *, LLVMValueRef function,
                               const PrOptionValue *values, size_t count, PrPrinter);
 void polyrust_free_string(char *);

@@ -11,6 +11,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -33,50 +34,64 @@ struct DeclaredChoices {
   }
 };
 
+// One declared option: its cl::opt, and how the value LLVM parsed into it reaches Rust.
+struct DeclaredOption {
+  std::unique_ptr<cl::Option> Opt;
+  std::function<void(PrOptionValue &)> Read;
+};
+
+// An option whose value Rust reads as an integer (flags, sizes, a choice's index).
+template <typename T, typename... Mods> DeclaredOption integerOption(const Mods &...M) {
+  auto *O = new cl::opt<T>(M...);
+  return {std::unique_ptr<cl::Option>(O), [O](PrOptionValue &V) { V.integer = O->getValue(); }};
+}
+
 // The cl::opt of one declaration. Its strings are Rust's statics, which live as long as
 // the plugin.
-cl::Option *makeOption(const PrOptionDeclaration &D) {
+DeclaredOption makeOption(const PrOptionDeclaration &D) {
   StringRef Name(D.name);
   cl::desc Help(D.help);
   cl::OptionHidden Hidden = D.hidden ? cl::Hidden : cl::NotHidden;
   cl::cat Category(PolyrustCategory);
   switch (D.kind) {
   case PR_OPTION_FLAG:
-    return new cl::opt<bool>(Name, Help, cl::init(D.default_integer != 0), Hidden, Category);
+    return integerOption<bool>(Name, Help, cl::init(D.default_integer != 0), Hidden, Category);
   case PR_OPTION_UINT64:
-    return new cl::opt<uint64_t>(Name, Help, cl::init(D.default_integer), Hidden, Category);
+    return integerOption<uint64_t>(Name, Help, cl::init(D.default_integer), Hidden, Category);
   case PR_OPTION_UINT:
-    return new cl::opt<unsigned>(Name, Help, cl::init(unsigned(D.default_integer)), Hidden, Category);
-  case PR_OPTION_NUMBER:
-    return new cl::opt<double>(Name, Help, cl::init(D.default_number), Hidden, Category);
+    return integerOption<unsigned>(Name, Help, cl::init(unsigned(D.default_integer)), Hidden, Category);
+  case PR_OPTION_CHOICE:
+    return integerOption<ChoiceIndex>(Name, Help, DeclaredChoices{D}, cl::init(ChoiceIndex(D.default_integer)),
+                                      Hidden, Category);
+  case PR_OPTION_NUMBER: {
+    auto *O = new cl::opt<double>(Name, Help, cl::init(D.default_number), Hidden, Category);
+    return {std::unique_ptr<cl::Option>(O), [O](PrOptionValue &V) { V.number = *O; }};
+  }
   case PR_OPTION_TEXT: {
     auto *O = new cl::opt<std::string>(Name, Help, cl::value_desc(D.value_name),
                                        D.value_optional ? cl::ValueOptional : cl::ValueRequired, Hidden,
                                        Category);
     if (*D.default_text)
       O->setInitialValue(D.default_text);
-    return O;
+    return {std::unique_ptr<cl::Option>(O), [O](PrOptionValue &V) { V.text = O->c_str(); }};
   }
-  case PR_OPTION_UINT_LIST:
-    return new cl::list<unsigned>(Name, Help, cl::CommaSeparated, Hidden, Category);
-  case PR_OPTION_CHOICE:
-    return new cl::opt<ChoiceIndex>(Name, Help, DeclaredChoices{D}, cl::init(ChoiceIndex(D.default_integer)),
-                                    Hidden, Category);
+  case PR_OPTION_UINT_LIST: {
+    auto *O = new cl::list<unsigned>(Name, Help, cl::CommaSeparated, Hidden, Category);
+    return {std::unique_ptr<cl::Option>(O), [O](PrOptionValue &V) {
+              V.list = O->empty() ? nullptr : &O->front();
+              V.list_len = O->size();
+            }};
   }
-  return nullptr;
+  }
+  return {};
 }
-
-struct DeclaredOption {
-  PrOptionKind Kind;
-  std::unique_ptr<cl::Option> Opt;
-};
 
 // Made when the plugin is loaded, before LLVM parses the rest of the command line.
 std::vector<DeclaredOption> declareOptions() {
   std::vector<DeclaredOption> Out;
   PrOptionDeclaration D;
   for (size_t I = 0; polyrust_option_declaration(I, &D); ++I)
-    Out.push_back({D.kind, std::unique_ptr<cl::Option>(makeOption(D))});
+    Out.push_back(makeOption(D));
   return Out;
 }
 const std::vector<DeclaredOption> Options = declareOptions();
@@ -88,32 +103,7 @@ std::vector<PrOptionValue> optionValues() {
     PrOptionValue V{};
     V.given = D.Opt->getNumOccurrences() > 0;
     V.text = "";
-    switch (D.Kind) {
-    case PR_OPTION_FLAG:
-      V.integer = *static_cast<cl::opt<bool> *>(D.Opt.get());
-      break;
-    case PR_OPTION_UINT64:
-      V.integer = *static_cast<cl::opt<uint64_t> *>(D.Opt.get());
-      break;
-    case PR_OPTION_UINT:
-      V.integer = *static_cast<cl::opt<unsigned> *>(D.Opt.get());
-      break;
-    case PR_OPTION_NUMBER:
-      V.number = *static_cast<cl::opt<double> *>(D.Opt.get());
-      break;
-    case PR_OPTION_TEXT:
-      V.text = static_cast<cl::opt<std::string> *>(D.Opt.get())->c_str();
-      break;
-    case PR_OPTION_UINT_LIST: {
-      auto &List = *static_cast<cl::list<unsigned> *>(D.Opt.get());
-      V.list = List.empty() ? nullptr : &List.front();
-      V.list_len = List.size();
-      break;
-    }
-    case PR_OPTION_CHOICE:
-      V.integer = static_cast<cl::opt<ChoiceIndex> *>(D.Opt.get())->getValue();
-      break;
-    }
+    D.Read(V);
     Values.push_back(V);
   }
   return Values;
@@ -185,20 +175,11 @@ extern "C" void polyrust_register_pass_builder_callbacks(PassBuilder *PB) {
           FPM.addPass(PolyrustFunctionPass());
           return true;
         }
-        static const struct {
-          const char *Name;
-          PrPrinter Which;
-        } Printers[] = {{"print<polyrust-loops>", PR_PRINT_LOOPS},
-                        {"print<polyrust-detect>", PR_PRINT_DETECT},
-                        {"print<polyrust-scops>", PR_PRINT_SCOPS},
-                        {"print<polyrust-ast>", PR_PRINT_AST},
-                        {"print<polyrust-deps>", PR_PRINT_DEPS}};
-        for (const auto &Printer : Printers)
-          if (Name == Printer.Name) {
-            FPM.addPass(PolyrustPrinterPass(Printer.Which));
-            return true;
-          }
-        return false;
+        int Printer = polyrust_printer_named(Name.data(), Name.size());
+        if (Printer < 0)
+          return false;
+        FPM.addPass(PolyrustPrinterPass(static_cast<PrPrinter>(Printer)));
+        return true;
       });
   PB->registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel Level) {
     std::vector<PrOptionValue> Values = optionValues();

@@ -87,6 +87,19 @@ pub unsafe extern "C" fn polyrust_optimize_function(
     passes::entry::optimize_function(api, run, function, values, count)
 }
 
+/// The printer pass a pipeline element names (`print<polyrust-loops>`), -1 if none.
+///
+/// # Safety
+/// `name` must point to `length` readable bytes (or be null).
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_printer_named(name: *const c_char, length: usize) -> i32 {
+    if name.is_null() {
+        return -1;
+    }
+    let name = std::slice::from_raw_parts(name.cast::<u8>(), length);
+    PrPrinter::named(name).map_or(-1, |printer| printer as i32)
+}
+
 /// Renders one of the printer passes for one function; the shim frees the text with
 /// `polyrust_free_string`.
 ///

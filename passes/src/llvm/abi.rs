@@ -3,9 +3,11 @@
 
 use std::ffi::c_char;
 
-use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMMetadataRef, LLVMTypeRef, LLVMValueRef};
+use inkwell::llvm_sys::prelude::{
+    LLVMBasicBlockRef, LLVMContextRef, LLVMMetadataRef, LLVMTypeRef, LLVMValueRef,
+};
 
-pub(crate) const PR_HOST_API_VERSION: u32 = 5;
+pub(crate) const PR_HOST_API_VERSION: u32 = 6;
 
 /// The host's state for one run of the pass on one function (opaque to Rust).
 #[repr(C)]
@@ -69,21 +71,6 @@ pub(crate) enum PrAliasResult {
     MayAlias = 1,
     PartialAlias = 2,
     MustAlias = 3,
-}
-
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(
-    dead_code,
-    reason = "mirrors polyrust_host.h; some variants only the shim makes"
-)]
-pub(crate) enum PrMemoryEffect {
-    None = 0,
-    Read = 1,
-    Write = 2,
-    ReadWrite = 3,
-    /// Writes errno and nothing else (libm functions under `-fmath-errno`).
-    ErrnoWrite = 4,
 }
 
 #[repr(C)]
@@ -190,6 +177,20 @@ pub enum PrPrinter {
     Deps = 4,
 }
 
+impl PrPrinter {
+    /// The printer a pipeline element names (`print<polyrust-loops>`).
+    pub fn named(name: &[u8]) -> Option<PrPrinter> {
+        Some(match name {
+            b"print<polyrust-loops>" => PrPrinter::Loops,
+            b"print<polyrust-detect>" => PrPrinter::Detect,
+            b"print<polyrust-scops>" => PrPrinter::Scops,
+            b"print<polyrust-ast>" => PrPrinter::Ast,
+            b"print<polyrust-deps>" => PrPrinter::Deps,
+            _ => return None,
+        })
+    }
+}
+
 type Ctx = *mut PrFunctionCtx;
 type Lp = *mut PrLoop;
 type Sc = *const PrScev;
@@ -211,24 +212,18 @@ pub struct PrHostApi {
     pub(crate) subloop_count: unsafe extern "C" fn(Lp) -> usize,
     pub(crate) subloop: unsafe extern "C" fn(Lp, usize) -> Lp,
     pub(crate) parent_loop: unsafe extern "C" fn(Lp) -> Lp,
-    pub(crate) loop_depth: unsafe extern "C" fn(Lp) -> u32,
-    pub(crate) loop_header: unsafe extern "C" fn(Lp) -> Bb,
     pub(crate) loop_preheader: unsafe extern "C" fn(Lp) -> Bb,
     pub(crate) loop_latch: unsafe extern "C" fn(Lp) -> Bb,
     pub(crate) loop_block_count: unsafe extern "C" fn(Lp) -> usize,
     pub(crate) loop_block: unsafe extern "C" fn(Lp, usize) -> Bb,
-    pub(crate) loop_exit_block_count: unsafe extern "C" fn(Lp) -> usize,
-    pub(crate) loop_exit_block: unsafe extern "C" fn(Lp, usize) -> Bb,
     pub(crate) loop_for_block: unsafe extern "C" fn(Ctx, Bb) -> Lp,
+    pub(crate) loop_start_location: unsafe extern "C" fn(Lp) -> LLVMMetadataRef,
 
     pub(crate) dominates: unsafe extern "C" fn(Ctx, Bb, Bb) -> i32,
     pub(crate) post_dominates: unsafe extern "C" fn(Ctx, Bb, Bb) -> i32,
 
-    pub(crate) is_scevable: unsafe extern "C" fn(Ctx, LLVMValueRef) -> i32,
     pub(crate) scev_of: unsafe extern "C" fn(Ctx, LLVMValueRef) -> Sc,
     pub(crate) scev_at_scope: unsafe extern "C" fn(Ctx, Sc, Lp) -> Sc,
-    pub(crate) scev_substitute:
-        unsafe extern "C" fn(Ctx, Sc, *const LLVMValueRef, *const i64, usize) -> Sc,
     pub(crate) backedge_taken_count: unsafe extern "C" fn(Ctx, Lp) -> Sc,
     pub(crate) constant_max_backedge_taken_count: unsafe extern "C" fn(Ctx, Lp) -> Sc,
     pub(crate) trip_count_from_taken: unsafe extern "C" fn(Ctx, Sc, Lp, i32) -> Sc,
@@ -236,10 +231,8 @@ pub struct PrHostApi {
     pub(crate) scev_operand_count: unsafe extern "C" fn(Sc) -> usize,
     pub(crate) scev_operand: unsafe extern "C" fn(Sc, usize) -> Sc,
     pub(crate) scev_flags: unsafe extern "C" fn(Sc) -> u32,
-    pub(crate) scev_bit_width: unsafe extern "C" fn(Sc) -> u32,
     pub(crate) scev_type: unsafe extern "C" fn(Sc) -> LLVMTypeRef,
-    pub(crate) scev_constant_i64: unsafe extern "C" fn(Sc, *mut i64) -> i32,
-    pub(crate) scev_unknown_value: unsafe extern "C" fn(Sc) -> LLVMValueRef,
+    pub(crate) scev_value: unsafe extern "C" fn(Sc) -> LLVMValueRef,
     pub(crate) scev_add_rec_loop: unsafe extern "C" fn(Sc) -> Lp,
     pub(crate) scev_to_string: unsafe extern "C" fn(Sc) -> *mut c_char,
     pub(crate) scev_expand:
@@ -248,11 +241,11 @@ pub struct PrHostApi {
     pub(crate) scev_minus: unsafe extern "C" fn(Ctx, Sc, Sc) -> Sc,
     pub(crate) pointer_base: unsafe extern "C" fn(Ctx, Sc) -> Sc,
     pub(crate) known_non_negative: unsafe extern "C" fn(Ctx, Sc) -> i32,
-    pub(crate) known_positive: unsafe extern "C" fn(Ctx, Sc) -> i32,
-    pub(crate) scev_constant: unsafe extern "C" fn(Ctx, Sc, u64) -> Sc,
+    pub(crate) scev_constant: unsafe extern "C" fn(Ctx, LLVMTypeRef, i64) -> Sc,
     pub(crate) scev_unknown: unsafe extern "C" fn(Ctx, LLVMValueRef) -> Sc,
     pub(crate) scev_add: unsafe extern "C" fn(Ctx, Sc, Sc) -> Sc,
     pub(crate) scev_mul: unsafe extern "C" fn(Ctx, Sc, Sc) -> Sc,
+    pub(crate) scev_add_rec: unsafe extern "C" fn(Ctx, Sc, Sc, Lp) -> Sc,
     pub(crate) scev_truncate_or_sign_extend: unsafe extern "C" fn(Ctx, Sc, LLVMTypeRef) -> Sc,
     pub(crate) scev_with_operands: unsafe extern "C" fn(Ctx, Sc, *const Sc, usize) -> Sc,
     pub(crate) parametric_terms: unsafe extern "C" fn(Ctx, *const Sc, usize, *mut PrScevList),
@@ -260,8 +253,6 @@ pub struct PrHostApi {
     pub(crate) access_functions: unsafe extern "C" fn(Ctx, Sc, *const Sc, usize, *mut PrScevList),
     pub(crate) delinearize_fixed:
         unsafe extern "C" fn(Ctx, Sc, Sc, *mut PrScevList, *mut PrScevList) -> i32,
-    pub(crate) type_store_size: unsafe extern "C" fn(Ctx, LLVMTypeRef) -> u64,
-    pub(crate) expand_loop_counter: unsafe extern "C" fn(Ctx, Lp, LLVMValueRef) -> LLVMValueRef,
     pub(crate) replace_phi_incoming_block: unsafe extern "C" fn(Bb, Bb, Bb),
     pub(crate) add_block_to_loop: unsafe extern "C" fn(Ctx, Bb, Lp),
     pub(crate) remove_phi_incoming: unsafe extern "C" fn(LLVMValueRef, Bb),
@@ -269,26 +260,21 @@ pub struct PrHostApi {
     pub(crate) loop_id: unsafe extern "C" fn(Lp) -> LLVMMetadataRef,
     pub(crate) set_loop_id: unsafe extern "C" fn(Lp, LLVMMetadataRef),
     pub(crate) distinct_node:
-        unsafe extern "C" fn(LLVMValueRef, *const LLVMMetadataRef, usize, i32) -> LLVMMetadataRef,
-    pub(crate) add_alias_scopes:
-        unsafe extern "C" fn(LLVMValueRef, LLVMMetadataRef, *const LLVMMetadataRef, usize),
+        unsafe extern "C" fn(LLVMContextRef, *mut LLVMMetadataRef, usize) -> LLVMMetadataRef,
 
     pub(crate) alias:
         unsafe extern "C" fn(Ctx, LLVMValueRef, u64, LLVMValueRef, u64) -> PrAliasResult,
-    pub(crate) call_memory_effect: unsafe extern "C" fn(Ctx, LLVMValueRef) -> PrMemoryEffect,
+    pub(crate) call_memory_effects: unsafe extern "C" fn(Ctx, LLVMValueRef) -> u32,
 
     pub(crate) vector_register_bits: unsafe extern "C" fn(Ctx) -> u32,
     pub(crate) cache_size_bytes: unsafe extern "C" fn(Ctx, u32) -> u32,
     pub(crate) vector_registers: unsafe extern "C" fn(Ctx) -> u32,
 
-    pub(crate) source_location: unsafe extern "C" fn(LLVMValueRef, Lp) -> *mut c_char,
-    pub(crate) value_as_operand: unsafe extern "C" fn(LLVMValueRef) -> *mut c_char,
-    pub(crate) value_text: unsafe extern "C" fn(LLVMValueRef) -> *mut c_char,
+    pub(crate) value_text: unsafe extern "C" fn(LLVMValueRef, LLVMValueRef, i32) -> *mut c_char,
     pub(crate) source_name: unsafe extern "C" fn(LLVMValueRef) -> *mut c_char,
     pub(crate) remark:
-        unsafe extern "C" fn(Ctx, PrRemarkKind, *const c_char, LLVMValueRef, Lp, Bb, *const c_char),
+        unsafe extern "C" fn(Ctx, PrRemarkKind, *const c_char, LLVMMetadataRef, Bb, *const c_char),
     pub(crate) diagnose: unsafe extern "C" fn(Ctx, PrSeverity, *const c_char),
-    pub(crate) free_string: unsafe extern "C" fn(*mut c_char),
 
     pub(crate) timer_start: unsafe extern "C" fn(*const c_char) -> *mut std::ffi::c_void,
     pub(crate) timer_stop: unsafe extern "C" fn(*mut std::ffi::c_void),

@@ -1,6 +1,7 @@
 //! Add recurrences evaluated at given iteration numbers: `{start,+,step}<L>` becomes
 //! `start + step * counter(L)`, so that generated code computes a subscript or bound from
-//! its own loop counters instead of the original loops' induction variables.
+//! its own loop counters instead of the original loops' induction variables; and values
+//! replaced by constants, as LLVM's `SCEVParameterRewriter` does (speculation).
 //! Relies on ScalarEvolution (through the host) to build and unique the expressions; the
 //! walk visits each distinct subexpression once, in operand order, and rebuilds only
 //! what changed, as LLVM's own `SCEVRewriteVisitor` does.
@@ -39,6 +40,30 @@ impl<'f> FunctionAnalyses<'f> {
         // Not canonical: the counters are the induction variables.
         self.expand_raw(rewritten, ty, before, false)
     }
+
+    /// `expr` with each value of `constants` (the last given for a value counts; values
+    /// that are not integers are left alone) replaced by its constant, and simplified.
+    pub fn scev_substitute(&self, expr: Scev<'f>, constants: &[(LLVMValueRef, i64)]) -> Scev<'f> {
+        // The constants are made first, in the order given, as LLVM's map of them is.
+        let constants: Vec<(LLVMValueRef, Scev<'f>)> = constants
+            .iter()
+            .filter_map(|&(value, constant)| {
+                let ty = super::ir::type_of(value);
+                // SAFETY: the value's type is live; only its kind is read.
+                let integer =
+                    unsafe { c::LLVMGetTypeKind(ty) } == LLVMTypeKind::LLVMIntegerTypeKind;
+                integer.then(|| (value, self.scev_constant(ty, constant)))
+            })
+            .collect();
+        let mut rewriter = CounterRewriter {
+            fa: self,
+            counters: &[],
+            constants: &constants,
+            rewritten: HashMap::new(),
+            failed: false,
+        };
+        rewriter.visit(expr)
+    }
 }
 
 /// `expr` with the add recurrences of the loops of `counters` evaluated at their counter
@@ -52,6 +77,7 @@ pub(crate) fn at_iterations<'f>(
     let mut rewriter = CounterRewriter {
         fa,
         counters,
+        constants: &[],
         rewritten: HashMap::new(),
         failed: false,
     };
@@ -62,6 +88,8 @@ pub(crate) fn at_iterations<'f>(
 struct CounterRewriter<'a, 'f> {
     fa: &'a FunctionAnalyses<'f>,
     counters: &'a [(Loop<'f>, LLVMValueRef)],
+    /// Values replaced by constants.
+    constants: &'a [(LLVMValueRef, Scev<'f>)],
     /// Each subexpression's rewriting, made once.
     rewritten: HashMap<Scev<'f>, Scev<'f>>,
     /// A recurrence of a counted loop was not affine.
@@ -80,16 +108,24 @@ impl<'f> CounterRewriter<'_, 'f> {
 
     fn rewrite(&mut self, expr: Scev<'f>) -> Scev<'f> {
         match expr.kind() {
-            ScevKind::Constant
-            | ScevKind::VScale
-            | ScevKind::Unknown
-            | ScevKind::CouldNotCompute => expr,
+            ScevKind::Unknown => self.constant_for(expr).unwrap_or(expr),
+            ScevKind::Constant | ScevKind::VScale | ScevKind::CouldNotCompute => expr,
             ScevKind::AddRec => match self.counter_of(expr) {
                 Some(counter) => self.at_counter(expr, counter),
                 None => self.with_operands_rewritten(expr),
             },
             _ => self.with_operands_rewritten(expr),
         }
+    }
+
+    /// The constant given for the value of an unknown leaf.
+    fn constant_for(&self, leaf: Scev<'f>) -> Option<Scev<'f>> {
+        let value = leaf.unknown_value()?;
+        self.constants
+            .iter()
+            .rev()
+            .find(|(given, _)| *given == value)
+            .map(|(_, constant)| *constant)
     }
 
     /// The counter given for the loop of an add recurrence.

@@ -1,6 +1,8 @@
 //! Safe access to what the C++ shim hands over for one function: the passes it runs
 //! between rounds (`FunctionRun`), and per round loops, dominance, ScalarEvolution, alias
-//! analysis, TargetTransformInfo and the remark emitter (`FunctionAnalyses`).
+//! analysis, TargetTransformInfo and the remark emitter (`FunctionAnalyses`). What LLVM's
+//! C API offers (debug locations, store sizes, exit blocks, constants' values, the
+//! classification of a call's memory effects) is read here directly, not through the shim.
 //! Every handle borrows the `FunctionAnalyses` it came from, so none outlives the
 //! shim's call that created the context.
 
@@ -9,14 +11,15 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use inkwell::basic_block::BasicBlock;
-use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMMetadataRef, LLVMValueRef};
+use inkwell::llvm_sys::core as c;
+use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMMetadataRef, LLVMTypeRef, LLVMValueRef};
+use inkwell::llvm_sys::LLVMTypeKind;
 use inkwell::types::AsTypeRef;
-use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
+use inkwell::values::{AsValueRef, FunctionValue, InstructionOpcode, InstructionValue};
 
 use super::abi::{self, PrFunctionCtx, PrFunctionRun, PrHostApi, PrLoop, PrScev, PrScevList};
 use super::metadata;
 
-pub(crate) use super::abi::PrMemoryEffect as MemoryEffect;
 pub(crate) use super::abi::{PrAliasResult as AliasResult, PrFunctionPass as FunctionPass};
 pub(crate) use super::abi::{
     PrRemarkKind as RemarkKind, PrScevKind as ScevKind, PrSeverity as Severity,
@@ -66,6 +69,38 @@ impl<'f> RemarkAt<'f> {
     }
 }
 
+/// What a call may do to memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MemoryEffect {
+    None,
+    Read,
+    Write,
+    ReadWrite,
+    /// Writes errno and nothing else (libm functions under `-fmath-errno`).
+    ErrnoWrite,
+}
+
+impl MemoryEffect {
+    /// The effect of llvm::MemoryEffects' encoding: two bits per location (1 reads, 2
+    /// writes), errno memory the third location.
+    fn of_encoding(bits: u32) -> MemoryEffect {
+        const READS: u32 = 0x5555_5555;
+        const WRITES: u32 = 0xAAAA_AAAA;
+        const ERRNO: u32 = 0b11 << 4;
+        if bits == 0 {
+            MemoryEffect::None
+        } else if bits & !ERRNO == 0 && bits & ERRNO & READS == 0 {
+            MemoryEffect::ErrnoWrite
+        } else if bits & WRITES == 0 {
+            MemoryEffect::Read
+        } else if bits & READS == 0 {
+            MemoryEffect::Write
+        } else {
+            MemoryEffect::ReadWrite
+        }
+    }
+}
+
 /// Which data cache a size is asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CacheLevel {
@@ -73,17 +108,50 @@ pub enum CacheLevel {
     L2Data = 2,
 }
 
+extern "C" {
+    /// The C library's `free`, which releases the host's strings.
+    fn free(ptr: *mut std::ffi::c_void);
+}
+
 /// Copies a string allocated by the host and frees the original.
-fn take_host_string(api: &PrHostApi, raw: *mut c_char) -> String {
+fn take_host_string(raw: *mut c_char) -> String {
     if raw.is_null() {
         return String::new();
     }
     // SAFETY: the host returns NUL-terminated strings from malloc, released here once.
     unsafe {
         let text = CStr::from_ptr(raw).to_string_lossy().into_owned();
-        (api.free_string)(raw);
+        free(raw.cast());
         text
     }
+}
+
+/// `file:line:col` of a debug location (a DILocation).
+fn location_text(location: LLVMMetadataRef) -> String {
+    use inkwell::llvm_sys::debuginfo as di;
+    // SAFETY: the location is live metadata; the file name is copied before returning.
+    unsafe {
+        let file = di::LLVMDIScopeGetFile(di::LLVMDILocationGetScope(location));
+        let mut length = 0u32;
+        let name = if file.is_null() {
+            String::new()
+        } else {
+            let raw = di::LLVMDIFileGetFilename(file, &mut length);
+            String::from_utf8_lossy(std::slice::from_raw_parts(raw.cast(), length as usize))
+                .into_owned()
+        };
+        let line = di::LLVMDILocationGetLine(location);
+        let column = di::LLVMDILocationGetColumn(location);
+        format!("{name}:{line}:{column}")
+    }
+}
+
+/// An instruction's debug location (a DILocation), if it has one.
+fn debug_location(inst: InstructionValue<'_>) -> Option<LLVMMetadataRef> {
+    // SAFETY: the instruction is live.
+    let location =
+        unsafe { inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(inst.as_value_ref()) };
+    (!location.is_null()).then_some(location)
 }
 
 /// A C string for the host; interior NULs (impossible in our own messages, possible in
@@ -224,7 +292,12 @@ impl<'f> FunctionAnalyses<'f> {
 
     /// Whether ScalarEvolution can describe values of this value's type.
     pub fn is_scevable(&self, value: &impl AsValueRef) -> bool {
-        unsafe { (self.api.is_scevable)(self.ctx(), value.as_value_ref()) != 0 }
+        // SAFETY: the value is live; only its type's kind is read.
+        let kind = unsafe { c::LLVMGetTypeKind(c::LLVMTypeOf(value.as_value_ref())) };
+        matches!(
+            kind,
+            LLVMTypeKind::LLVMIntegerTypeKind | LLVMTypeKind::LLVMPointerTypeKind
+        )
     }
 
     /// The SCEV of an integer or pointer value (check `is_scevable` first).
@@ -236,21 +309,6 @@ impl<'f> FunctionAnalyses<'f> {
     pub fn scev_at_scope(&self, expr: Scev<'f>, scope: Option<Loop<'f>>) -> Scev<'f> {
         let scope = scope.map_or(std::ptr::null_mut(), |l| l.raw.as_ptr());
         self.wrap_scev(unsafe { (self.api.scev_at_scope)(self.ctx(), expr.raw.as_ptr(), scope) })
-    }
-
-    /// `expr` with each value of `constants` replaced by its constant (and simplified).
-    pub fn scev_substitute(&self, expr: Scev<'f>, constants: &[(LLVMValueRef, i64)]) -> Scev<'f> {
-        let values: Vec<LLVMValueRef> = constants.iter().map(|(v, _)| *v).collect();
-        let numbers: Vec<i64> = constants.iter().map(|(_, c)| *c).collect();
-        self.wrap_scev(unsafe {
-            (self.api.scev_substitute)(
-                self.ctx(),
-                expr.raw.as_ptr(),
-                values.as_ptr(),
-                numbers.as_ptr(),
-                values.len(),
-            )
-        })
     }
 
     /// How many times the back edge is taken; `ScevKind::CouldNotCompute` if unknown.
@@ -301,9 +359,9 @@ impl<'f> FunctionAnalyses<'f> {
         raw.into_iter().map(|e| self.wrap_scev(e)).collect()
     }
 
-    /// The constant `value` in the type of `like`.
-    fn scev_constant(&self, like: Scev<'f>, value: u64) -> Scev<'f> {
-        self.wrap_scev(unsafe { (self.api.scev_constant)(self.ctx(), like.raw(), value) })
+    /// The constant `value` (sign-extended) in the integer type `ty`.
+    pub(crate) fn scev_constant(&self, ty: LLVMTypeRef, value: i64) -> Scev<'f> {
+        self.wrap_scev(unsafe { (self.api.scev_constant)(self.ctx(), ty, value) })
     }
 
     /// One common shape for all `offsets` (bytes from the base, integers) of an array
@@ -317,7 +375,7 @@ impl<'f> FunctionAnalyses<'f> {
     ) -> Option<Delinearized<'f>> {
         let first = offsets.first()?;
         first.bit_width()?;
-        let element = self.scev_constant(*first, element_size);
+        let element = self.scev_constant(first.raw_type()?, i64::try_from(element_size).ok()?);
         let raw: Vec<*const PrScev> = offsets.iter().map(|o| o.raw()).collect();
         let terms: Vec<*const PrScev> = self
             .listed(|list| unsafe {
@@ -372,7 +430,7 @@ impl<'f> FunctionAnalyses<'f> {
         element_size: u64,
     ) -> Option<Delinearized<'f>> {
         offset.bit_width()?;
-        let element = self.scev_constant(offset, element_size);
+        let element = self.scev_constant(offset.raw_type()?, i64::try_from(element_size).ok()?);
         let (mut subscripts, mut sizes) = (Vec::new(), Vec::new());
         let found = unsafe {
             (self.api.delinearize_fixed)(
@@ -396,20 +454,30 @@ impl<'f> FunctionAnalyses<'f> {
         })
     }
 
-    /// Bytes a value of a raw type occupies in memory; `None` if unsized.
-    pub(crate) fn type_store_size_raw(
-        &self,
-        ty: inkwell::llvm_sys::prelude::LLVMTypeRef,
-    ) -> Option<u64> {
-        let bytes = unsafe { (self.api.type_store_size)(self.ctx(), ty) };
+    /// Bytes a value of a raw type occupies in memory (in the module's data layout; the
+    /// least for a scalable vector); `None` if unsized or empty.
+    pub(crate) fn type_store_size_raw(&self, ty: LLVMTypeRef) -> Option<u64> {
+        use inkwell::llvm_sys::target as t;
+        // SAFETY: the type and the function's module are live for the call from the shim.
+        let bytes = unsafe {
+            if c::LLVMTypeIsSized(ty) == 0 {
+                return None;
+            }
+            let module = c::LLVMGetGlobalParent(self.function.as_value_ref());
+            let layout = t::LLVMGetModuleDataLayout(module);
+            if c::LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMScalableVectorTypeKind {
+                let element = t::LLVMSizeOfTypeInBits(layout, c::LLVMGetElementType(ty));
+                (element * u64::from(c::LLVMGetVectorSize(ty))).div_ceil(8)
+            } else {
+                t::LLVMStoreSizeOfType(layout, ty)
+            }
+        };
         (bytes != 0).then_some(bytes)
     }
 
     /// Bytes a value of `value`'s type occupies in memory; `None` if unsized.
     pub fn value_store_size(&self, value: LLVMValueRef) -> Option<u64> {
-        let ty = super::ir::type_of(value);
-        let bytes = unsafe { (self.api.type_store_size)(self.ctx(), ty) };
-        (bytes != 0).then_some(bytes)
+        self.type_store_size_raw(super::ir::type_of(value))
     }
 
     /// Emits IR computing `expr` as a value of type `ty` just before `before`;
@@ -428,7 +496,7 @@ impl<'f> FunctionAnalyses<'f> {
     pub(crate) fn expand_raw(
         &self,
         expr: Scev<'f>,
-        ty: inkwell::llvm_sys::prelude::LLVMTypeRef,
+        ty: LLVMTypeRef,
         before: InstructionValue<'f>,
         canonical: bool,
     ) -> Option<LLVMValueRef> {
@@ -460,11 +528,7 @@ impl<'f> FunctionAnalyses<'f> {
     }
 
     /// `expr` truncated or sign-extended to the integer type `ty`.
-    pub(crate) fn scev_truncate_or_sign_extend(
-        &self,
-        expr: Scev<'f>,
-        ty: inkwell::llvm_sys::prelude::LLVMTypeRef,
-    ) -> Scev<'f> {
+    pub(crate) fn scev_truncate_or_sign_extend(&self, expr: Scev<'f>, ty: LLVMTypeRef) -> Scev<'f> {
         self.wrap_scev(unsafe {
             (self.api.scev_truncate_or_sign_extend)(self.ctx(), expr.raw(), ty)
         })
@@ -478,16 +542,23 @@ impl<'f> FunctionAnalyses<'f> {
         })
     }
 
-    /// Emits, before `before` (inside `l`), the number of completed iterations of `l`.
+    /// Emits, before `before` (inside `l`), the number of completed iterations of `l`
+    /// (an i64): the recurrence {0,+,1} of the loop, expanded in canonical mode.
     pub fn expand_loop_counter(
         &self,
         l: Loop<'f>,
         before: InstructionValue<'f>,
     ) -> Option<LLVMValueRef> {
-        let value = unsafe {
-            (self.api.expand_loop_counter)(self.ctx(), l.raw.as_ptr(), before.as_value_ref())
+        // SAFETY: the function is live; its context outlives the call.
+        let i64_type = unsafe {
+            c::LLVMInt64TypeInContext(metadata::context_of(self.function.as_value_ref()))
         };
-        (!value.is_null()).then_some(value)
+        let zero = self.scev_constant(i64_type, 0);
+        let one = self.scev_constant(i64_type, 1);
+        let counter = self.wrap_scev(unsafe {
+            (self.api.scev_add_rec)(self.ctx(), zero.raw(), one.raw(), l.raw())
+        });
+        self.expand_raw(counter, i64_type, before, true)
     }
 
     /// In the phis of `block`, the incoming block `from` becomes `to`.
@@ -553,14 +624,7 @@ impl<'f> FunctionAnalyses<'f> {
         others: &[AliasScope],
     ) {
         let others: Vec<LLVMMetadataRef> = others.iter().map(|s| s.0).collect();
-        unsafe {
-            (self.api.add_alias_scopes)(
-                instruction.as_value_ref(),
-                scope.0,
-                others.as_ptr(),
-                others.len(),
-            )
-        }
+        metadata::add_alias_scopes(instruction.as_value_ref(), scope.0, &others);
     }
 
     /// Alias query between two accesses of `size` bytes (`None`: unknown extent).
@@ -582,9 +646,14 @@ impl<'f> FunctionAnalyses<'f> {
         }
     }
 
-    /// What a call instruction may do to memory.
+    /// What a call instruction may do to memory (anything, for other instructions).
     pub fn call_memory_effect(&self, call: InstructionValue<'f>) -> MemoryEffect {
-        unsafe { (self.api.call_memory_effect)(self.ctx(), call.as_value_ref()) }
+        use InstructionOpcode as Op;
+        if !matches!(call.get_opcode(), Op::Call | Op::Invoke | Op::CallBr) {
+            return MemoryEffect::ReadWrite;
+        }
+        let bits = unsafe { (self.api.call_memory_effects)(self.ctx(), call.as_value_ref()) };
+        MemoryEffect::of_encoding(bits)
     }
 
     /// Number of vector registers, if the target says.
@@ -614,8 +683,9 @@ impl<'f> FunctionAnalyses<'f> {
     /// function's slot numbers computed once per call, unlike `ir::instruction_text`.
     pub fn instruction_text(&self, inst: InstructionValue<'_>) -> String {
         // SAFETY: instructions handed to the analyses come from the function processed.
-        let raw = unsafe { (self.api.value_text)(inst.as_value_ref()) };
-        take_host_string(self.api, raw).trim().to_string()
+        let value = inst.as_value_ref();
+        let raw = unsafe { (self.api.value_text)(value, local_function(value), 0) };
+        take_host_string(raw).trim().to_string()
     }
 
     /// `operand_name` for a raw value handle (as `Scev::unknown_value` returns).
@@ -630,14 +700,12 @@ impl<'f> FunctionAnalyses<'f> {
 
     /// `file:line:col` of an instruction's debug location.
     pub fn instruction_location(&self, inst: InstructionValue<'f>) -> Option<String> {
-        let raw = unsafe { (self.api.source_location)(inst.as_value_ref(), std::ptr::null_mut()) };
-        (!raw.is_null()).then(|| take_host_string(self.api, raw))
+        debug_location(inst).map(location_text)
     }
 
     /// `file:line:col` where a loop starts in the source.
     pub fn loop_location(&self, l: Loop<'f>) -> Option<String> {
-        let raw = unsafe { (self.api.source_location)(std::ptr::null_mut(), l.raw.as_ptr()) };
-        (!raw.is_null()).then(|| take_host_string(self.api, raw))
+        l.start_location().map(location_text)
     }
 
     /// `%name` of a block, as LLVM prints it.
@@ -673,7 +741,7 @@ impl<'f> FunctionAnalyses<'f> {
         else {
             return;
         };
-        let (located_at, loop_) = self.remark_location(at, block);
+        let location = self.remark_location(at, block);
         let name = c_string(name);
         let message = c_string(message);
         unsafe {
@@ -681,35 +749,31 @@ impl<'f> FunctionAnalyses<'f> {
                 self.ctx(),
                 kind,
                 name.as_ptr(),
-                located_at.map_or(std::ptr::null_mut(), |i| i.as_value_ref()),
-                loop_.map_or(std::ptr::null_mut(), |l| l.raw.as_ptr()),
+                location.unwrap_or(std::ptr::null_mut()),
                 block_ref(block),
                 message.as_ptr(),
             )
         }
     }
 
-    /// Where a remark on `block` points: the instruction or the loop start whose debug
-    /// location it takes (neither: the function's).
-    fn remark_location(
-        &self,
-        at: RemarkAt<'f>,
-        block: BasicBlock<'f>,
-    ) -> (Option<InstructionValue<'f>>, Option<Loop<'f>>) {
-        if let Some(i) = at.instruction.filter(|i| has_debug_location(*i)) {
-            return (Some(i), None);
+    /// Where a remark on `block` points: the debug location of its instruction, else of
+    /// its loop's start, else of the block's first located instruction (none: the
+    /// function's).
+    fn remark_location(&self, at: RemarkAt<'f>, block: BasicBlock<'f>) -> Option<LLVMMetadataRef> {
+        if let Some(location) = at.instruction.and_then(debug_location) {
+            return Some(location);
         }
-        if let Some(l) = at.loop_.filter(|l| self.loop_location(*l).is_some()) {
-            return (None, Some(l));
+        if let Some(location) = at.loop_.and_then(|l| l.start_location()) {
+            return Some(location);
         }
         let mut next = block.get_first_instruction();
         while let Some(i) = next {
-            if has_debug_location(i) {
-                return (Some(i), None);
+            if let Some(location) = debug_location(i) {
+                return Some(location);
             }
             next = i.get_next_instruction();
         }
-        (None, None)
+        None
     }
 
     /// A diagnostic reported through the LLVMContext (`error: polyrust: ...`); an error
@@ -789,14 +853,6 @@ pub fn forget_remarks() {
     SAID.with(|said| said.borrow_mut().clear());
 }
 
-/// Whether an instruction has a debug location.
-fn has_debug_location(inst: InstructionValue<'_>) -> bool {
-    // SAFETY: the instruction is live; the location is only compared with null.
-    unsafe {
-        !inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(inst.as_value_ref()).is_null()
-    }
-}
-
 fn block_ref(block: BasicBlock<'_>) -> LLVMBasicBlockRef {
     block.as_mut_ptr()
 }
@@ -804,7 +860,7 @@ fn block_ref(block: BasicBlock<'_>) -> LLVMBasicBlockRef {
 fn source_name(api: &PrHostApi, value: LLVMValueRef) -> Option<String> {
     // SAFETY: values handed to the analyses come from the function being processed.
     let raw = unsafe { (api.source_name)(value) };
-    (!raw.is_null()).then(|| take_host_string(api, raw))
+    (!raw.is_null()).then(|| take_host_string(raw))
 }
 
 fn operand_name(api: &PrHostApi, value: LLVMValueRef) -> String {
@@ -814,11 +870,27 @@ fn operand_name(api: &PrHostApi, value: LLVMValueRef) -> String {
     if unnamed_void_instruction(value) {
         return "<badref>".to_string();
     }
-    take_host_string(api, unsafe { (api.value_as_operand)(value) })
+    take_host_string(unsafe { (api.value_text)(value, local_function(value), 1) })
+}
+
+/// The function a value is local to (an instruction's, an argument's, a block's): the
+/// host prints it with that function's slot numbers. Null for other values.
+fn local_function(value: LLVMValueRef) -> LLVMValueRef {
+    // SAFETY: the value is live; only its kind and parents are read.
+    unsafe {
+        if !c::LLVMIsAInstruction(value).is_null() {
+            c::LLVMGetBasicBlockParent(c::LLVMGetInstructionParent(value))
+        } else if !c::LLVMIsAArgument(value).is_null() {
+            c::LLVMGetParamParent(value)
+        } else if c::LLVMValueIsBasicBlock(value) != 0 {
+            c::LLVMGetBasicBlockParent(c::LLVMValueAsBasicBlock(value))
+        } else {
+            std::ptr::null_mut()
+        }
+    }
 }
 
 fn unnamed_void_instruction(value: LLVMValueRef) -> bool {
-    use inkwell::llvm_sys::core as c;
     // SAFETY: the value is live; only its kind, type and name length are read.
     unsafe {
         let mut length = 0usize;
@@ -986,12 +1058,19 @@ impl<'f> Loop<'f> {
 
     /// 1 for an outermost loop.
     pub fn depth(&self) -> u32 {
-        unsafe { (self.api.loop_depth)(self.raw()) }
+        std::iter::successors(self.parent(), |l| l.parent()).count() as u32 + 1
     }
 
+    /// The first of the loop's blocks.
     pub fn header(&self) -> BasicBlock<'f> {
-        wrap_block(unsafe { (self.api.loop_header)(self.raw()) })
+        wrap_block(unsafe { (self.api.loop_block)(self.raw(), 0) })
             .expect("LoopInfo loops always have a header")
+    }
+
+    /// The debug location (a DILocation) where the loop starts in the source.
+    fn start_location(&self) -> Option<LLVMMetadataRef> {
+        let location = unsafe { (self.api.loop_start_location)(self.raw()) };
+        (!location.is_null()).then_some(location)
     }
 
     /// `%header` as LLVM prints the block's name.
@@ -1015,12 +1094,18 @@ impl<'f> Loop<'f> {
             .collect()
     }
 
-    /// Blocks outside the loop reached from inside it, each once.
+    /// Blocks outside the loop reached from inside it, each once, in the order of the
+    /// loop's blocks and their successors (LoopInfo's `getUniqueExitBlocks`).
     pub fn exit_blocks(&self) -> Vec<BasicBlock<'f>> {
-        let count = unsafe { (self.api.loop_exit_block_count)(self.raw()) };
-        (0..count)
-            .filter_map(|i| wrap_block(unsafe { (self.api.loop_exit_block)(self.raw(), i) }))
-            .collect()
+        let blocks = self.blocks();
+        let inside: std::collections::HashSet<BasicBlock<'f>> = blocks.iter().copied().collect();
+        let mut exits: Vec<BasicBlock<'f>> = Vec::new();
+        for successor in blocks.iter().flat_map(|b| super::ir::successors(*b)) {
+            if !inside.contains(&successor) && !exits.contains(&successor) {
+                exits.push(successor);
+            }
+        }
+        exits
     }
 
     /// The loops directly nested in this one, in program order.
@@ -1125,8 +1210,12 @@ impl<'f> Scev<'f> {
 
     /// Bit width of an integer expression; `None` for pointers.
     pub fn bit_width(&self) -> Option<u32> {
-        let bits = unsafe { (self.api.scev_bit_width)(self.raw()) };
-        (bits != 0).then_some(bits)
+        let ty = self.raw_type()?;
+        // SAFETY: the type is live; the width is only read of an integer type.
+        unsafe {
+            (c::LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind)
+                .then(|| c::LLVMGetIntTypeWidth(ty))
+        }
     }
 
     /// The LLVM type of the expression, printed (`i64`, `ptr`).
@@ -1134,30 +1223,49 @@ impl<'f> Scev<'f> {
         let ty = unsafe { (self.api.scev_type)(self.raw()) };
         // SAFETY: LLVMPrintTypeToString returns a string to free with LLVMDisposeMessage.
         unsafe {
-            let raw = inkwell::llvm_sys::core::LLVMPrintTypeToString(ty);
+            let raw = c::LLVMPrintTypeToString(ty);
             let text = CStr::from_ptr(raw).to_string_lossy().into_owned();
-            inkwell::llvm_sys::core::LLVMDisposeMessage(raw);
+            c::LLVMDisposeMessage(raw);
             text
         }
     }
 
     /// The LLVM type of the expression.
-    pub(crate) fn raw_type(&self) -> Option<inkwell::llvm_sys::prelude::LLVMTypeRef> {
+    pub(crate) fn raw_type(&self) -> Option<LLVMTypeRef> {
         let ty = unsafe { (self.api.scev_type)(self.raw()) };
         (!ty.is_null()).then_some(ty)
     }
 
+    /// The ConstantInt of a constant, the IR value of an unknown leaf.
+    fn value(&self) -> Option<LLVMValueRef> {
+        let value = unsafe { (self.api.scev_value)(self.raw()) };
+        (!value.is_null()).then_some(value)
+    }
+
     /// The value of a constant expression that fits in 64 bits.
     pub fn constant(&self) -> Option<i64> {
-        let mut value = 0i64;
-        let fits = unsafe { (self.api.scev_constant_i64)(self.raw(), &mut value) };
-        (fits != 0).then_some(value)
+        if self.kind() != ScevKind::Constant {
+            return None;
+        }
+        let value = self.value()?;
+        // SAFETY: a constant expression's value is a live ConstantInt.
+        unsafe {
+            let ty = c::LLVMTypeOf(value);
+            let low = c::LLVMConstIntGetSExtValue(value);
+            // Wider than 64 bits, it fits when it is its low word sign-extended: constants
+            // are uniqued, so that constant is this one.
+            let fits =
+                c::LLVMGetIntTypeWidth(ty) <= 64 || c::LLVMConstInt(ty, low as u64, 1) == value;
+            fits.then_some(low)
+        }
     }
 
     /// The IR value behind an `Unknown` leaf.
     pub fn unknown_value(&self) -> Option<LLVMValueRef> {
-        let value = unsafe { (self.api.scev_unknown_value)(self.raw()) };
-        (!value.is_null()).then_some(value)
+        if self.kind() != ScevKind::Unknown {
+            return None;
+        }
+        self.value()
     }
 
     /// `%name` of the value behind an `Unknown` leaf.
@@ -1173,6 +1281,36 @@ impl<'f> Scev<'f> {
 
     /// LLVM's own printing of the expression.
     pub fn llvm_text(&self) -> String {
-        take_host_string(self.api, unsafe { (self.api.scev_to_string)(self.raw()) })
+        take_host_string(unsafe { (self.api.scev_to_string)(self.raw()) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MemoryEffect;
+
+    const ARGUMENTS: u32 = 0;
+    const INACCESSIBLE: u32 = 1;
+    const ERRNO: u32 = 2;
+    const OTHER: u32 = 3;
+
+    /// llvm::MemoryEffects' encoding of reads (1), writes (2) or both (3) at `location`.
+    fn at(location: u32, access: u32) -> u32 {
+        access << (2 * location)
+    }
+
+    #[test]
+    fn memory_effects_are_read_from_their_encoding() {
+        let effect = MemoryEffect::of_encoding;
+        assert_eq!(effect(0), MemoryEffect::None);
+        assert_eq!(effect(at(ERRNO, 2)), MemoryEffect::ErrnoWrite);
+        assert_eq!(effect(at(ERRNO, 1)), MemoryEffect::Read);
+        assert_eq!(effect(at(ERRNO, 3)), MemoryEffect::ReadWrite);
+        assert_eq!(effect(at(ARGUMENTS, 1) | at(OTHER, 1)), MemoryEffect::Read);
+        assert_eq!(effect(at(ARGUMENTS, 2) | at(ERRNO, 2)), MemoryEffect::Write);
+        assert_eq!(
+            effect(at(INACCESSIBLE, 1) | at(OTHER, 2)),
+            MemoryEffect::ReadWrite
+        );
     }
 }

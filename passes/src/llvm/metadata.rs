@@ -1,7 +1,8 @@
 //! Metadata polyrust writes: loop IDs (`!llvm.loop`) with a property added (and a
-//! parallel-accesses group), access groups (`!llvm.access.group`) and alias scopes.
-//! Strings and uniqued nodes are made with LLVM's C API; distinct nodes, which it cannot
-//! make, and the ID of a loop of LoopInfo (its latches') come from the host.
+//! parallel-accesses group), access groups (`!llvm.access.group`), alias scopes and the
+//! `!alias.scope`/`!noalias` lists of accesses. Strings and uniqued nodes are made with
+//! LLVM's C API; distinct nodes, which it cannot make, and the ID of a loop of LoopInfo
+//! (its latches') come from the host.
 
 use inkwell::llvm_sys::core as c;
 use inkwell::llvm_sys::prelude::{LLVMContextRef, LLVMMetadataRef, LLVMValueRef};
@@ -26,21 +27,27 @@ fn node(context: LLVMContextRef, operands: &[LLVMMetadataRef]) -> LLVMMetadataRe
     unsafe { c::LLVMMDNodeInContext2(context, operands.as_mut_ptr(), operands.len()) }
 }
 
-/// A distinct node, after a reference to itself when `self_first`.
+/// A distinct node, after a reference to itself when `self_first` (made with a null
+/// first operand, which then becomes the node itself).
 pub(crate) fn distinct_node(
     api: &PrHostApi,
     in_context_of: LLVMValueRef,
     operands: &[LLVMMetadataRef],
     self_first: bool,
 ) -> LLVMMetadataRef {
-    // SAFETY: the operands are live metadata of the value's context.
+    let context = context_of(in_context_of);
+    let mut all: Vec<LLVMMetadataRef> = Vec::with_capacity(operands.len() + 1);
+    if self_first {
+        all.push(std::ptr::null_mut());
+    }
+    all.extend_from_slice(operands);
+    // SAFETY: the operands are live metadata of the value's context; the host copies them.
     unsafe {
-        (api.distinct_node)(
-            in_context_of,
-            operands.as_ptr(),
-            operands.len(),
-            i32::from(self_first),
-        )
+        let node = (api.distinct_node)(context, all.as_mut_ptr(), all.len());
+        if self_first {
+            c::LLVMReplaceMDNodeOperandWith(c::LLVMMetadataAsValue(context, node), 0, node);
+        }
+        node
     }
 }
 
@@ -185,4 +192,53 @@ pub(crate) fn new_alias_scopes(
     (0..count)
         .map(|_| distinct_node(api, function, &[domain], true))
         .collect()
+}
+
+/// Adds `scope` to a memory instruction's `!alias.scope` list and `others` (if any) to its
+/// `!noalias` list; both keep what they had.
+pub(crate) fn add_alias_scopes(
+    instruction: LLVMValueRef,
+    scope: LLVMMetadataRef,
+    others: &[LLVMMetadataRef],
+) {
+    let context = context_of(instruction);
+    let scopes = node(context, &[scope]);
+    let joined = concatenate(context, attached(instruction, "alias.scope"), scopes);
+    attach(instruction, "alias.scope", joined);
+    if !others.is_empty() {
+        let noalias = node(context, others);
+        let joined = concatenate(context, attached(instruction, "noalias"), noalias);
+        attach(instruction, "noalias", joined);
+    }
+}
+
+/// The operands of `old` (if any) then those of `new`, each once, as `MDNode::concatenate`
+/// joins two lists: a uniqued node, or the first operand itself when that is a node
+/// referring to itself with just these operands.
+fn concatenate(
+    context: LLVMContextRef,
+    old: Option<LLVMMetadataRef>,
+    new: LLVMMetadataRef,
+) -> LLVMMetadataRef {
+    let Some(old) = old else {
+        return new;
+    };
+    let listed = operands(context, old)
+        .into_iter()
+        .chain(operands(context, new));
+    let mut joined: Vec<LLVMValueRef> = Vec::new();
+    for operand in listed {
+        if !joined.contains(&operand) {
+            joined.push(operand);
+        }
+    }
+    if let Some(&first) = joined.first() {
+        // SAFETY: a non-null operand wrapping a node is itself a live node.
+        let first_is_node = !first.is_null() && unsafe { !c::LLVMIsAMDNode(first).is_null() };
+        if first_is_node && unsafe { value_operands(first) } == joined {
+            return as_metadata(first);
+        }
+    }
+    let joined: Vec<LLVMMetadataRef> = joined.into_iter().map(as_metadata).collect();
+    node(context, &joined)
 }
