@@ -42,8 +42,9 @@ pub struct ProfileSource<'p> {
 // Caches of the whole compilation, not of one function: every function of the module
 // reads the same profile (read and checked once), and a profile that cannot be used is
 // one warning for the module, not one per function. LLVM hands the plugin one function
-// at a time and no value lasts from one to the next, hence thread-locals (a compilation
-// runs its function passes on one thread).
+// at a time and no value of the plugin's lasts from one to the next, hence thread-locals:
+// LLVM runs the function passes of one module on one thread (compilations on other
+// threads, as ThinLTO's backends, keep their own).
 thread_local! {
     /// Profiles read in this compilation, by path (`None`: unusable, already said).
     static LOADED: RefCell<HashMap<PathBuf, Option<Rc<Profile>>>> = RefCell::default();
