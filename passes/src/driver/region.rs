@@ -29,7 +29,7 @@ pub fn optimize(
         return false;
     }
     let at = region_place(region);
-    if let Err(reason) = admit(fa, region, options) {
+    if let Err(reason) = admit(fa, &session.speculation, region, options) {
         outcome::kept(fa, region, at, &reason);
         return false;
     }
@@ -52,7 +52,7 @@ pub fn optimize(
             }
             Outcome::Generate(new) => new,
         };
-        let error = match generate(fa, region, scop, &new, options) {
+        let error = match generate(fa, region, scop, &new, options, &session.speculation) {
             // Not generated yet: the region is decided again in the next round, with
             // analyses of the function as it now is.
             Ok(Generated::EntrySplit) => {
@@ -60,8 +60,8 @@ pub fn optimize(
                 return true;
             }
             Ok(Generated::Region) => {
-                speculate::generated(region);
-                outcome::generated(fa, region, at, &new.description);
+                session.speculation.generated(region);
+                outcome::generated(fa, &session.speculation, region, at, &new.description);
                 // The analyses now describe a function that is gone: the pass runs
                 // again, with fresh ones, for the other regions.
                 return true;
@@ -86,6 +86,7 @@ pub fn optimize(
 /// the profile shows failing.
 fn admit(
     fa: &FunctionAnalyses<'_>,
+    speculation: &speculate::State,
     region: &DetectedRegion<'_>,
     options: &Options,
 ) -> Result<(), KeepReason> {
@@ -100,7 +101,7 @@ fn admit(
     }
     if let Some(path) = &options.profile_use {
         let source = speculate::ProfileSource { path };
-        if let Some(reason) = speculate::failing_check(fa, region, &source) {
+        if let Some(reason) = speculate::failing_check(fa, speculation, region, &source) {
             return Err(KeepReason::CheckFailed(reason));
         }
     }
@@ -114,11 +115,12 @@ fn generate(
     scop: &Scop,
     new: &NewRegion,
     options: &Options,
+    speculation: &speculate::State,
 ) -> Result<Generated, CodegenError> {
     let recording = options
         .profile_generate
         .as_deref()
-        .and_then(|path| speculate::recording(fa, region, path));
+        .and_then(|path| speculate::recording(fa, speculation, region, path));
     let _time = fa.time(Stage::Codegen);
     let code = NewCode {
         recomputed: new.recomputed(),

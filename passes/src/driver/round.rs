@@ -27,7 +27,9 @@ pub fn prepare<'f>(
     if session.remarks_due == options.round {
         detect::emit_remarks(fa, detection);
     }
-    use_profile(fa, detection, options) || instrument_for_profile(fa, detection, options)
+    let speculation = &mut session.speculation;
+    use_profile(fa, speculation, detection, options)
+        || instrument_for_profile(fa, speculation, detection, options)
 }
 
 /// Whether every nest is instrumented for accesses in this compile (the first round
@@ -85,6 +87,7 @@ fn unrotate_loads(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>) -> bool 
 /// was prepared for a speculated bound (the next round, with fresh analyses, models it).
 fn use_profile<'f>(
     fa: &FunctionAnalyses<'f>,
+    speculation: &mut speculate::State,
     detection: &mut Detection<'f>,
     options: &Options,
 ) -> bool {
@@ -93,15 +96,17 @@ fn use_profile<'f>(
     };
     let _time = fa.time(Stage::Detect);
     let source = speculate::ProfileSource { path };
-    speculate::specialize(fa, detection, &source);
+    speculate::specialize(fa, speculation, detection, &source);
     // Not while instrumenting accesses, which happens in the first round only and
     // would then be skipped.
-    !instrumenting_accesses(options) && speculate::speculate_bounds(fa, detection, &source)
+    !instrumenting_accesses(options)
+        && speculate::speculate_bounds(fa, speculation, detection, &source)
 }
 
 /// Instruments nests for the profile (`-polyrust-profile-generate`); whether any was.
 fn instrument_for_profile(
     fa: &FunctionAnalyses<'_>,
+    speculation: &speculate::State,
     detection: &Detection<'_>,
     options: &Options,
 ) -> bool {
@@ -111,20 +116,25 @@ fn instrument_for_profile(
     // The analyses still hold after instrumenting, but rerunning keeps one path through
     // the pass.
     match options.instrument {
-        Instrumentation::Values => instrument(fa, detection, path),
+        Instrumentation::Values => instrument(fa, speculation, detection, path),
         // Every nest at once, in the first round: nests left alone then (no preheader)
         // would be refused again in every later round.
         Instrumentation::Accesses => {
-            options.round == 0 && speculate::instrument_accesses(fa, detection, path)
+            options.round == 0 && speculate::instrument_accesses(fa, speculation, detection, path)
         }
     }
 }
 
 /// Gives each speculation candidate of `detection` its call into the runtime, with a
 /// remark, unless a profile made it a region already; whether any was given one.
-fn instrument(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>, path: &str) -> bool {
+fn instrument(
+    fa: &FunctionAnalyses<'_>,
+    speculation: &speculate::State,
+    detection: &Detection<'_>,
+    path: &str,
+) -> bool {
     let mut changed = false;
-    for candidate in speculate::candidates(fa, detection) {
+    for candidate in speculate::candidates(fa, speculation, detection) {
         if detection
             .regions
             .iter()

@@ -1,7 +1,9 @@
 //! What lasts across the rounds of the pass on one function: the round whose detection
-//! remarks are said, and the regions already decided. The pass rewrites one region per
-//! round and is run again with fresh analyses (see `driver::run`); each region is
-//! modelled, decided and reported once.
+//! remarks are said, the regions already decided, and what speculation keeps between
+//! rounds. The pass rewrites one region per round and is run again with fresh analyses
+//! (see `driver::run`); each region is modelled, decided and reported once. (That a
+//! remark is said once in the function is the host's `FunctionRun`'s to keep: every
+//! stage says remarks through the analyses, printers too.)
 
 use std::collections::HashSet;
 
@@ -19,6 +21,9 @@ pub struct Session {
     /// The regions already decided in an earlier round (see `RegionIdentity`). Rewritten
     /// regions need no entry: their loops are tagged and detection skips them.
     decided: HashSet<RegionIdentity>,
+    /// What speculation keeps across rounds (with `-polyrust-profile-generate` or
+    /// `-polyrust-profile-use`).
+    pub(super) speculation: speculate::State,
 }
 
 /// A region by the address of its entry block (which rewriting another region leaves in
@@ -29,11 +34,10 @@ type RegionIdentity = (usize, Vec<(usize, i64)>);
 impl Session {
     /// Starts on a new function (round 0): nothing said, nothing decided.
     pub fn start_function(&mut self, fa: &FunctionAnalyses<'_>, options: &Options) {
-        crate::llvm::host::forget_remarks();
-        if options.profile_generate.is_some() || options.profile_use.is_some() {
-            speculate::start_function(fa);
-        }
         *self = Session::default();
+        if options.profile_generate.is_some() || options.profile_use.is_some() {
+            self.speculation.start_function(fa);
+        }
     }
 
     /// Whether `region` is decided for the first time (and from now on, it is).

@@ -32,6 +32,8 @@ pub struct FunctionAnalyses<'f> {
     function: FunctionValue<'f>,
     /// `-polyrust-debug-remarks`: messages also quote the IR they speak of.
     debug_remarks: std::cell::Cell<bool>,
+    /// The remarks said so far in the run these analyses belong to.
+    said: &'f SaidRemarks,
 }
 
 /// Most dimensions a delinearized array may have.
@@ -174,6 +176,8 @@ pub struct FunctionRun<'f> {
     api: &'f PrHostApi,
     run: NonNull<PrFunctionRun>,
     function: FunctionValue<'f>,
+    /// The remarks said in this run, over all its rounds.
+    said: SaidRemarks,
 }
 
 impl<'f> FunctionRun<'f> {
@@ -192,12 +196,13 @@ impl<'f> FunctionRun<'f> {
             api,
             run: NonNull::new(run)?,
             function: FunctionValue::new(function)?,
+            said: SaidRemarks::default(),
         })
     }
 
     /// Runs `body` on the function's analyses as they are now; they are released after
-    /// (also when `body` unwinds).
-    pub fn with_analyses<T>(&self, body: impl FnOnce(&FunctionAnalyses<'f>) -> T) -> Option<T> {
+    /// (also when `body` unwinds). Their remarks are said once in the whole run.
+    pub fn with_analyses<T>(&'f self, body: impl FnOnce(&FunctionAnalyses<'f>) -> T) -> Option<T> {
         // SAFETY: the run is valid for 'f; the context lives until the analyses drop.
         let ctx = unsafe { (self.api.analyses_begin)(self.run.as_ptr()) };
         let analyses = FunctionAnalyses {
@@ -205,6 +210,7 @@ impl<'f> FunctionRun<'f> {
             ctx: NonNull::new(ctx)?,
             function: self.function,
             debug_remarks: std::cell::Cell::new(false),
+            said: &self.said,
         };
         Some(body(&analyses))
     }
@@ -716,8 +722,8 @@ impl<'f> FunctionAnalyses<'f> {
     /// A `-Rpass*=polyrust` remark on `at.block`, else on the header of `at.loop_`, else
     /// on the entry block; located at `at.instruction`, else at the start of `at.loop_`,
     /// else at the first located instruction of that block, else at the function. Said
-    /// once per place and message in a function (see `forget_remarks`): nested loop
-    /// nests report the same call, and later rounds the same regions.
+    /// once per place and message in a run of a pass on the function (`SaidRemarks`):
+    /// nested loop nests report the same call, and later rounds the same regions.
     pub fn remark(&self, kind: RemarkKind, name: &str, at: RemarkAt<'f>, message: &str) {
         let place = match (at.instruction, at.loop_, at.block) {
             (Some(i), _, _) => self.instruction_location(i).map_or_else(
@@ -731,7 +737,7 @@ impl<'f> FunctionAnalyses<'f> {
             (None, None, None) => Place::Function,
         };
         let key = (kind as u32, name.to_string(), place, message.to_string());
-        if !SAID.with(|said| said.borrow_mut().insert(key)) {
+        if !self.said.0.borrow_mut().insert(key) {
             return;
         }
         let Some(block) = at
@@ -841,17 +847,10 @@ enum Place {
     Function,
 }
 
-thread_local! {
-    /// The remarks said in the function at hand: (kind, name, place, message).
-    static SAID: std::cell::RefCell<std::collections::BTreeSet<(u32, String, Place, String)>> =
-        std::cell::RefCell::default();
-}
-
-/// Starts a new function for remark deduplication (the driver calls it on the first
-/// round of each function).
-pub fn forget_remarks() {
-    SAID.with(|said| said.borrow_mut().clear());
-}
+/// The remarks said in one run of a pass on a function (`FunctionRun`: the rounds of
+/// the pass, or one printer's call): (kind, name, place, message).
+#[derive(Default)]
+struct SaidRemarks(std::cell::RefCell<std::collections::BTreeSet<(u32, String, Place, String)>>);
 
 fn block_ref(block: BasicBlock<'_>) -> LLVMBasicBlockRef {
     block.as_mut_ptr()

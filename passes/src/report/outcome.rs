@@ -24,6 +24,7 @@ pub fn kept(
 /// Says that `region` was replaced by new code (`description`: what was done).
 pub fn generated(
     fa: &FunctionAnalyses<'_>,
+    speculation: &speculate::State,
     region: &DetectedRegion<'_>,
     at: RemarkAt<'_>,
     description: &str,
@@ -35,13 +36,17 @@ pub fn generated(
         &format!(
             "{} optimized ({description}), behind a run-time check{}",
             region.spec.title(),
-            speculated_values(fa, region)
+            speculated_values(fa, speculation, region)
         ),
     );
 }
 
 /// `, which also compares n = 1024, ...` for a region speculated on values.
-fn speculated_values(fa: &FunctionAnalyses<'_>, region: &DetectedRegion<'_>) -> String {
+fn speculated_values(
+    fa: &FunctionAnalyses<'_>,
+    speculation: &speculate::State,
+    region: &DetectedRegion<'_>,
+) -> String {
     if region.ir.speculated.is_empty() {
         return String::new();
     }
@@ -49,7 +54,7 @@ fn speculated_values(fa: &FunctionAnalyses<'_>, region: &DetectedRegion<'_>) -> 
         .ir
         .speculated
         .iter()
-        .map(|(v, c)| speculate::speculated_text(fa, *v, *c))
+        .map(|(v, c)| speculate::speculated_text(fa, speculation, *v, *c))
         .collect();
     format!(
         " that also compares {} (from the profile)",

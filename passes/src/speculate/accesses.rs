@@ -43,7 +43,9 @@ use crate::llvm::ir::{
 use crate::llvm::source_terms::{array_name, counter_name, split_location};
 use crate::llvm::{FunctionAnalyses, LLVMValueRef, Loop, MemoryEffect, RemarkAt, RemarkKind};
 
-use super::{identify_marked, instrument::source_file, module_hash, INSTRUMENTED};
+use super::{
+    identify_marked, instrument::source_file, module_hash, Positions, State, INSTRUMENTED,
+};
 
 /// `POLYRUST_RT_NEST_ABI_VERSION`.
 const NEST_ABI_VERSION: i64 = 1;
@@ -108,6 +110,7 @@ struct NestPlan<'f> {
 /// whether the IR changed.
 pub fn instrument_accesses(
     fa: &FunctionAnalyses<'_>,
+    state: &State,
     detection: &Detection<'_>,
     profile_path: &str,
 ) -> bool {
@@ -125,7 +128,7 @@ pub fn instrument_accesses(
         let at = RemarkAt::loop_start(root);
         let outcome = plan(fa, root).and_then(|plan| {
             let modelled = detection.regions.iter().any(|r| r.top.contains(&root));
-            let id = emit(fa, &plan, modelled, profile_path, &module)?;
+            let id = emit(fa, &state.positions, &plan, modelled, profile_path, &module)?;
             Ok((plan, id))
         });
         match outcome {
@@ -430,6 +433,7 @@ fn irreducible_entry<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>) -> Option<Ba
 /// Adds the counters, the stack array and the calls of `plan`; returns the nest's id.
 fn emit<'f>(
     fa: &FunctionAnalyses<'f>,
+    positions: &Positions,
     plan: &NestPlan<'f>,
     modelled: bool,
     profile_path: &str,
@@ -468,7 +472,7 @@ fn emit<'f>(
         .and_then(|p| p.get_terminator())
         .ok_or("the block in front of the loop nest has no terminator")?;
     let b = IrBuilder::new(fa.function());
-    let (id, line) = identify_marked(fa, plan.root, &[], "accesses;");
+    let (id, line) = identify_marked(fa, positions, plan.root, &[], "accesses;");
     let nest = descriptor(
         fa,
         &b,

@@ -30,7 +30,6 @@
 //! apart at run time). Only outermost nests, with the value loaded at the outer loop's
 //! level, one speculation per nest.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 
 use inkwell::basic_block::BasicBlock;
@@ -49,7 +48,7 @@ use crate::llvm::source_terms::describe_loop;
 use crate::llvm::{FunctionAnalyses, LLVMValueRef, Loop, RemarkAt, RemarkKind, Scev, ScevKind};
 
 use super::specialize::{load, warn_once, ProfileSource};
-use super::{identify_marked, module_hash, value_name};
+use super::{identify_marked, module_hash, value_name, State};
 
 /// What the folded profile says of how often one inner loop ran per outer iteration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,36 +128,48 @@ pub(crate) fn steady_trips(
     Ok(SteadyTrips { low, high, events })
 }
 
-thread_local! {
-    /// Nests prepared in an earlier round of the function being compiled: root header →
-    /// (the check's exit block, the profile's word on the loop for the remark).
-    static PREPARED: RefCell<HashMap<usize, (CheckBlocks, Said)>> = RefCell::default();
-}
-
-thread_local! {
+/// The nests of the function being compiled speculated on their loaded bounds, from
+/// one round to the next (part of `super::State`).
+#[derive(Default)]
+pub(super) struct LoadedBounds {
+    /// Nests prepared in an earlier round: root header → (the check's blocks, the
+    /// profile's word on the loop for the remark).
+    prepared: HashMap<usize, (CheckBlocks, Said)>,
     /// The `ok` of each check loop of a region handed to the optimizer, with what it
     /// verifies in words (for the remark on the region's run-time check).
-    static CHECKED: RefCell<HashMap<usize, String>> = RefCell::default();
-    /// Root headers of nests speculated on (or tried) in this function: their original
-    /// loops stay as fallback, and are not prepared again.
-    static FINISHED: RefCell<HashMap<usize, CheckBlocks>> = RefCell::default();
+    checked: HashMap<usize, String>,
+    /// Root headers of nests speculated on (or tried): their original loops stay as
+    /// fallback, and are not prepared again.
+    finished: HashMap<usize, CheckBlocks>,
 }
 
-pub(super) fn start_function() {
-    PREPARED.with(|p| p.borrow_mut().clear());
-    CHECKED.with(|c| c.borrow_mut().clear());
-    FINISHED.with(|f| f.borrow_mut().clear());
-}
+impl LoadedBounds {
+    /// What the check loop whose result is `ok` verified, if `ok` is one.
+    pub(super) fn checked_text(&self, ok: LLVMValueRef) -> Option<String> {
+        self.checked.get(&(ok as usize)).cloned()
+    }
 
-/// What the check loop whose result is `ok` verified, if `ok` is one.
-pub(super) fn checked_text(ok: LLVMValueRef) -> Option<String> {
-    CHECKED.with(|c| c.borrow().get(&(ok as usize)).cloned())
+    /// Keeps, for the next round, the check blocks of the nest of `root` and what the
+    /// remarks say of its speculation and check.
+    fn remember_prepared(
+        &mut self,
+        root: Loop<'_>,
+        blocks: CheckBlocks,
+        said: String,
+        checked: String,
+    ) {
+        self.prepared.insert(
+            root.header().as_mut_ptr() as usize,
+            (blocks, (said, checked)),
+        );
+    }
 }
 
 /// See the module's doc. Returns whether the IR changed (a nest was prepared: the
 /// round ends, and the next one models it).
 pub fn speculate_bounds<'f>(
     fa: &FunctionAnalyses<'f>,
+    state: &mut State,
     detection: &mut Detection<'f>,
     source: &ProfileSource<'_>,
 ) -> bool {
@@ -179,14 +190,15 @@ pub fn speculate_bounds<'f>(
         .collect();
     for root in roots {
         let key = root.header().as_mut_ptr() as usize;
-        if let Some((blocks, said)) = PREPARED.with(|p| p.borrow_mut().remove(&key)) {
-            FINISHED.with(|f| f.borrow_mut().insert(key, blocks));
-            if finish(fa, detection, root, blocks, &said) {
+        let bounds = &mut state.bounds;
+        if let Some((blocks, said)) = bounds.prepared.remove(&key) {
+            bounds.finished.insert(key, blocks);
+            if finish(fa, bounds, detection, root, blocks, &said) {
                 return true;
             }
             continue;
         }
-        if let Some(blocks) = FINISHED.with(|f| f.borrow().get(&key).copied()) {
+        if let Some(blocks) = bounds.finished.get(&key).copied() {
             // The nest's region was generated (or not): in the original loops, now its
             // fallback, the select goes, so the regions inside them are modelled with
             // the bound each row loads, as without speculation.
@@ -196,7 +208,7 @@ pub fn speculate_bounds<'f>(
             }
             continue;
         }
-        if prepare(fa, root, source) {
+        if prepare(fa, state, root, source) {
             return true;
         }
     }
@@ -214,6 +226,7 @@ type Said = (String, String);
 /// changed: true, the round ends).
 fn finish<'f>(
     fa: &FunctionAnalyses<'f>,
+    bounds: &mut LoadedBounds,
     detection: &mut Detection<'f>,
     root: Loop<'f>,
     blocks: CheckBlocks,
@@ -231,7 +244,7 @@ fn finish<'f>(
             // optimized there, so a failing check costs little.
             region.ir.fallback_open = true;
             fa.remark(RemarkKind::Analysis, "SpeculatedBound", at, &said.0);
-            CHECKED.with(|c| c.borrow_mut().insert(ok as usize, said.1.clone()));
+            bounds.checked.insert(ok as usize, said.1.clone());
             // The whole nest replaces the regions found inside it.
             detection
                 .regions
@@ -282,6 +295,7 @@ fn undo_selects(fa: &FunctionAnalyses<'_>, root: Loop<'_>, blocks: CheckBlocks) 
 /// not, for the remark (Ok(false): no such access).
 fn speculate_subscript<'f>(
     fa: &FunctionAnalyses<'f>,
+    bounds: &mut LoadedBounds,
     profiled: &ProfiledNest<'_, 'f>,
 ) -> Result<bool, String> {
     let (root, nests, shown) = (profiled.root, &profiled.nests, &profiled.shown);
@@ -320,7 +334,7 @@ fn speculate_subscript<'f>(
             format!("{name} in every outer iteration with its first value + {step} * {counter}");
         match rewrite(fa, root, index, Some(step)) {
             Ok(blocks) => {
-                remember_prepared(root, blocks, said, checked);
+                bounds.remember_prepared(root, blocks, said, checked);
                 return Ok(true);
             }
             Err(why) => why_not.push(format!("{what}: {why}")),
@@ -450,11 +464,16 @@ fn loaded_bound<'f>(
 
 /// Round r: finds an inner loop of `root` to speculate on and prepares the nest; says
 /// why not when the profile has the nest but nothing can be speculated.
-fn prepare<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>, source: &ProfileSource<'_>) -> bool {
+fn prepare<'f>(
+    fa: &FunctionAnalyses<'f>,
+    state: &mut State,
+    root: Loop<'f>,
+    source: &ProfileSource<'_>,
+) -> bool {
     let Some(profile) = load(fa, source.path) else {
         return false;
     };
-    let (id, _) = identify_marked(fa, root, &[], "accesses;");
+    let (id, _) = identify_marked(fa, &state.positions, root, &[], "accesses;");
     let nests: Vec<&NestProfile> = profile.nests.iter().filter(|n| n.id == id).collect();
     if nests.is_empty() {
         return false;
@@ -478,12 +497,12 @@ fn prepare<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>, source: &ProfileSource
         if l.parent() != Some(root) {
             continue;
         }
-        match speculate_inner_bound(fa, &profiled, l, site) {
+        match speculate_inner_bound(fa, &mut state.bounds, &profiled, l, site) {
             Ok(()) => return true,
             Err(why) => why_not.push(why),
         }
     }
-    match speculate_subscript(fa, &profiled) {
+    match speculate_subscript(fa, &mut state.bounds, &profiled) {
         Ok(true) => return true,
         Ok(false) => {}
         Err(why) => why_not.push(why),
@@ -516,6 +535,7 @@ struct ProfiledNest<'a, 'f> {
 /// kept for the next round; or why not.
 fn speculate_inner_bound<'f>(
     fa: &FunctionAnalyses<'f>,
+    bounds: &mut LoadedBounds,
     profiled: &ProfiledNest<'_, 'f>,
     l: Loop<'f>,
     site: usize,
@@ -542,19 +562,8 @@ fn speculate_inner_bound<'f>(
     );
     let checked = format!("{name} in every outer iteration with its first value");
     let blocks = rewrite(fa, root, bound, None).map_err(|why| format!("the {what}: {why}"))?;
-    remember_prepared(root, blocks, said, checked);
+    bounds.remember_prepared(root, blocks, said, checked);
     Ok(())
-}
-
-/// Keeps, for the next round, the check blocks of the nest of `root` and what the
-/// remarks say of its speculation and check.
-fn remember_prepared(root: Loop<'_>, blocks: CheckBlocks, said: String, checked: String) {
-    PREPARED.with(|p| {
-        p.borrow_mut().insert(
-            root.header().as_mut_ptr() as usize,
-            (blocks, (said, checked)),
-        )
-    });
 }
 
 /// Puts the check loop in front of `root` and the select in place of `bound` (see the

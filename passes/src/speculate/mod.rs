@@ -26,9 +26,8 @@ mod specialize;
 pub use accesses::instrument_accesses;
 pub use bounds::speculate_bounds;
 pub use instrument::{descriptor, instrument, record, Recording};
-pub use specialize::{failing_check, generated, specialize, ProfileSource};
+pub use specialize::{failing_check, specialize, ProfileSource};
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 
 use inkwell::values::AsValueRef;
@@ -62,28 +61,61 @@ fn within_instrumented(l: Loop<'_>) -> bool {
     false
 }
 
-thread_local! {
-    /// The position of each loop of the function being compiled among all its loops
-    /// (preorder), by header block, as the function was when the pass first saw it.
-    /// Later rounds see generated loops too, and each compile rewrites other nests
-    /// (run 1 instruments a nest run 2 rewrites): positions from the first round are
-    /// what both compiles agree on.
-    static POSITIONS: RefCell<HashMap<usize, usize>> = RefCell::default();
+/// What speculation keeps across the rounds of the pass on one function: where its
+/// loops were, the specialized versions made, the nests speculated on their loaded
+/// bounds. Owned by the driver's `Session`, so it starts empty with each function.
+#[derive(Default)]
+pub struct State {
+    positions: Positions,
+    versions: specialize::Versions,
+    bounds: bounds::LoadedBounds,
 }
 
-/// Takes note of the loops of the function as the pass first sees it (round 0), for
-/// the ids of candidates in every round, and forgets the previous function.
-pub fn start_function(fa: &FunctionAnalyses<'_>) {
-    let positions = fa
-        .top_level_loops()
-        .iter()
-        .flat_map(|l| l.preorder())
-        .enumerate()
-        .map(|(i, l)| (l.header().as_mut_ptr() as usize, i))
-        .collect();
-    POSITIONS.with(|p| *p.borrow_mut() = positions);
-    specialize::start_function();
-    bounds::start_function();
+impl State {
+    /// Takes note of the loops of the function as the pass first sees it (round 0), for
+    /// the ids of candidates in every round.
+    pub fn start_function(&mut self, fa: &FunctionAnalyses<'_>) {
+        self.positions = Positions(
+            fa.top_level_loops()
+                .iter()
+                .flat_map(|l| l.preorder())
+                .enumerate()
+                .map(|(i, l)| (l.header().as_mut_ptr() as usize, i))
+                .collect(),
+        );
+    }
+
+    /// Takes note that `region` was generated: if it is a specialized version, the next
+    /// round specializes its fallback for the next hot values.
+    pub fn generated(&mut self, region: &DetectedRegion<'_>) {
+        self.versions.generated(region);
+    }
+}
+
+/// The position of each loop of the function being compiled among all its loops
+/// (preorder), by header block, as the function was when the pass first saw it. Later
+/// rounds see generated loops too, and each compile rewrites other nests (run 1
+/// instruments a nest run 2 rewrites): positions from the first round are what both
+/// compiles agree on.
+#[derive(Default)]
+struct Positions(HashMap<usize, usize>);
+
+impl Positions {
+    /// The position of `root`: as the pass first saw the function, else (a loop made
+    /// since) among the loops as they are now.
+    fn of(&self, fa: &FunctionAnalyses<'_>, root: Loop<'_>) -> usize {
+        let header = root.header().as_mut_ptr() as usize;
+        self.0
+            .get(&header)
+            .copied()
+            .or_else(|| {
+                fa.top_level_loops()
+                    .iter()
+                    .flat_map(|l| l.preorder())
+                    .position(|l| l == root)
+            })
+            .unwrap_or(0)
+    }
 }
 
 pub use polyrust_rt::profile::CHECK_PASSED;
@@ -93,6 +125,7 @@ pub use polyrust_rt::profile::CHECK_PASSED;
 /// constants it speculates on, marked as a check so it never meets a candidate's id).
 pub fn recording(
     fa: &FunctionAnalyses<'_>,
+    state: &State,
     region: &DetectedRegion<'_>,
     profile_path: &str,
 ) -> Option<Recording> {
@@ -105,7 +138,7 @@ pub fn recording(
     for l in &region.top[1..] {
         marks.push_str(&format!("{};", l.preorder().len()));
     }
-    let (id, line) = identify_marked(fa, root, &values, &marks);
+    let (id, line) = identify_marked(fa, &state.positions, root, &values, &marks);
     Some(Recording {
         id,
         line,
@@ -133,7 +166,11 @@ pub struct Candidate<'f> {
 /// The candidates among the nests detection rejected, outermost first; a nest inside a
 /// candidate (or inside a nest instrumented already) is not one itself, nor is a single
 /// loop.
-pub fn candidates<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) -> Vec<Candidate<'f>> {
+pub fn candidates<'f>(
+    fa: &FunctionAnalyses<'f>,
+    state: &State,
+    detection: &Detection<'f>,
+) -> Vec<Candidate<'f>> {
     let mut found: Vec<Candidate<'f>> = Vec::new();
     for nest in &detection.rejected {
         let settleable = nest.reasons.iter().all(|(r, _)| {
@@ -158,7 +195,7 @@ pub fn candidates<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) -> V
         if let Some(mut values) = settling_values(fa, nest.root, &nest.offending) {
             // One order in both compiles, whichever order the translations met them.
             values.sort_by_cached_key(|v| value_kind(fa, *v));
-            let (id, line) = identify(fa, nest.root, &values);
+            let (id, line) = identify_marked(fa, &state.positions, nest.root, &values, "");
             found.push(Candidate {
                 root: nest.root,
                 values,
@@ -202,15 +239,12 @@ fn settling_values(
 }
 
 /// `function:loop:hash` (the nest's position among the function's loops, preorder),
-/// and the nest's source line. Nothing in the id depends on debug information, which
-/// one compile may have and the other not (remarks alone turn line tables on).
-fn identify(fa: &FunctionAnalyses<'_>, root: Loop<'_>, values: &[LLVMValueRef]) -> (String, u32) {
-    identify_marked(fa, root, values, "")
-}
-
-/// `identify`, with `marks` in the hash too.
+/// and the nest's source line; `marks` (what kind of record the id is for) go into the
+/// hash too. Nothing in the id depends on debug information, which one compile may have
+/// and the other not (remarks alone turn line tables on).
 fn identify_marked(
     fa: &FunctionAnalyses<'_>,
+    positions: &Positions,
     root: Loop<'_>,
     values: &[LLVMValueRef],
     marks: &str,
@@ -220,16 +254,7 @@ fn identify_marked(
         .loop_location(root)
         .and_then(|loc| split_location(&loc).map(|(_, line, _)| line))
         .unwrap_or(0);
-    let header = root.header().as_mut_ptr() as usize;
-    let position = POSITIONS
-        .with(|p| p.borrow().get(&header).copied())
-        .or_else(|| {
-            fa.top_level_loops()
-                .iter()
-                .flat_map(|l| l.preorder())
-                .position(|l| l == root)
-        })
-        .unwrap_or(0);
+    let position = positions.of(fa, root);
     let mut hash = Fnv::new();
     hash.write(function.as_bytes());
     // The nest's shape: loops per depth, preorder.
@@ -272,8 +297,16 @@ pub fn value_name(fa: &FunctionAnalyses<'_>, value: LLVMValueRef) -> String {
 
 /// A speculated value and its constant as the run-time check compares them, in words:
 /// `n = 20`, or what the check loop of a speculated loaded bound verified.
-pub fn speculated_text(fa: &FunctionAnalyses<'_>, value: LLVMValueRef, constant: i64) -> String {
-    bounds::checked_text(value).unwrap_or_else(|| format!("{} = {constant}", value_name(fa, value)))
+pub fn speculated_text(
+    fa: &FunctionAnalyses<'_>,
+    state: &State,
+    value: LLVMValueRef,
+    constant: i64,
+) -> String {
+    state
+        .bounds
+        .checked_text(value)
+        .unwrap_or_else(|| format!("{} = {constant}", value_name(fa, value)))
 }
 
 /// A hash of the module's source file (of its name when the file cannot be read), so

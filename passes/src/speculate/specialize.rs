@@ -24,7 +24,7 @@ use polyrust_rt::profile::{Profile, RegionProfile};
 use crate::detect::{analyse_speculating, DetectedRegion, Detection};
 use crate::llvm::{FunctionAnalyses, LLVMValueRef, RemarkAt, RemarkKind, Severity};
 
-use super::{candidates, module_hash, value_name, Candidate};
+use super::{candidates, module_hash, value_name, Candidate, State};
 
 /// Least share of a candidate's entries its specialized versions must cover together.
 const MIN_SHARE: f64 = 0.5;
@@ -39,30 +39,37 @@ pub struct ProfileSource<'p> {
     pub path: &'p Path,
 }
 
+// Caches of the whole compilation, not of one function: every function of the module
+// reads the same profile (read and checked once), and a profile that cannot be used is
+// one warning for the module, not one per function. LLVM hands the plugin one function
+// at a time and no value of the plugin's lasts from one to the next, hence thread-locals:
+// LLVM runs the function passes of one module on one thread (compilations on other
+// threads, as ThinLTO's backends, keep their own).
 thread_local! {
     /// Profiles read in this compilation, by path (`None`: unusable, already said).
     static LOADED: RefCell<HashMap<PathBuf, Option<Rc<Profile>>>> = RefCell::default();
     /// Warnings already given, so each is said once per compilation.
     static WARNED: RefCell<HashSet<String>> = RefCell::default();
-    /// Versions generated so far per candidate id, in the function being compiled.
-    static MADE: RefCell<HashMap<String, usize>> = RefCell::default();
+}
+
+/// The specialized versions of the function being compiled (part of `super::State`).
+#[derive(Default)]
+pub(super) struct Versions {
+    /// Versions generated so far per candidate id.
+    made: HashMap<String, usize>,
     /// The candidate id of each specialized region handed to the optimizer, by entry
     /// block, until it is generated.
-    static PENDING: RefCell<HashMap<usize, String>> = RefCell::default();
+    pending: HashMap<usize, String>,
 }
 
-/// Forgets the versions made in the previous function.
-pub(super) fn start_function() {
-    MADE.with(|m| m.borrow_mut().clear());
-    PENDING.with(|p| p.borrow_mut().clear());
-}
-
-/// Takes note that `region` was generated: if it is a specialized version, the next
-/// round specializes its fallback for the next hot values.
-pub fn generated(region: &DetectedRegion<'_>) {
-    let entry = region.ir.entry.as_mut_ptr() as usize;
-    if let Some(id) = PENDING.with(|p| p.borrow_mut().remove(&entry)) {
-        MADE.with(|m| *m.borrow_mut().entry(id).or_default() += 1);
+impl Versions {
+    /// Takes note that `region` was generated: if it is a specialized version, the next
+    /// round specializes its fallback for the next hot values.
+    pub(super) fn generated(&mut self, region: &DetectedRegion<'_>) {
+        let entry = region.ir.entry.as_mut_ptr() as usize;
+        if let Some(id) = self.pending.remove(&entry) {
+            *self.made.entry(id).or_default() += 1;
+        }
     }
 }
 
@@ -95,10 +102,11 @@ pub(super) fn load(fa: &FunctionAnalyses<'_>, path: &Path) -> Option<Rc<Profile>
 /// was done and why.
 pub fn specialize<'f>(
     fa: &FunctionAnalyses<'f>,
+    state: &mut State,
     detection: &mut Detection<'f>,
     source: &ProfileSource<'_>,
 ) {
-    let found = candidates(fa, detection);
+    let found = candidates(fa, state, detection);
     if found.is_empty() {
         return;
     }
@@ -111,7 +119,7 @@ pub fn specialize<'f>(
         shown: source.path.display().to_string(),
     };
     for candidate in &found {
-        specialize_candidate(fa, detection, candidate, &using);
+        specialize_candidate(fa, &mut state.versions, detection, candidate, &using);
     }
 }
 
@@ -127,6 +135,7 @@ struct ProfileUse<'p> {
 /// remark or warning says why not.
 fn specialize_candidate<'f>(
     fa: &FunctionAnalyses<'f>,
+    versions_made: &mut Versions,
     detection: &mut Detection<'f>,
     candidate: &Candidate<'f>,
     using: &ProfileUse<'_>,
@@ -163,9 +172,17 @@ fn specialize_candidate<'f>(
         );
         return;
     }
-    let made = MADE.with(|m| m.borrow().get(&candidate.id).copied().unwrap_or(0));
+    let made = versions_made.made.get(&candidate.id).copied().unwrap_or(0);
     match versions(fa, candidate, recorded) {
-        Ok(versions) => adopt_version(fa, detection, candidate, versions, made, shown),
+        Ok(versions) => adopt_version(
+            fa,
+            versions_made,
+            detection,
+            candidate,
+            versions,
+            made,
+            shown,
+        ),
         Err(why) if made == 0 => fa.remark(
             RemarkKind::Missed,
             "NotSpecialized",
@@ -181,6 +198,7 @@ fn specialize_candidate<'f>(
 /// stay open to the versions after it.
 fn adopt_version<'f>(
     fa: &FunctionAnalyses<'f>,
+    versions_made: &mut Versions,
     detection: &mut Detection<'f>,
     candidate: &Candidate<'f>,
     mut versions: Vec<Version<'f>>,
@@ -212,10 +230,9 @@ fn adopt_version<'f>(
         &format!("loop nest specialized for {described}{which} ({shown}); {others}"),
     );
     region.ir.fallback_open = made + 1 < total;
-    PENDING.with(|p| {
-        p.borrow_mut()
-            .insert(region.ir.entry.as_mut_ptr() as usize, candidate.id.clone())
-    });
+    versions_made
+        .pending
+        .insert(region.ir.entry.as_mut_ptr() as usize, candidate.id.clone());
     let root = candidate.root;
     detection
         .regions
@@ -366,10 +383,11 @@ fn fewest<'f>(
 /// to run (arrays that overlap, sizes the assumptions exclude, other values).
 pub fn failing_check(
     fa: &FunctionAnalyses<'_>,
+    state: &State,
     region: &DetectedRegion<'_>,
     source: &ProfileSource<'_>,
 ) -> Option<String> {
-    let recording = super::recording(fa, region, "")?;
+    let recording = super::recording(fa, state, region, "")?;
     let profile = load(fa, source.path)?;
     let recorded = profile.regions.iter().find(|r| r.id == recording.id)?;
     if recorded.module_hash != module_hash(fa) || recorded.entries == 0 {
