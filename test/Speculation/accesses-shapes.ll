@@ -19,7 +19,7 @@
 ; CHECK-DAG: @[[A]] = private unnamed_addr constant [2 x i8] c"a\00"
 ; CHECK-DAG: @[[B]] = private unnamed_addr constant [2 x i8] c"b\00"
 ; CHECK-DAG: @[[C]] = private unnamed_addr constant [2 x i8] c"c\00"
-; CHECK-DAG: @{{polyrust.nest[.0-9]*}} = private unnamed_addr constant { i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i32, i32 } { i32 1, i32 9, i32 3, i32 0, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @[[TSITES]], ptr null, i32 1, i32 0 }
+; CHECK-DAG: @{{polyrust.nest[.0-9]*}} = private unnamed_addr constant { i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, ptr } { i32 2, i32 9, i32 3, i32 0, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @[[TSITES]], ptr null, i32 1, i32 0, ptr null }
 
 ; atomics: the loop; the atomic update as a load and a store of counter (4 bytes); the
 ; volatile store to flag; the memcpy of 8 bytes as a load of src and a store of dst.

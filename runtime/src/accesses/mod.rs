@@ -29,6 +29,7 @@ use crate::fold::{FoldConfig, Stream};
 use crate::profile::nest::{
     distance_vector, DependenceProfile, FoldedStream, NestProfile, SiteKind, SiteProfile, MAX_DEPTH,
 };
+use crate::profile::static_model::{LoopFact, StaticNest};
 use crate::trace::file::{
     CompressedTrace, SiteTrace, StoredPiece, TRACE_FORMAT, TRACE_FORMAT_VERSION,
 };
@@ -76,6 +77,8 @@ pub struct NestIdentity {
     /// of their first instrumented call).
     pub thread: u64,
     pub sites: Vec<SiteInfo>,
+    /// What the compiler saw of the nest's loops (its descriptor's facts).
+    pub facts: Vec<LoopFact>,
 }
 
 /// A dependence stream and its key.
@@ -330,6 +333,17 @@ impl NestRecord {
         })
     }
 
+    /// The compiler's facts about the nest's loops, for the profile's static section
+    /// (`None` without any).
+    pub fn static_nest(&self) -> Option<StaticNest> {
+        let identity = &self.identity;
+        (!identity.facts.is_empty()).then(|| StaticNest {
+            id: identity.id.clone(),
+            module_hash: identity.module_hash.clone(),
+            facts: identity.facts.clone(),
+        })
+    }
+
     /// What this nest has recorded, folded as if the run ended now.
     pub fn profile(&self) -> NestProfile {
         let identity = &self.identity;
@@ -437,6 +451,7 @@ mod tests {
                 site(SiteKind::Load, 2, Some(1), "a"),
                 site(SiteKind::Store, 2, Some(1), "s"),
             ],
+            facts: Vec::new(),
         };
         let positions = NestRecord::positions(&identity);
         let mut nest = NestRecord::new(
