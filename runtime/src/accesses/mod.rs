@@ -257,7 +257,8 @@ impl NestRecord {
                             source: writer.site,
                             sink,
                             across_entries,
-                            stream: Stream::new(point.len(), positions, FoldConfig::default()),
+                            stream: Stream::new(point.len(), positions, FoldConfig::default())
+                                .tracking_offsets(),
                         });
                         dependence_index.insert(key, dependences.len() - 1);
                         dependences.len() - 1
@@ -392,11 +393,28 @@ impl NestRecord {
             .iter()
             .map(|dependence| {
                 let common = self.common_positions(&profile, dependence.source, dependence.sink);
-                let stream = FoldedStream::from_folded(&dependence.stream.folded());
+                let folded = dependence.stream.folded();
+                let stream = FoldedStream::from_folded(&folded);
+                // A component the same on every point is exact in every piece, even one
+                // whose labels were widened to ⊤ or the box of a stream that gave up.
+                let exact = |q: usize| {
+                    folded
+                        .offsets
+                        .get(q)
+                        .copied()
+                        .flatten()
+                        .and_then(|d| i64::try_from(d).ok())
+                };
                 let distances = stream
                     .pieces
                     .iter()
-                    .map(|piece| distance_vector(piece, common))
+                    .map(|piece| {
+                        let mut distance = distance_vector(piece, common);
+                        for (q, component) in distance.iter_mut().enumerate() {
+                            *component = component.or_else(|| exact(q));
+                        }
+                        distance
+                    })
                     .collect();
                 DependenceProfile {
                     source: dependence.source,
