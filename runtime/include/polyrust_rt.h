@@ -25,10 +25,14 @@ extern "C" {
                                                iteration to the next */
 #define POLYRUST_RT_FACT_UNRECORDED_CALL 2u /* a call in the loop that touches memory and
                                                whose accesses are not recorded */
+#define POLYRUST_RT_FACT_MEMORY_REDUCTION 3u /* site `store` stores `operation` applied to
+                                               what site `load` loaded from the same
+                                               address in the loop (y[i] += d) */
 
 struct polyrust_rt_fact {
   uint32_t kind;          /* POLYRUST_RT_FACT_* */
   uint32_t loop;          /* index (into the nest's sites) of the loop's header site */
+  uint32_t load, store;   /* a memory reduction's sites; UINT32_MAX for other kinds */
   const char *operation;  /* a reduction's: "+", "*", "min/max", "&", "|", "^"; else "" */
   const char *name;       /* the value's source name or the callee's, "" if unknown */
 };

@@ -1,8 +1,9 @@
 // The k-means update: `membership[i]` is loaded and stored in the `i` loop, around a
 // `j` loop that never touches it. The report used to call `j` a reduction through it
 // (a load and a store of one address around a loop looked like a value kept in a
-// register); only what the compiler saw counts now: `j` is parallel, `i` carries the
-// updates of new_centers and new_len through memory and `delta` in a register.
+// register); only what the compiler saw counts now: `j` is parallel, and `i` is a
+// reduction: of `delta` in a register, and of the updates of new_len and new_centers
+// through memory (each stores what it loaded from the same address, plus a value).
 // (Issue 35, item 2.)
 // RUN: %clang -O2 -g -fpass-plugin=%plugin -mllvm -polyrust-profile-generate \
 // RUN:   -mllvm -polyrust-instrument=accesses %s %rtlib -o %t
@@ -12,7 +13,7 @@
 
 // CHECK-LABEL: `update` at
 // CHECK-NOT:   membership{{.*}}reduction
-// CHECK:       | i | {{.*}} | no | store new_len{{.*}} → load new_len{{.*}}; store {{.*}} → load {{.*}}; delta (a + reduction in a register) |
+// CHECK:       | i | {{.*}} | reduction (delta in a register, new_len in memory, a value in memory) | store new_len@[[#]] → load new_len@[[#]] (a reduction); store #[[#]]@[[#]] → load #[[#]]@[[#]] (a reduction); delta (a + reduction in a register) |
 // CHECK-NEXT:  | j | {{.*}} | yes | – |
 
 #include <stdio.h>

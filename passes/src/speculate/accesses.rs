@@ -127,7 +127,16 @@ pub fn instrument_accesses(
         let at = RemarkAt::loop_start(root);
         let outcome = plan(fa, root).and_then(|plan| {
             let modelled = detection.regions.iter().any(|r| r.top.contains(&root));
-            let facts = facts::loop_facts(fa, &plan.loops);
+            let accesses: Vec<facts::AccessSite> = plan
+                .sites
+                .iter()
+                .enumerate()
+                .filter_map(|(index, site)| match site.placement {
+                    Placement::Before(inst, _) => Some((inst, index)),
+                    Placement::Header(_) => None,
+                })
+                .collect();
+            let facts = facts::loop_facts(fa, &plan.loops, &accesses);
             let id = emit(fa, &plan, &facts, modelled, profile_path, &module)?;
             Ok((plan, id))
         });
@@ -671,9 +680,14 @@ fn fact_array<'n>(
         .map(|fact| {
             let operation = text(fact.operation);
             let name = text(fact.name.as_str());
+            let (load, store) = fact.update.map_or((NO_SITE, NO_SITE), |(load, store)| {
+                (load as u32, store as u32)
+            });
             b.const_struct(&[
                 b.const_int(i32_type, fact.kind as i64),
                 b.const_int(i32_type, fact.loop_index as i64),
+                b.const_int(i32_type, i64::from(load)),
+                b.const_int(i32_type, i64::from(store)),
                 operation,
                 name,
             ])

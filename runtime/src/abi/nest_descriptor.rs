@@ -20,6 +20,7 @@ pub const NEST_ABI_VERSION: u32 = 2;
 const FACT_REDUCTION: u32 = 0;
 const FACT_RECURRENCE: u32 = 1;
 const FACT_UNRECORDED_CALL: u32 = 2;
+const FACT_MEMORY_REDUCTION: u32 = 3;
 const SITE_LOAD: u32 = 0;
 const SITE_STORE: u32 = 1;
 const SITE_LOOP: u32 = 2;
@@ -38,12 +39,14 @@ pub struct SiteDescriptor {
     pub name: *const c_char,
 }
 
-/// C: `struct polyrust_rt_fact`. 64-bit: two `uint32_t`, two pointers, 24 bytes.
+/// C: `struct polyrust_rt_fact`. 64-bit: four `uint32_t`, two pointers, 32 bytes.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct FactDescriptor {
     pub kind: u32,
     pub loop_site: u32,
+    pub load: u32,
+    pub store: u32,
     pub operation: *const c_char,
     pub name: *const c_char,
 }
@@ -168,6 +171,7 @@ impl NestDescriptor {
                     FACT_REDUCTION => FactKind::Reduction,
                     FACT_RECURRENCE => FactKind::Recurrence,
                     FACT_UNRECORDED_CALL => FactKind::UnrecordedCall,
+                    FACT_MEMORY_REDUCTION => FactKind::MemoryReduction,
                     other => return Err(format!("fact {index} has kind {other}")),
                 };
                 let is_loop = sites
@@ -179,9 +183,14 @@ impl NestDescriptor {
                         fact.loop_site
                     ));
                 }
+                let update = (kind == FactKind::MemoryReduction)
+                    .then(|| update_sites(sites, fact))
+                    .transpose()
+                    .map_err(|problem| format!("fact {index}: {problem}"))?;
                 Ok(LoopFact {
                     loop_site: fact.loop_site,
                     kind,
+                    update,
                     operation: c_text(fact.operation).unwrap_or_default(),
                     name: c_text(fact.name).unwrap_or_default(),
                 })
@@ -196,6 +205,18 @@ impl NestDescriptor {
     pub(crate) unsafe fn default_path(&self) -> Option<String> {
         c_text(self.default_path).filter(|path| !path.is_empty())
     }
+}
+
+/// A memory reduction's (load, store) sites, which must be a load and a store.
+fn update_sites(sites: &[SiteInfo], fact: &FactDescriptor) -> Result<(u32, u32), String> {
+    let kind_of = |site: u32| sites.get(site as usize).map(|s| s.kind);
+    if kind_of(fact.load) != Some(SiteKind::Load) || kind_of(fact.store) != Some(SiteKind::Store) {
+        return Err(format!(
+            "sites {} and {} are not a load and a store",
+            fact.load, fact.store
+        ));
+    }
+    Ok((fact.load, fact.store))
 }
 
 /// Each site's chain of enclosing loop headers must have exactly its depth, with
@@ -250,8 +271,8 @@ mod tests {
         assert_eq!(offset_of!(NestDescriptor, default_path), 56);
         assert_eq!(offset_of!(NestDescriptor, modelled), 64);
         assert_eq!(offset_of!(NestDescriptor, num_facts), 68);
-        assert_eq!(size_of::<FactDescriptor>(), 24);
-        assert_eq!(offset_of!(FactDescriptor, name), 16);
+        assert_eq!(size_of::<FactDescriptor>(), 32);
+        assert_eq!(offset_of!(FactDescriptor, name), 24);
         assert_eq!(size_of::<NestDescriptorV2>(), 80);
         assert_eq!(offset_of!(NestDescriptorV2, facts), 72);
     }
@@ -346,12 +367,16 @@ mod tests {
             FactDescriptor {
                 kind: FACT_REDUCTION,
                 loop_site: 0,
+                load: NO_LOOP,
+                store: NO_LOOP,
                 operation: c"+".as_ptr(),
                 name: c"sum".as_ptr(),
             },
             FactDescriptor {
                 kind: FACT_UNRECORDED_CALL,
                 loop_site: 0,
+                load: NO_LOOP,
+                store: NO_LOOP,
                 operation: std::ptr::null(),
                 name: c"rand".as_ptr(),
             },

@@ -39,6 +39,10 @@ pub enum FactKind {
     /// A call (`name`, the callee) in the loop that touches memory and whose accesses are
     /// not recorded: what the run showed of the loop is incomplete.
     UnrecordedCall,
+    /// A store (`update`'s second site) of `operation` applied to what a load (its first
+    /// site) read from the same address in the loop: the dependences from that store
+    /// to that load are a reduction through memory.
+    MemoryReduction,
 }
 
 /// One fact about one loop of a nest.
@@ -53,6 +57,9 @@ pub struct LoopFact {
     pub operation: String,
     /// The value's source name (or, for a call, the callee's); empty when unknown.
     pub name: String,
+    /// A memory reduction's load and store sites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub update: Option<(u32, u32)>,
 }
 
 impl StaticNest {

@@ -35,9 +35,12 @@ pub struct LoopVerdict {
     /// Byte strides of the accesses inside it along it: (site, stride or ⊤).
     pub strides: Vec<(usize, Option<i64>)>,
     /// Values the compiler accumulates in registers across its iterations (a sum, an
-    /// array element kept out of memory across the loop): the shadow memory does not
-    /// see them, the compiler does.
-    pub reductions: Vec<InRegister>,
+    /// array element kept out of memory across the loop), which the shadow memory does
+    /// not see, and the updates through memory among the dependences it carries.
+    pub reductions: Vec<Reduction>,
+    /// The dependences it carries (indices into the nest's) that are updates through
+    /// memory the compiler saw as reductions (`y[i] += d`).
+    pub memory_reductions: Vec<usize>,
     /// Other values carried in registers from one iteration to the next (source names,
     /// empty when unknown).
     pub recurrences: Vec<String>,
@@ -46,13 +49,15 @@ pub struct LoopVerdict {
     pub unrecorded_calls: Vec<String>,
 }
 
-/// A value accumulated in a register across a loop, as the compiler saw it.
+/// A value accumulated across a loop, as the compiler saw it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct InRegister {
+pub struct Reduction {
     /// Source name, empty when unknown.
     pub name: String,
     /// `+`, `*`, `min/max`, `&`, `|`, `^`.
     pub operation: String,
+    /// Updated through memory (`y[i] += d`), not kept in a register.
+    pub in_memory: bool,
 }
 
 impl LoopVerdict {
@@ -60,7 +65,10 @@ impl LoopVerdict {
     /// accumulates in registers: parallel as a reduction.
     pub fn is_reduction(&self) -> bool {
         !self.reductions.is_empty()
-            && self.carries.is_empty()
+            && self
+                .carries
+                .iter()
+                .all(|d| self.memory_reductions.contains(d))
             && self.recurrences.is_empty()
             && self.unrecorded_calls.is_empty()
     }
@@ -75,12 +83,15 @@ impl LoopVerdict {
             );
         }
         if self.is_reduction() {
-            let names: Vec<&str> = self
+            let names: Vec<String> = self
                 .reductions
                 .iter()
-                .map(|r| value_name(&r.name))
+                .map(|r| {
+                    let place = if r.in_memory { "memory" } else { "a register" };
+                    format!("{} in {place}", value_name(&r.name))
+                })
                 .collect();
-            return format!("reduction ({} in a register)", names.join(", "));
+            return format!("reduction ({})", names.join(", "));
         }
         if self.parallel { "yes" } else { "no" }.to_string()
     }
@@ -218,6 +229,7 @@ impl NestVerdict {
                 parallel: true,
                 strides: Vec::new(),
                 reductions: Vec::new(),
+                memory_reductions: Vec::new(),
                 recurrences: Vec::new(),
                 unrecorded_calls: Vec::new(),
             })
@@ -242,6 +254,7 @@ impl NestVerdict {
                 }
             }
         }
+        apply_memory_reductions(nest, facts, &mut loops);
         for (index, site) in nest.sites.iter().enumerate() {
             if site.kind == SiteKind::Loop {
                 continue;
@@ -308,14 +321,17 @@ fn apply_facts(nest: &NestProfile, facts: &[LoopFact], loops: &mut [LoopVerdict]
         let around = match fact.kind {
             FactKind::UnrecordedCall => nest.loops_around(site),
             FactKind::Reduction | FactKind::Recurrence => vec![site],
+            // Applies to the dependences a loop carries: see `apply_memory_reductions`.
+            FactKind::MemoryReduction => continue,
         };
         for verdict in loops.iter_mut().filter(|l| around.contains(&l.site)) {
             verdict.parallel = false;
             match fact.kind {
                 FactKind::Reduction => {
-                    let value = InRegister {
+                    let value = Reduction {
                         name: fact.name.clone(),
                         operation: fact.operation.clone(),
+                        in_memory: false,
                     };
                     if !verdict.reductions.contains(&value) {
                         verdict.reductions.push(value);
@@ -323,6 +339,34 @@ fn apply_facts(nest: &NestProfile, facts: &[LoopFact], loops: &mut [LoopVerdict]
                 }
                 FactKind::Recurrence => push_once(&mut verdict.recurrences, &fact.name),
                 FactKind::UnrecordedCall => push_once(&mut verdict.unrecorded_calls, &fact.name),
+                FactKind::MemoryReduction => {}
+            }
+        }
+    }
+}
+
+/// Marks the dependences each loop carries from the store to the load of an update the
+/// compiler saw as a reduction (whichever loop carries it: the update is associative).
+fn apply_memory_reductions(nest: &NestProfile, facts: &[LoopFact], loops: &mut [LoopVerdict]) {
+    for verdict in loops.iter_mut() {
+        for &d in &verdict.carries {
+            let Some(dependence) = nest.dependences.get(d) else {
+                continue;
+            };
+            let Some(fact) = facts.iter().find(|f| {
+                f.kind == FactKind::MemoryReduction
+                    && f.update == Some((dependence.sink, dependence.source))
+            }) else {
+                continue;
+            };
+            verdict.memory_reductions.push(d);
+            let value = Reduction {
+                name: fact.name.clone(),
+                operation: fact.operation.clone(),
+                in_memory: true,
+            };
+            if !verdict.reductions.contains(&value) {
+                verdict.reductions.push(value);
             }
         }
     }

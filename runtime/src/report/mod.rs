@@ -140,18 +140,20 @@ pub fn box_text(lower: &[i64], upper: &[i64], names: &[String]) -> String {
 /// `load C → store C`, per dependence loop `lp` carries, then each value the compiler
 /// carries across it in a register.
 pub fn carried(nest: &NestProfile, lp: &LoopVerdict) -> Vec<String> {
-    let through_memory = lp
-        .carries
-        .iter()
-        .filter_map(|&d| nest.dependences.get(d))
-        .map(|dependence| {
-            format!(
-                "{} → {}",
-                site_name(nest, dependence.source as usize),
-                site_name(nest, dependence.sink as usize)
-            )
-        });
-    let reductions = lp.reductions.iter().map(|r| {
+    let through_memory = lp.carries.iter().filter_map(|&d| {
+        let dependence = nest.dependences.get(d)?;
+        let update = if lp.memory_reductions.contains(&d) {
+            " (a reduction)"
+        } else {
+            ""
+        };
+        Some(format!(
+            "{} → {}{update}",
+            site_name(nest, dependence.source as usize),
+            site_name(nest, dependence.sink as usize)
+        ))
+    });
+    let reductions = lp.reductions.iter().filter(|r| !r.in_memory).map(|r| {
         format!(
             "{} (a {} reduction in a register)",
             analysis::value_name(&r.name),

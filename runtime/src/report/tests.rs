@@ -328,6 +328,7 @@ fn fact(loop_site: u32, kind: FactKind, operation: &str, name: &str) -> LoopFact
         kind,
         operation: operation.into(),
         name: name.into(),
+        update: None,
     }
 }
 
@@ -430,5 +431,27 @@ fn the_report_reads_the_facts_from_the_profiles_static_section() {
     assert!(
         report.contains("| reduction (C in a register) |"),
         "{report}"
+    );
+}
+
+#[test]
+fn an_update_through_memory_the_compiler_saw_makes_the_loop_a_reduction() {
+    let nest = histogram(200);
+    let mut update = fact(0, FactKind::MemoryReduction, "+", "h");
+    update.update = Some((2, 3));
+    let verdict = NestVerdict::of(&nest, &[update]);
+    let i = &verdict.loops[0];
+    assert!(!i.parallel && i.is_reduction());
+    assert_eq!(i.parallel_text(), "reduction (h in memory)");
+    assert_eq!(
+        carried(&nest, i),
+        vec!["store h@11 → load h@11 (a reduction)"]
+    );
+    // Another update of the same array does not count.
+    let mut other = fact(0, FactKind::MemoryReduction, "+", "h");
+    other.update = Some((1, 3));
+    assert_eq!(
+        NestVerdict::of(&nest, &[other]).loops[0].parallel_text(),
+        "no"
     );
 }

@@ -9,6 +9,9 @@
 //!   partial value is used elsewhere in the loop (a running sum stored each iteration is
 //!   a scan); any other such phi is a recurrence. A sum `s += a[k]` and an array element
 //!   LLVM keeps in a register across the loop (`C[i][j]` over `k`) are reductions.
+//! - updates of one element through memory: a store of `op(x, v)` where `x` was loaded
+//!   from the same address in the same loop and is used nothing else there (`y[i] +=
+//!   d`, `h[idx[i]]++`): the dependences from that store to that load are a reduction.
 //! - calls in a loop whose accesses are not recorded (the remark `accesses of the loop
 //!   nest not recorded` names them): calls that read or write memory, and memory
 //!   intrinsics of a length known only at run time. A libm call under `-fmath-errno`
@@ -35,6 +38,7 @@ pub(super) enum FactKind {
     Reduction = 0,
     Recurrence = 1,
     UnrecordedCall = 2,
+    MemoryReduction = 3,
 }
 
 /// One fact about one loop of the nest.
@@ -47,14 +51,24 @@ pub(super) struct Fact {
     pub operation: &'static str,
     /// The value's source name or the callee's; empty when unknown.
     pub name: String,
+    /// A memory reduction's load and store sites.
+    pub update: Option<(usize, usize)>,
 }
+
+/// A load or store site of the nest: its instruction and index.
+pub(super) type AccessSite<'f> = (InstructionValue<'f>, usize);
 
 /// Most values one walk looks at: past it, a value counts as depending on the phi (a
 /// loop is then said not to be parallel, never the other way round).
 const MAX_STEPS: usize = 4096;
 
-/// The facts about `loops` (the nest's loops in preorder), per loop in that order.
-pub(super) fn loop_facts<'f>(fa: &FunctionAnalyses<'f>, loops: &[Loop<'f>]) -> Vec<Fact> {
+/// The facts about `loops` (the nest's loops in preorder), per loop in that order, then
+/// the updates through memory among `accesses` (the nest's load and store sites).
+pub(super) fn loop_facts<'f>(
+    fa: &FunctionAnalyses<'f>,
+    loops: &[Loop<'f>],
+    accesses: &[AccessSite<'f>],
+) -> Vec<Fact> {
     let mut facts = Vec::new();
     for (index, l) in loops.iter().enumerate() {
         let blocks: HashSet<BasicBlock<'f>> = l.blocks().into_iter().collect();
@@ -64,8 +78,10 @@ pub(super) fn loop_facts<'f>(fa: &FunctionAnalyses<'f>, loops: &[Loop<'f>]) -> V
                 loop_index: index,
                 operation,
                 name,
+                update: None,
             });
         }
+        facts.extend(memory_updates(fa, *l, index, &blocks, accesses));
     }
     let Some(root) = loops.first() else {
         return facts;
@@ -86,6 +102,7 @@ pub(super) fn loop_facts<'f>(fa: &FunctionAnalyses<'f>, loops: &[Loop<'f>]) -> V
                 loop_index: index,
                 operation: "",
                 name,
+                update: None,
             };
             if !facts.contains(&fact) {
                 facts.push(fact);
@@ -93,6 +110,52 @@ pub(super) fn loop_facts<'f>(fa: &FunctionAnalyses<'f>, loops: &[Loop<'f>]) -> V
         }
     }
     facts
+}
+
+/// The updates through memory whose store lies in `l` itself (not in a loop inside it):
+/// a store of a value that goes back, by one associative operation, to a load of the
+/// same address in `l` used by nothing else in `l`.
+fn memory_updates<'f>(
+    fa: &FunctionAnalyses<'f>,
+    l: Loop<'f>,
+    loop_index: usize,
+    blocks: &HashSet<BasicBlock<'f>>,
+    accesses: &[AccessSite<'f>],
+) -> Vec<Fact> {
+    let in_l = |inst: InstructionValue<'f>| {
+        inst.get_parent()
+            .is_some_and(|b| fa.loop_for_block(b) == Some(l))
+    };
+    let mut out = Vec::new();
+    for &(store, store_site) in accesses {
+        if store.get_opcode() != InstructionOpcode::Store || !in_l(store) {
+            continue;
+        }
+        let (Some(value), Some(pointer)) = (operand(store, 0), operand(store, 1)) else {
+            continue;
+        };
+        let load = accesses.iter().find(|(load, _)| {
+            load.get_opcode() == InstructionOpcode::Load
+                && operand(*load, 0) == Some(pointer)
+                && in_l(*load)
+        });
+        let Some(&(load, load_site)) = load else {
+            continue;
+        };
+        let mut walk = Walk::new(load, blocks);
+        if let Path::Reaches(Some(operation)) = walk.value(value) {
+            if walk.only_chain_uses_partial_values(Some(store)) {
+                out.push(Fact {
+                    kind: FactKind::MemoryReduction,
+                    loop_index,
+                    operation,
+                    name: array_name(fa, pointer).unwrap_or_default(),
+                    update: Some((load_site, store_site)),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The callee of `inst` when it is a call whose accesses the instrumentation does not
@@ -143,17 +206,12 @@ fn carried_values<'f>(
             continue;
         };
         let phi_value = phi.as_value_ref();
-        if !depends_on(back, phi_value, blocks) {
+        let mut walk = Walk::new(phi, blocks);
+        if !walk.depends(back) {
             continue;
         }
-        let mut walk = Walk {
-            phi: phi_value,
-            blocks,
-            chain: Vec::new(),
-            steps: 0,
-        };
         let kind = match walk.value(back) {
-            Path::Reaches(Some(operation)) if walk.only_chain_uses_partial_values() => {
+            Path::Reaches(Some(operation)) if walk.only_chain_uses_partial_values(None) => {
                 (FactKind::Reduction, operation)
             }
             Path::Reaches(None) => continue,
@@ -195,31 +253,6 @@ fn carried_name(
         .unwrap_or_default()
 }
 
-/// Whether `value` depends on `phi` through any instructions of the loop (`blocks`),
-/// memory addresses and other phis included.
-fn depends_on(value: LLVMValueRef, phi: LLVMValueRef, blocks: &HashSet<BasicBlock<'_>>) -> bool {
-    let mut seen: HashSet<LLVMValueRef> = HashSet::new();
-    let mut pending = vec![value];
-    while let Some(next) = pending.pop() {
-        if next == phi {
-            return true;
-        }
-        if !seen.insert(next) {
-            continue;
-        }
-        if seen.len() > MAX_STEPS {
-            return true;
-        }
-        let Some(inst) = as_instruction(next) else {
-            continue;
-        };
-        if inst.get_parent().is_some_and(|b| blocks.contains(&b)) {
-            pending.extend((0..inst.get_num_operands()).filter_map(|k| operand(inst, k)));
-        }
-    }
-    false
-}
-
 /// How a value leads back to the phi.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Path {
@@ -251,17 +284,54 @@ impl Path {
     }
 }
 
-/// The walk from a back-edge value to its phi, keeping the values on the way.
+/// The walk from a back-edge value to its phi (or from a store's value to the load it
+/// updates), keeping the values on the way.
 struct Walk<'a, 'f> {
     phi: LLVMValueRef,
     blocks: &'a HashSet<BasicBlock<'f>>,
+    /// Values of the loop that depend on the phi (through any operand, addresses
+    /// included), or `None` when there were too many to follow: then every value may.
+    tainted: Option<HashSet<LLVMValueRef>>,
     /// Values between the phi and the back edge that depend on it.
     chain: Vec<LLVMValueRef>,
     steps: usize,
 }
 
-impl<'f> Walk<'_, 'f> {
+impl<'a, 'f> Walk<'a, 'f> {
+    /// A walk back to `start`, with what depends on it in the loop (`blocks`).
+    fn new(start: InstructionValue<'f>, blocks: &'a HashSet<BasicBlock<'f>>) -> Walk<'a, 'f> {
+        let mut tainted = HashSet::new();
+        let mut pending = vec![start];
+        while let Some(next) = pending.pop() {
+            for user in users(&next) {
+                if user.get_parent().is_some_and(|b| blocks.contains(&b))
+                    && tainted.insert(user.as_value_ref())
+                {
+                    pending.push(user);
+                }
+            }
+            if tainted.len() > MAX_STEPS {
+                break;
+            }
+        }
+        Walk {
+            phi: start.as_value_ref(),
+            blocks,
+            tainted: (tainted.len() <= MAX_STEPS).then_some(tainted),
+            chain: Vec::new(),
+            steps: 0,
+        }
+    }
+
+    /// Whether `value` depends on the phi within the loop.
+    fn depends(&self, value: LLVMValueRef) -> bool {
+        value == self.phi || self.tainted.as_ref().is_none_or(|t| t.contains(&value))
+    }
+
     fn value(&mut self, value: LLVMValueRef) -> Path {
+        if !self.depends(value) {
+            return Path::Misses;
+        }
         if value == self.phi || self.chain.contains(&value) {
             // The phi, or a value already on the way (an inner loop's phi).
             return Path::Reaches(None);
@@ -318,7 +388,7 @@ impl<'f> Walk<'_, 'f> {
     /// A value the walk does not look into: it breaks the way back if it depends on
     /// the phi at all.
     fn opaque(&self, inst: InstructionValue<'f>) -> Path {
-        if depends_on(inst.as_value_ref(), self.phi, self.blocks) {
+        if self.depends(inst.as_value_ref()) {
             Path::Breaks
         } else {
             Path::Misses
@@ -365,7 +435,7 @@ impl<'f> Walk<'_, 'f> {
         match (a, b) {
             (Path::Misses, Path::Misses) => self.opaque(inst),
             (Path::Reaches(_), Path::Reaches(_)) => {
-                if depends_on(condition, self.phi, self.blocks) {
+                if self.depends(condition) {
                     Path::Breaks
                 } else {
                     a.join(b)
@@ -416,8 +486,9 @@ impl<'f> Walk<'_, 'f> {
     }
 
     /// Whether no value of the way back (the phi and the chain) is used in the loop
-    /// other than by the way back itself, or by a comparison choosing between its arms.
-    fn only_chain_uses_partial_values(&self) -> bool {
+    /// other than by the way back itself, by a comparison choosing between its arms, or
+    /// by `end` (the store of an update through memory).
+    fn only_chain_uses_partial_values(&self, end: Option<InstructionValue<'f>>) -> bool {
         std::iter::once(self.phi)
             .chain(self.chain.iter().copied())
             .filter_map(as_instruction)
@@ -427,6 +498,7 @@ impl<'f> Walk<'_, 'f> {
                     !user.get_parent().is_some_and(|b| self.blocks.contains(&b))
                         || user_value == self.phi
                         || self.chain.contains(&user_value)
+                        || Some(user) == end
                         || is_annotation_intrinsic(user)
                         || self.is_choice_between_arms(user)
                 })
