@@ -168,19 +168,24 @@ fn unrecorded_callee(fa: &FunctionAnalyses<'_>, inst: InstructionValue<'_>) -> O
     {
         return None;
     }
-    let name = called_function_name(inst);
     if let Some((_, _, length)) = memory_transfer(inst) {
         if is_constant_int(length).is_some_and(|n| n > 0) {
             return None;
         }
-        let name = name.unwrap_or_default();
-        let short = name.strip_prefix("llvm.").unwrap_or(&name);
-        return Some(short.split('.').next().unwrap_or(short).to_string());
+    } else if matches!(
+        fa.call_memory_effect(inst),
+        MemoryEffect::None | MemoryEffect::ErrnoWrite
+    ) {
+        return None;
     }
-    match fa.call_memory_effect(inst) {
-        MemoryEffect::None | MemoryEffect::ErrnoWrite => None,
-        _ => Some(name.unwrap_or_else(|| "an indirect call".into())),
-    }
+    // `memcpy`, not `llvm.memcpy.p0.p0.i64`.
+    Some(match called_function_name(inst) {
+        Some(name) => match name.strip_prefix("llvm.") {
+            Some(intrinsic) => intrinsic.split('.').next().unwrap_or(intrinsic).to_string(),
+            None => name,
+        },
+        None => "an indirect call".into(),
+    })
 }
 
 /// (kind, operation, name) of each value loop `l` carries in a register.
