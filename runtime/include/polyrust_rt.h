@@ -18,6 +18,25 @@ extern "C" {
 
 #define POLYRUST_RT_ABI_VERSION 1
 
+/* Kinds of facts: what the compiler sees of a loop that a run of it cannot show. */
+#define POLYRUST_RT_FACT_REDUCTION      0u  /* a value accumulated in a register across the
+                                               loop's iterations with `operation` */
+#define POLYRUST_RT_FACT_RECURRENCE     1u  /* another value carried in a register from one
+                                               iteration to the next */
+#define POLYRUST_RT_FACT_UNRECORDED_CALL 2u /* a call in the loop that touches memory and
+                                               whose accesses are not recorded */
+#define POLYRUST_RT_FACT_MEMORY_REDUCTION 3u /* site `store` stores `operation` applied to
+                                               what site `load` loaded from the same
+                                               address in the loop (y[i] += d) */
+
+struct polyrust_rt_fact {
+  uint32_t kind;          /* POLYRUST_RT_FACT_* */
+  uint32_t loop;          /* index (into the nest's sites) of the loop's header site */
+  uint32_t load, store;   /* a memory reduction's sites; UINT32_MAX for other kinds */
+  const char *operation;  /* a reduction's: "+", "*", "min/max", "&", "|", "^"; else "" */
+  const char *name;       /* the value's source name or the callee's, "" if unknown */
+};
+
 /* One private constant per instrumented loop nest. */
 struct polyrust_rt_region {
   uint32_t abi_version;           /* POLYRUST_RT_ABI_VERSION */
@@ -46,7 +65,7 @@ void polyrust_rt_enter(const struct polyrust_rt_region *region, const int64_t *v
  * executions of a nest are folded apart; within one thread, the iteration vectors of a
  * site must increase lexicographically (else its stream keeps only a bounding box). */
 
-#define POLYRUST_RT_NEST_ABI_VERSION 1
+#define POLYRUST_RT_NEST_ABI_VERSION 2   /* the runtime also reads version 1 (no facts) */
 
 /* Kinds of sites */
 #define POLYRUST_RT_SITE_LOAD   0u   /* address = the byte address loaded */
@@ -79,7 +98,8 @@ struct polyrust_rt_nest {
   const struct polyrust_rt_site *sites;
   const char *default_path;    /* profile path from the compile option, or NULL */
   uint32_t modelled;           /* 1 if detection accepted this nest as (part of) a SCoP */
-  uint32_t reserved;           /* 0 */
+  uint32_t num_facts;          /* version 2 (version 1: reserved, 0); at most 4096 */
+  const struct polyrust_rt_fact *facts; /* version 2 only: num_facts facts */
 };
 
 /* Called once in front of each entry into the nest (in the outermost loop's preheader). */

@@ -157,6 +157,7 @@ fn write_profile() {
     };
     if let Some(nests) = nests.as_ref() {
         profile.nests = nests.profiles();
+        profile.static_nests = nests.static_nests();
         profile.canonicalize();
         compiled_path = compiled_path.or(nests.default_path());
         for refusal in nests.refused() {

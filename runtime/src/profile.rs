@@ -14,6 +14,7 @@ mod histogram;
 mod merge;
 pub mod nest;
 mod read;
+pub mod static_model;
 mod validate;
 mod write;
 
@@ -66,6 +67,10 @@ pub struct Profile {
     /// Folded accesses and dependences per loop nest (version 2).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub nests: Vec<NestProfile>,
+    /// What the compiler saw of the nests' loops that a run cannot show (see
+    /// [`static_model`]).
+    #[serde(rename = "static", default, skip_serializing_if = "Vec::is_empty")]
+    pub static_nests: Vec<static_model::StaticNest>,
 }
 
 /// What the entries of one instrumented loop nest looked like.
@@ -146,6 +151,7 @@ impl Profile {
             version: OLDEST_PROFILE_FORMAT_VERSION,
             regions: Vec::new(),
             nests: Vec::new(),
+            static_nests: Vec::new(),
         }
     }
 
@@ -166,6 +172,7 @@ impl Profile {
         self.nests.sort_by(|a, b| {
             (&a.id, &a.module_hash, a.thread).cmp(&(&b.id, &b.module_hash, b.thread))
         });
+        static_model::canonicalize(&mut self.static_nests);
         self.version = if self.nests.is_empty() {
             OLDEST_PROFILE_FORMAT_VERSION
         } else {

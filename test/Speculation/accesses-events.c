@@ -18,7 +18,7 @@
 // OUT: ok: sum 19, A[2][1] = 2.5, 2 at B[4]
 //
 // fill (n = 3, m = 2): loop i, loop j, the load of B[j] and the store to A[i][j].
-// CHECK-LABEL: nest fill: version 1, 4 sites, depth 2, line [[#FILL:]], modelled 1, (no path)
+// CHECK-LABEL: nest fill: version 2, 4 sites, depth 2, line [[#FILL:]], modelled 1, (no path)
 // CHECK-NEXT:   site 0: loop i, depth 1, 0 bytes, line [[#FILL]], in -1
 // CHECK-NEXT:   site 1: loop j, depth 2, 0 bytes, line [[#FILL+1]], in 0
 // CHECK-NEXT:   site 2: load B, depth 2, 8 bytes, line [[#FILL+2]], in 1
@@ -48,7 +48,7 @@
 //
 // The reduction in main, entered once; the loop over B that clang unrolls fully is no
 // loop by then.
-// CHECK-NEXT: nest main: version 1, 3 sites, depth 2, line [[#SUM:]], modelled 1, (no path)
+// CHECK-NEXT: nest main: version 2, 3 sites, depth 2, line [[#SUM:]], modelled 1, (no path)
 // CHECK-NEXT:   site 0: loop i, depth 1, 0 bytes, line [[#SUM]], in -1
 // CHECK-NEXT:   site 1: loop j, depth 2, 0 bytes, line [[#SUM+1]], in 0
 // CHECK-NEXT:   site 2: load A, depth 2, 8 bytes, line [[#SUM+2]], in 1
@@ -71,7 +71,7 @@
 //
 // find (n = 7) from i = 6 down by 2, leaving at i = 4: iterations 0 and 1; the counter
 // has no source name (it does not count from a constant).
-// CHECK-NEXT: nest find: version 1, 2 sites, depth 1, line [[#FIND:]], modelled 0, (no path)
+// CHECK-NEXT: nest find: version 2, 2 sites, depth 1, line [[#FIND:]], modelled 0, (no path)
 // CHECK-NEXT:   site 0: loop , depth 1, 0 bytes, line [[#FIND]], in -1
 // CHECK-NEXT:   site 1: load B, depth 1, 8 bytes, line [[#FIND+1]], in 0
 // CHECK-NEXT: enter find

@@ -19,7 +19,11 @@
 ; CHECK-DAG: @[[A]] = private unnamed_addr constant [2 x i8] c"a\00"
 ; CHECK-DAG: @[[B]] = private unnamed_addr constant [2 x i8] c"b\00"
 ; CHECK-DAG: @[[C]] = private unnamed_addr constant [2 x i8] c"c\00"
-; CHECK-DAG: @{{polyrust.nest[.0-9]*}} = private unnamed_addr constant { i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i32, i32 } { i32 1, i32 9, i32 3, i32 0, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @[[TSITES]], ptr null, i32 1, i32 0 }
+; CHECK-DAG: @{{polyrust.nest[.0-9]*}} = private unnamed_addr constant { i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, ptr } { i32 2, i32 9, i32 3, i32 0, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @[[TSITES]], ptr null, i32 1, i32 2, ptr @[[TFACTS:polyrust.facts[.0-9]*]] }
+; Its facts: a[j] and b[k] are updated through memory (loaded by sites 4 and 7, plus 1,
+; stored by sites 5 and 8), in loops j (site 1) and k (site 3).
+; CHECK-DAG: @[[TFACTS]] = private unnamed_addr constant [2 x { i32, i32, i32, i32, ptr, ptr }] [{ i32, i32, i32, i32, ptr, ptr } { i32 3, i32 1, i32 4, i32 5, ptr @[[PLUS:[a-z.0-9]+]], ptr @[[A]] }, { i32, i32, i32, i32, ptr, ptr } { i32 3, i32 3, i32 7, i32 8, ptr @[[PLUS]], ptr @[[B]] }]
+; CHECK-DAG: @[[PLUS]] = private unnamed_addr constant [2 x i8] c"+\00"
 
 ; atomics: the loop; the atomic update as a load and a store of counter (4 bytes); the
 ; volatile store to flag; the memcpy of 8 bytes as a load of src and a store of dst.
@@ -27,6 +31,9 @@
 ; CHECK-DAG: @[[COUNTER]] = private unnamed_addr constant {{.*}} c"counter\00"
 ; CHECK-DAG: @[[SRC]] = private unnamed_addr constant {{.*}} c"src\00"
 ; CHECK-DAG: @[[DST]] = private unnamed_addr constant {{.*}} c"dst\00"
+; The volatile copy is a call whose accesses are not recorded, in loop site 0.
+; CHECK-DAG: @{{polyrust.facts[.0-9]*}} = private unnamed_addr constant [1 x { i32, i32, i32, i32, ptr, ptr }] [{ i32, i32, i32, i32, ptr, ptr } { i32 2, i32 0, i32 -1, i32 -1, ptr @{{[a-z.0-9]+}}, ptr @[[MEMCPY:[a-z.0-9]+]] }]
+; CHECK-DAG: @[[MEMCPY]] = private unnamed_addr constant [7 x i8] c"memcpy\00"
 
 ; CHECK-LABEL: define void @atomics(
 ; CHECK:         %[[PC:[0-9]+]] = ptrtoint ptr %counter to i64

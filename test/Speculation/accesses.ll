@@ -21,20 +21,20 @@
 
 ; Sites of copy2d: loop i (depth 1, no parent), loop j (depth 2, inside site 0), the
 ; load of B and the store to A (depth 2, inside site 1, 8 bytes each). Detection models
-; the nest: modelled = 1. The descriptor: version 1, 4 sites, depth 2, the profile path.
+; the nest: modelled = 1. The descriptor: version 2, 4 sites, depth 2, the profile path.
 ; CHECK-DAG: @[[SITES:polyrust.sites[.0-9]*]] = private unnamed_addr constant [4 x { i32, i32, i32, i32, i32, i32, ptr }] [{ i32, i32, i32, i32, i32, i32, ptr } { i32 2, i32 1, i32 0, i32 0, i32 0, i32 -1, ptr @[[I:polyrust.site.name[.0-9]*]] }, { i32, i32, i32, i32, i32, i32, ptr } { i32 2, i32 2, i32 0, i32 0, i32 0, i32 0, ptr @[[J:polyrust.site.name[.0-9]*]] }, { i32, i32, i32, i32, i32, i32, ptr } { i32 0, i32 2, i32 8, i32 0, i32 0, i32 1, ptr @[[B:polyrust.site.name[.0-9]*]] }, { i32, i32, i32, i32, i32, i32, ptr } { i32 1, i32 2, i32 8, i32 0, i32 0, i32 1, ptr @[[A:polyrust.site.name[.0-9]*]] }]
 ; CHECK-DAG: @[[I]] = private unnamed_addr constant [2 x i8] c"i\00"
 ; CHECK-DAG: @[[J]] = private unnamed_addr constant [2 x i8] c"j\00"
 ; CHECK-DAG: @[[A]] = private unnamed_addr constant [2 x i8] c"A\00"
 ; CHECK-DAG: @[[B]] = private unnamed_addr constant [2 x i8] c"B\00"
-; CHECK-DAG: @[[NEST:polyrust.nest[.0-9]*]] = private unnamed_addr constant { i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i32, i32 } { i32 1, i32 4, i32 2, i32 0, ptr @[[ID:polyrust.id[.0-9]*]], ptr @{{polyrust.function[.0-9]*}}, ptr @{{polyrust.file[.0-9]*}}, ptr @{{polyrust.module[.0-9]*}}, ptr @[[SITES]], ptr @[[PATH:polyrust.profile[.0-9]*]], i32 1, i32 0 }
+; CHECK-DAG: @[[NEST:polyrust.nest[.0-9]*]] = private unnamed_addr constant { i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, ptr } { i32 2, i32 4, i32 2, i32 0, ptr @[[ID:polyrust.id[.0-9]*]], ptr @{{polyrust.function[.0-9]*}}, ptr @{{polyrust.file[.0-9]*}}, ptr @{{polyrust.module[.0-9]*}}, ptr @[[SITES]], ptr @[[PATH:polyrust.profile[.0-9]*]], i32 1, i32 0, ptr null }
 ; CHECK-DAG: @[[ID]] = private unnamed_addr constant {{.*}} c"copy2d:0:{{[0-9a-f]+}}\00"
 ; CHECK-DAG: @[[PATH]] = private unnamed_addr constant {{.*}} c"prof.json\00"
 
 ; find: the loop (site 0) and its load of a (4 bytes); detection rejects the nest (it
 ; leaves early): modelled = 0.
 ; CHECK-DAG: @[[FSITES:polyrust.sites[.0-9]*]] = private unnamed_addr constant [2 x { i32, i32, i32, i32, i32, i32, ptr }] [{ i32, i32, i32, i32, i32, i32, ptr } { i32 2, i32 1, i32 0, i32 0, i32 0, i32 -1, ptr @{{.*}} }, { i32, i32, i32, i32, i32, i32, ptr } { i32 0, i32 1, i32 4, i32 0, i32 0, i32 0, ptr @{{.*}} }]
-; CHECK-DAG: @[[FNEST:polyrust.nest[.0-9]*]] = private unnamed_addr constant { i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i32, i32 } { i32 1, i32 2, i32 1, i32 0, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @[[FSITES]], ptr @{{.*}}, i32 0, i32 0 }
+; CHECK-DAG: @[[FNEST:polyrust.nest[.0-9]*]] = private unnamed_addr constant { i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, ptr } { i32 2, i32 2, i32 1, i32 0, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @[[FSITES]], ptr @{{.*}}, i32 0, i32 0, ptr null }
 
 ; down: the loop, the load of x[i - 1], the store to x[i] (4 bytes), the memset of 16
 ; bytes of buf as one store; the memset of a run-time length is not recorded.

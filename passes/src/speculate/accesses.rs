@@ -28,6 +28,8 @@
 //! intrinsics of a length known only at run time, volatile ones and other calls that
 //! touch memory are not recorded, which a remark says.
 
+mod facts;
+
 use std::collections::HashMap;
 
 use inkwell::basic_block::BasicBlock;
@@ -47,8 +49,8 @@ use super::{
     identify_marked, instrument::source_file, module_hash, Positions, State, INSTRUMENTED,
 };
 
-/// `POLYRUST_RT_NEST_ABI_VERSION`.
-const NEST_ABI_VERSION: i64 = 1;
+/// `POLYRUST_RT_NEST_ABI_VERSION`: version 2 has the facts of [`facts`].
+const NEST_ABI_VERSION: i64 = 2;
 /// The runtime's entry points.
 const NEST_ENTER: &str = "polyrust_rt_nest_enter";
 const ACCESS: &str = "polyrust_rt_access";
@@ -128,7 +130,25 @@ pub fn instrument_accesses(
         let at = RemarkAt::loop_start(root);
         let outcome = plan(fa, root).and_then(|plan| {
             let modelled = detection.regions.iter().any(|r| r.top.contains(&root));
-            let id = emit(fa, &state.positions, &plan, modelled, profile_path, &module)?;
+            let accesses: Vec<facts::AccessSite> = plan
+                .sites
+                .iter()
+                .enumerate()
+                .filter_map(|(index, site)| match site.placement {
+                    Placement::Before(inst, _) => Some((inst, index)),
+                    Placement::Header(_) => None,
+                })
+                .collect();
+            let facts = facts::loop_facts(fa, &plan.loops, &accesses);
+            let id = emit(
+                fa,
+                &state.positions,
+                &plan,
+                &facts,
+                modelled,
+                profile_path,
+                &module,
+            )?;
             Ok((plan, id))
         });
         match outcome {
@@ -435,6 +455,7 @@ fn emit<'f>(
     fa: &FunctionAnalyses<'f>,
     positions: &Positions,
     plan: &NestPlan<'f>,
+    facts: &[facts::Fact],
     modelled: bool,
     profile_path: &str,
     module: &str,
@@ -477,6 +498,7 @@ fn emit<'f>(
         fa,
         &b,
         plan,
+        facts,
         &Identity {
             id: &id,
             line,
@@ -587,6 +609,7 @@ fn descriptor(
     fa: &FunctionAnalyses<'_>,
     b: &IrBuilder<'_>,
     plan: &NestPlan<'_>,
+    facts: &[facts::Fact],
     identity: &Identity<'_>,
 ) -> Value {
     let Identity {
@@ -623,6 +646,7 @@ fn descriptor(
     let site_type =
         b.type_of(b.const_struct(&[int(0), int(0), int(0), int(0), int(0), int(0), b.null_ptr()]));
     let sites = b.private_constant(b.const_array(site_type, &sites), "polyrust.sites");
+    let facts_array = fact_array(b, facts, &mut names);
     let function = fa.function().get_name().to_string_lossy().into_owned();
     let default_path = if profile_path.is_empty() {
         b.null_ptr()
@@ -641,9 +665,48 @@ fn descriptor(
         sites,
         default_path,
         int(u32::from(modelled)),
-        int(0),
+        int(facts.len() as u32),
+        facts_array,
     ]);
     b.private_constant(nest, "polyrust.nest")
+}
+
+/// The private constant array of `struct polyrust_rt_fact` of `facts` (a null pointer
+/// without any), with strings shared through `names`.
+fn fact_array<'n>(
+    b: &IrBuilder<'_>,
+    facts: &'n [facts::Fact],
+    names: &mut HashMap<&'n str, Value>,
+) -> Value {
+    if facts.is_empty() {
+        return b.null_ptr();
+    }
+    let i32_type = b.i32_type();
+    let mut text = |s: &'n str| {
+        *names
+            .entry(s)
+            .or_insert_with(|| b.global_string(s, "polyrust.site.name"))
+    };
+    let facts: Vec<Value> = facts
+        .iter()
+        .map(|fact| {
+            let operation = text(fact.operation);
+            let name = text(fact.name.as_str());
+            let (load, store) = fact.update.map_or((NO_SITE, NO_SITE), |(load, store)| {
+                (load as u32, store as u32)
+            });
+            b.const_struct(&[
+                b.const_int(i32_type, fact.kind as i64),
+                b.const_int(i32_type, fact.loop_index as i64),
+                b.const_int(i32_type, i64::from(load)),
+                b.const_int(i32_type, i64::from(store)),
+                operation,
+                name,
+            ])
+        })
+        .collect();
+    let fact_type = b.type_of(facts[0]);
+    b.private_constant(b.const_array(fact_type, &facts), "polyrust.facts")
 }
 
 #[cfg(test)]

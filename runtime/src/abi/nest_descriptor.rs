@@ -3,15 +3,24 @@
 //! them defensively once per nest: a descriptor whose fields break the ABI (another
 //! version, too many sites, a site deeper than its nest, a chain of enclosing loops
 //! that does not match the depths) is refused with a reason, never trusted.
+//!
+//! Version 2 adds the compiler's facts about the nest's loops (`num_facts` where
+//! version 1 had `reserved`, and the `facts` pointer after it): see
+//! [`crate::profile::static_model`]. Version 1 descriptors are still read (no facts).
 
 use std::ffi::c_char;
 
 use super::descriptor::c_text;
 use crate::accesses::{NestIdentity, SiteInfo};
 use crate::profile::nest::{SiteKind, MAX_DEPTH, MAX_SITES};
+use crate::profile::static_model::{FactKind, LoopFact, MAX_FACTS};
 
-/// The only nest descriptor layout this runtime knows.
-pub const NEST_ABI_VERSION: u32 = 1;
+/// The newest nest descriptor layout this runtime knows (it also reads version 1).
+pub const NEST_ABI_VERSION: u32 = 2;
+const FACT_REDUCTION: u32 = 0;
+const FACT_RECURRENCE: u32 = 1;
+const FACT_UNRECORDED_CALL: u32 = 2;
+const FACT_MEMORY_REDUCTION: u32 = 3;
 const SITE_LOAD: u32 = 0;
 const SITE_STORE: u32 = 1;
 const SITE_LOOP: u32 = 2;
@@ -30,8 +39,20 @@ pub struct SiteDescriptor {
     pub name: *const c_char,
 }
 
-/// C: `struct polyrust_rt_nest`. 64-bit: four `uint32_t`, six pointers, two
-/// `uint32_t`, 72 bytes.
+/// C: `struct polyrust_rt_fact`. 64-bit: four `uint32_t`, two pointers, 32 bytes.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct FactDescriptor {
+    pub kind: u32,
+    pub loop_site: u32,
+    pub load: u32,
+    pub store: u32,
+    pub operation: *const c_char,
+    pub name: *const c_char,
+}
+
+/// C: `struct polyrust_rt_nest` up to `num_facts`, the part every version has. 64-bit:
+/// four `uint32_t`, six pointers, two `uint32_t`, 72 bytes.
 #[repr(C)]
 #[derive(Debug)]
 pub struct NestDescriptor {
@@ -46,7 +67,16 @@ pub struct NestDescriptor {
     pub sites: *const SiteDescriptor,
     pub default_path: *const c_char,
     pub modelled: u32,
-    pub reserved: u32,
+    /// Version 2; `reserved` (0) in version 1.
+    pub num_facts: u32,
+}
+
+/// C: `struct polyrust_rt_nest` of version 2, 80 bytes.
+#[repr(C)]
+#[derive(Debug)]
+pub struct NestDescriptorV2 {
+    pub base: NestDescriptor,
+    pub facts: *const FactDescriptor,
 }
 
 impl NestDescriptor {
@@ -56,9 +86,9 @@ impl NestDescriptor {
     /// Every pointer of the descriptor is NULL or valid as its field says; `sites`
     /// points to `num_sites` site descriptors.
     pub(crate) unsafe fn identity(&self) -> Result<NestIdentity, String> {
-        if self.abi_version != NEST_ABI_VERSION {
+        if !(1..=NEST_ABI_VERSION).contains(&self.abi_version) {
             return Err(format!(
-                "descriptor version {} (this runtime knows {NEST_ABI_VERSION})",
+                "descriptor version {} (this runtime knows 1 to {NEST_ABI_VERSION})",
                 self.abi_version
             ));
         }
@@ -102,6 +132,7 @@ impl NestDescriptor {
             });
         }
         check_loop_chains(&sites)?;
+        let facts = self.facts(&sites)?;
         Ok(NestIdentity {
             id,
             function: c_text(self.function).unwrap_or_default(),
@@ -111,7 +142,60 @@ impl NestDescriptor {
             modelled: self.modelled == 1,
             thread: 0,
             sites,
+            facts,
         })
+    }
+
+    /// The facts of a version 2 descriptor (none in version 1), each about a loop site.
+    ///
+    /// # Safety
+    /// As [`NestDescriptor::identity`]; a version 2 descriptor is a [`NestDescriptorV2`]
+    /// whose `facts` points to `num_facts` fact descriptors.
+    unsafe fn facts(&self, sites: &[SiteInfo]) -> Result<Vec<LoopFact>, String> {
+        if self.abi_version < 2 || self.num_facts == 0 {
+            return Ok(Vec::new());
+        }
+        let count = self.num_facts as usize;
+        if count > MAX_FACTS {
+            return Err(format!("{count} facts, more than {MAX_FACTS}"));
+        }
+        let full = &*(self as *const NestDescriptor).cast::<NestDescriptorV2>();
+        if full.facts.is_null() {
+            return Err("facts is NULL".into());
+        }
+        let raw = std::slice::from_raw_parts(full.facts, count);
+        raw.iter()
+            .enumerate()
+            .map(|(index, fact)| {
+                let kind = match fact.kind {
+                    FACT_REDUCTION => FactKind::Reduction,
+                    FACT_RECURRENCE => FactKind::Recurrence,
+                    FACT_UNRECORDED_CALL => FactKind::UnrecordedCall,
+                    FACT_MEMORY_REDUCTION => FactKind::MemoryReduction,
+                    other => return Err(format!("fact {index} has kind {other}")),
+                };
+                let is_loop = sites
+                    .get(fact.loop_site as usize)
+                    .is_some_and(|site| site.kind == SiteKind::Loop);
+                if !is_loop {
+                    return Err(format!(
+                        "fact {index} is about site {}, not a loop",
+                        fact.loop_site
+                    ));
+                }
+                let update = (kind == FactKind::MemoryReduction)
+                    .then(|| update_sites(sites, fact))
+                    .transpose()
+                    .map_err(|problem| format!("fact {index}: {problem}"))?;
+                Ok(LoopFact {
+                    loop_site: fact.loop_site,
+                    kind,
+                    update,
+                    operation: c_text(fact.operation).unwrap_or_default(),
+                    name: c_text(fact.name).unwrap_or_default(),
+                })
+            })
+            .collect()
     }
 
     /// The profile path compiled in, if any (an empty one counts as none).
@@ -121,6 +205,18 @@ impl NestDescriptor {
     pub(crate) unsafe fn default_path(&self) -> Option<String> {
         c_text(self.default_path).filter(|path| !path.is_empty())
     }
+}
+
+/// A memory reduction's (load, store) sites, which must be a load and a store.
+fn update_sites(sites: &[SiteInfo], fact: &FactDescriptor) -> Result<(u32, u32), String> {
+    let kind_of = |site: u32| sites.get(site as usize).map(|s| s.kind);
+    if kind_of(fact.load) != Some(SiteKind::Load) || kind_of(fact.store) != Some(SiteKind::Store) {
+        return Err(format!(
+            "sites {} and {} are not a load and a store",
+            fact.load, fact.store
+        ));
+    }
+    Ok((fact.load, fact.store))
 }
 
 /// Each site's chain of enclosing loop headers must have exactly its depth, with
@@ -174,7 +270,11 @@ mod tests {
         assert_eq!(offset_of!(NestDescriptor, sites), 48);
         assert_eq!(offset_of!(NestDescriptor, default_path), 56);
         assert_eq!(offset_of!(NestDescriptor, modelled), 64);
-        assert_eq!(offset_of!(NestDescriptor, reserved), 68);
+        assert_eq!(offset_of!(NestDescriptor, num_facts), 68);
+        assert_eq!(size_of::<FactDescriptor>(), 32);
+        assert_eq!(offset_of!(FactDescriptor, name), 24);
+        assert_eq!(size_of::<NestDescriptorV2>(), 80);
+        assert_eq!(offset_of!(NestDescriptorV2, facts), 72);
     }
 
     fn descriptor(sites: *const SiteDescriptor, num_sites: u32) -> NestDescriptor {
@@ -190,7 +290,7 @@ mod tests {
             sites,
             default_path: std::ptr::null(),
             modelled: 0,
-            reserved: 0,
+            num_facts: 0,
         }
     }
 
@@ -228,8 +328,8 @@ mod tests {
         let refuse = |nest: NestDescriptor| unsafe { nest.identity() }.unwrap_err();
         assert_eq!(refuse(descriptor(std::ptr::null(), 2)), "sites is NULL");
         let mut other_version = descriptor(sites.as_ptr(), 2);
-        other_version.abi_version = 2;
-        assert!(refuse(other_version).contains("descriptor version 2"));
+        other_version.abi_version = 3;
+        assert!(refuse(other_version).contains("descriptor version 3"));
         let mut no_id = descriptor(sites.as_ptr(), 2);
         no_id.id = std::ptr::null();
         assert_eq!(refuse(no_id), "no id");
@@ -239,6 +339,75 @@ mod tests {
         let mut bad_kind = sites;
         bad_kind[1].kind = 7;
         assert!(refuse(descriptor(bad_kind.as_ptr(), 2)).contains("site 1 has kind 7"));
+    }
+
+    #[test]
+    fn a_version_2_descriptor_brings_its_facts_about_loop_sites_only() {
+        let sites = [
+            SiteDescriptor {
+                kind: SITE_LOOP,
+                depth: 1,
+                size: 0,
+                line: 0,
+                column: 0,
+                loop_site: NO_LOOP,
+                name: std::ptr::null(),
+            },
+            SiteDescriptor {
+                kind: SITE_LOAD,
+                depth: 1,
+                size: 4,
+                line: 0,
+                column: 0,
+                loop_site: 0,
+                name: c"a".as_ptr(),
+            },
+        ];
+        let mut facts = [
+            FactDescriptor {
+                kind: FACT_REDUCTION,
+                loop_site: 0,
+                load: NO_LOOP,
+                store: NO_LOOP,
+                operation: c"+".as_ptr(),
+                name: c"sum".as_ptr(),
+            },
+            FactDescriptor {
+                kind: FACT_UNRECORDED_CALL,
+                loop_site: 0,
+                load: NO_LOOP,
+                store: NO_LOOP,
+                operation: std::ptr::null(),
+                name: c"rand".as_ptr(),
+            },
+        ];
+        let full = |facts: *const FactDescriptor| {
+            let mut base = descriptor(sites.as_ptr(), 2);
+            base.num_facts = 2;
+            NestDescriptorV2 { base, facts }
+        };
+        // SAFETY: every pointer is NULL or points to live data above.
+        let identity = unsafe { full(facts.as_ptr()).base.identity() }.unwrap();
+        assert_eq!(identity.facts.len(), 2);
+        assert_eq!(
+            (identity.facts[0].kind, identity.facts[0].operation.as_str()),
+            (FactKind::Reduction, "+")
+        );
+        assert_eq!(identity.facts[1].name, "rand");
+        let refuse = |facts: *const FactDescriptor| {
+            // SAFETY: as above.
+            unsafe { full(facts).base.identity() }.unwrap_err()
+        };
+        assert_eq!(refuse(std::ptr::null()), "facts is NULL");
+        facts[1].loop_site = 1;
+        assert!(refuse(facts.as_ptr()).contains("site 1, not a loop"));
+        facts[1].kind = 9;
+        assert!(refuse(facts.as_ptr()).contains("fact 1 has kind 9"));
+        // Version 1 has no facts, whatever its `reserved` says.
+        let mut old = full(facts.as_ptr());
+        old.base.abi_version = 1;
+        // SAFETY: as above.
+        assert!(unsafe { old.base.identity() }.unwrap().facts.is_empty());
     }
 
     fn site(kind: SiteKind, depth: u32, parent_loop: Option<u32>) -> SiteInfo {

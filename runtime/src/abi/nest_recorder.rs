@@ -14,6 +14,7 @@ use crate::accesses::{
     fold_entries, shadow_budget, NestRecord, Shadow, WordMap, PROCESS_SHADOW_BYTES,
 };
 use crate::fold::FoldConfig;
+use crate::profile::static_model::StaticNest;
 use crate::profile::{NestProfile, MAX_REGIONS};
 use crate::trace::file::trace_file_name;
 use crate::trace::recorder::{trace_dir, TraceConfig};
@@ -193,5 +194,14 @@ impl NestRecorder {
     /// Every recorded nest, folded as if the run ended now.
     pub(crate) fn profiles(&self) -> Vec<NestProfile> {
         self.nests.iter().map(NestRecord::profile).collect()
+    }
+
+    /// The compiler's facts about every recorded nest that has some (a nest run by
+    /// several threads more than once: the profile keeps one).
+    pub(crate) fn static_nests(&self) -> Vec<StaticNest> {
+        self.nests
+            .iter()
+            .filter_map(NestRecord::static_nest)
+            .collect()
     }
 }

@@ -29,6 +29,7 @@ use crate::fold::{FoldConfig, Stream};
 use crate::profile::nest::{
     distance_vector, DependenceProfile, FoldedStream, NestProfile, SiteKind, SiteProfile, MAX_DEPTH,
 };
+use crate::profile::static_model::{LoopFact, StaticNest};
 use crate::trace::file::{
     CompressedTrace, SiteTrace, StoredPiece, TRACE_FORMAT, TRACE_FORMAT_VERSION,
 };
@@ -76,6 +77,8 @@ pub struct NestIdentity {
     /// of their first instrumented call).
     pub thread: u64,
     pub sites: Vec<SiteInfo>,
+    /// What the compiler saw of the nest's loops (its descriptor's facts).
+    pub facts: Vec<LoopFact>,
 }
 
 /// A dependence stream and its key.
@@ -254,7 +257,8 @@ impl NestRecord {
                             source: writer.site,
                             sink,
                             across_entries,
-                            stream: Stream::new(point.len(), positions, FoldConfig::default()),
+                            stream: Stream::new(point.len(), positions, FoldConfig::default())
+                                .tracking_offsets(),
                         });
                         dependence_index.insert(key, dependences.len() - 1);
                         dependences.len() - 1
@@ -330,6 +334,17 @@ impl NestRecord {
         })
     }
 
+    /// The compiler's facts about the nest's loops, for the profile's static section
+    /// (`None` without any).
+    pub fn static_nest(&self) -> Option<StaticNest> {
+        let identity = &self.identity;
+        (!identity.facts.is_empty()).then(|| StaticNest {
+            id: identity.id.clone(),
+            module_hash: identity.module_hash.clone(),
+            facts: identity.facts.clone(),
+        })
+    }
+
     /// What this nest has recorded, folded as if the run ended now.
     pub fn profile(&self) -> NestProfile {
         let identity = &self.identity;
@@ -378,11 +393,28 @@ impl NestRecord {
             .iter()
             .map(|dependence| {
                 let common = self.common_positions(&profile, dependence.source, dependence.sink);
-                let stream = FoldedStream::from_folded(&dependence.stream.folded());
+                let folded = dependence.stream.folded();
+                let stream = FoldedStream::from_folded(&folded);
+                // A component the same on every point is exact in every piece, even one
+                // whose labels were widened to ⊤ or the box of a stream that gave up.
+                let exact = |q: usize| {
+                    folded
+                        .offsets
+                        .get(q)
+                        .copied()
+                        .flatten()
+                        .and_then(|d| i64::try_from(d).ok())
+                };
                 let distances = stream
                     .pieces
                     .iter()
-                    .map(|piece| distance_vector(piece, common))
+                    .map(|piece| {
+                        let mut distance = distance_vector(piece, common);
+                        for (q, component) in distance.iter_mut().enumerate() {
+                            *component = component.or_else(|| exact(q));
+                        }
+                        distance
+                    })
                     .collect();
                 DependenceProfile {
                     source: dependence.source,
@@ -437,6 +469,7 @@ mod tests {
                 site(SiteKind::Load, 2, Some(1), "a"),
                 site(SiteKind::Store, 2, Some(1), "s"),
             ],
+            facts: Vec::new(),
         };
         let positions = NestRecord::positions(&identity);
         let mut nest = NestRecord::new(

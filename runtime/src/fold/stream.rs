@@ -10,6 +10,11 @@
 //! together exceed [`FoldConfig::max_pieces`] (or a point arrives out of order, or the
 //! stream is deeper than [`MAX_FOLD_DIMS`]) the stream gives up geometry and keeps a
 //! bounding box with ⊤ labels (the paper's geometric give-up).
+//!
+//! A stream can also keep, per label output o, whether `point[o] − label[o]` was the
+//! same on every point ([`Stream::tracking_offsets`]): for a dependence stream (labels:
+//! the source's IV positions) that is the exact distance along position o, which the
+//! give-up box (or a widened ⊤ label) would otherwise lose.
 
 use std::collections::BTreeMap;
 
@@ -98,6 +103,9 @@ pub struct Folded {
     pub gave_up: bool,
     /// Most polyhedra alive at once (the paper's #MPl).
     pub peak_live: usize,
+    /// Per label output o (below the IV length), `point[o] − label[o]` when it was the
+    /// same on every point, `None` when not; empty unless the stream tracked them.
+    pub offsets: Vec<Option<i128>>,
 }
 
 /// The give-up state: a bounding box and its count.
@@ -126,6 +134,9 @@ pub struct Stream {
     gave_up: Option<GiveUpBox>,
     /// Points of the wrong length, ignored.
     ignored: u64,
+    /// Whether `offsets` is kept (see [`Stream::tracking_offsets`]).
+    track_offsets: bool,
+    offsets: Vec<Option<i128>>,
 }
 
 impl Stream {
@@ -143,6 +154,30 @@ impl Stream {
             peak_live: 0,
             gave_up: None,
             ignored: 0,
+            track_offsets: false,
+            offsets: Vec::new(),
+        }
+    }
+
+    /// The stream, keeping per label output o whether `point[o] − label[o]` is the same
+    /// on every point (the exact components of a dependence's distance, whatever its
+    /// geometry does). Costs a subtraction per output and event.
+    pub fn tracking_offsets(mut self) -> Stream {
+        self.track_offsets = true;
+        self
+    }
+
+    /// Folds `point − label` per output into the offsets seen so far.
+    fn track_offsets(&mut self, point: &[i64], labels: &[i128]) {
+        let offset = |o: usize| i128::from(point[o]).checked_sub(labels[o]);
+        if self.events == 1 {
+            self.offsets = (0..self.outputs.min(self.dims)).map(offset).collect();
+            return;
+        }
+        for o in 0..self.offsets.len() {
+            if self.offsets[o].is_some() && self.offsets[o] != offset(o) {
+                self.offsets[o] = None;
+            }
         }
     }
 
@@ -161,6 +196,9 @@ impl Stream {
             return;
         }
         self.events += 1;
+        if self.track_offsets {
+            self.track_offsets(point, labels);
+        }
         if let Some(bounds) = &mut self.gave_up {
             grow_box(bounds, point);
             return;
@@ -389,6 +427,7 @@ impl Stream {
             events: self.events,
             gave_up,
             peak_live: self.peak_live,
+            offsets: self.offsets,
         }
     }
 }

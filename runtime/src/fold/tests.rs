@@ -408,3 +408,40 @@ fn random_three_deep_nests_regenerate_exactly_and_a_tetrahedron_is_one_piece() {
         }
     }
 }
+
+/// Sink (e, b, t) reads what (e, b, t') wrote, t' scattered.
+fn scattered_reads(config: FoldConfig) -> Folded {
+    let mut stream = Stream::new(3, 3, config).tracking_offsets();
+    for b in 0..6i64 {
+        for t in 1..20i64 {
+            let source = ((b * 31 + t * 17) * 2_654_435_761 % 1000) % t;
+            stream.push(&[0, b, t], &[0, b as i128, source as i128]);
+        }
+    }
+    stream.finish()
+}
+
+#[test]
+fn a_dependence_stream_that_gives_up_keeps_its_components_that_never_changed() {
+    // Without widening the geometry fragments into more pieces than the stream keeps,
+    // but the distance along b stays 0.
+    let folded = scattered_reads(FoldConfig {
+        widen: false,
+        max_pieces: 4,
+    });
+    assert!(folded.gave_up);
+    assert_eq!(folded.offsets, vec![Some(0), Some(0), None]);
+    // Widened instead, the label along t is ⊤; the offsets say the same.
+    let widened = scattered_reads(FoldConfig::default());
+    assert!(!widened.gave_up);
+    assert!(widened.pieces.iter().any(|p| !p.is_affine()));
+    assert_eq!(widened.offsets, vec![Some(0), Some(0), None]);
+}
+
+#[test]
+fn offsets_are_not_kept_unless_asked() {
+    let points: Vec<_> = (0..4i64)
+        .map(|i| (vec![0, i], vec![0, i as i128]))
+        .collect();
+    assert!(fold(2, 2, &points).offsets.is_empty());
+}

@@ -39,12 +39,14 @@ impl Profile {
     ) -> Result<Merged, ProfileError> {
         let mut regions: BTreeMap<String, (RegionProfile, String)> = BTreeMap::new();
         let mut nests = Vec::new();
+        let mut static_nests = Vec::new();
         let mut warnings = Vec::new();
         for (index, (label, profile)) in profiles.into_iter().enumerate() {
             profile
                 .validate()
                 .map_err(|problem| ProfileError::MalformedMergeInput { index, problem })?;
             nests.extend(profile.nests);
+            static_nests.extend(profile.static_nests);
             for region in profile.regions {
                 let Some((merged, merged_from)) = regions.get_mut(&region.id) else {
                     regions.insert(region.id.clone(), (region, label.clone()));
@@ -72,6 +74,7 @@ impl Profile {
         let mut profile = Profile::empty();
         profile.regions = regions.into_values().map(|(region, _)| region).collect();
         profile.nests = nests;
+        profile.static_nests = static_nests;
         profile.canonicalize();
         Ok(Merged { profile, warnings })
     }

@@ -33,6 +33,16 @@ impl Profile {
             ));
         }
         self.nests.iter().try_for_each(|nest| nest.validate())?;
+        if self.static_nests.len() > self.nests.len() {
+            return Err(format!(
+                "static facts of {} nests, more than the profile's {} nests",
+                self.static_nests.len(),
+                self.nests.len()
+            ));
+        }
+        self.static_nests
+            .iter()
+            .try_for_each(|nest| nest.validate())?;
         if self.regions.len() > MAX_REGIONS {
             return Err(format!(
                 "{} regions, more than {MAX_REGIONS}",

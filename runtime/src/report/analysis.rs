@@ -8,8 +8,15 @@
 //! from an earlier entry of the nest are carried by the entry and constrain no loop.
 //! Only data-flow dependences are recorded: "parallel" assumes that anti and output
 //! dependences are removed by privatization or renaming, as the paper does.
+//!
+//! What the run cannot see comes from the compiler's facts (the profile's static
+//! section): a loop that carries a value in a register is a reduction (or, for any
+//! other recurrence, not parallel), and a loop around a call whose accesses were not
+//! recorded gets no verdict at all. A profile without facts (of an older compiler) is
+//! read as if its loops had none.
 
 use crate::profile::nest::{NestProfile, SiteKind};
+use crate::profile::static_model::{FactKind, LoopFact};
 
 /// One loop of the nest.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,14 +29,81 @@ pub struct LoopVerdict {
     pub iterations: u64,
     /// Dependences (indices into the nest's) that it carries or may carry.
     pub carries: Vec<usize>,
+    /// Parallel as it is: no dependence carried through memory or in a register, and
+    /// every call in it recorded.
     pub parallel: bool,
     /// Byte strides of the accesses inside it along it: (site, stride or ⊤).
     pub strides: Vec<(usize, Option<i64>)>,
-    /// Loads (site indices) of an address that is also stored at the same place around
-    /// this loop: the value is likely accumulated in a register across the loop (a sum
-    /// into `C[i][j]` over `k`, which the compiler keeps out of memory). Such a loop
-    /// carries that reduction, which the shadow memory does not see.
-    pub register_reductions: Vec<usize>,
+    /// Values the compiler accumulates in registers across its iterations (a sum, an
+    /// array element kept out of memory across the loop), which the shadow memory does
+    /// not see, and the updates through memory among the dependences it carries.
+    pub reductions: Vec<Reduction>,
+    /// The dependences it carries (indices into the nest's) that are updates through
+    /// memory the compiler saw as reductions (`y[i] += d`).
+    pub memory_reductions: Vec<usize>,
+    /// Other values carried in registers from one iteration to the next (source names,
+    /// empty when unknown).
+    pub recurrences: Vec<String>,
+    /// Calls in it (or in loops inside it) whose accesses were not recorded: nothing is
+    /// known about its dependences.
+    pub unrecorded_calls: Vec<String>,
+}
+
+/// A value accumulated across a loop, as the compiler saw it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reduction {
+    /// Source name, empty when unknown.
+    pub name: String,
+    /// `+`, `*`, `min/max`, `&`, `|`, `^`.
+    pub operation: String,
+    /// Updated through memory (`y[i] += d`), not kept in a register.
+    pub in_memory: bool,
+}
+
+impl LoopVerdict {
+    /// Whether the loop's only obstacle to running in parallel is values the compiler
+    /// accumulates in registers: parallel as a reduction.
+    pub fn is_reduction(&self) -> bool {
+        !self.reductions.is_empty()
+            && self
+                .carries
+                .iter()
+                .all(|d| self.memory_reductions.contains(d))
+            && self.recurrences.is_empty()
+            && self.unrecorded_calls.is_empty()
+    }
+
+    /// The "parallel" column: `yes`, `no`, `reduction (sum in a register)`, or `not
+    /// known: calls not recorded (rand)`.
+    pub fn parallel_text(&self) -> String {
+        if !self.unrecorded_calls.is_empty() {
+            return format!(
+                "not known: calls not recorded ({})",
+                self.unrecorded_calls.join(", ")
+            );
+        }
+        if self.is_reduction() {
+            let names: Vec<String> = self
+                .reductions
+                .iter()
+                .map(|r| {
+                    let place = if r.in_memory { "memory" } else { "a register" };
+                    format!("{} in {place}", value_name(&r.name))
+                })
+                .collect();
+            return format!("reduction ({})", names.join(", "));
+        }
+        if self.parallel { "yes" } else { "no" }.to_string()
+    }
+}
+
+/// A value's source name, or what to call it without one.
+pub fn value_name(name: &str) -> &str {
+    if name.is_empty() {
+        "a value"
+    } else {
+        name
+    }
 }
 
 /// Everything the report says about one nest.
@@ -127,7 +201,8 @@ fn permutable(nest: &NestProfile, chain: &[usize], band: std::ops::Range<usize>)
 }
 
 impl NestVerdict {
-    pub fn of(nest: &NestProfile) -> NestVerdict {
+    /// The verdict on `nest`, with the compiler's `facts` about its loops.
+    pub fn of(nest: &NestProfile, facts: &[LoopFact]) -> NestVerdict {
         let accesses = || nest.sites.iter().filter(|s| s.kind != SiteKind::Loop);
         let events = accesses()
             .map(|s| s.stream.events)
@@ -153,17 +228,13 @@ impl NestVerdict {
                 carries: Vec::new(),
                 parallel: true,
                 strides: Vec::new(),
-                register_reductions: Vec::new(),
+                reductions: Vec::new(),
+                memory_reductions: Vec::new(),
+                recurrences: Vec::new(),
+                unrecorded_calls: Vec::new(),
             })
             .collect();
-        for (load, child) in register_reductions(nest) {
-            if let Some(verdict) = loops.iter_mut().find(|l| l.site == child) {
-                verdict.parallel = false;
-                if !verdict.register_reductions.contains(&load) {
-                    verdict.register_reductions.push(load);
-                }
-            }
-        }
+        apply_facts(nest, facts, &mut loops);
         for (index, dependence) in nest.dependences.iter().enumerate() {
             if dependence.across_entries {
                 continue;
@@ -183,6 +254,7 @@ impl NestVerdict {
                 }
             }
         }
+        apply_memory_reductions(nest, facts, &mut loops);
         for (index, site) in nest.sites.iter().enumerate() {
             if site.kind == SiteKind::Loop {
                 continue;
@@ -194,7 +266,15 @@ impl NestVerdict {
                 }
             }
         }
-        let bands = permutable_bands(nest);
+        // Claim nothing about a loop whose calls were not recorded.
+        let mut bands = permutable_bands(nest);
+        bands.retain(|band| {
+            band.iter().all(|site| {
+                loops
+                    .iter()
+                    .all(|l| l.site != *site || l.unrecorded_calls.is_empty())
+            })
+        });
         let gave_up = nest
             .sites
             .iter()
@@ -232,41 +312,74 @@ impl NestVerdict {
     }
 }
 
-/// Maximal permutable bands (at least two loops) along every chain from the outermost
-/// loop to an innermost one, greedily from the outside.
-/// (load site, loop site) pairs: a load and a store of one address function in the same
-/// loop, with a loop nested in that loop, which then likely carries the loaded value in
-/// a register from the load to the store (see `LoopVerdict::register_reductions`).
-fn register_reductions(nest: &NestProfile) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    for (load, l) in nest.sites.iter().enumerate() {
-        if l.kind != SiteKind::Load || l.stream.pieces.is_empty() {
-            continue;
-        }
-        let stored = nest.sites.iter().any(|s| {
-            s.kind == SiteKind::Store
-                && s.parent_loop == l.parent_loop
-                && s.depth == l.depth
-                && s.stream.pieces.len() == l.stream.pieces.len()
-                && s.stream
-                    .pieces
-                    .iter()
-                    .zip(&l.stream.pieces)
-                    .all(|(a, b)| a.affine && b.affine && a.labels == b.labels)
-        });
-        if !stored {
-            continue;
-        }
-        for (child, c) in nest.sites.iter().enumerate() {
-            if c.kind == SiteKind::Loop && c.parent_loop == l.parent_loop && c.depth == l.depth + 1
-            {
-                out.push((load, child));
+/// Puts the compiler's facts on the loops they are about: a call's on its loop and
+/// every loop around it (their iterations contain it), a value carried in a register on
+/// its loop. A loop with any of them is not parallel as it is.
+fn apply_facts(nest: &NestProfile, facts: &[LoopFact], loops: &mut [LoopVerdict]) {
+    for fact in facts {
+        let site = fact.loop_site as usize;
+        let around = match fact.kind {
+            FactKind::UnrecordedCall => nest.loops_around(site),
+            FactKind::Reduction | FactKind::Recurrence => vec![site],
+            // Applies to the dependences a loop carries: see `apply_memory_reductions`.
+            FactKind::MemoryReduction => continue,
+        };
+        for verdict in loops.iter_mut().filter(|l| around.contains(&l.site)) {
+            verdict.parallel = false;
+            match fact.kind {
+                FactKind::Reduction => {
+                    let value = Reduction {
+                        name: fact.name.clone(),
+                        operation: fact.operation.clone(),
+                        in_memory: false,
+                    };
+                    if !verdict.reductions.contains(&value) {
+                        verdict.reductions.push(value);
+                    }
+                }
+                FactKind::Recurrence => push_once(&mut verdict.recurrences, &fact.name),
+                FactKind::UnrecordedCall => push_once(&mut verdict.unrecorded_calls, &fact.name),
+                FactKind::MemoryReduction => {}
             }
         }
     }
-    out
 }
 
+/// Marks the dependences each loop carries from the store to the load of an update the
+/// compiler saw as a reduction (whichever loop carries it: the update is associative).
+fn apply_memory_reductions(nest: &NestProfile, facts: &[LoopFact], loops: &mut [LoopVerdict]) {
+    for verdict in loops.iter_mut() {
+        for &d in &verdict.carries {
+            let Some(dependence) = nest.dependences.get(d) else {
+                continue;
+            };
+            let Some(fact) = facts.iter().find(|f| {
+                f.kind == FactKind::MemoryReduction
+                    && f.update == Some((dependence.sink, dependence.source))
+            }) else {
+                continue;
+            };
+            verdict.memory_reductions.push(d);
+            let value = Reduction {
+                name: fact.name.clone(),
+                operation: fact.operation.clone(),
+                in_memory: true,
+            };
+            if !verdict.reductions.contains(&value) {
+                verdict.reductions.push(value);
+            }
+        }
+    }
+}
+
+fn push_once(list: &mut Vec<String>, item: &str) {
+    if !list.iter().any(|x| x == item) {
+        list.push(item.to_string());
+    }
+}
+
+/// Maximal permutable bands (at least two loops) along every chain from the outermost
+/// loop to an innermost one, greedily from the outside.
 fn permutable_bands(nest: &NestProfile) -> Vec<Vec<usize>> {
     let mut bands: Vec<Vec<usize>> = Vec::new();
     let leaves = nest.sites.iter().enumerate().filter(|(index, site)| {
@@ -308,6 +421,24 @@ fn suggestion(nest: &NestProfile, verdict: &NestVerdict) -> String {
     if nest.shadow_full {
         advice.push("the shadow memory was full: dependences may be missing, raise POLYRUST_SHADOW_MB and re-run".into());
     }
+    let unknown: Vec<&str> = verdict
+        .loops
+        .iter()
+        .filter(|l| !l.unrecorded_calls.is_empty())
+        .map(|l| l.name.as_str())
+        .collect();
+    if !unknown.is_empty() {
+        advice.push(format!(
+            "nothing is claimed about loop{} {}: {} calls whose accesses were not recorded",
+            if unknown.len() == 1 { "" } else { "s" },
+            unknown.join(", "),
+            if unknown.len() == 1 {
+                "it makes"
+            } else {
+                "they make"
+            }
+        ));
+    }
     if let Some(outer) = verdict
         .loops
         .iter()
@@ -317,6 +448,24 @@ fn suggestion(nest: &NestProfile, verdict: &NestVerdict) -> String {
         advice.push(format!(
             "loop {} is parallel: run its iterations in parallel",
             outer.name
+        ));
+    }
+    if let Some(reduction) = verdict
+        .loops
+        .iter()
+        .filter(|l| l.is_reduction())
+        .min_by_key(|l| l.depth)
+    {
+        let names: Vec<&str> = reduction
+            .reductions
+            .iter()
+            .map(|r| value_name(&r.name))
+            .collect();
+        advice.push(format!(
+            "loop {} is a reduction into {}: run it in parallel only as a reduction (a \
+             floating-point one then rounds differently)",
+            reduction.name,
+            names.join(", ")
         ));
     }
     for band in &verdict.bands {
@@ -338,7 +487,7 @@ fn suggestion(nest: &NestProfile, verdict: &NestVerdict) -> String {
                 "the innermost loop {} is parallel with unit-stride accesses: it vectorizes",
                 inner.name
             ));
-        } else if !inner.parallel {
+        } else if !inner.parallel && inner.unrecorded_calls.is_empty() {
             let band = verdict.bands.iter().find(|b| b.contains(&inner.site));
             let candidate = verdict.loops.iter().find(|l| {
                 l.parallel
@@ -348,8 +497,14 @@ fn suggestion(nest: &NestProfile, verdict: &NestVerdict) -> String {
             });
             if let Some(candidate) = candidate {
                 advice.push(format!(
-                    "{} carries a dependence; interchange {} innermost (parallel, unit stride) to vectorize",
-                    inner.name, candidate.name
+                    "{} carries a {}; interchange {} innermost (parallel, unit stride) to vectorize",
+                    inner.name,
+                    if inner.is_reduction() {
+                        "reduction"
+                    } else {
+                        "dependence"
+                    },
+                    candidate.name
                 ));
             }
         }

@@ -103,6 +103,19 @@ fn render_nest(
             escape(&parallel.join(", "))
         );
     }
+    let reductions: Vec<&str> = verdict
+        .loops
+        .iter()
+        .filter(|l| l.is_reduction())
+        .map(|l| l.name.as_str())
+        .collect();
+    if !reductions.is_empty() {
+        let _ = write!(
+            page,
+            "<span class=\"info\">reduction: {}</span>",
+            escape(&reductions.join(", "))
+        );
+    }
     for band in &verdict.bands {
         let names: Vec<&str> = band.iter().map(|&s| verdict.loop_name(s)).collect();
         let _ = write!(
@@ -140,7 +153,7 @@ fn render_nest(
             lp.depth,
             lp.iterations,
             if lp.parallel { "yes" } else { "no" },
-            if lp.parallel { "yes" } else { "no" },
+            escape(&lp.parallel_text()),
             escape(&if carries.is_empty() { "–".to_string() } else { carries.join("; ") })
         );
     }

@@ -140,7 +140,7 @@ fn render_nest(
             lp.line,
             lp.depth,
             lp.iterations,
-            if lp.parallel { "yes" } else { "no" },
+            lp.parallel_text(),
             if carries.is_empty() {
                 "–".to_string()
             } else {

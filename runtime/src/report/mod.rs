@@ -22,7 +22,7 @@ pub fn hot_nests(profile: &Profile) -> Vec<(&NestProfile, NestVerdict)> {
     let mut nests: Vec<(&NestProfile, NestVerdict)> = profile
         .nests
         .iter()
-        .map(|nest| (nest, NestVerdict::of(nest)))
+        .map(|nest| (nest, NestVerdict::of(nest, profile.static_facts(nest))))
         .collect();
     nests.sort_by(|a, b| {
         b.1.events
@@ -137,27 +137,39 @@ pub fn box_text(lower: &[i64], upper: &[i64], names: &[String]) -> String {
         .join(", ")
 }
 
-/// `load C → store C`, per dependence loop `lp` carries, then each value it likely
-/// accumulates in a register.
+/// `load C → store C`, per dependence loop `lp` carries, then each value the compiler
+/// carries across it in a register.
 pub fn carried(nest: &NestProfile, lp: &LoopVerdict) -> Vec<String> {
-    let through_memory = lp
-        .carries
-        .iter()
-        .filter_map(|&d| nest.dependences.get(d))
-        .map(|dependence| {
-            format!(
-                "{} → {}",
-                site_name(nest, dependence.source as usize),
-                site_name(nest, dependence.sink as usize)
-            )
-        });
-    let in_registers = lp.register_reductions.iter().map(|&load| {
+    let through_memory = lp.carries.iter().filter_map(|&d| {
+        let dependence = nest.dependences.get(d)?;
+        let update = if lp.memory_reductions.contains(&d) {
+            " (a reduction)"
+        } else {
+            ""
+        };
+        Some(format!(
+            "{} → {}{update}",
+            site_name(nest, dependence.source as usize),
+            site_name(nest, dependence.sink as usize)
+        ))
+    });
+    let reductions = lp.reductions.iter().filter(|r| !r.in_memory).map(|r| {
         format!(
-            "{} (a reduction in a register: loaded before the loop, stored after)",
-            site_name(nest, load)
+            "{} (a {} reduction in a register)",
+            analysis::value_name(&r.name),
+            r.operation
         )
     });
-    through_memory.chain(in_registers).collect()
+    let recurrences = lp.recurrences.iter().map(|name| {
+        format!(
+            "{} (carried in a register to the next iteration)",
+            analysis::value_name(name)
+        )
+    });
+    through_memory
+        .chain(reductions)
+        .chain(recurrences)
+        .collect()
 }
 
 /// One row of a nest's table of accesses, as both renderings show it.

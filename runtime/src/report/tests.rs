@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicUsize;
 use super::*;
 use crate::accesses::{NestIdentity, NestRecord, Shadow, SiteInfo};
 use crate::fold::FoldConfig;
+use crate::profile::static_model::{FactKind, LoopFact, StaticNest};
 
 static POOL: AtomicUsize = AtomicUsize::new(0);
 
@@ -31,6 +32,7 @@ fn record(id: &str, sites: Vec<SiteInfo>) -> NestRecord {
         modelled: false,
         thread: 0,
         sites,
+        facts: Vec::new(),
     };
     let positions = NestRecord::positions(&identity);
     NestRecord::new(
@@ -136,7 +138,7 @@ fn profile_of(nests: Vec<NestProfile>) -> Profile {
 fn matmul_k_carries_the_dependence_on_c_i_and_j_are_parallel_and_the_band_is_permutable() {
     let nest = matmul(12);
     assert_eq!(nest.validate(), Ok(()));
-    let verdict = NestVerdict::of(&nest);
+    let verdict = NestVerdict::of(&nest, &[]);
     assert_eq!(verdict.affine_share(), 1.0);
     let by_name = |name: &str| verdict.loops.iter().find(|l| l.name == name).unwrap();
     assert!(by_name("i").parallel);
@@ -171,7 +173,7 @@ fn matmul_k_carries_the_dependence_on_c_i_and_j_are_parallel_and_the_band_is_per
 #[test]
 fn a_histogram_through_an_index_array_is_not_parallel_and_not_affine() {
     let nest = histogram(200);
-    let verdict = NestVerdict::of(&nest);
+    let verdict = NestVerdict::of(&nest, &[]);
     assert!(!verdict.loops[0].parallel);
     // idx[i] is affine; h[idx[i]] (load and store) is not.
     let share = verdict.affine_share();
@@ -288,7 +290,7 @@ fn gauss_seidel(steps: i64, n: i64) -> NestProfile {
 #[test]
 fn gauss_seidel_carries_along_t_and_i_and_is_not_permutable_until_skewed() {
     let nest = gauss_seidel(6, 20);
-    let verdict = NestVerdict::of(&nest);
+    let verdict = NestVerdict::of(&nest, &[]);
     assert!(
         verdict.loops.iter().all(|l| !l.parallel),
         "{:?}",
@@ -318,20 +320,138 @@ fn gauss_seidel_carries_along_t_and_i_and_is_not_permutable_until_skewed() {
     );
 }
 
+/// The compiler's fact that `loop_site` carries a value in a register, or calls what
+/// the run did not record.
+fn fact(loop_site: u32, kind: FactKind, operation: &str, name: &str) -> LoopFact {
+    LoopFact {
+        loop_site,
+        kind,
+        operation: operation.into(),
+        name: name.into(),
+        update: None,
+    }
+}
+
 #[test]
-fn a_sum_kept_in_a_register_across_k_makes_k_carry_it() {
+fn a_sum_kept_in_a_register_across_k_makes_k_a_reduction() {
     let nest = product(6, true);
-    let verdict = NestVerdict::of(&nest);
+    let facts = [fact(3, FactKind::Reduction, "+", "C")];
+    let verdict = NestVerdict::of(&nest, &facts);
     let k = verdict.loops.iter().find(|l| l.name == "k").unwrap();
-    assert!(!k.parallel);
-    assert_eq!(k.register_reductions, vec![2]);
-    assert!(carried(&nest, k)[0].contains("a reduction in a register"));
+    assert!(!k.parallel && k.is_reduction());
+    assert_eq!(k.parallel_text(), "reduction (C in a register)");
+    assert!(carried(&nest, k)[0].contains("C (a + reduction in a register)"));
     let j = verdict.loops.iter().find(|l| l.name == "j").unwrap();
-    assert!(j.parallel && j.register_reductions.is_empty());
+    assert!(j.parallel && j.reductions.is_empty());
     // Not "k vectorizes": j (unit stride in B and C) goes innermost instead.
     assert!(
-        verdict.suggestion.contains("interchange j innermost"),
+        verdict
+            .suggestion
+            .contains("k carries a reduction; interchange j innermost"),
         "{}",
         verdict.suggestion
+    );
+    assert!(
+        verdict.suggestion.contains("loop k is a reduction into C"),
+        "{}",
+        verdict.suggestion
+    );
+}
+
+#[test]
+fn a_load_and_a_store_of_one_address_around_a_loop_make_no_reduction_without_a_fact() {
+    // The k-means shape: `membership[i]` loaded and stored in the `i` loop, around a
+    // `j` loop that never touches it. Only the compiler knows what a register carries.
+    let nest = product(6, true);
+    let verdict = NestVerdict::of(&nest, &[]);
+    let k = verdict.loops.iter().find(|l| l.name == "k").unwrap();
+    assert!(k.reductions.is_empty() && carried(&nest, k).is_empty());
+    assert_eq!(k.parallel_text(), "yes");
+}
+
+#[test]
+fn a_loop_around_a_call_not_recorded_gets_no_verdict() {
+    let nest = matmul(6);
+    // A call to rand in the k loop: k and the loops around it are not known.
+    let facts = [fact(3, FactKind::UnrecordedCall, "", "rand")];
+    let verdict = NestVerdict::of(&nest, &facts);
+    for l in &verdict.loops {
+        assert!(!l.parallel, "{}", l.name);
+        assert_eq!(l.parallel_text(), "not known: calls not recorded (rand)");
+    }
+    assert!(verdict.bands.is_empty());
+    assert!(
+        !verdict.suggestion.contains("parallel:"),
+        "{}",
+        verdict.suggestion
+    );
+    assert!(
+        !verdict.suggestion.contains("vectorize"),
+        "{}",
+        verdict.suggestion
+    );
+    assert!(
+        verdict
+            .suggestion
+            .contains("nothing is claimed about loops i, j, k"),
+        "{}",
+        verdict.suggestion
+    );
+}
+
+#[test]
+fn a_value_carried_in_a_register_that_is_no_reduction_makes_the_loop_not_parallel() {
+    let nest = matmul(6);
+    let facts = [fact(1, FactKind::Recurrence, "", "x")];
+    let verdict = NestVerdict::of(&nest, &facts);
+    let j = verdict.loops.iter().find(|l| l.name == "j").unwrap();
+    assert_eq!(j.parallel_text(), "no");
+    assert!(carried(&nest, j)
+        .iter()
+        .any(|c| c == "x (carried in a register to the next iteration)"));
+}
+
+#[test]
+fn the_report_reads_the_facts_from_the_profiles_static_section() {
+    let nest = product(6, true);
+    let mut profile = profile_of(vec![nest.clone()]);
+    profile.static_nests.push(StaticNest {
+        id: nest.id.clone(),
+        module_hash: nest.module_hash.clone(),
+        facts: vec![fact(3, FactKind::Reduction, "+", "C")],
+    });
+    // Written, read back and merged with itself: one entry, the same facts.
+    let text = serde_json::to_string(&profile).unwrap();
+    assert!(text.contains("\"static\":[{"), "{text}");
+    let read: Profile = serde_json::from_str(&text).unwrap();
+    assert_eq!(read.validate(), Ok(()));
+    let merged = Profile::merge([read.clone(), read]).unwrap().profile;
+    assert_eq!(merged.static_nests.len(), 1);
+    let report = markdown::render(&merged, "p");
+    assert!(
+        report.contains("| reduction (C in a register) |"),
+        "{report}"
+    );
+}
+
+#[test]
+fn an_update_through_memory_the_compiler_saw_makes_the_loop_a_reduction() {
+    let nest = histogram(200);
+    let mut update = fact(0, FactKind::MemoryReduction, "+", "h");
+    update.update = Some((2, 3));
+    let verdict = NestVerdict::of(&nest, &[update]);
+    let i = &verdict.loops[0];
+    assert!(!i.parallel && i.is_reduction());
+    assert_eq!(i.parallel_text(), "reduction (h in memory)");
+    assert_eq!(
+        carried(&nest, i),
+        vec!["store h@11 → load h@11 (a reduction)"]
+    );
+    // Another update of the same array does not count.
+    let mut other = fact(0, FactKind::MemoryReduction, "+", "h");
+    other.update = Some((1, 3));
+    assert_eq!(
+        NestVerdict::of(&nest, &[other]).loops[0].parallel_text(),
+        "no"
     );
 }

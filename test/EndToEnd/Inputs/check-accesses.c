@@ -13,12 +13,18 @@ struct polyrust_rt_site {
   const char *name;
 };
 
+struct polyrust_rt_fact {
+  uint32_t kind, loop, load, store;
+  const char *operation, *name;
+};
+
 struct polyrust_rt_nest {
   uint32_t abi_version, num_sites, max_depth, line;
   const char *id, *function, *file, *module_hash;
   const struct polyrust_rt_site *sites;
   const char *default_path;
-  uint32_t modelled, reserved;
+  uint32_t modelled, num_facts;
+  const struct polyrust_rt_fact *facts;
 };
 
 #define SLOTS 8192
@@ -52,11 +58,21 @@ static uint64_t *entries_of(const struct polyrust_rt_nest *nest, int insert) {
 }
 
 static void check_descriptor(const struct polyrust_rt_nest *nest) {
-  if (nest->abi_version != 1 || nest->num_sites == 0 || nest->num_sites > 4096 ||
+  if (nest->abi_version != 2 || nest->num_sites == 0 || nest->num_sites > 4096 ||
       nest->max_depth == 0 || nest->max_depth > MAX_DEPTH || !nest->id || !nest->function ||
       !nest->file || !nest->module_hash || !nest->sites || nest->modelled > 1 ||
-      nest->reserved != 0)
+      nest->num_facts > 4096 || (nest->num_facts != 0) != (nest->facts != NULL))
     abort();
+  /* Each fact is about a loop site, with its strings. */
+  for (uint32_t f = 0; f < nest->num_facts; f++) {
+    const struct polyrust_rt_fact *fact = &nest->facts[f];
+    if (fact->kind > 3 || fact->loop >= nest->num_sites ||
+        (fact->kind == 3 && (fact->load >= nest->num_sites || fact->store >= nest->num_sites ||
+                             nest->sites[fact->load].kind != 0 ||
+                             nest->sites[fact->store].kind != 1)) ||
+        nest->sites[fact->loop].kind != 2 || !fact->operation || !fact->name)
+      abort();
+  }
   for (uint32_t s = 0; s < nest->num_sites; s++) {
     const struct polyrust_rt_site *site = &nest->sites[s];
     if (site->kind > 2 || site->depth == 0 || site->depth > nest->max_depth || !site->name)

@@ -1,7 +1,7 @@
 /* For the tests only: the two entry points of -polyrust-instrument=accesses (the ABI of
- * struct polyrust_rt_nest, version 1), printing each call to stderr. The descriptor is
- * printed at the first entry into each nest; addresses are shown relative to the
- * arrays A and B of the program under test. */
+ * struct polyrust_rt_nest, version 2, read up to its facts), printing each call to
+ * stderr. The descriptor is printed at the first entry into each nest; addresses are
+ * shown relative to the arrays A and B of the program under test. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -15,7 +15,7 @@ struct polyrust_rt_nest {
   const char *id, *function, *file, *module_hash;
   const struct polyrust_rt_site *sites;
   const char *default_path;
-  uint32_t modelled, reserved;
+  uint32_t modelled, num_facts;
 };
 
 extern double A[8][8], B[8];

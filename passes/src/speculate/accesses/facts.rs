@@ -1,0 +1,536 @@
+//! What the compiler sees of an instrumented nest's loops that a run of them cannot
+//! show, for the descriptor's facts (`struct polyrust_rt_fact`, version 2):
+//!
+//! - values carried from one iteration of a loop to the next in registers: a header phi
+//!   that is not a counter (ScalarEvolution's recurrence of the loop) and whose value on
+//!   the back edge depends on itself. It is a reduction when the way back is one
+//!   associative operation (`+` with `-` of other values and `fmuladd`, `*`, `min/max`
+//!   by comparison or intrinsic, `&`, `|`, `^`) through selects, phis and casts, and no
+//!   partial value is used elsewhere in the loop (a running sum stored each iteration is
+//!   a scan); any other such phi is a recurrence. A sum `s += a[k]` and an array element
+//!   LLVM keeps in a register across the loop (`C[i][j]` over `k`) are reductions.
+//! - updates of one element through memory: a store of `op(x, v)` where `x` was loaded
+//!   from the same address in the same loop and is used nothing else there (`y[i] +=
+//!   d`, `h[idx[i]]++`): the dependences from that store to that load are a reduction.
+//! - calls in a loop whose accesses are not recorded (the remark `accesses of the loop
+//!   nest not recorded` names them): calls that read or write memory, and memory
+//!   intrinsics of a length known only at run time. A libm call under `-fmath-errno`
+//!   only writes errno, which no loop reads: it is left out.
+//!
+//! Relies on loop-simplified loops (one latch), run before the instrumentation adds its
+//! own counters and calls. Only reads the IR.
+
+use std::collections::HashSet;
+
+use inkwell::basic_block::BasicBlock;
+use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
+
+use crate::llvm::ir::{
+    as_instruction, called_function_name, is_annotation_intrinsic, is_constant_int,
+    memory_transfer, operand, phi_incoming, users,
+};
+use crate::llvm::source_terms::array_name;
+use crate::llvm::{FunctionAnalyses, LLVMValueRef, Loop, MemoryEffect, ScevKind};
+
+/// `POLYRUST_RT_FACT_*`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FactKind {
+    Reduction = 0,
+    Recurrence = 1,
+    UnrecordedCall = 2,
+    MemoryReduction = 3,
+}
+
+/// One fact about one loop of the nest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Fact {
+    pub kind: FactKind,
+    /// The loop's index in the nest's preorder (its site index).
+    pub loop_index: usize,
+    /// A reduction's operation, else empty.
+    pub operation: &'static str,
+    /// The value's source name or the callee's; empty when unknown.
+    pub name: String,
+    /// A memory reduction's load and store sites.
+    pub update: Option<(usize, usize)>,
+}
+
+/// A load or store site of the nest: its instruction and index.
+pub(super) type AccessSite<'f> = (InstructionValue<'f>, usize);
+
+/// Most values one walk looks at: past it, a value counts as depending on the phi (a
+/// loop is then said not to be parallel, never the other way round).
+const MAX_STEPS: usize = 4096;
+
+/// The facts about `loops` (the nest's loops in preorder), per loop in that order, then
+/// the updates through memory among `accesses` (the nest's load and store sites).
+pub(super) fn loop_facts<'f>(
+    fa: &FunctionAnalyses<'f>,
+    loops: &[Loop<'f>],
+    accesses: &[AccessSite<'f>],
+) -> Vec<Fact> {
+    let mut facts = Vec::new();
+    for (index, l) in loops.iter().enumerate() {
+        let blocks: HashSet<BasicBlock<'f>> = l.blocks().into_iter().collect();
+        for (kind, operation, name) in carried_values(fa, *l, &blocks) {
+            facts.push(Fact {
+                kind,
+                loop_index: index,
+                operation,
+                name,
+                update: None,
+            });
+        }
+        facts.extend(memory_updates(fa, *l, index, &blocks, accesses));
+    }
+    let Some(root) = loops.first() else {
+        return facts;
+    };
+    for block in root.blocks() {
+        let Some(index) = fa
+            .loop_for_block(block)
+            .and_then(|l| loops.iter().position(|x| *x == l))
+        else {
+            continue;
+        };
+        for inst in block.get_instructions() {
+            let Some(name) = unrecorded_callee(fa, inst) else {
+                continue;
+            };
+            let fact = Fact {
+                kind: FactKind::UnrecordedCall,
+                loop_index: index,
+                operation: "",
+                name,
+                update: None,
+            };
+            if !facts.contains(&fact) {
+                facts.push(fact);
+            }
+        }
+    }
+    facts
+}
+
+/// The updates through memory whose store lies in `l` itself (not in a loop inside it):
+/// a store of a value that goes back, by one associative operation, to a load of the
+/// same address in `l` used by nothing else in `l`.
+fn memory_updates<'f>(
+    fa: &FunctionAnalyses<'f>,
+    l: Loop<'f>,
+    loop_index: usize,
+    blocks: &HashSet<BasicBlock<'f>>,
+    accesses: &[AccessSite<'f>],
+) -> Vec<Fact> {
+    let in_l = |inst: InstructionValue<'f>| {
+        inst.get_parent()
+            .is_some_and(|b| fa.loop_for_block(b) == Some(l))
+    };
+    let mut out = Vec::new();
+    for &(store, store_site) in accesses {
+        if store.get_opcode() != InstructionOpcode::Store || !in_l(store) {
+            continue;
+        }
+        let (Some(value), Some(pointer)) = (operand(store, 0), operand(store, 1)) else {
+            continue;
+        };
+        let load = accesses.iter().find(|(load, _)| {
+            load.get_opcode() == InstructionOpcode::Load
+                && operand(*load, 0) == Some(pointer)
+                && in_l(*load)
+        });
+        let Some(&(load, load_site)) = load else {
+            continue;
+        };
+        let mut walk = Walk::new(load, blocks);
+        if let Path::Reaches(Some(operation)) = walk.value(value) {
+            if walk.only_chain_uses_partial_values(Some(store)) {
+                out.push(Fact {
+                    kind: FactKind::MemoryReduction,
+                    loop_index,
+                    operation,
+                    name: array_name(fa, pointer).unwrap_or_default(),
+                    update: Some((load_site, store_site)),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The callee of `inst` when it is a call whose accesses the instrumentation does not
+/// record and that may touch memory the loop uses (`memcpy` for a memory intrinsic).
+fn unrecorded_callee(fa: &FunctionAnalyses<'_>, inst: InstructionValue<'_>) -> Option<String> {
+    if !matches!(
+        inst.get_opcode(),
+        InstructionOpcode::Call | InstructionOpcode::Invoke
+    ) || is_annotation_intrinsic(inst)
+    {
+        return None;
+    }
+    if let Some((_, _, length)) = memory_transfer(inst) {
+        if is_constant_int(length).is_some_and(|n| n > 0) {
+            return None;
+        }
+    } else if matches!(
+        fa.call_memory_effect(inst),
+        MemoryEffect::None | MemoryEffect::ErrnoWrite
+    ) {
+        return None;
+    }
+    // `memcpy`, not `llvm.memcpy.p0.p0.i64`.
+    Some(match called_function_name(inst) {
+        Some(name) => match name.strip_prefix("llvm.") {
+            Some(intrinsic) => intrinsic.split('.').next().unwrap_or(intrinsic).to_string(),
+            None => name,
+        },
+        None => "an indirect call".into(),
+    })
+}
+
+/// (kind, operation, name) of each value loop `l` carries in a register.
+fn carried_values<'f>(
+    fa: &FunctionAnalyses<'f>,
+    l: Loop<'f>,
+    blocks: &HashSet<BasicBlock<'f>>,
+) -> Vec<(FactKind, &'static str, String)> {
+    let Some(latch) = l.latch() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let phis = l
+        .header()
+        .get_instructions()
+        .take_while(|i| i.get_opcode() == InstructionOpcode::Phi);
+    for phi in phis {
+        if is_counter(fa, l, phi) {
+            continue;
+        }
+        let incoming = phi_incoming(phi);
+        let Some(&(back, _)) = incoming.iter().find(|(_, block)| *block == latch) else {
+            continue;
+        };
+        let phi_value = phi.as_value_ref();
+        let mut walk = Walk::new(phi, blocks);
+        if !walk.depends(back) {
+            continue;
+        }
+        let kind = match walk.value(back) {
+            Path::Reaches(Some(operation)) if walk.only_chain_uses_partial_values(None) => {
+                (FactKind::Reduction, operation)
+            }
+            Path::Reaches(None) => continue,
+            _ => (FactKind::Recurrence, ""),
+        };
+        let entry = incoming
+            .iter()
+            .find(|(_, block)| !blocks.contains(block))
+            .map(|(value, _)| *value);
+        out.push((kind.0, kind.1, carried_name(fa, phi_value, back, entry)));
+    }
+    out
+}
+
+/// Whether `phi` is one of the loop's counters (an affine recurrence of the loop).
+fn is_counter<'f>(fa: &FunctionAnalyses<'f>, l: Loop<'f>, phi: InstructionValue<'f>) -> bool {
+    fa.is_scevable(&phi) && {
+        let scev = fa.scev(&phi);
+        scev.kind() == ScevKind::AddRec && scev.add_rec_loop() == Some(l)
+    }
+}
+
+/// The source name of a carried value: its variable's, else the array it was loaded
+/// from in front of the loop (an element kept in a register), else empty.
+fn carried_name(
+    fa: &FunctionAnalyses<'_>,
+    phi: LLVMValueRef,
+    back: LLVMValueRef,
+    entry: Option<LLVMValueRef>,
+) -> String {
+    if let Some(name) = fa.source_name(phi).or_else(|| fa.source_name(back)) {
+        return name;
+    }
+    entry
+        .and_then(as_instruction)
+        .filter(|i| i.get_opcode() == InstructionOpcode::Load)
+        .and_then(|load| operand(load, 0))
+        .and_then(|pointer| array_name(fa, pointer))
+        .unwrap_or_default()
+}
+
+/// How a value leads back to the phi.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Path {
+    /// It does not depend on the phi (within the rules of the walk).
+    Misses,
+    /// It is the phi combined with other values by this operation (`None`: the phi
+    /// itself, or the phi through copies).
+    Reaches(Option<&'static str>),
+    /// It depends on the phi otherwise.
+    Breaks,
+}
+
+impl Path {
+    /// The path of a value that is `operation` applied to a value on this path.
+    fn through(self, operation: &'static str) -> Path {
+        self.join(Path::Reaches(Some(operation)))
+    }
+
+    /// Two ways back taken together (both arms of a select, say).
+    fn join(self, other: Path) -> Path {
+        match (self, other) {
+            (Path::Reaches(a), Path::Reaches(b)) => match (a, b) {
+                (None, x) | (x, None) => Path::Reaches(x),
+                (Some(x), Some(y)) if x == y => Path::Reaches(Some(x)),
+                _ => Path::Breaks,
+            },
+            _ => Path::Breaks,
+        }
+    }
+}
+
+/// The walk from a back-edge value to its phi (or from a store's value to the load it
+/// updates), keeping the values on the way.
+struct Walk<'a, 'f> {
+    phi: LLVMValueRef,
+    blocks: &'a HashSet<BasicBlock<'f>>,
+    /// Values of the loop that depend on the phi (through any operand, addresses
+    /// included), or `None` when there were too many to follow: then every value may.
+    tainted: Option<HashSet<LLVMValueRef>>,
+    /// Values between the phi and the back edge that depend on it.
+    chain: Vec<LLVMValueRef>,
+    steps: usize,
+}
+
+impl<'a, 'f> Walk<'a, 'f> {
+    /// A walk back to `start`, with what depends on it in the loop (`blocks`).
+    fn new(start: InstructionValue<'f>, blocks: &'a HashSet<BasicBlock<'f>>) -> Walk<'a, 'f> {
+        let mut tainted = HashSet::new();
+        let mut pending = vec![start];
+        while let Some(next) = pending.pop() {
+            for user in users(&next) {
+                if user.get_parent().is_some_and(|b| blocks.contains(&b))
+                    && tainted.insert(user.as_value_ref())
+                {
+                    pending.push(user);
+                }
+            }
+            if tainted.len() > MAX_STEPS {
+                break;
+            }
+        }
+        Walk {
+            phi: start.as_value_ref(),
+            blocks,
+            tainted: (tainted.len() <= MAX_STEPS).then_some(tainted),
+            chain: Vec::new(),
+            steps: 0,
+        }
+    }
+
+    /// Whether `value` depends on the phi within the loop.
+    fn depends(&self, value: LLVMValueRef) -> bool {
+        value == self.phi || self.tainted.as_ref().is_none_or(|t| t.contains(&value))
+    }
+
+    fn value(&mut self, value: LLVMValueRef) -> Path {
+        if !self.depends(value) {
+            return Path::Misses;
+        }
+        if value == self.phi || self.chain.contains(&value) {
+            // The phi, or a value already on the way (an inner loop's phi).
+            return Path::Reaches(None);
+        }
+        let Some(inst) = as_instruction(value) else {
+            return Path::Misses;
+        };
+        if !inst.get_parent().is_some_and(|b| self.blocks.contains(&b)) {
+            return Path::Misses;
+        }
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return Path::Breaks;
+        }
+        self.chain.push(value);
+        let path = self.instruction(inst);
+        if path == Path::Misses {
+            self.chain.pop();
+        }
+        path
+    }
+
+    fn instruction(&mut self, inst: InstructionValue<'f>) -> Path {
+        use InstructionOpcode as Op;
+        match inst.get_opcode() {
+            Op::Add | Op::FAdd => self.commutative(inst, "+"),
+            Op::Sub | Op::FSub => self.left_only(inst, "+"),
+            Op::Mul | Op::FMul => self.commutative(inst, "*"),
+            Op::And => self.commutative(inst, "&"),
+            Op::Or => self.commutative(inst, "|"),
+            Op::Xor => self.commutative(inst, "^"),
+            Op::FPExt | Op::FPTrunc | Op::SExt | Op::ZExt | Op::Trunc | Op::BitCast => {
+                self.operand(inst, 0)
+            }
+            Op::Phi => {
+                let incoming: Vec<LLVMValueRef> =
+                    phi_incoming(inst).into_iter().map(|(v, _)| v).collect();
+                // A value that misses the phi on one edge resets the accumulator there.
+                incoming
+                    .into_iter()
+                    .map(|v| self.value(v))
+                    .reduce(|a, b| match (a, b) {
+                        (Path::Misses, Path::Misses) => Path::Misses,
+                        (a, b) => a.join(b),
+                    })
+                    .unwrap_or(Path::Misses)
+            }
+            Op::Select => self.select(inst),
+            Op::Call => self.intrinsic(inst),
+            _ => self.opaque(inst),
+        }
+    }
+
+    /// A value the walk does not look into: it breaks the way back if it depends on
+    /// the phi at all.
+    fn opaque(&self, inst: InstructionValue<'f>) -> Path {
+        if self.depends(inst.as_value_ref()) {
+            Path::Breaks
+        } else {
+            Path::Misses
+        }
+    }
+
+    fn operand(&mut self, inst: InstructionValue<'f>, index: u32) -> Path {
+        match operand(inst, index) {
+            Some(v) => self.value(v),
+            None => Path::Breaks,
+        }
+    }
+
+    /// `a op b`: one side on the way back, the other an input.
+    fn commutative(&mut self, inst: InstructionValue<'f>, operation: &'static str) -> Path {
+        match (self.operand(inst, 0), self.operand(inst, 1)) {
+            (Path::Misses, Path::Misses) => Path::Misses,
+            (Path::Reaches(_), Path::Reaches(_)) => Path::Breaks,
+            (Path::Reaches(p), Path::Misses) | (Path::Misses, Path::Reaches(p)) => {
+                Path::Reaches(p).through(operation)
+            }
+            _ => Path::Breaks,
+        }
+    }
+
+    /// `a - b`: only `a` may be on the way back.
+    fn left_only(&mut self, inst: InstructionValue<'f>, operation: &'static str) -> Path {
+        match (self.operand(inst, 0), self.operand(inst, 1)) {
+            (Path::Misses, Path::Misses) => Path::Misses,
+            (Path::Reaches(p), Path::Misses) => Path::Reaches(p).through(operation),
+            _ => Path::Breaks,
+        }
+    }
+
+    /// `c ? x : y`: both arms on the way back (a conditional update), or one arm on it
+    /// and the condition comparing the two arms (a minimum or maximum).
+    fn select(&mut self, inst: InstructionValue<'f>) -> Path {
+        let (Some(condition), Some(x), Some(y)) =
+            (operand(inst, 0), operand(inst, 1), operand(inst, 2))
+        else {
+            return Path::Breaks;
+        };
+        let (a, b) = (self.value(x), self.value(y));
+        match (a, b) {
+            (Path::Misses, Path::Misses) => self.opaque(inst),
+            (Path::Reaches(_), Path::Reaches(_)) => {
+                if self.depends(condition) {
+                    Path::Breaks
+                } else {
+                    a.join(b)
+                }
+            }
+            (Path::Reaches(p), Path::Misses) | (Path::Misses, Path::Reaches(p)) => {
+                if compares(condition, x, y) {
+                    Path::Reaches(p).through("min/max")
+                } else {
+                    Path::Breaks
+                }
+            }
+            _ => Path::Breaks,
+        }
+    }
+
+    /// `fmuladd(a, b, s)`, `fma(a, b, s)`: a sum; `smin(s, x)` and the like: a
+    /// minimum or maximum.
+    fn intrinsic(&mut self, inst: InstructionValue<'f>) -> Path {
+        let name = called_function_name(inst).unwrap_or_default();
+        if name.starts_with("llvm.fmuladd.") || name.starts_with("llvm.fma.") {
+            return match (
+                self.operand(inst, 0),
+                self.operand(inst, 1),
+                self.operand(inst, 2),
+            ) {
+                (Path::Misses, Path::Misses, Path::Misses) => Path::Misses,
+                (Path::Misses, Path::Misses, Path::Reaches(p)) => Path::Reaches(p).through("+"),
+                _ => Path::Breaks,
+            };
+        }
+        let extremum = [
+            "llvm.smin.",
+            "llvm.smax.",
+            "llvm.umin.",
+            "llvm.umax.",
+            "llvm.minnum.",
+            "llvm.maxnum.",
+            "llvm.minimum.",
+            "llvm.maximum.",
+            "llvm.minimumnum.",
+            "llvm.maximumnum.",
+        ];
+        if extremum.iter().any(|prefix| name.starts_with(prefix)) {
+            return self.commutative(inst, "min/max");
+        }
+        self.opaque(inst)
+    }
+
+    /// Whether no value of the way back (the phi and the chain) is used in the loop
+    /// other than by the way back itself, by a comparison choosing between its arms, or
+    /// by `end` (the store of an update through memory).
+    fn only_chain_uses_partial_values(&self, end: Option<InstructionValue<'f>>) -> bool {
+        std::iter::once(self.phi)
+            .chain(self.chain.iter().copied())
+            .filter_map(as_instruction)
+            .all(|value: InstructionValue<'f>| {
+                users(&value).into_iter().all(|user| {
+                    let user_value = user.as_value_ref();
+                    !user.get_parent().is_some_and(|b| self.blocks.contains(&b))
+                        || user_value == self.phi
+                        || self.chain.contains(&user_value)
+                        || Some(user) == end
+                        || is_annotation_intrinsic(user)
+                        || self.is_choice_between_arms(user)
+                })
+            })
+    }
+
+    /// A comparison whose every user is a select on the way back (a min or max).
+    fn is_choice_between_arms(&self, inst: InstructionValue<'f>) -> bool {
+        matches!(
+            inst.get_opcode(),
+            InstructionOpcode::ICmp | InstructionOpcode::FCmp
+        ) && users(&inst)
+            .iter()
+            .all(|user| self.chain.contains(&user.as_value_ref()))
+    }
+}
+
+/// Whether `condition` compares `x` and `y` (in either order).
+fn compares(condition: LLVMValueRef, x: LLVMValueRef, y: LLVMValueRef) -> bool {
+    let Some(cmp) = as_instruction(condition).filter(|i| {
+        matches!(
+            i.get_opcode(),
+            InstructionOpcode::ICmp | InstructionOpcode::FCmp
+        )
+    }) else {
+        return false;
+    };
+    let (a, b) = (operand(cmp, 0), operand(cmp, 1));
+    (a == Some(x) && b == Some(y)) || (a == Some(y) && b == Some(x))
+}
