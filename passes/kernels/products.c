@@ -3,9 +3,11 @@
  *   for (i < M) for (j < N) { sum = +0.0; for (k < K) sum = fma(A(i,k), B(k,j), sum);
  *                             C(i,j) = C(i,j) + sum; }
  *
+ * (or `sum = sum + A(i,k) * B(k,j)`, rounded twice, when `fused` is 0),
  * with A(i,k) = A[i*rsa + k*csa], B(k,j) = B[k*rsb + j*csb], C(i,j) = C[i*rsc + j*csc].
  * Bit-exact with that loop: every sum starts at +0.0 and takes its products in k order,
- * each one fused (the loop's `llvm.fmuladd` on a target with FMA); a sum split over
+ * each one fused (the loop's `llvm.fmuladd` on a target with FMA) or not, as the loop
+ * does (the file is compiled with -ffp-contract=off); a sum split over
  * blocks of k is kept in a buffer between blocks, never rounded otherwise; C is added
  * to once, at the end. Only the order of the (i, j) pairs changes, and they are
  * independent.
@@ -40,12 +42,15 @@ static double *aligned_doubles(size_t n, void **raw) {
 
 /* The loop as written, for when no buffer can be had. */
 static void dot_loop(long M, long N, long K, const double *A, long rsa, long csa,
-                     const double *B, long rsb, long csb, double *C, long rsc, long csc) {
+                     const double *B, long rsb, long csb, double *C, long rsc, long csc,
+                     int fused) {
   for (long i = 0; i < M; i++)
     for (long j = 0; j < N; j++) {
       double sum = 0.0;
-      for (long k = 0; k < K; k++)
-        sum = __builtin_fma(A[i * rsa + k * csa], B[k * rsb + j * csb], sum);
+      for (long k = 0; k < K; k++) {
+        double a = A[i * rsa + k * csa], b = B[k * rsb + j * csb];
+        sum = fused ? __builtin_fma(a, b, sum) : sum + a * b;
+      }
       C[i * rsc + j * csc] = C[i * rsc + j * csc] + sum;
     }
 }
@@ -90,31 +95,36 @@ static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i
 
 /* One MR x NR tile over kc steps of k: the sums start at +0.0 (first block of k) or
  * from the tile's buffer w; at the last block they are added into the mr x nr valid
- * part of C, otherwise kept in w. */
-static void micro_kernel(long kc, const double *restrict ap, const double *restrict bp,
-                         double *restrict w, int first, int last, double *C, long rsc,
-                         long csc, long mr, long nr) {
-  v4 acc[MR][2];
-#pragma unroll
-  for (int r = 0; r < MR; r++) {
-    if (first) {
-      acc[r][0] = (v4){0.0, 0.0, 0.0, 0.0};
-      acc[r][1] = (v4){0.0, 0.0, 0.0, 0.0};
-    } else {
-      acc[r][0] = *(const v4 *)(w + r * NR);
-      acc[r][1] = *(const v4 *)(w + r * NR + 4);
-    }
+ * part of C, otherwise kept in w. UPDATE(x, b, acc) is one step of a sum. */
+#define MICRO_KERNEL(name, UPDATE)                                                        \
+  static void name(long kc, const double *restrict ap, const double *restrict bp,         \
+                   double *restrict w, int first, int last, double *C, long rsc, long csc, \
+                   long mr, long nr) {                                                    \
+    v4 acc[MR][2];                                                                        \
+    _Pragma("unroll") for (int r = 0; r < MR; r++) {                                      \
+      if (first) {                                                                        \
+        acc[r][0] = (v4){0.0, 0.0, 0.0, 0.0};                                             \
+        acc[r][1] = (v4){0.0, 0.0, 0.0, 0.0};                                             \
+      } else {                                                                            \
+        acc[r][0] = *(const v4 *)(w + r * NR);                                            \
+        acc[r][1] = *(const v4 *)(w + r * NR + 4);                                        \
+      }                                                                                   \
+    }                                                                                     \
+    for (long k = 0; k < kc; k++) {                                                       \
+      v4 b0 = *(const v4 *)(bp + k * NR), b1 = *(const v4 *)(bp + k * NR + 4);            \
+      _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
+        double a = ap[k * MR + r];                                                        \
+        v4 x = {a, a, a, a};                                                              \
+        acc[r][0] = UPDATE(x, b0, acc[r][0]);                                             \
+        acc[r][1] = UPDATE(x, b1, acc[r][1]);                                             \
+      }                                                                                   \
+    }                                                                                     \
+    store_tile(acc, w, last, C, rsc, csc, mr, nr);                                        \
   }
-  for (long k = 0; k < kc; k++) {
-    v4 b0 = *(const v4 *)(bp + k * NR), b1 = *(const v4 *)(bp + k * NR + 4);
-#pragma unroll
-    for (int r = 0; r < MR; r++) {
-      double a = ap[k * MR + r];
-      v4 x = {a, a, a, a};
-      acc[r][0] = __builtin_elementwise_fma(x, b0, acc[r][0]);
-      acc[r][1] = __builtin_elementwise_fma(x, b1, acc[r][1]);
-    }
-  }
+
+/* The sums of a tile into w (not the last block of k) or added into C. */
+static inline void store_tile(v4 acc[MR][2], double *restrict w, int last, double *C,
+                              long rsc, long csc, long mr, long nr) {
   if (!last) {
 #pragma unroll
     for (int r = 0; r < MR; r++) {
@@ -143,16 +153,21 @@ static void micro_kernel(long kc, const double *restrict ap, const double *restr
       C[r * rsc + c * csc] = C[r * rsc + c * csc] + tile[r][c];
 }
 
-/* C(i,j) += sum over k of A(i,k) * B(k,j), each sum as the loop above makes it; blocks
- * of mc rows of A (a multiple of MR) and kc steps of k. Sizes of 0 or less: nothing
- * (M, N), or C(i,j) + 0.0 (K), as the loop does. */
+#define FUSED(x, b, acc) __builtin_elementwise_fma(x, b, acc)
+#define UNFUSED(x, b, acc) ((acc) + (x) * (b))
+MICRO_KERNEL(micro_kernel_fused, FUSED)
+MICRO_KERNEL(micro_kernel_unfused, UNFUSED)
+
+/* C(i,j) += sum over k of A(i,k) * B(k,j), each sum as the loop above makes it (its
+ * steps fused or not); blocks of mc rows of A (a multiple of MR) and kc steps of k.
+ * Sizes of 0 or less: nothing (M, N), or C(i,j) + 0.0 (K), as the loop does. */
 void polyrust_product_f64(long M, long N, long K, const double *A, long rsa, long csa,
                           const double *B, long rsb, long csb, double *C, long rsc,
-                          long csc, long mc, long kc) {
+                          long csc, long mc, long kc, long fused) {
   if (M <= 0 || N <= 0)
     return;
   if (K <= 0) {
-    dot_loop(M, N, 0, A, rsa, csa, B, rsb, csb, C, rsc, csc);
+    dot_loop(M, N, 0, A, rsa, csa, B, rsb, csb, C, rsc, csc, 1);
     return;
   }
   mc = mc < MR ? MR : mc - mc % MR;
@@ -169,7 +184,7 @@ void polyrust_product_f64(long M, long N, long K, const double *A, long rsa, lon
     free(raw_b);
     free(raw_a);
     free(raw_w);
-    dot_loop(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc);
+    dot_loop(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, fused != 0);
     return;
   }
   pack_b(N, K, B, rsb, csb, Bp);
@@ -185,8 +200,12 @@ void polyrust_product_f64(long M, long N, long K, const double *A, long rsa, lon
         for (long q = 0; q * MR < mcb; q++) {
           long i0 = ic + q * MR, mr = mcb - q * MR < MR ? mcb - q * MR : MR;
           double *w = W ? W + ((size_t)p * row_panels + q) * TILE : NULL;
-          micro_kernel(kcb, Ap + (size_t)q * kcb * MR, bp, w, first, last,
-                       C + i0 * rsc + j0 * csc, rsc, csc, mr, nr);
+          const double *ap = Ap + (size_t)q * kcb * MR;
+          double *c = C + i0 * rsc + j0 * csc;
+          if (fused)
+            micro_kernel_fused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr);
+          else
+            micro_kernel_unfused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr);
         }
       }
     }

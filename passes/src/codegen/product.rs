@@ -87,10 +87,14 @@ fn build_call<'f>(
     for op in [&product.a, &product.b, &product.c] {
         args.extend(operand_arguments(em, op)?);
     }
-    let blocks = [product.blocking.mc, product.blocking.kc];
-    for size in blocks {
+    let constants = [
+        product.blocking.mc,
+        product.blocking.kc,
+        u64::from(product.fused),
+    ];
+    for size in constants {
         let size = i64::try_from(size)
-            .map_err(|_| CodegenError::Unsupported("a block size out of range".into()))?;
+            .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
         args.push(em.b.const_i64(size));
     }
     branch_on_check(em, check, ok);

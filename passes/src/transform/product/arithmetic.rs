@@ -1,6 +1,7 @@
 //! The arithmetic of a product candidate, read from the region's IR: the sum starts at
-//! +0.0, the k loop's update is `llvm.fmuladd(A element, B element, sum)` (fused on the
-//! targets recognition admits, as the kernel's `fma`), and C's element becomes
+//! +0.0, the k loop's update is `llvm.fmuladd(A element, B element, sum)` (fused where
+//! the target has FMA, as the kernel's `fma`) or `sum + A element * B element` (an
+//! `fmul` and an `fadd`, as the kernel's unfused steps), and C's element becomes
 //! `fadd(C element, sum)` (either operand order), without fast-math flags (which would
 //! let LLVM reorder the loop's own additions). What the packed product computes is then
 //! what the loop computes, bit for bit.
@@ -29,13 +30,22 @@ pub struct Roles<'s> {
     pub c_write: &'s Map,
 }
 
+/// How the loop multiplies and adds in a step of a sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MultiplyAdd {
+    /// `llvm.fmuladd`: fused where the target has FMA, rounded twice otherwise.
+    FmulAdd,
+    /// An `fmul`, then an `fadd`: rounded twice.
+    Separate,
+}
+
 /// Whether the IR of the statements `init`, `update`, `add` computes the product
-/// exactly as the packed kernel does.
+/// exactly as the packed kernel does; how its steps multiply and add.
 pub fn check(
     region: &DetectedRegion<'_>,
     roles: &Roles<'_>,
     [init, update, add]: [&Statement; 3],
-) -> Result<(), String> {
+) -> Result<MultiplyAdd, String> {
     let ir = &region.ir;
     let statement = |st: &Statement| {
         ir.statements
@@ -56,19 +66,11 @@ pub fn check(
     let loads = |st: &StatementIr<'_>, array: &str, opcode: InstructionOpcode| {
         accesses_of(region, st, array, opcode)
     };
-    let fused = called_function_name(step).is_some_and(|n| n == "llvm.fmuladd.f64");
-    let [a, b] = [
+    let factors = [
         single(loads(update, roles.a, InstructionOpcode::Load))?,
         single(loads(update, roles.b, InstructionOpcode::Load))?,
     ];
-    let factors = [operand(step, 0), operand(step, 1)];
-    let operands_match = factors == [Some(a), Some(b)] || factors == [Some(b), Some(a)];
-    if !fused || !operands_match || operand(step, 2) != Some(sum.as_value_ref()) {
-        return Err("the k loop's update is not fmuladd(A element, B element, sum)".into());
-    }
-    if has_fast_math(step) {
-        return Err("the k loop's update has fast-math flags".into());
-    }
+    let multiply_add = step_kind(step, sum.as_value_ref(), factors)?;
     // The sum leaves the k loop as the update itself or through a phi of it (LCSSA).
     let last_value = out == step
         || out.get_opcode() == InstructionOpcode::Phi && {
@@ -78,7 +80,41 @@ pub fn check(
     if !last_value {
         return Err("the sum leaving the k loop is not its last value".into());
     }
-    c_update(region, add, roles, out)
+    c_update(region, add, roles, out)?;
+    Ok(multiply_add)
+}
+
+/// How the k loop's update `step` of `sum` multiplies the two `factors` (A's and B's
+/// loads, either order) and adds: `llvm.fmuladd(a, b, sum)`, or `sum + a * b` (either
+/// order) with the product rounded first; no fast-math flags.
+fn step_kind(
+    step: InstructionValue<'_>,
+    sum: LLVMValueRef,
+    [a, b]: [LLVMValueRef; 2],
+) -> Result<MultiplyAdd, String> {
+    let is_product = |x: Option<LLVMValueRef>, y: Option<LLVMValueRef>| {
+        [x, y] == [Some(a), Some(b)] || [x, y] == [Some(b), Some(a)]
+    };
+    if called_function_name(step).is_some_and(|n| n == "llvm.fmuladd.f64") {
+        if is_product(operand(step, 0), operand(step, 1))
+            && operand(step, 2) == Some(sum)
+            && !has_fast_math(step)
+        {
+            return Ok(MultiplyAdd::FmulAdd);
+        }
+    } else if step.get_opcode() == InstructionOpcode::FAdd && !has_fast_math(step) {
+        let terms = [operand(step, 0), operand(step, 1)];
+        let product = match terms {
+            [Some(x), Some(p)] | [Some(p), Some(x)] if x == sum => as_instruction(p),
+            _ => None,
+        };
+        if let Some(product) = product.filter(|p| p.get_opcode() == InstructionOpcode::FMul) {
+            if is_product(operand(product, 0), operand(product, 1)) && !has_fast_math(product) {
+                return Ok(MultiplyAdd::Separate);
+            }
+        }
+    }
+    Err("the k loop's update is not sum + A element * B element".into())
 }
 
 /// The k loop's update of the sum (the phi `sum` in the k loop's block): the phi takes

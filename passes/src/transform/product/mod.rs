@@ -8,8 +8,8 @@
 //! packed product (`passes/kernels/products.c`, linked in by `codegen::product`): B
 //! packed into panels of `NR` columns, A into panels of `MR` rows per block of `mc` rows
 //! and `kc` steps of k, an `MR` x `NR` micro-kernel. Each element's sum starts at +0.0
-//! and takes its products in k order, fused as the loop's `llvm.fmuladd` is on a target
-//! with FMA, and is added to C once, so the result has the bytes the loop gives: no
+//! and takes its products in k order, fused exactly where the loop's are (its
+//! `llvm.fmuladd` on a target with FMA), and is added to C once, so the result has the bytes the loop gives: no
 //! reassociation is needed. Relies on the model (box domains, access relations that are
 //! functions of the counters) and on the region's IR for the arithmetic.
 
@@ -80,6 +80,9 @@ pub struct Product {
     pub trips: [AstExpr; 3],
     /// The cache blocks.
     pub blocking: Blocking,
+    /// Each step of a sum is one fused multiply-add (the loop's `llvm.fmuladd` on a
+    /// target with FMA); otherwise the product is rounded before it is added.
+    pub fused: bool,
 }
 
 impl Product {
@@ -98,8 +101,13 @@ impl Product {
             (false, false) => "a dot product per element",
             (true, false) => "A transposed, a dot product per element",
         };
+        let steps = if self.fused {
+            ""
+        } else {
+            " (products rounded before they are added, as written)"
+        };
         format!(
-            "matrix product {} += {} * {} ({form}): packed, blocks {} x {}, micro-kernel {} x {}, \
+            "matrix product {} += {} * {} ({form}): packed, blocks {} x {}, micro-kernel {} x {}{steps}, \
              bit-exact",
             subscripts(&self.c, "i", "j"),
             subscripts(&self.a, "i", "k"),
@@ -123,7 +131,7 @@ impl Product {
             )
         };
         format!(
-            "{KERNEL}(M = {}, N = {}, K = {}, A = {}, B = {}, C = {}, mc = {}, kc = {})\n",
+            "{KERNEL}(M = {}, N = {}, K = {}, A = {}, B = {}, C = {}, mc = {}, kc = {}, fused = {})\n",
             show(m),
             show(n),
             show(k),
@@ -131,7 +139,8 @@ impl Product {
             operand(&self.b),
             operand(&self.c),
             self.blocking.mc,
-            self.blocking.kc
+            self.blocking.kc,
+            u8::from(self.fused)
         )
     }
 }

@@ -2,8 +2,9 @@
 //! pair of loops (i, j) (the sum set to a constant, the k loop updating it from one
 //! element of A and one of B, C's element updated from it after the k loop), box
 //! domains from 0, A, B and C distinct two-dimensional arrays of doubles indexed by the
-//! counters alone, a target with 256-bit vectors and FMA. The arithmetic itself is
-//! checked on the IR (`arithmetic`). Anything else is not a product: the region is
+//! counters alone, an x86-64 target with AVX2. The arithmetic itself is checked on the
+//! IR (`arithmetic`): its steps are fused in the kernel exactly where the loop's are
+//! (`llvm.fmuladd` on a target with FMA). Anything else is not a product: the region is
 //! planned as loops.
 
 use crate::isl::ast::{function_expressions, AstExpr, AstOp, ExprBuilder};
@@ -12,7 +13,7 @@ use crate::model::{Access, AccessKind, Array, Scop, Statement};
 use crate::transform::hardware::Hardware;
 use crate::transform::Subject;
 
-use super::arithmetic::{self, Roles};
+use super::arithmetic::{self, MultiplyAdd, Roles};
 use super::{Blocking, Operand, Product};
 
 /// Vector registers the micro-kernel needs, in bits.
@@ -33,7 +34,9 @@ pub fn recognise(
     }
     let roles = roles(scop, init, update, add)?;
     in_one_pair_of_loops(subject, init, update, add)?;
-    arithmetic::check(subject.region, &roles, [init, update, add])?;
+    let multiply_add = arithmetic::check(subject.region, &roles, [init, update, add])?;
+    // The backend fuses `llvm.fmuladd` exactly where the target has FMA.
+    let fused = multiply_add == MultiplyAdd::FmulAdd && target_has(subject, "+fma");
     let trips = trip_counts(subject, scop, init, update, add)?;
     let builder = ExprBuilder::new(&scop.context).map_err(|e| e.to_string())?;
     let operand = |name: &str, relation: &Map, counters: [&str; 2], all: &[&str]| {
@@ -52,11 +55,12 @@ pub fn recognise(
         c,
         trips,
         blocking: Blocking::for_caches(hardware),
+        fused,
     })
 }
 
-/// The function's target has 256-bit vectors, AVX2 and FMA (the kernel's instructions,
-/// and fused `llvm.fmuladd`).
+/// The function's target is x86-64 with 256-bit vectors and AVX2 (the kernel's
+/// instructions).
 fn target_allows(subject: &Subject<'_, '_>) -> Result<(), String> {
     let fa = subject.fa;
     if fa.vector_register_bits().is_none_or(|b| b < VECTOR_BITS) {
@@ -65,12 +69,16 @@ fn target_allows(subject: &Subject<'_, '_>) -> Result<(), String> {
     if !crate::llvm::ir::module_triple(fa.function()).starts_with("x86_64") {
         return Err("not an x86-64 target".into());
     }
-    let features = crate::llvm::link::target_features(fa.function()).unwrap_or_default();
-    let has = |feature: &str| features.split(',').any(|f| f == feature);
-    if !has("+avx2") || !has("+fma") {
-        return Err("the target has no AVX2 and FMA".into());
+    if !target_has(subject, "+avx2") {
+        return Err("the target has no AVX2".into());
     }
     Ok(())
+}
+
+/// Whether the function's `target-features` has `feature` (`+fma`).
+fn target_has(subject: &Subject<'_, '_>, feature: &str) -> bool {
+    crate::llvm::link::target_features(subject.fa.function())
+        .is_some_and(|features| features.split(',').any(|f| f == feature))
 }
 
 /// The arrays each access of the three statements reaches, by the part they play.
