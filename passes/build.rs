@@ -1,9 +1,10 @@
 //! Builds the packed-product kernel (`kernels/products.c`) into the LLVM bitcode the
-//! plugin links into modules that call it (`codegen::product`). clang 22 compiles it at -O3 for
-//! AVX2 and FMA (the plugin calls it only from functions whose target has both, and
-//! gives it their own target attributes); the module flags and identification are
-//! taken out of its text (then assembled by llvm-as, next to clang), so that linking it
-//! never changes the calling module's flags.
+//! plugin links into modules that call it (`codegen::product`). clang 22 compiles it at
+//! -O3 for AVX2 and FMA (the plugin calls it only from functions whose target has AVX2,
+//! asks for fused steps only where it has FMA too, and gives it the caller's target
+//! attributes); the module flags and identification are taken out of its text (then
+//! assembled by llvm-as, next to clang), so that linking it never changes the calling
+//! module's flags.
 
 use std::env;
 use std::path::PathBuf;

@@ -262,8 +262,8 @@ pub const DECLARATIONS: &[OptionDeclaration] = &[
         name: c"polyrust-products",
         help: c"Replace a matrix product written as a dot product per element \
                 (sum += A[i][k] * B[j][k]; C[i][j] += sum) by a packed product with a \
-                register micro-kernel, bit-exact with the loop, on targets with AVX2 and \
-                FMA (default: true)",
+                register micro-kernel, bit-exact with the loop, on x86-64 targets with \
+                AVX2 (default: true)",
         kind: OptionKind::Flag(true),
         hidden: false,
         read: |raw, v| raw.products = v.flag(),

@@ -183,9 +183,9 @@ fn in_one_pair_of_loops(
         return Err("the statements are not in one pair of loops".into());
     }
     let position = |s: &Statement| s.textual_positions.get(2).copied();
+    let outer = |s: &Statement| s.textual_positions.get(..2).map(<[u32]>::to_vec);
     let in_order = position(init) < position(update) && position(update) < position(add);
-    let same_outer = init.textual_positions[..2] == update.textual_positions[..2]
-        && update.textual_positions[..2] == add.textual_positions[..2];
+    let same_outer = outer(init) == outer(update) && outer(update) == outer(add);
     if !in_order || !same_outer || position(init).is_none() {
         return Err("the statements are not in program order".into());
     }
