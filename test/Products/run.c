@@ -1,6 +1,7 @@
 // The packed product gives the bytes -O3 gives: sizes that fill no micro-kernel, that
 // cross blocks of rows and of k (caches given small so that 53 steps of k are two
-// blocks and 130 rows three), and sizes 0 and 1. Needs a host with AVX2 and FMA.
+// blocks and 130 rows three), and sizes 0 and 1.
+// REQUIRES: avx2-fma
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang -O3 -g -march=native -fpass-plugin=%plugin -Rpass=polyrust -mllvm -polyrust-l1-cache=4K \
 // RUN:   -mllvm -polyrust-l2-cache=32K %s -o %t/packed 2>&1 | %FileCheck %s
