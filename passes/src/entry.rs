@@ -128,6 +128,10 @@ pub unsafe fn optimize_function(
     values: *const PrOptionValue,
     count: usize,
 ) -> i32 {
+    // The kernels polyrust links in are optimized already, and bit-exact as they are.
+    if crate::llvm::link::is_kernel(function) {
+        return 0;
+    }
     let (Some(run), Some(raw)) = (
         FunctionRun::from_raw(api, run, function),
         raw_options(values, count),

@@ -125,6 +125,8 @@ pub struct Options {
     pub quov: bool,
     /// Fuse a pipeline's stages where a temporary then folds (`-polyrust-fusion`).
     pub fusion: bool,
+    /// Replace recognised matrix products by the packed product (`-polyrust-products`).
+    pub products: bool,
     /// What `profile_generate` records (`-polyrust-instrument`).
     pub instrument: Instrumentation,
 }
@@ -289,6 +291,7 @@ pub(crate) struct RawOptions {
     pub exprprop: bool,
     pub quov: bool,
     pub fusion: bool,
+    pub products: bool,
     /// `-polyrust-instrument` as typed (`values` by default).
     pub instrument: String,
 }
@@ -383,6 +386,7 @@ impl Options {
             exprprop: raw.exprprop,
             quov: raw.quov,
             fusion: raw.fusion,
+            products: raw.products,
             instrument,
         })
     }
@@ -447,6 +451,7 @@ mod tests {
             exprprop: true,
             quov: true,
             fusion: true,
+            products: true,
             instrument: "values".into(),
         }
     }

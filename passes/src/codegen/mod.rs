@@ -19,6 +19,7 @@
 mod check;
 mod emit;
 mod fold;
+pub mod product;
 pub mod propagate;
 
 use std::collections::HashMap;
@@ -109,28 +110,11 @@ pub fn generate<'f>(
     code: &NewCode<'_>,
     recording: Option<&Recording>,
 ) -> Result<Generated, CodegenError> {
-    let ir = &region.ir;
     let recomputed = propagate::plan(region, code.recomputed).map_err(CodegenError::Unsupported)?;
     // What can fail, before anything changes.
     let (entering, live) = structure(fa, region)?;
-    // Without one block in front of the region, one is made first. The analyses no
-    // longer describe the function then; the pass runs again.
-    let entering = match entering {
-        Entering::One(block) => block,
-        Entering::FunctionEntry => {
-            IrBuilder::new(fa.function())
-                .split_function_entry()
-                .ok_or_else(|| CodegenError::Unsupported("a function without blocks".into()))?;
-            return Ok(Generated::EntrySplit);
-        }
-        Entering::Several(blocks) => {
-            IrBuilder::new(fa.function())
-                .route_edges_through(ir.entry, &blocks, "polyrust.enter")
-                .ok_or_else(|| {
-                    CodegenError::Unsupported("no block for the region's entry".into())
-                })?;
-            return Ok(Generated::EntrySplit);
-        }
+    let Some(entering) = one_entering_block(fa, region, entering)? else {
+        return Ok(Generated::EntrySplit);
     };
     let Prepared { runtime, folds } = prepare(region, scop, code)?;
 
@@ -139,6 +123,33 @@ pub fn generate<'f>(
     let check = open_check(&mut em, entering, &runtime, recording);
     let built = build(&mut em, &check, code.ast, &live);
     conclude(&em, check.block, built)
+}
+
+/// The one block in front of the region; `None` when there was none and one was made
+/// (a new entry block of the function, or a block the entering edges now go through):
+/// the analyses no longer describe the function then, and the pass runs again.
+fn one_entering_block<'f>(
+    fa: &FunctionAnalyses<'f>,
+    region: &DetectedRegion<'f>,
+    entering: Entering<'f>,
+) -> Result<Option<BasicBlock<'f>>, CodegenError> {
+    match entering {
+        Entering::One(block) => Ok(Some(block)),
+        Entering::FunctionEntry => {
+            IrBuilder::new(fa.function())
+                .split_function_entry()
+                .ok_or_else(|| CodegenError::Unsupported("a function without blocks".into()))?;
+            Ok(None)
+        }
+        Entering::Several(blocks) => {
+            IrBuilder::new(fa.function())
+                .route_edges_through(region.ir.entry, &blocks, "polyrust.enter")
+                .ok_or_else(|| {
+                    CodegenError::Unsupported("no block for the region's entry".into())
+                })?;
+            Ok(None)
+        }
+    }
 }
 
 /// What code generation computes before the IR changes (the loop AST comes with the

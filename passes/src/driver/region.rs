@@ -13,6 +13,7 @@ use crate::plan::fallbacks::{Enabled, Fallback};
 use crate::plan::{self, KeepReason, NewRegion, Outcome, PlanSettings};
 use crate::report::{outcome, Notes};
 use crate::speculate;
+use crate::transform::product::Product;
 use crate::transform::{schedule, Subject};
 
 use super::session::Session;
@@ -49,6 +50,21 @@ pub fn optimize(
             Outcome::Keep(reason) => {
                 outcome::kept(fa, region, at, &reason);
                 return false;
+            }
+            Outcome::Product(product) => {
+                match generate_product(fa, region, scop, &product, session, at) {
+                    Ok(changed) => return changed,
+                    Err(fallbacks) => {
+                        plan = plan::plan_region(
+                            &subject,
+                            scop,
+                            modelled.imported,
+                            &settings,
+                            fallbacks,
+                        );
+                        continue;
+                    }
+                }
             }
             Outcome::Generate(new) => new,
         };
@@ -129,6 +145,41 @@ fn generate(
         written: scop,
     };
     codegen::generate(fa, region, new.scop(scop), &code, recording.as_ref())
+}
+
+/// Replaces `region` by the call of the packed product; whether the IR changed, or,
+/// when code generation cannot make the call, the fallbacks to plan with (said at
+/// `at`).
+fn generate_product(
+    fa: &FunctionAnalyses<'_>,
+    region: &DetectedRegion<'_>,
+    scop: &Scop,
+    product: &Product,
+    session: &mut Session,
+    at: RemarkAt<'_>,
+) -> Result<bool, Vec<Fallback>> {
+    let generated = {
+        let _time = fa.time(Stage::Codegen);
+        codegen::product::generate(fa, region, scop, product)
+    };
+    match generated {
+        Ok(Generated::EntrySplit) => {
+            session.undecide(region);
+            Ok(true)
+        }
+        Ok(Generated::Region) => {
+            speculate::generated(region);
+            outcome::generated(fa, region, at, &product.description());
+            Ok(true)
+        }
+        Err(error) => {
+            let fallback = Fallback::ProductDropped(error.to_string());
+            let mut notes = Notes::default();
+            fallback.note(&mut notes);
+            notes.say(fa, at);
+            Err(vec![fallback])
+        }
+    }
 }
 
 /// The fallbacks to plan with after code generation failed on `new` with `error` (the

@@ -7,6 +7,7 @@ pub(crate) mod builder;
 mod counters;
 pub(crate) mod host;
 pub(crate) mod ir;
+pub(crate) mod link;
 mod metadata;
 pub(crate) mod scev_text;
 pub(crate) mod source_terms;

@@ -259,6 +259,16 @@ pub const DECLARATIONS: &[OptionDeclaration] = &[
         read: |raw, v| raw.fusion = v.flag(),
     },
     OptionDeclaration {
+        name: c"polyrust-products",
+        help: c"Replace a matrix product written as a dot product per element \
+                (sum += A[i][k] * B[j][k]; C[i][j] += sum) by a packed product with a \
+                register micro-kernel, bit-exact with the loop, on x86-64 targets with \
+                AVX2 (default: true)",
+        kind: OptionKind::Flag(true),
+        hidden: false,
+        read: |raw, v| raw.products = v.flag(),
+    },
+    OptionDeclaration {
         name: c"polyrust-allow-reassociation",
         help: c"Let schedules reorder the updates of reductions (s += x): floating-point \
                 results may then differ in their last bits (default: false)",

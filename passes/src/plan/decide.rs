@@ -57,7 +57,7 @@ pub fn decide(
 
 /// The machine the code is optimized for: options first, then the host's caches when
 /// compiling for the host, then the target's description.
-fn hardware(fa: &FunctionAnalyses<'_>, given: &ExplicitHardware) -> Hardware {
+pub(super) fn hardware(fa: &FunctionAnalyses<'_>, given: &ExplicitHardware) -> Hardware {
     let target = TargetHardware {
         simd_bits: fa.vector_register_bits(),
         vector_registers: fa.vector_registers(),

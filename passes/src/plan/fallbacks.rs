@@ -22,6 +22,9 @@ pub enum Fallback {
     /// Code generation could not recompute the temporaries (its error): they are
     /// stored as written.
     PropagationDropped(String),
+    /// Code generation could not call the packed product (its error): the region is
+    /// planned as loops.
+    ProductDropped(String),
 }
 
 impl Fallback {
@@ -53,6 +56,10 @@ impl Fallback {
             Fallback::PropagationDropped(e) => {
                 note_dropped(notes, &format!("code generation failed ({e})"))
             }
+            Fallback::ProductDropped(e) => notes.analysis(
+                "ProductDropped",
+                format!("packed matrix product dropped: code generation failed ({e})"),
+            ),
         }
     }
 
@@ -65,6 +72,7 @@ impl Fallback {
             }
             Fallback::FoldingDropped(e) => format!("folded storage dropped: {e}"),
             Fallback::PropagationDropped(e) => format!("expression propagation dropped: {e}"),
+            Fallback::ProductDropped(e) => format!("packed matrix product dropped: {e}"),
         }
     }
 }
@@ -92,6 +100,8 @@ pub struct Enabled {
     pub exprprop: bool,
     /// Stage fusion (`-polyrust-fusion`).
     pub fusion: bool,
+    /// Packed matrix products (`-polyrust-products`).
+    pub products: bool,
 }
 
 impl Enabled {
@@ -102,6 +112,7 @@ impl Enabled {
             quov: options.quov,
             exprprop: options.exprprop,
             fusion: options.fusion,
+            products: options.products,
         }
     }
 
@@ -113,6 +124,7 @@ impl Enabled {
                 Fallback::RegisterTilesOverAstBound => enabled.register_tiling = false,
                 Fallback::FoldingDropped(_) => enabled.quov = false,
                 Fallback::PropagationDropped(_) => enabled.exprprop = false,
+                Fallback::ProductDropped(_) => enabled.products = false,
             }
         }
         enabled

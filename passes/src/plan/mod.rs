@@ -4,7 +4,9 @@
 //! `plan_region`, makes it from the modelled region; code generation carries it out,
 //! and the printers print it, so what a user reads is what runs.
 //!
-//! A plan is made in steps, each the choice of one transformation's module:
+//! A plan is made in steps, each the choice of one transformation's module: first,
+//! whether the region is a matrix product the packed product computes bit for bit
+//! (`transform::product`; then that is the plan), then
 //! propagation (`transform::exprprop::choice`), the order (`order`: the scheduling
 //! decision, fusion for folding, the original order where folding alone pays), the
 //! storage (`transform::quov::storage`), and the loop AST. Where the AST cannot be
@@ -25,6 +27,8 @@ use crate::report::Notes;
 use crate::transform::exprprop::choice::{self, Propagation, PropagationSettings, Proposal};
 use crate::transform::exprprop::Recompute;
 use crate::transform::hardware::ExplicitHardware;
+use crate::transform::product::recognise::recognise;
+use crate::transform::product::Product;
 use crate::transform::quov::storage::describe_folds;
 use crate::transform::quov::Folding;
 use crate::transform::schedule::ScheduleSettings;
@@ -75,6 +79,9 @@ pub enum Outcome {
     Keep(KeepReason),
     /// The region is replaced by new code behind a run-time check.
     Generate(Box<NewRegion>),
+    /// The region is a matrix product, replaced by a call of the packed product behind
+    /// a run-time check (`transform::product`).
+    Product(Box<Product>),
 }
 
 /// Why a region stays as it is.
@@ -172,6 +179,9 @@ pub fn plan_region(
     mut fallbacks: Vec<Fallback>,
 ) -> Plan {
     let mut notes = Notes::default();
+    if let Some(product) = product(subject, scop, imported, settings, &fallbacks) {
+        return plan(Outcome::Product(Box::new(product)), notes);
+    }
     loop {
         subject.ctx.start_region();
         let enabled = settings.enabled.less(&fallbacks);
@@ -197,6 +207,23 @@ pub fn plan_region(
 
 fn plan(outcome: Outcome, notes: Notes) -> Plan {
     Plan { outcome, notes }
+}
+
+/// The first step: the matrix product the region computes, when products are enabled
+/// (`-polyrust-products`, no step back from one) and the schedule is not imported.
+fn product(
+    subject: &Subject<'_, '_>,
+    scop: &Scop,
+    imported: bool,
+    settings: &PlanSettings,
+    fallbacks: &[Fallback],
+) -> Option<Product> {
+    if imported || !settings.enabled.less(fallbacks).products {
+        return None;
+    }
+    subject.region.replaceable().ok()?;
+    let hardware = decide::hardware(subject.fa, &settings.hardware);
+    recognise(subject, scop, &hardware).ok()
 }
 
 /// One try at new code with what `enabled` allows, without its AST yet.

@@ -19,6 +19,11 @@ pub fn render(region: &str, plan: &Plan) -> String {
             ));
             out
         }
+        Outcome::Product(product) => format!(
+            "New code of {region} ({}):\n{}",
+            product.description(),
+            product.call_text()
+        ),
         Outcome::Keep(reason) => format!("{region} kept: {}\n", reason.describe()),
     }
 }

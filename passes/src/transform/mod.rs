@@ -30,6 +30,8 @@
 //!   its innermost loop, and by how much (from the target's vector registers);
 //! - `traffic`: the memory traffic of a loop nest, estimated from footprints against the
 //!   cache, for the original order and a tiled one (what the remarks say tiling gains);
+//! - `product`: matrix products written as a dot product per element, recognised in the
+//!   model and IR and replaced by the packed product (bit-exact);
 //! - `hardware`: the machine description SICA needs (L1 and L2 data cache sizes, SIMD
 //!   register width), taken from the options, the host's sysfs, the target or documented
 //!   defaults, remembering where each value came from for remarks.
@@ -42,6 +44,7 @@ pub(crate) mod fusion;
 pub mod hardware;
 pub(crate) mod interchange;
 pub(crate) mod permutable;
+pub(crate) mod product;
 pub(crate) mod quov;
 pub(crate) mod register_tiling;
 pub mod reuse;

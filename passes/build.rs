@@ -1,0 +1,88 @@
+//! Builds the packed-product kernel (`kernels/products.c`) into the LLVM bitcode the
+//! plugin links into modules that call it (`codegen::product`). clang 22 compiles it at
+//! -O3 for AVX2 and FMA (the plugin calls it only from functions whose target has AVX2,
+//! asks for fused steps only where it has FMA too, and gives it the caller's target
+//! attributes); the module flags and identification are taken out of its text (then
+//! assembled by llvm-as, next to clang), so that linking it never changes the calling
+//! module's flags.
+
+use std::env;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// Where clang 22 is, unless `POLYRUST_KERNEL_CLANG` says otherwise.
+const DEFAULT_CLANG: &str = "/usr/lib/llvm-22/bin/clang";
+
+fn main() {
+    let source = PathBuf::from("kernels/products.c");
+    println!("cargo:rerun-if-changed={}", source.display());
+    println!("cargo:rerun-if-env-changed=POLYRUST_KERNEL_CLANG");
+    let clang = env::var("POLYRUST_KERNEL_CLANG").unwrap_or_else(|_| DEFAULT_CLANG.into());
+    let out_dir = match env::var("OUT_DIR") {
+        Ok(dir) => PathBuf::from(dir),
+        Err(_) => fail("cargo did not set OUT_DIR"),
+    };
+    let raw = out_dir.join("products.raw.ll");
+    let status = Command::new(&clang)
+        .args([
+            "-O3",
+            "-mavx2",
+            "-mfma",
+            "-ffp-contract=off",
+            "-fno-math-errno",
+            "-fno-pic",
+            "-fno-stack-protector",
+            "-target",
+            "x86_64-unknown-linux-gnu",
+            "-S",
+            "-emit-llvm",
+            "-o",
+        ])
+        .arg(&raw)
+        .arg(&source)
+        .status();
+    match status {
+        Ok(s) if s.success() => {}
+        Ok(s) => fail(&format!("{clang} failed on {} ({s})", source.display())),
+        Err(e) => fail(&format!(
+            "cannot run {clang} ({e}); install clang 22 (scripts/setup does) or set \
+             POLYRUST_KERNEL_CLANG to a clang 22"
+        )),
+    }
+    let text = match std::fs::read_to_string(&raw) {
+        Ok(text) => text,
+        Err(e) => fail(&format!("cannot read {}: {e}", raw.display())),
+    };
+    let kept: String = text
+        .lines()
+        .filter(|line| !line.starts_with("!llvm.module.flags") && !line.starts_with("!llvm.ident"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let text = out_dir.join("products.ll");
+    if let Err(e) = std::fs::write(&text, kept) {
+        fail(&format!("cannot write the kernel's IR: {e}"));
+    }
+    // Bitcode, which a context that discards value names (clang's) can read.
+    let assembler = PathBuf::from(&clang).with_file_name("llvm-as");
+    let status = Command::new(&assembler)
+        .arg(&text)
+        .arg("-o")
+        .arg(out_dir.join("products.bc"))
+        .status();
+    match status {
+        Ok(s) if s.success() => {}
+        Ok(s) => fail(&format!(
+            "{} failed on the kernel ({s})",
+            assembler.display()
+        )),
+        Err(e) => fail(&format!(
+            "cannot run {} ({e}); install llvm-22 (scripts/setup does)",
+            assembler.display()
+        )),
+    }
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("polyrust-passes build: {message}");
+    std::process::exit(1);
+}

@@ -1,0 +1,216 @@
+/* The packed matrix product polyrust calls for a recognised dot-product nest
+ *
+ *   for (i < M) for (j < N) { sum = +0.0; for (k < K) sum = fma(A(i,k), B(k,j), sum);
+ *                             C(i,j) = C(i,j) + sum; }
+ *
+ * (or `sum = sum + A(i,k) * B(k,j)`, rounded twice, when `fused` is 0),
+ * with A(i,k) = A[i*rsa + k*csa], B(k,j) = B[k*rsb + j*csb], C(i,j) = C[i*rsc + j*csc].
+ * Bit-exact with that loop: every sum starts at +0.0 and takes its products in k order,
+ * each one fused (the loop's `llvm.fmuladd` on a target with FMA) or not, as the loop
+ * does (the file is compiled with -ffp-contract=off); a sum split over
+ * blocks of k is kept in a buffer between blocks, never rounded otherwise; C is added
+ * to once, at the end. Only the order of the (i, j) pairs changes, and they are
+ * independent.
+ *
+ * The BLIS structure: B packed once into panels of NR columns ([panel][k][NR], the
+ * columns past N zero), A packed per block of mc rows and kc steps of k into panels of
+ * MR rows ([panel][k][MR]), and an MR x NR micro-kernel holding its sums in 12 vectors
+ * of 4 doubles. Built by passes/build.rs with clang -O3 into the LLVM IR the plugin
+ * links into a module that calls it; the plugin gives it the caller's target
+ * attributes. When a buffer cannot be allocated, the loop itself runs (same order of
+ * operations). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef double v4 __attribute__((vector_size(32)));
+/* The same vector at any address of a double (C's rows are not aligned). */
+typedef double v4u __attribute__((vector_size(32), aligned(8)));
+
+#define MR 6
+#define NR 8
+#define TILE (MR * NR)
+
+/* A buffer of n doubles aligned to 64 bytes; *raw is what to free. */
+static double *aligned_doubles(size_t n, void **raw) {
+  *raw = malloc(n * sizeof(double) + 64);
+  if (!*raw)
+    return NULL;
+  uintptr_t p = ((uintptr_t)*raw + 63) & ~(uintptr_t)63;
+  return (double *)p;
+}
+
+/* The loop as written, for when no buffer can be had. */
+static void dot_loop(long M, long N, long K, const double *A, long rsa, long csa,
+                     const double *B, long rsb, long csb, double *C, long rsc, long csc,
+                     int fused) {
+  for (long i = 0; i < M; i++)
+    for (long j = 0; j < N; j++) {
+      double sum = 0.0;
+      for (long k = 0; k < K; k++) {
+        double a = A[i * rsa + k * csa], b = B[k * rsb + j * csb];
+        sum = fused ? __builtin_fma(a, b, sum) : sum + a * b;
+      }
+      C[i * rsc + j * csc] = C[i * rsc + j * csc] + sum;
+    }
+}
+
+/* All of B in panels of NR columns: Bp[p][k][c] = B(k, p*NR + c), zero past N. */
+static void pack_b(long N, long K, const double *B, long rsb, long csb, double *Bp) {
+  long panels = (N + NR - 1) / NR;
+  for (long p = 0; p < panels; p++) {
+    double *out = Bp + (size_t)p * K * NR;
+    long j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
+    if (rsb == 1 && nr == NR) {
+      for (long k = 0; k < K; k++)
+        for (long c = 0; c < NR; c++)
+          out[k * NR + c] = B[k + (j0 + c) * csb];
+      continue;
+    }
+    for (long k = 0; k < K; k++)
+      for (long c = 0; c < NR; c++)
+        out[k * NR + c] = c < nr ? B[k * rsb + (j0 + c) * csb] : 0.0;
+  }
+}
+
+/* Rows i0 .. i0+mc-1, steps k0 .. k0+kc-1 of A in panels of MR rows:
+ * Ap[p][k][r] = A(i0 + p*MR + r, k0 + k), zero past the block's rows. */
+static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i0, long k0,
+                   double *Ap) {
+  for (long p = 0; p * MR < mc; p++) {
+    double *out = Ap + (size_t)p * kc * MR;
+    long r0 = p * MR, mr = mc - r0 < MR ? mc - r0 : MR;
+    for (long r = 0; r < MR; r++) {
+      if (r >= mr) {
+        for (long k = 0; k < kc; k++)
+          out[k * MR + r] = 0.0;
+        continue;
+      }
+      const double *row = A + (i0 + r0 + r) * rsa + k0 * csa;
+      for (long k = 0; k < kc; k++)
+        out[k * MR + r] = row[k * csa];
+    }
+  }
+}
+
+/* One MR x NR tile over kc steps of k: the sums start at +0.0 (first block of k) or
+ * from the tile's buffer w; at the last block they are added into the mr x nr valid
+ * part of C, otherwise kept in w. UPDATE(x, b, acc) is one step of a sum. */
+#define MICRO_KERNEL(name, UPDATE)                                                        \
+  static void name(long kc, const double *restrict ap, const double *restrict bp,         \
+                   double *restrict w, int first, int last, double *C, long rsc, long csc, \
+                   long mr, long nr) {                                                    \
+    v4 acc[MR][2];                                                                        \
+    _Pragma("unroll") for (int r = 0; r < MR; r++) {                                      \
+      if (first) {                                                                        \
+        acc[r][0] = (v4){0.0, 0.0, 0.0, 0.0};                                             \
+        acc[r][1] = (v4){0.0, 0.0, 0.0, 0.0};                                             \
+      } else {                                                                            \
+        acc[r][0] = *(const v4 *)(w + r * NR);                                            \
+        acc[r][1] = *(const v4 *)(w + r * NR + 4);                                        \
+      }                                                                                   \
+    }                                                                                     \
+    for (long k = 0; k < kc; k++) {                                                       \
+      v4 b0 = *(const v4 *)(bp + k * NR), b1 = *(const v4 *)(bp + k * NR + 4);            \
+      _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
+        double a = ap[k * MR + r];                                                        \
+        v4 x = {a, a, a, a};                                                              \
+        acc[r][0] = UPDATE(x, b0, acc[r][0]);                                             \
+        acc[r][1] = UPDATE(x, b1, acc[r][1]);                                             \
+      }                                                                                   \
+    }                                                                                     \
+    store_tile(acc, w, last, C, rsc, csc, mr, nr);                                        \
+  }
+
+/* The sums of a tile into w (not the last block of k) or added into C. */
+static inline void store_tile(v4 acc[MR][2], double *restrict w, int last, double *C,
+                              long rsc, long csc, long mr, long nr) {
+  if (!last) {
+#pragma unroll
+    for (int r = 0; r < MR; r++) {
+      *(v4 *)(w + r * NR) = acc[r][0];
+      *(v4 *)(w + r * NR + 4) = acc[r][1];
+    }
+    return;
+  }
+  if (mr == MR && nr == NR && csc == 1) {
+#pragma unroll
+    for (int r = 0; r < MR; r++) {
+      v4u *row = (v4u *)(C + r * rsc);
+      row[0] = row[0] + acc[r][0];
+      row[1] = row[1] + acc[r][1];
+    }
+    return;
+  }
+  double tile[MR][NR];
+#pragma unroll
+  for (int r = 0; r < MR; r++) {
+    *(v4u *)&tile[r][0] = acc[r][0];
+    *(v4u *)&tile[r][4] = acc[r][1];
+  }
+  for (long r = 0; r < mr; r++)
+    for (long c = 0; c < nr; c++)
+      C[r * rsc + c * csc] = C[r * rsc + c * csc] + tile[r][c];
+}
+
+#define FUSED(x, b, acc) __builtin_elementwise_fma(x, b, acc)
+#define UNFUSED(x, b, acc) ((acc) + (x) * (b))
+MICRO_KERNEL(micro_kernel_fused, FUSED)
+MICRO_KERNEL(micro_kernel_unfused, UNFUSED)
+
+/* C(i,j) += sum over k of A(i,k) * B(k,j), each sum as the loop above makes it (its
+ * steps fused or not); blocks of mc rows of A (a multiple of MR) and kc steps of k.
+ * Sizes of 0 or less: nothing (M, N), or C(i,j) + 0.0 (K), as the loop does. */
+void polyrust_product_f64(long M, long N, long K, const double *A, long rsa, long csa,
+                          const double *B, long rsb, long csb, double *C, long rsc,
+                          long csc, long mc, long kc, long fused) {
+  if (M <= 0 || N <= 0)
+    return;
+  if (K <= 0) {
+    dot_loop(M, N, 0, A, rsa, csa, B, rsb, csb, C, rsc, csc, 1);
+    return;
+  }
+  mc = mc < MR ? MR : mc - mc % MR;
+  if (mc > M)
+    mc = (M + MR - 1) / MR * MR;
+  if (kc < 1 || kc > K)
+    kc = K;
+  long panels = (N + NR - 1) / NR, row_panels = mc / MR;
+  void *raw_b, *raw_a, *raw_w = NULL;
+  double *Bp = aligned_doubles((size_t)panels * K * NR, &raw_b);
+  double *Ap = aligned_doubles((size_t)mc * kc, &raw_a);
+  double *W = kc < K ? aligned_doubles((size_t)row_panels * panels * TILE, &raw_w) : NULL;
+  if (!Bp || !Ap || (kc < K && !W)) {
+    free(raw_b);
+    free(raw_a);
+    free(raw_w);
+    dot_loop(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, fused != 0);
+    return;
+  }
+  pack_b(N, K, B, rsb, csb, Bp);
+  for (long ic = 0; ic < M; ic += mc) {
+    long mcb = M - ic < mc ? M - ic : mc;
+    for (long pc = 0; pc < K; pc += kc) {
+      long kcb = K - pc < kc ? K - pc : kc;
+      int first = pc == 0, last = pc + kcb == K;
+      pack_a(mcb, kcb, A, rsa, csa, ic, pc, Ap);
+      for (long p = 0; p < panels; p++) {
+        const double *bp = Bp + ((size_t)p * K + pc) * NR;
+        long j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
+        for (long q = 0; q * MR < mcb; q++) {
+          long i0 = ic + q * MR, mr = mcb - q * MR < MR ? mcb - q * MR : MR;
+          double *w = W ? W + ((size_t)p * row_panels + q) * TILE : NULL;
+          const double *ap = Ap + (size_t)q * kcb * MR;
+          double *c = C + i0 * rsc + j0 * csc;
+          if (fused)
+            micro_kernel_fused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr);
+          else
+            micro_kernel_unfused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr);
+        }
+      }
+    }
+  }
+  free(raw_b);
+  free(raw_a);
+  free(raw_w);
+}

@@ -1,0 +1,139 @@
+//! Code generation for a recognised matrix product (`transform::product`): behind the
+//! region's run-time check (its assumptions and the arrays' ranges apart, as for loop
+//! code), one call of the packed kernel, linked into the module once
+//! (`llvm::link::kernel`) with the calling function's target attributes; its sizes,
+//! base pointers and strides evaluated from the region's parameters in the check
+//! block. The original loops stay as the fallback when the check fails.
+
+use std::collections::HashMap;
+
+use inkwell::values::InstructionValue;
+
+use crate::detect::replaceable::{LiveOut, LiveOuts};
+use crate::detect::{ArrayIr, DetectedRegion};
+use crate::isl::ast::AstExpr;
+use crate::llvm::builder::{IrBuilder, Value};
+use crate::llvm::ir::as_instruction;
+use crate::llvm::{link, FunctionAnalyses};
+use crate::model::Scop;
+use crate::transform::product::{Operand, Product, KERNEL};
+
+use super::emit::Emitter;
+use super::{
+    branch_on_check, check, check_condition, conclude, emitter, evaluate_parameters, fold,
+    leave_to_exit, open_check, structure, Check, CodegenError, Generated,
+};
+
+/// The kernel's bitcode, built from `passes/kernels/products.c` by `passes/build.rs`.
+const KERNEL_BITCODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/products.bc"));
+
+/// Replaces `region` (modelled as `scop`) by a call of the packed product, behind the
+/// run-time check.
+pub fn generate<'f>(
+    fa: &FunctionAnalyses<'f>,
+    region: &DetectedRegion<'f>,
+    scop: &Scop,
+    product: &Product,
+) -> Result<Generated, CodegenError> {
+    let (entering, live) = structure(fa, region)?;
+    if leaves_scalars(&live) {
+        return Err(CodegenError::Unsupported(
+            "the product leaves a scalar behind".into(),
+        ));
+    }
+    let entering = match super::one_entering_block(fa, region, entering)? {
+        Some(block) => block,
+        None => return Ok(Generated::EntrySplit),
+    };
+    let runtime = check::runtime_check(&region.spec, scop)?;
+    let folds = fold::plan(region, scop, scop, &[])?;
+    let (kernel, ty) =
+        link::kernel(fa.function(), KERNEL_BITCODE, KERNEL).map_err(CodegenError::Unsupported)?;
+    let b = IrBuilder::new(fa.function());
+    let mut em = emitter(fa, &b, region, entering, HashMap::new(), folds);
+    let check = open_check(&mut em, entering, &runtime, None);
+    let built = build_call(&mut em, &check, product, (kernel, ty), &live);
+    conclude(&em, check.block, built)
+}
+
+/// Whether a value the region leaves behind would need the scalars' stack slots, which
+/// the call does not fill.
+fn leaves_scalars(live: &LiveOuts) -> bool {
+    let slot = |kind: &LiveOut| matches!(kind, LiveOut::Slot);
+    live.exit_phis.iter().any(|(_, _, kind)| slot(kind))
+        || live.escaping.iter().any(|(_, kind)| slot(kind))
+}
+
+/// Fills the check block (parameters, condition) and makes the new code: the call,
+/// then the way into the exit block.
+fn build_call<'f>(
+    em: &mut Emitter<'_, 'f>,
+    check: &Check<'_, 'f>,
+    product: &Product,
+    (kernel, ty): (Value, inkwell::llvm_sys::prelude::LLVMTypeRef),
+    live: &LiveOuts,
+) -> Result<(), CodegenError> {
+    let before: InstructionValue<'f> = as_instruction(check.placeholder)
+        .ok_or_else(|| CodegenError::Unsupported("check block without terminator".into()))?;
+    em.b.position_before(before);
+    evaluate_parameters(em, before)?;
+    let (ok, _) = check_condition(em, check.runtime)?;
+    let [m, n, k] = [
+        em.expr(&product.trips[0])?,
+        em.expr(&product.trips[1])?,
+        em.expr(&product.trips[2])?,
+    ];
+    let mut args = vec![m, n, k];
+    for op in [&product.a, &product.b, &product.c] {
+        args.extend(operand_arguments(em, op)?);
+    }
+    let constants = [
+        product.blocking.mc,
+        product.blocking.kc,
+        u64::from(product.fused),
+    ];
+    for size in constants {
+        let size = i64::try_from(size)
+            .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
+        args.push(em.b.const_i64(size));
+    }
+    branch_on_check(em, check, ok);
+    em.b.position_at_end(check.start);
+    let call = em.b.call(kernel, ty, &args);
+    em.b.locate_call(call);
+    leave_to_exit(em, live)
+}
+
+/// An operand's base pointer and strides, in the check block.
+fn operand_arguments(em: &Emitter<'_, '_>, op: &Operand) -> Result<[Value; 3], CodegenError> {
+    let base = em
+        .region
+        .ir
+        .arrays
+        .iter()
+        .find_map(|(name, array)| match array {
+            ArrayIr::Memory { base } if *name == op.array => Some(*base),
+            _ => None,
+        })
+        .ok_or_else(|| CodegenError::Unsupported(format!("no base pointer for {}", op.array)))?;
+    let base = available_base(em, base)?;
+    let stride = |e: &AstExpr| em.expr(e);
+    Ok([base, stride(&op.first_stride)?, stride(&op.second_stride)?])
+}
+
+/// The base pointer as the check block can use it: hoisted if it is an invariant load,
+/// itself if it is made before the region.
+fn available_base(em: &Emitter<'_, '_>, base: Value) -> Result<Value, CodegenError> {
+    if let Some(hoisted) = em.hoisted.get(&base) {
+        return Ok(*hoisted);
+    }
+    let inside = as_instruction(base)
+        .and_then(|i| i.get_parent())
+        .is_some_and(|block| em.region.ir.blocks.contains(&block));
+    if inside {
+        return Err(CodegenError::Unsupported(
+            "a base pointer made inside the region".into(),
+        ));
+    }
+    Ok(base)
+}

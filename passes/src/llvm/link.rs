@@ -1,0 +1,178 @@
+//! Linking polyrust's own kernels (LLVM bitcode built with the plugin, see `passes/build.rs`)
+//! into the module of a function that calls them: parsed in the module's context, given
+//! the module's triple and data layout and the calling function's target attributes,
+//! linked once per module with internal linkage, and marked so that polyrust leaves
+//! the kernel's own loops alone.
+
+use std::ffi::CString;
+
+use inkwell::llvm_sys::core as c;
+use inkwell::llvm_sys::prelude::{LLVMModuleRef, LLVMTypeRef, LLVMValueRef};
+use inkwell::llvm_sys::{LLVMAttributeFunctionIndex, LLVMLinkage};
+use inkwell::values::{AsValueRef, FunctionValue};
+
+/// The function attribute that marks a kernel polyrust linked in: the pass does not
+/// optimize such a function (`entry`).
+pub const KERNEL_ATTRIBUTE: &str = "polyrust-kernel";
+
+/// The target attributes a kernel takes from the function that calls it.
+const TARGET_ATTRIBUTES: [&str; 3] = ["target-cpu", "target-features", "tune-cpu"];
+
+/// The string attribute `name` of a function, if it has one.
+pub fn string_attribute(function: LLVMValueRef, name: &str) -> Option<String> {
+    // SAFETY: reading an attribute of a live function; the text is copied.
+    unsafe {
+        let attribute = c::LLVMGetStringAttributeAtIndex(
+            function,
+            LLVMAttributeFunctionIndex,
+            name.as_ptr().cast(),
+            name.len() as u32,
+        );
+        if attribute.is_null() {
+            return None;
+        }
+        let mut len = 0u32;
+        let text = c::LLVMGetStringAttributeValue(attribute, &mut len);
+        if text.is_null() {
+            return Some(String::new());
+        }
+        let bytes = std::slice::from_raw_parts(text.cast::<u8>(), len as usize);
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+/// The function's `target-features` attribute (`+avx2,+fma,...`).
+pub fn target_features(function: FunctionValue<'_>) -> Option<String> {
+    string_attribute(function.as_value_ref(), "target-features")
+}
+
+/// Whether a function is a kernel polyrust linked in.
+pub fn is_kernel(function: LLVMValueRef) -> bool {
+    string_attribute(function, KERNEL_ATTRIBUTE).is_some()
+}
+
+/// The kernel `symbol` defined by `bitcode`, in the module of `caller`, with its
+/// function type: linked in now unless an earlier call did (then it must have been
+/// made for the same target attributes).
+pub fn kernel(
+    caller: FunctionValue<'_>,
+    bitcode: &[u8],
+    symbol: &str,
+) -> Result<(LLVMValueRef, LLVMTypeRef), String> {
+    let caller = caller.as_value_ref();
+    let name = CString::new(symbol).map_err(|_| "a kernel name with NUL".to_string())?;
+    // SAFETY: the module and context are the caller's, alive for the whole pass; the
+    // parsed module is handed to the linker, which destroys it.
+    unsafe {
+        let module = c::LLVMGetGlobalParent(caller);
+        let existing = c::LLVMGetNamedFunction(module, name.as_ptr());
+        if !existing.is_null() {
+            return reuse(existing, caller, symbol);
+        }
+        let parsed = parse(module, bitcode)?;
+        for function in defined_functions(parsed) {
+            take_target_attributes(function, caller);
+        }
+        c::LLVMSetTarget(parsed, c::LLVMGetTarget(module));
+        c::LLVMSetDataLayout(parsed, c::LLVMGetDataLayoutStr(module));
+        if inkwell::llvm_sys::linker::LLVMLinkModules2(module, parsed) != 0 {
+            return Err(format!("linking the kernel {symbol} failed"));
+        }
+        let function = c::LLVMGetNamedFunction(module, name.as_ptr());
+        if function.is_null() || c::LLVMIsDeclaration(function) != 0 {
+            return Err(format!("the kernel {symbol} is missing after linking"));
+        }
+        c::LLVMSetLinkage(function, LLVMLinkage::LLVMInternalLinkage);
+        Ok((function, c::LLVMGlobalGetValueType(function)))
+    }
+}
+
+/// A kernel an earlier call linked in, if its target attributes are the caller's.
+fn reuse(
+    existing: LLVMValueRef,
+    caller: LLVMValueRef,
+    symbol: &str,
+) -> Result<(LLVMValueRef, LLVMTypeRef), String> {
+    let same = TARGET_ATTRIBUTES
+        .iter()
+        .all(|a| string_attribute(existing, a) == string_attribute(caller, a));
+    // SAFETY: reading the kind and type of a live function.
+    unsafe {
+        if !is_kernel(existing) || c::LLVMIsDeclaration(existing) != 0 {
+            return Err(format!("the module has its own {symbol}"));
+        }
+        if !same {
+            return Err(format!("{symbol} was linked in for another target"));
+        }
+        Ok((existing, c::LLVMGlobalGetValueType(existing)))
+    }
+}
+
+/// The kernel's bitcode, parsed in the context of `module`.
+///
+/// # Safety
+/// `module` is a live module.
+unsafe fn parse(module: LLVMModuleRef, bitcode: &[u8]) -> Result<LLVMModuleRef, String> {
+    let context = c::LLVMGetModuleContext(module);
+    let buffer = c::LLVMCreateMemoryBufferWithMemoryRangeCopy(
+        bitcode.as_ptr().cast(),
+        bitcode.len(),
+        c"polyrust-kernel".as_ptr(),
+    );
+    let mut parsed = std::ptr::null_mut();
+    // The reader leaves the buffer to its owner, and reads it whole.
+    let failed =
+        inkwell::llvm_sys::bit_reader::LLVMParseBitcodeInContext2(context, buffer, &mut parsed);
+    c::LLVMDisposeMemoryBuffer(buffer);
+    if failed != 0 || parsed.is_null() {
+        return Err("the kernel's bitcode does not read".into());
+    }
+    Ok(parsed)
+}
+
+/// The functions `module` defines.
+///
+/// # Safety
+/// `module` is a live module.
+unsafe fn defined_functions(module: LLVMModuleRef) -> Vec<LLVMValueRef> {
+    let mut out = Vec::new();
+    let mut function = c::LLVMGetFirstFunction(module);
+    while !function.is_null() {
+        if c::LLVMIsDeclaration(function) == 0 {
+            out.push(function);
+        }
+        function = c::LLVMGetNextFunction(function);
+    }
+    out
+}
+
+/// Gives `function` the target attributes of `caller` (removing those it lacks) and
+/// the kernel mark.
+///
+/// # Safety
+/// Both are live functions of the same context.
+unsafe fn take_target_attributes(function: LLVMValueRef, caller: LLVMValueRef) {
+    let context = c::LLVMGetTypeContext(c::LLVMTypeOf(function));
+    let set = |name: &str, value: &str| {
+        let attribute = c::LLVMCreateStringAttribute(
+            context,
+            name.as_ptr().cast(),
+            name.len() as u32,
+            value.as_ptr().cast(),
+            value.len() as u32,
+        );
+        c::LLVMAddAttributeAtIndex(function, LLVMAttributeFunctionIndex, attribute);
+    };
+    for name in TARGET_ATTRIBUTES {
+        c::LLVMRemoveStringAttributeAtIndex(
+            function,
+            LLVMAttributeFunctionIndex,
+            name.as_ptr().cast(),
+            name.len() as u32,
+        );
+        if let Some(value) = string_attribute(caller, name) {
+            set(name, &value);
+        }
+    }
+    set(KERNEL_ATTRIBUTE, "");
+}

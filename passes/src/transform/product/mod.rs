@@ -1,0 +1,204 @@
+//! Matrix products written as a dot product per element of C,
+//!
+//! ```c
+//! for (i < M) for (j < N) { double sum = 0; for (k < K) sum += A[i][k] * B[j][k]; C[i][j] += sum; }
+//! ```
+//!
+//! recognised in a region's model and IR (`recognise`) and replaced by a call of the
+//! packed product (`passes/kernels/products.c`, linked in by `codegen::product`): B
+//! packed into panels of `NR` columns, A into panels of `MR` rows per block of `mc` rows
+//! and `kc` steps of k, an `MR` x `NR` micro-kernel. Each element's sum starts at +0.0
+//! and takes its products in k order, fused exactly where the loop's are (its
+//! `llvm.fmuladd` on a target with FMA), and is added to C once, so the result has the bytes the loop gives: no
+//! reassociation is needed. Relies on the model (box domains, access relations that are
+//! functions of the counters) and on the region's IR for the arithmetic.
+
+mod arithmetic;
+pub(crate) mod recognise;
+
+use crate::isl::ast::{AstExpr, AstOp};
+use crate::transform::hardware::Hardware;
+
+/// Rows of the micro-kernel (the kernel's `MR`).
+pub const MICRO_ROWS: u64 = 6;
+/// Columns of the micro-kernel (the kernel's `NR`).
+pub const MICRO_COLUMNS: u64 = 8;
+/// The kernel's symbol.
+pub const KERNEL: &str = "polyrust_product_f64";
+
+/// One operand of the product: its array in the model and its strides (in elements,
+/// as expressions of the region's parameters) along the two counters it is indexed by.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operand {
+    /// The array's name in the model.
+    pub array: String,
+    /// The name a remark gives it.
+    pub shown: String,
+    /// Stride along the operand's first counter (i for A and C, k for B).
+    pub first_stride: AstExpr,
+    /// Stride along its second counter (k for A, j for B and C).
+    pub second_stride: AstExpr,
+    /// Whether it is indexed by its counters in the other order (`B[k][j]` for B).
+    pub swapped: bool,
+}
+
+/// The cache blocks of the packed product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Blocking {
+    /// Rows of A per packed block (a multiple of `MICRO_ROWS`).
+    pub mc: u64,
+    /// Steps of k per packed block.
+    pub kc: u64,
+}
+
+impl Blocking {
+    /// Blocks sized for `hardware`'s caches: a packed panel of B over `kc` steps takes
+    /// half of L1, the packed block of A (`mc` x `kc`) half of L2.
+    pub fn for_caches(hardware: &Hardware) -> Blocking {
+        let element = 8;
+        let kc = (hardware.l1_bytes.value / 2 / (MICRO_COLUMNS * element)).clamp(16, 1024);
+        let kc = kc - kc % 8;
+        let mc = (hardware.l2_bytes.value / 2 / (kc * element)).clamp(MICRO_ROWS, 1024);
+        Blocking {
+            mc: mc - mc % MICRO_ROWS,
+            kc,
+        }
+    }
+}
+
+/// A recognised product `C(i,j) += sum over k of A(i,k) * B(k,j)`, one sum per element
+/// in k order, with what its call needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Product {
+    /// A, indexed by (i, k).
+    pub a: Operand,
+    /// B, indexed by (k, j).
+    pub b: Operand,
+    /// C, indexed by (i, j).
+    pub c: Operand,
+    /// Trip counts of i, j and k, as expressions of the parameters (zero or less: none).
+    pub trips: [AstExpr; 3],
+    /// The cache blocks.
+    pub blocking: Blocking,
+    /// Each step of a sum is one fused multiply-add (the loop's `llvm.fmuladd` on a
+    /// target with FMA); otherwise the product is rounded before it is added.
+    pub fused: bool,
+}
+
+impl Product {
+    /// What the remark says was done.
+    pub fn description(&self) -> String {
+        let subscripts = |op: &Operand, first: &str, second: &str| {
+            if op.swapped {
+                format!("{}[{second}][{first}]", op.shown)
+            } else {
+                format!("{}[{first}][{second}]", op.shown)
+            }
+        };
+        let form = match (self.a.swapped, self.b.swapped) {
+            (false, true) => "B transposed, a dot product per element",
+            (true, true) => "A and B transposed, a dot product per element",
+            (false, false) => "a dot product per element",
+            (true, false) => "A transposed, a dot product per element",
+        };
+        let steps = if self.fused {
+            ""
+        } else {
+            " (products rounded before they are added, as written)"
+        };
+        format!(
+            "matrix product {} += {} * {} ({form}): packed, blocks {} x {}, micro-kernel {} x {}{steps}, \
+             bit-exact",
+            subscripts(&self.c, "i", "j"),
+            subscripts(&self.a, "i", "k"),
+            subscripts(&self.b, "k", "j"),
+            self.blocking.mc,
+            self.blocking.kc,
+            MICRO_ROWS,
+            MICRO_COLUMNS
+        )
+    }
+
+    /// The call as a printer shows it.
+    pub fn call_text(&self) -> String {
+        let [m, n, k] = &self.trips;
+        let operand = |op: &Operand| {
+            format!(
+                "{}, {}, {}",
+                op.array,
+                show(&op.first_stride),
+                show(&op.second_stride)
+            )
+        };
+        format!(
+            "{KERNEL}(M = {}, N = {}, K = {}, A = {}, B = {}, C = {}, mc = {}, kc = {}, fused = {})\n",
+            show(m),
+            show(n),
+            show(k),
+            operand(&self.a),
+            operand(&self.b),
+            operand(&self.c),
+            self.blocking.mc,
+            self.blocking.kc,
+            u8::from(self.fused)
+        )
+    }
+}
+
+/// An expression of the parameters as C writes it.
+fn show(e: &AstExpr) -> String {
+    match e {
+        AstExpr::Int(v) => v.to_string(),
+        AstExpr::Id(name) => name.clone(),
+        AstExpr::Op(op, args) => {
+            let symbol = match op {
+                AstOp::Add => " + ",
+                AstOp::Sub => " - ",
+                AstOp::Mul => " * ",
+                _ => return format!("{e:?}"),
+            };
+            let parts: Vec<String> = args.iter().map(show).collect();
+            format!("({})", parts.join(symbol))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transform::hardware::{Sourced, ValueSource};
+
+    fn hardware(l1: u64, l2: u64) -> Hardware {
+        let sourced = |value| Sourced {
+            value,
+            source: ValueSource::Option,
+        };
+        Hardware {
+            l1_bytes: sourced(l1),
+            l2_bytes: sourced(l2),
+            simd_bits: Sourced {
+                value: 256,
+                source: ValueSource::Option,
+            },
+            vector_registers: Sourced {
+                value: 16,
+                source: ValueSource::Option,
+            },
+        }
+    }
+
+    #[test]
+    fn blocks_fill_half_of_l1_with_b_and_half_of_l2_with_a() {
+        // 32 KiB L1: 16 KiB of B's panel is 256 steps of 8 doubles; 512 KiB L2: 256 KiB
+        // of A over 256 steps is 128 rows, 126 in whole micro-kernel rows.
+        let blocks = Blocking::for_caches(&hardware(32 << 10, 512 << 10));
+        assert_eq!(blocks, Blocking { mc: 126, kc: 256 });
+    }
+
+    #[test]
+    fn blocks_stay_whole_micro_kernels_for_tiny_caches() {
+        let blocks = Blocking::for_caches(&hardware(1024, 4096));
+        assert!(blocks.kc.is_multiple_of(8));
+        assert!(blocks.mc >= MICRO_ROWS && blocks.mc.is_multiple_of(MICRO_ROWS));
+    }
+}

@@ -1,0 +1,174 @@
+// Matrix products written as a dot product per element (the CPU GEMM of neural-network
+// frameworks computing A * B^T) are recognised and replaced by a call of the packed
+// product, on targets with AVX2 and FMA; look-alikes are not. The caches are given so
+// that the blocks do not depend on the host.
+// RUN: %o3ir -mavx2 -mfma -fno-discard-value-names %s | %opt %loadpolyrust \
+// RUN:   -passes='print<polyrust-ast>' -polyrust-l1-cache=32K -polyrust-l2-cache=512K \
+// RUN:   -disable-output 2>&1 | %FileCheck %s
+// Without AVX2 and FMA (the loop's fmuladd would not be fused), no product.
+// RUN: %o3ir -fno-discard-value-names %s | %opt %loadpolyrust \
+// RUN:   -passes='print<polyrust-ast>' -disable-output 2>&1 | %FileCheck %s --check-prefix=PLAIN
+// With AVX2 but no FMA, the loop's fmuladd is a multiply and an add: so are the kernel's.
+// RUN: %o3ir -mavx2 -mno-fma -fno-discard-value-names %s | %opt %loadpolyrust \
+// RUN:   -passes='print<polyrust-ast>' -polyrust-l1-cache=32K -polyrust-l2-cache=512K \
+// RUN:   -disable-output 2>&1 | %FileCheck %s --check-prefix=NOFMA
+// -polyrust-products=false leaves the shape to the loop transformations.
+// RUN: %o3ir -mavx2 -mfma -fno-discard-value-names %s | %opt %loadpolyrust \
+// RUN:   -passes='print<polyrust-ast>' -polyrust-products=false -disable-output 2>&1 \
+// RUN:   | %FileCheck %s --check-prefix=OFF
+// The new code: the check, then one call of the kernel, linked in once with internal
+// linkage and the caller's target attributes.
+// RUN: %o3ir -mavx2 -mfma -fno-discard-value-names %s | %opt %loadpolyrust -passes=polyrust \
+// RUN:   -polyrust-l1-cache=32K -polyrust-l2-cache=512K -S | %FileCheck %s --check-prefix=IR
+// The remark, from clang.
+// RUN: %clang -O3 -g -mavx2 -mfma -c -o /dev/null -fpass-plugin=%plugin -Rpass=polyrust \
+// RUN:   -mllvm -polyrust-l1-cache=32K -mllvm -polyrust-l2-cache=512K %s 2>&1 \
+// RUN:   | %FileCheck %s --check-prefix=REMARK
+
+void dot_rows(int M, int N, int K, const double *A, int lda, const double *B, int ldb,
+              double *C, int ldc) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      double sum = 0;
+      for (int k = 0; k < K; k++)
+        sum += A[i * lda + k] * B[j * ldb + k];
+      C[i * ldc + j] += sum;
+    }
+}
+// CHECK-LABEL: polyrust-ast: function 'dot_rows'
+// CHECK: New code of dot_rows{{.*}} (matrix product C[i][j] += A[i][k] * B[j][k] (B transposed, a dot product per element): packed, blocks 126 x 256, micro-kernel 6 x 8, bit-exact):
+// CHECK-NEXT: polyrust_product_f64(M = {{.*}}, A = A, {{.*}}, 1, B = B, 1, {{.*}}, C = C, {{.*}}, 1, mc = 126, kc = 256, fused = 1)
+// NOFMA-LABEL: polyrust-ast: function 'dot_rows'
+// NOFMA: (matrix product C[i][j] += A[i][k] * B[j][k] (B transposed, a dot product per element): packed, blocks 126 x 256, micro-kernel 6 x 8 (products rounded before they are added, as written), bit-exact):
+// NOFMA-NEXT: fused = 0)
+// PLAIN-NOT: matrix product
+// OFF-NOT: matrix product
+// IR-LABEL: define {{.*}}void @dot_rows(
+// IR: polyrust.check:
+// IR: call void @polyrust_product_f64(i64 {{.*}}, ptr %A, i64 {{.*}}, i64 1, ptr %B, i64 1, i64 {{.*}}, ptr %C, i64 {{.*}}, i64 1, i64 126, i64 256, i64 1)
+// IR: define internal void @polyrust_product_f64({{.*}}) {{.*}}#[[KERNEL:[0-9]+]]
+// IR-NOT: define {{.*}}@polyrust_product_f64
+// IR: attributes #[[KERNEL]] = { {{.*}}"polyrust-kernel"{{.*}}"target-features"="{{.*}}+avx2{{.*}}+fma
+// REMARK: remark: region in dot_rows at {{.*}} optimized (matrix product C[i][j] += A[i][k] * B[j][k] (B transposed, a dot product per element): packed, blocks 126 x 256, micro-kernel 6 x 8, bit-exact), behind a run-time check
+
+// A second product in the same module calls the same kernel.
+void dot_rows_again(int M, int N, int K, const double *A, const double *B, double *C) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      double sum = 0;
+      for (int k = 0; k < K; k++)
+        sum += A[i * K + k] * B[j * K + k];
+      C[i * N + j] += sum;
+    }
+}
+// CHECK-LABEL: polyrust-ast: function 'dot_rows_again'
+// CHECK: matrix product C[i][j] += A[i][k] * B[j][k]
+
+// A transposed (its columns are the rows of the product), and two-dimensional arrays.
+void columns(int M, int N, int K, const double *A, int lda, const double *B, int ldb,
+             double *C, int ldc) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      double sum = 0;
+      for (int k = 0; k < K; k++)
+        sum += A[k * lda + i] * B[k * ldb + j];
+      C[i * ldc + j] += sum;
+    }
+}
+// CHECK-LABEL: polyrust-ast: function 'columns'
+// CHECK: matrix product C[i][j] += A[k][i] * B[k][j] (A transposed, a dot product per element)
+// CHECK-NEXT: polyrust_product_f64(M = {{.*}}, A = A, 1, {{.*}}, B = B, {{.*}}, 1, C = C,
+
+void two_d(int n, double C[n][n], double A[n][n], double B[n][n]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double sum = 0;
+      for (int k = 0; k < n; k++)
+        sum += A[i][k] * B[j][k];
+      C[i][j] += sum;
+    }
+}
+// CHECK-LABEL: polyrust-ast: function 'two_d'
+// CHECK: matrix product C[i][j] += A[i][k] * B[j][k] (B transposed, a dot product per element)
+
+// C read in the k loop: a dependence through C.
+void reads_c(int M, int N, int K, const double *A, double *C, int ldc) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      double sum = 0;
+      for (int k = 0; k < K; k++)
+        sum += A[i * K + k] * C[j * ldc + k];
+      C[i * ldc + j] += sum;
+    }
+}
+// CHECK-LABEL: polyrust-ast: function 'reads_c'
+// CHECK-NOT: matrix product
+// CHECK-LABEL: polyrust-ast: function 'strided'
+
+// B read with a stride of 2 along k.
+void strided(int M, int N, int K, const double *A, int lda, const double *B, int ldb,
+             double *C, int ldc) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      double sum = 0;
+      for (int k = 0; k < K; k++)
+        sum += A[i * lda + k] * B[j * ldb + 2 * k];
+      C[i * ldc + j] += sum;
+    }
+}
+// CHECK-NOT: matrix product
+// CHECK-LABEL: polyrust-ast: function 'floats'
+
+// float, not double.
+void floats(int M, int N, int K, const float *A, const float *B, float *C) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float sum = 0;
+      for (int k = 0; k < K; k++)
+        sum += A[i * K + k] * B[j * K + k];
+      C[i * N + j] += sum;
+    }
+}
+// CHECK-NOT: matrix product
+// CHECK-LABEL: polyrust-ast: function 'starts_at_minus_zero'
+
+// A sum that starts at -0.0 (the kernel's start at +0.0 would change signs of zeros).
+void starts_at_minus_zero(int M, int N, int K, const double *A, const double *B, double *C) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      double sum = -0.0;
+      for (int k = 0; k < K; k++)
+        sum += A[i * K + k] * B[j * K + k];
+      C[i * N + j] += sum;
+    }
+}
+// CHECK-NOT: matrix product
+// CHECK-LABEL: polyrust-ast: function 'scaled'
+
+// C's element gets alpha * sum: not the shape the kernel computes.
+void scaled(int M, int N, int K, double alpha, const double *A, const double *B, double *C) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      double sum = 0;
+      for (int k = 0; k < K; k++)
+        sum += A[i * K + k] * B[j * K + k];
+      C[i * N + j] += alpha * sum;
+    }
+}
+// CHECK-NOT: matrix product
+// CHECK-LABEL: polyrust-ast: function 'unfused'
+
+// Products and sums kept apart (-ffp-contract=off): an fmul and an fadd, not fmuladd;
+// the kernel's steps are unfused too.
+#pragma clang fp contract(off)
+void unfused(int M, int N, int K, const double *A, const double *B, double *C) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      double sum = 0;
+      for (int k = 0; k < K; k++)
+        sum += A[i * K + k] * B[j * K + k];
+      C[i * N + j] += sum;
+    }
+}
+// CHECK: micro-kernel 6 x 8 (products rounded before they are added, as written), bit-exact):
+// CHECK-NEXT: fused = 0)
