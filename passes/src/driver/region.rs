@@ -168,8 +168,8 @@ fn generate_product(
             Ok(true)
         }
         Ok(Generated::Region) => {
-            speculate::generated(region);
-            outcome::generated(fa, region, at, &product.description());
+            session.speculation.generated(region);
+            outcome::generated(fa, &session.speculation, region, at, &product.description());
             Ok(true)
         }
         Err(error) => {
