@@ -294,9 +294,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn descriptors_that_break_the_abi_are_refused_with_a_reason() {
-        let sites = [
+    /// A loop and a load of `a` in it.
+    fn loop_and_load() -> [SiteDescriptor; 2] {
+        [
             SiteDescriptor {
                 kind: SITE_LOOP,
                 depth: 1,
@@ -315,7 +315,12 @@ mod tests {
                 loop_site: 0,
                 name: c"a".as_ptr(),
             },
-        ];
+        ]
+    }
+
+    #[test]
+    fn descriptors_that_break_the_abi_are_refused_with_a_reason() {
+        let sites = loop_and_load();
         // SAFETY: every pointer is NULL or points to live data above.
         let identity = unsafe { descriptor(sites.as_ptr(), 2).identity() }.unwrap();
         assert_eq!(
@@ -343,26 +348,7 @@ mod tests {
 
     #[test]
     fn a_version_2_descriptor_brings_its_facts_about_loop_sites_only() {
-        let sites = [
-            SiteDescriptor {
-                kind: SITE_LOOP,
-                depth: 1,
-                size: 0,
-                line: 0,
-                column: 0,
-                loop_site: NO_LOOP,
-                name: std::ptr::null(),
-            },
-            SiteDescriptor {
-                kind: SITE_LOAD,
-                depth: 1,
-                size: 4,
-                line: 0,
-                column: 0,
-                loop_site: 0,
-                name: c"a".as_ptr(),
-            },
-        ];
+        let sites = loop_and_load();
         let mut facts = [
             FactDescriptor {
                 kind: FACT_REDUCTION,
