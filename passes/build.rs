@@ -4,10 +4,11 @@
 //! asks for fused steps only where it has FMA too, and gives it the caller's target
 //! attributes); the module flags and identification are taken out of its text (then
 //! assembled by llvm-as, next to clang), so that linking it never changes the calling
-//! module's flags.
+//! module's flags. The same source is built a second time for products whose sums start
+//! at C's elements (`products_from_c.bc`).
 
 use std::env;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Where clang 22 is, unless `POLYRUST_KERNEL_CLANG` says otherwise.
@@ -22,8 +23,21 @@ fn main() {
         Ok(dir) => PathBuf::from(dir),
         Err(_) => fail("cargo did not set OUT_DIR"),
     };
-    let raw = out_dir.join("products.raw.ll");
-    let status = Command::new(&clang)
+    build_kernel(&clang, &source, &out_dir.join("products"), &[]);
+    // The variant whose sums start at C's elements and are stored into C.
+    build_kernel(
+        &clang,
+        &source,
+        &out_dir.join("products_from_c"),
+        &["-DPOLYRUST_SUMS_FROM_C=1"],
+    );
+}
+
+/// Compiles `source` (with `defines`) into `stem.bc`, by way of `stem.raw.ll` and
+/// `stem.ll`.
+fn build_kernel(clang: &str, source: &Path, stem: &Path, defines: &[&str]) {
+    let raw = stem.with_extension("raw.ll");
+    let status = Command::new(clang)
         .args([
             "-O3",
             "-mavx2",
@@ -34,12 +48,11 @@ fn main() {
             "-fno-stack-protector",
             "-target",
             "x86_64-unknown-linux-gnu",
-            "-S",
-            "-emit-llvm",
-            "-o",
         ])
+        .args(defines)
+        .args(["-S", "-emit-llvm", "-o"])
         .arg(&raw)
-        .arg(&source)
+        .arg(source)
         .status();
     match status {
         Ok(s) if s.success() => {}
@@ -58,16 +71,16 @@ fn main() {
         .filter(|line| !line.starts_with("!llvm.module.flags") && !line.starts_with("!llvm.ident"))
         .map(|line| format!("{line}\n"))
         .collect();
-    let text = out_dir.join("products.ll");
+    let text = stem.with_extension("ll");
     if let Err(e) = std::fs::write(&text, kept) {
         fail(&format!("cannot write the kernel's IR: {e}"));
     }
     // Bitcode, which a context that discards value names (clang's) can read.
-    let assembler = PathBuf::from(&clang).with_file_name("llvm-as");
+    let assembler = PathBuf::from(clang).with_file_name("llvm-as");
     let status = Command::new(&assembler)
         .arg(&text)
         .arg("-o")
-        .arg(out_dir.join("products.bc"))
+        .arg(stem.with_extension("bc"))
         .status();
     match status {
         Ok(s) if s.success() => {}

@@ -18,7 +18,12 @@
  * of 4 doubles. Built by passes/build.rs with clang -O3 into the LLVM IR the plugin
  * links into a module that calls it; the plugin gives it the caller's target
  * attributes. When a buffer cannot be allocated, the loop itself runs (same order of
- * operations). */
+ * operations).
+ *
+ * Built a second time with POLYRUST_SUMS_FROM_C=1 for the nest that keeps C itself in
+ * a register across k (`for (k < K) C(i,j) = fma(A(i,k), B(k,j), C(i,j))`): each sum
+ * starts at C's old element instead of +0.0 and is stored into C, not added. A
+ * separate symbol, so that the dot-product kernel's code stays as it was. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,6 +35,15 @@ typedef double v4u __attribute__((vector_size(32), aligned(8)));
 #define MR 6
 #define NR 8
 #define TILE (MR * NR)
+
+#ifndef POLYRUST_SUMS_FROM_C
+#define POLYRUST_SUMS_FROM_C 0
+#endif
+#if POLYRUST_SUMS_FROM_C
+#define KERNEL_SYMBOL polyrust_product_from_c_f64
+#else
+#define KERNEL_SYMBOL polyrust_product_f64
+#endif
 
 /* A buffer of n doubles aligned to 64 bytes; *raw is what to free. */
 static double *aligned_doubles(size_t n, void **raw) {
@@ -46,12 +60,20 @@ static void dot_loop(long M, long N, long K, const double *A, long rsa, long csa
                      int fused) {
   for (long i = 0; i < M; i++)
     for (long j = 0; j < N; j++) {
+#if POLYRUST_SUMS_FROM_C
+      double sum = C[i * rsc + j * csc];
+#else
       double sum = 0.0;
+#endif
       for (long k = 0; k < K; k++) {
         double a = A[i * rsa + k * csa], b = B[k * rsb + j * csb];
         sum = fused ? __builtin_fma(a, b, sum) : sum + a * b;
       }
+#if POLYRUST_SUMS_FROM_C
+      C[i * rsc + j * csc] = sum;
+#else
       C[i * rsc + j * csc] = C[i * rsc + j * csc] + sum;
+#endif
     }
 }
 
@@ -93,15 +115,19 @@ static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i
   }
 }
 
-/* One MR x NR tile over kc steps of k: the sums start at +0.0 (first block of k) or
- * from the tile's buffer w; at the last block they are added into the mr x nr valid
- * part of C, otherwise kept in w. UPDATE(x, b, acc) is one step of a sum. */
+/* One MR x NR tile over kc steps of k: the sums start at +0.0 (first block of k; C's
+ * elements when built for sums from C) or from the tile's buffer w; at the last block
+ * they are added into (stored into) the mr x nr valid part of C, otherwise kept in w.
+ * UPDATE(x, b, acc) is one step of a sum. */
 #define MICRO_KERNEL(name, UPDATE)                                                        \
   static void name(long kc, const double *restrict ap, const double *restrict bp,         \
                    double *restrict w, int first, int last, double *C, long rsc, long csc, \
                    long mr, long nr) {                                                    \
     v4 acc[MR][2];                                                                        \
-    _Pragma("unroll") for (int r = 0; r < MR; r++) {                                      \
+    if (first && POLYRUST_SUMS_FROM_C)                                                    \
+      load_tile(acc, C, rsc, csc, mr, nr);                                                \
+    else                                                                                  \
+      _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
       if (first) {                                                                        \
         acc[r][0] = (v4){0.0, 0.0, 0.0, 0.0};                                             \
         acc[r][1] = (v4){0.0, 0.0, 0.0, 0.0};                                             \
@@ -122,6 +148,29 @@ static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i
     store_tile(acc, w, last, C, rsc, csc, mr, nr);                                        \
   }
 
+/* The sums of a tile starting at C's mr x nr valid part (zero elsewhere). */
+static inline void load_tile(v4 acc[MR][2], const double *C, long rsc, long csc, long mr,
+                             long nr) {
+  if (mr == MR && nr == NR && csc == 1) {
+#pragma unroll
+    for (int r = 0; r < MR; r++) {
+      const v4u *row = (const v4u *)(C + r * rsc);
+      acc[r][0] = row[0];
+      acc[r][1] = row[1];
+    }
+    return;
+  }
+  double tile[MR][NR];
+  for (long r = 0; r < MR; r++)
+    for (long c = 0; c < NR; c++)
+      tile[r][c] = r < mr && c < nr ? C[r * rsc + c * csc] : 0.0;
+#pragma unroll
+  for (int r = 0; r < MR; r++) {
+    acc[r][0] = *(v4u *)&tile[r][0];
+    acc[r][1] = *(v4u *)&tile[r][4];
+  }
+}
+
 /* The sums of a tile into w (not the last block of k) or added into C. */
 static inline void store_tile(v4 acc[MR][2], double *restrict w, int last, double *C,
                               long rsc, long csc, long mr, long nr) {
@@ -137,8 +186,13 @@ static inline void store_tile(v4 acc[MR][2], double *restrict w, int last, doubl
 #pragma unroll
     for (int r = 0; r < MR; r++) {
       v4u *row = (v4u *)(C + r * rsc);
+#if POLYRUST_SUMS_FROM_C
+      row[0] = acc[r][0];
+      row[1] = acc[r][1];
+#else
       row[0] = row[0] + acc[r][0];
       row[1] = row[1] + acc[r][1];
+#endif
     }
     return;
   }
@@ -150,7 +204,11 @@ static inline void store_tile(v4 acc[MR][2], double *restrict w, int last, doubl
   }
   for (long r = 0; r < mr; r++)
     for (long c = 0; c < nr; c++)
+#if POLYRUST_SUMS_FROM_C
+      C[r * rsc + c * csc] = tile[r][c];
+#else
       C[r * rsc + c * csc] = C[r * rsc + c * csc] + tile[r][c];
+#endif
 }
 
 #define FUSED(x, b, acc) __builtin_elementwise_fma(x, b, acc)
@@ -160,13 +218,16 @@ MICRO_KERNEL(micro_kernel_unfused, UNFUSED)
 
 /* C(i,j) += sum over k of A(i,k) * B(k,j), each sum as the loop above makes it (its
  * steps fused or not); blocks of mc rows of A (a multiple of MR) and kc steps of k.
- * Sizes of 0 or less: nothing (M, N), or C(i,j) + 0.0 (K), as the loop does. */
-void polyrust_product_f64(long M, long N, long K, const double *A, long rsa, long csa,
+ * Sizes of 0 or less: nothing (M, N), or C(i,j) + 0.0 (K), as the loop does (for sums
+ * from C: C(i,j) unchanged). */
+void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
                           const double *B, long rsb, long csb, double *C, long rsc,
                           long csc, long mc, long kc, long fused) {
   if (M <= 0 || N <= 0)
     return;
   if (K <= 0) {
+    if (POLYRUST_SUMS_FROM_C)
+      return;
     dot_loop(M, N, 0, A, rsa, csa, B, rsb, csb, C, rsc, csc, 1);
     return;
   }

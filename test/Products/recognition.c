@@ -46,7 +46,10 @@ void dot_rows(int M, int N, int K, const double *A, int lda, const double *B, in
 // IR-LABEL: define {{.*}}void @dot_rows(
 // IR: polyrust.check:
 // IR: call void @polyrust_product_f64(i64 {{.*}}, ptr %A, i64 {{.*}}, i64 1, ptr %B, i64 1, i64 {{.*}}, ptr %C, i64 {{.*}}, i64 1, i64 126, i64 256, i64 1)
+// The products that keep C in a register across k call the kernel's variant.
+// IR: call void @polyrust_product_from_c_f64(
 // IR: define internal void @polyrust_product_f64({{.*}}) {{.*}}#[[KERNEL:[0-9]+]]
+// IR: define internal void @polyrust_product_from_c_f64(
 // IR-NOT: define {{.*}}@polyrust_product_f64
 // IR: attributes #[[KERNEL]] = { {{.*}}"polyrust-kernel"{{.*}}"target-features"="{{.*}}+avx2{{.*}}+fma
 // REMARK: remark: region in dot_rows at {{.*}} optimized (matrix product C[i][j] += A[i][k] * B[j][k] (B transposed, a dot product per element): packed, blocks 126 x 256, micro-kernel 6 x 8, bit-exact), behind a run-time check
@@ -156,6 +159,88 @@ void scaled(int M, int N, int K, double alpha, const double *A, const double *B,
     }
 }
 // CHECK-NOT: matrix product
+// CHECK-LABEL: polyrust-ast: function 'in_c'
+
+// C itself the accumulator, k innermost: LLVM keeps C's element in a register across k
+// (stored back after the loop, C not aliasing A and B). The kernel's variant starts
+// each sum at C's element and stores it.
+void in_c(int M, int N, int K, const double *restrict A, const double *restrict B,
+          double *restrict C) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < K; k++)
+        C[i * N + j] += A[i * K + k] * B[k * N + j];
+}
+// CHECK: (matrix product C[i][j] += A[i][k] * B[k][j] (C kept in a register across k): packed, blocks 126 x 256, micro-kernel 6 x 8, bit-exact):
+// CHECK-NEXT: polyrust_product_from_c_f64(M = {{.*}}, A = A, {{.*}}, 1, B = B, {{.*}}, 1, C = C, {{.*}}, 1, mc = 126, kc = 256, fused = 1)
+// NOFMA-LABEL: polyrust-ast: function 'in_c'
+// NOFMA: (matrix product C[i][j] += A[i][k] * B[k][j] (C kept in a register across k): packed, blocks 126 x 256, micro-kernel 6 x 8 (products rounded before they are added, as written), bit-exact):
+// REMARK: remark: region in in_c at {{.*}} optimized (matrix product C[i][j] += A[i][k] * B[k][j] (C kept in a register across k): packed, blocks 126 x 256, micro-kernel 6 x 8, bit-exact), behind a run-time check
+// CHECK-LABEL: polyrust-ast: function 'in_c_transposed'
+
+// A transposed, and C's element stored back in every step (A and B may alias C: the
+// run-time check separates them).
+void in_c_transposed(int M, int N, int K, const double *A, const double *B, double *C) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < K; k++)
+        C[i * N + j] += A[k * M + i] * B[k * N + j];
+}
+// CHECK: (matrix product C[i][j] += A[k][i] * B[k][j] (A transposed, C kept in a register across k): packed,
+// CHECK-NEXT: polyrust_product_from_c_f64(M = {{.*}}, A = A, 1, {{.*}}, B = B, {{.*}}, 1, C = C,
+// CHECK-LABEL: polyrust-ast: function 'in_c_two_d'
+
+void in_c_two_d(int n, double C[n][n], double A[n][n], double B[n][n]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      for (int k = 0; k < n; k++)
+        C[i][j] += A[i][k] * B[j][k];
+}
+// CHECK: (matrix product C[i][j] += A[i][k] * B[j][k] (B transposed, C kept in a register across k): packed,
+// CHECK-LABEL: polyrust-ast: function 'in_c_reads_c'
+
+// C read as a factor too: a dependence through C.
+void in_c_reads_c(int M, int N, int K, const double *A, double *C) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < K; k++)
+        C[i * N + j] += A[i * K + k] * C[k * N + j];
+}
+// CHECK-NOT: matrix product
+// CHECK-LABEL: polyrust-ast: function 'in_c_stores_in_loop'
+
+// Another store in the k loop: C's element is loaded and stored in every step, not
+// kept in a register.
+void in_c_stores_in_loop(int M, int N, int K, const double *A, const double *B, double *C,
+                         double *D) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < K; k++) {
+        C[i * N + j] += A[i * K + k] * B[k * N + j];
+        D[k] = 1.0;
+      }
+}
+// CHECK-NOT: matrix product
+// CHECK-LABEL: polyrust-ast: function 'in_c_floats'
+
+void in_c_floats(int M, int N, int K, const float *A, const float *B, float *C) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < K; k++)
+        C[i * N + j] += A[i * K + k] * B[k * N + j];
+}
+// CHECK-NOT: matrix product
+// CHECK-LABEL: polyrust-ast: function 'in_c_reassociated'
+
+// Fast-math flags (reassociation allowed): LLVM may reorder the loop's own additions.
+void in_c_reassociated(int M, int N, int K, const double *A, const double *B, double *C) {
+#pragma clang fp reassociate(on)
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < K; k++)
+        C[i * N + j] += A[i * K + k] * B[k * N + j];
+}
+// CHECK-NOT: matrix product
 // CHECK-LABEL: polyrust-ast: function 'unfused'
 
 // Products and sums kept apart (-ffp-contract=off): an fmul and an fadd, not fmuladd;
@@ -172,3 +257,13 @@ void unfused(int M, int N, int K, const double *A, const double *B, double *C) {
 }
 // CHECK: micro-kernel 6 x 8 (products rounded before they are added, as written), bit-exact):
 // CHECK-NEXT: fused = 0)
+
+// CHECK-LABEL: polyrust-ast: function 'in_c_unfused'
+void in_c_unfused(int M, int N, int K, const double *A, const double *B, double *C) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < K; k++)
+        C[i * N + j] += A[i * K + k] * B[k * N + j];
+}
+// CHECK: (matrix product C[i][j] += A[i][k] * B[k][j] (C kept in a register across k): packed, blocks 126 x 256, micro-kernel 6 x 8 (products rounded before they are added, as written), bit-exact):
+// CHECK-NEXT: polyrust_product_from_c_f64({{.*}}, fused = 0)

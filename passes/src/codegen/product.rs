@@ -16,7 +16,7 @@ use crate::llvm::builder::{IrBuilder, Value};
 use crate::llvm::ir::as_instruction;
 use crate::llvm::{link, FunctionAnalyses};
 use crate::model::Scop;
-use crate::transform::product::{Operand, Product, KERNEL};
+use crate::transform::product::{Accumulator, Operand, Product};
 
 use super::emit::Emitter;
 use super::{
@@ -26,6 +26,9 @@ use super::{
 
 /// The kernel's bitcode, built from `passes/kernels/products.c` by `passes/build.rs`.
 const KERNEL_BITCODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/products.bc"));
+/// Its variant whose sums start at C's elements and are stored into C.
+const KERNEL_FROM_C_BITCODE: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_from_c.bc"));
 
 /// Replaces `region` (modelled as `scop`) by a call of the packed product, behind the
 /// run-time check.
@@ -47,8 +50,12 @@ pub fn generate<'f>(
     };
     let runtime = check::runtime_check(&region.spec, scop)?;
     let folds = fold::plan(region, scop, scop, &[])?;
-    let (kernel, ty) =
-        link::kernel(fa.function(), KERNEL_BITCODE, KERNEL).map_err(CodegenError::Unsupported)?;
+    let bitcode = match product.accumulator {
+        Accumulator::Sum => KERNEL_BITCODE,
+        Accumulator::C => KERNEL_FROM_C_BITCODE,
+    };
+    let (kernel, ty) = link::kernel(fa.function(), bitcode, product.kernel())
+        .map_err(CodegenError::Unsupported)?;
     let b = IrBuilder::new(fa.function());
     let mut em = emitter(fa, &b, region, entering, HashMap::new(), folds);
     let check = open_check(&mut em, entering, &runtime, None);

@@ -87,7 +87,7 @@ pub fn check(
 /// How the k loop's update `step` of `sum` multiplies the two `factors` (A's and B's
 /// loads, either order) and adds: `llvm.fmuladd(a, b, sum)`, or `sum + a * b` (either
 /// order) with the product rounded first; no fast-math flags.
-fn step_kind(
+pub(super) fn step_kind(
     step: InstructionValue<'_>,
     sum: LLVMValueRef,
     [a, b]: [LLVMValueRef; 2],
@@ -177,7 +177,7 @@ fn c_update(
 }
 
 /// The loads or stores (`opcode`) of `st` that access `array`.
-fn accesses_of(
+pub(super) fn accesses_of(
     region: &DetectedRegion<'_>,
     st: &StatementIr<'_>,
     array: &str,
@@ -193,7 +193,7 @@ fn accesses_of(
 }
 
 /// The only value of `values`.
-fn single(values: Vec<LLVMValueRef>) -> Result<LLVMValueRef, String> {
+pub(super) fn single(values: Vec<LLVMValueRef>) -> Result<LLVMValueRef, String> {
     match values.as_slice() {
         [one] => Ok(*one),
         _ => Err("an array is not accessed once".into()),

@@ -10,10 +10,16 @@
 //! and `kc` steps of k, an `MR` x `NR` micro-kernel. Each element's sum starts at +0.0
 //! and takes its products in k order, fused exactly where the loop's are (its
 //! `llvm.fmuladd` on a target with FMA), and is added to C once, so the result has the bytes the loop gives: no
-//! reassociation is needed. Relies on the model (box domains, access relations that are
-//! functions of the counters) and on the region's IR for the arithmetic.
+//! reassociation is needed.
+//!
+//! Also the nest that accumulates into C itself, `for (i) for (j) for (k) C[i][j] +=
+//! A[i][k] * B[k][j]`, which LLVM compiles with C's element kept in a register across
+//! k (`in_register`): there each sum starts at C's old element and is stored into C, a
+//! variant of the same kernel. Relies on the model (box domains, access relations that
+//! are functions of the counters) and on the region's IR for the arithmetic.
 
 mod arithmetic;
+mod in_register;
 pub(crate) mod recognise;
 
 use crate::isl::ast::{AstExpr, AstOp};
@@ -25,6 +31,18 @@ pub const MICRO_ROWS: u64 = 6;
 pub const MICRO_COLUMNS: u64 = 8;
 /// The kernel's symbol.
 pub const KERNEL: &str = "polyrust_product_f64";
+/// The symbol of its variant whose sums start at C's elements and are stored into C.
+pub const KERNEL_FROM_C: &str = "polyrust_product_from_c_f64";
+
+/// Where each element's sum is made while k runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Accumulator {
+    /// A scalar starting at +0.0, added to C's element after the k loop.
+    Sum,
+    /// C's element itself, kept in a register across k: the sum starts at its old value
+    /// and is stored back.
+    C,
+}
 
 /// One operand of the product: its array in the model and its strides (in elements,
 /// as expressions of the region's parameters) along the two counters it is indexed by.
@@ -83,6 +101,8 @@ pub struct Product {
     /// Each step of a sum is one fused multiply-add (the loop's `llvm.fmuladd` on a
     /// target with FMA); otherwise the product is rounded before it is added.
     pub fused: bool,
+    /// Where the sums are made.
+    pub accumulator: Accumulator,
 }
 
 impl Product {
@@ -95,11 +115,15 @@ impl Product {
                 format!("{}[{first}][{second}]", op.shown)
             }
         };
-        let form = match (self.a.swapped, self.b.swapped) {
-            (false, true) => "B transposed, a dot product per element",
-            (true, true) => "A and B transposed, a dot product per element",
-            (false, false) => "a dot product per element",
-            (true, false) => "A transposed, a dot product per element",
+        let transposed = match (self.a.swapped, self.b.swapped) {
+            (false, true) => "B transposed, ",
+            (true, true) => "A and B transposed, ",
+            (false, false) => "",
+            (true, false) => "A transposed, ",
+        };
+        let form = match self.accumulator {
+            Accumulator::Sum => format!("{transposed}a dot product per element"),
+            Accumulator::C => format!("{transposed}C kept in a register across k"),
         };
         let steps = if self.fused {
             ""
@@ -119,6 +143,14 @@ impl Product {
         )
     }
 
+    /// The symbol of the kernel the product calls.
+    pub fn kernel(&self) -> &'static str {
+        match self.accumulator {
+            Accumulator::Sum => KERNEL,
+            Accumulator::C => KERNEL_FROM_C,
+        }
+    }
+
     /// The call as a printer shows it.
     pub fn call_text(&self) -> String {
         let [m, n, k] = &self.trips;
@@ -131,7 +163,8 @@ impl Product {
             )
         };
         format!(
-            "{KERNEL}(M = {}, N = {}, K = {}, A = {}, B = {}, C = {}, mc = {}, kc = {}, fused = {})\n",
+            "{}(M = {}, N = {}, K = {}, A = {}, B = {}, C = {}, mc = {}, kc = {}, fused = {})\n",
+            self.kernel(),
             show(m),
             show(n),
             show(k),

@@ -5,7 +5,8 @@
 //! counters alone, an x86-64 target with AVX2. The arithmetic itself is checked on the
 //! IR (`arithmetic`): its steps are fused in the kernel exactly where the loop's are
 //! (`llvm.fmuladd` on a target with FMA). Anything else is not a product: the region is
-//! planned as loops.
+//! planned as loops. A region of one statement is tried as the nest that keeps C in a
+//! register across k (`in_register`).
 
 use crate::isl::ast::{function_expressions, AstExpr, AstOp, ExprBuilder};
 use crate::isl::{AffineExpr, Map, Set, Tuple};
@@ -14,7 +15,7 @@ use crate::transform::hardware::Hardware;
 use crate::transform::Subject;
 
 use super::arithmetic::{self, MultiplyAdd, Roles};
-use super::{Blocking, Operand, Product};
+use super::{in_register, Accumulator, Blocking, Operand, Product};
 
 /// Vector registers the micro-kernel needs, in bits.
 const VECTOR_BITS: u32 = 256;
@@ -26,9 +27,20 @@ pub fn recognise(
     hardware: &Hardware,
 ) -> Result<Product, String> {
     target_allows(subject)?;
-    let [init, update, add] = scop.statements.as_slice() else {
-        return Err("not three statements".into());
-    };
+    match scop.statements.as_slice() {
+        [update] => in_register::recognise(subject, scop, update, hardware),
+        [init, update, add] => dot_products(subject, scop, [init, update, add], hardware),
+        _ => Err("not three statements".into()),
+    }
+}
+
+/// The product of the dot-product nest `init`, `update`, `add`, or why it is not one.
+fn dot_products(
+    subject: &Subject<'_, '_>,
+    scop: &Scop,
+    [init, update, add]: [&Statement; 3],
+    hardware: &Hardware,
+) -> Result<Product, String> {
     if (init.depth(), update.depth(), add.depth()) != (2, 3, 2) {
         return Err("not statements 2, 3 and 2 loops deep".into());
     }
@@ -56,6 +68,7 @@ pub fn recognise(
         trips,
         blocking: Blocking::for_caches(hardware),
         fused,
+        accumulator: Accumulator::Sum,
     })
 }
 
@@ -76,7 +89,7 @@ fn target_allows(subject: &Subject<'_, '_>) -> Result<(), String> {
 }
 
 /// Whether the function's `target-features` has `feature` (`+fma`).
-fn target_has(subject: &Subject<'_, '_>, feature: &str) -> bool {
+pub(super) fn target_has(subject: &Subject<'_, '_>, feature: &str) -> bool {
     crate::llvm::link::target_features(subject.fa.function())
         .is_some_and(|features| features.split(',').any(|f| f == feature))
 }
@@ -156,7 +169,7 @@ fn roles<'s>(
 }
 
 /// Whether some subscript of `access` is the counter `i{counter}` alone.
-fn reads_counter(access: &Access, counter: usize) -> bool {
+pub(super) fn reads_counter(access: &Access, counter: usize) -> bool {
     let names: Vec<String> = (0..3).map(|k| format!("i{k}")).collect();
     let wanted = AstExpr::Id(format!("i{counter}"));
     matches!(function_expressions(&access.relation, &names), Ok(Some(subs)) if subs.contains(&wanted))
@@ -213,7 +226,7 @@ fn trip_counts(
 
 /// The greatest value of each counter of `st`, whose domain must be the box of the
 /// values each counter takes, each from 0.
-fn box_bounds(
+pub(super) fn box_bounds(
     subject: &Subject<'_, '_>,
     scop: &Scop,
     builder: &ExprBuilder,
@@ -254,7 +267,7 @@ fn box_bounds(
 
 /// `name` as an operand read through `relation` by the counters `counters` (in this
 /// order, or swapped) of the statement's counters `all`, with its strides.
-fn operand(
+pub(super) fn operand(
     subject: &Subject<'_, '_>,
     scop: &Scop,
     builder: &ExprBuilder,
