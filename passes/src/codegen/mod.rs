@@ -426,12 +426,7 @@ fn address_range(
     let base = em
         .region
         .ir
-        .arrays
-        .iter()
-        .find_map(|(n, a)| match a {
-            ArrayIr::Memory { base } if *n == r.array => Some(*base),
-            _ => None,
-        })
+        .memory_base(&r.array)
         .ok_or_else(|| CodegenError::Unsupported(format!("no base pointer for {}", r.array)))?;
     let address = b.ptr_to_int(base);
     let size = b.const_i64(i64::from(r.element_size));

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use inkwell::values::InstructionValue;
 
 use crate::detect::replaceable::{LiveOut, LiveOuts};
-use crate::detect::{ArrayIr, DetectedRegion};
+use crate::detect::DetectedRegion;
 use crate::isl::ast::AstExpr;
 use crate::llvm::builder::{IrBuilder, Value};
 use crate::llvm::ir::as_instruction;
@@ -113,16 +113,10 @@ fn build_call<'f>(
 
 /// An operand's base pointer and strides, in the check block.
 fn operand_arguments(em: &Emitter<'_, '_>, op: &Operand) -> Result<[Value; 3], CodegenError> {
-    let base = em
-        .region
-        .ir
-        .arrays
-        .iter()
-        .find_map(|(name, array)| match array {
-            ArrayIr::Memory { base } if *name == op.array => Some(*base),
-            _ => None,
-        })
-        .ok_or_else(|| CodegenError::Unsupported(format!("no base pointer for {}", op.array)))?;
+    let base =
+        em.region.ir.memory_base(&op.array).ok_or_else(|| {
+            CodegenError::Unsupported(format!("no base pointer for {}", op.array))
+        })?;
     let base = available_base(em, base)?;
     let stride = |e: &AstExpr| em.expr(e);
     Ok([base, stride(&op.first_stride)?, stride(&op.second_stride)?])

@@ -91,6 +91,17 @@ pub struct RegionIr<'f> {
     pub memory_arrays: HashMap<inkwell::llvm_sys::prelude::LLVMValueRef, String>,
 }
 
+impl RegionIr<'_> {
+    /// The base pointer of the memory array named `array` in the model (`None` for a
+    /// scalar or an unknown name).
+    pub fn memory_base(&self, array: &str) -> Option<inkwell::llvm_sys::prelude::LLVMValueRef> {
+        self.arrays.iter().find_map(|(name, a)| match a {
+            ArrayIr::Memory { base } if name == array => Some(*base),
+            _ => None,
+        })
+    }
+}
+
 pub struct StatementIr<'f> {
     pub name: String,
     /// The statement's block, then the blocks under its data-dependent branch.
