@@ -138,6 +138,11 @@ pub unsafe fn optimize_function(
     ) else {
         return 0;
     };
+    // A loop polyrust moved into a function of its own to run on threads is its new
+    // code already: it only gets the clean-up its caller got.
+    if crate::llvm::link::is_outlined(function) {
+        return i32::from(rounds::clean_up(&run));
+    }
     // Validated in the first round, whose analyses report what is wrong.
     let mut options: Option<Options> = None;
     let mut session = driver::Session::default();

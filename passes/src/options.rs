@@ -42,6 +42,17 @@ impl Instrumentation {
     }
 }
 
+/// When parallel loops run on OpenMP threads (`-polyrust-parallel`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parallel {
+    /// When the module was compiled with `-fopenmp`.
+    Auto,
+    /// Always (the program must be linked with libomp).
+    On,
+    /// Never.
+    Off,
+}
+
 /// `-polyrust-tiling` as given, before validation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum TilingChoice {
@@ -129,6 +140,8 @@ pub struct Options {
     pub products: bool,
     /// What `profile_generate` records (`-polyrust-instrument`).
     pub instrument: Instrumentation,
+    /// When parallel loops run on OpenMP threads (`-polyrust-parallel`).
+    pub parallel: Parallel,
 }
 
 impl Default for Options {
@@ -186,6 +199,8 @@ pub(crate) enum OptionError {
     SimdWidthTooLarge(u32),
     /// `-polyrust-instrument` with a value other than `values` or `accesses`.
     UnknownInstrumentation(String),
+    /// `-polyrust-parallel` with a value other than `auto`, `true` or `false`.
+    UnknownParallel(String),
 }
 
 impl fmt::Display for OptionError {
@@ -254,6 +269,12 @@ impl fmt::Display for OptionError {
                  'accesses' (every load and store of every loop nest, with its iteration \
                  vector)"
             ),
+            OptionError::UnknownParallel(text) => write!(
+                f,
+                "-polyrust-parallel={text}: give 'auto' (parallel loops on OpenMP threads when \
+                 compiled with -fopenmp; the default), 'true' (always; link with -fopenmp or \
+                 -lomp) or 'false' (never)"
+            ),
         }
     }
 }
@@ -294,6 +315,8 @@ pub(crate) struct RawOptions {
     pub products: bool,
     /// `-polyrust-instrument` as typed (`values` by default).
     pub instrument: String,
+    /// `-polyrust-parallel` as typed (`auto` by default).
+    pub parallel: String,
 }
 
 impl RawOptions {
@@ -362,6 +385,12 @@ impl Options {
             "accesses" => Instrumentation::Accesses,
             _ => return Err(OptionError::UnknownInstrumentation(raw.instrument.clone())),
         };
+        let parallel = match raw.parallel.trim() {
+            "auto" => Parallel::Auto,
+            "true" => Parallel::On,
+            "false" => Parallel::Off,
+            _ => return Err(OptionError::UnknownParallel(raw.parallel.clone())),
+        };
         Ok(Options {
             max_operations: Some(match raw.max_operations {
                 0 => OPERATION_CEILING,
@@ -388,6 +417,7 @@ impl Options {
             fusion: raw.fusion,
             products: raw.products,
             instrument,
+            parallel,
         })
     }
 

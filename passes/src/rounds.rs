@@ -55,11 +55,19 @@ pub fn optimize(
         run.invalidate_analyses();
     }
     if changed {
-        for pass in CLEAN_UP {
-            run.run_pass(pass);
-        }
+        clean_up(run);
     }
     changed || simplified
+}
+
+/// Runs the clean-up pipeline on the function (also on the loops polyrust outlined to
+/// run on threads, which leave their caller before its clean-up); whether it changed.
+pub fn clean_up(run: &FunctionRun<'_>) -> bool {
+    let mut changed = false;
+    for pass in CLEAN_UP {
+        changed |= run.run_pass(pass);
+    }
+    changed
 }
 
 /// Detection expects loops in simplified and LCSSA form (a preheader, dedicated exits,

@@ -34,6 +34,7 @@
 #include "llvm/Transforms/Scalar/LoopRotation.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/CodeExtractor.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
@@ -424,4 +425,28 @@ extern const PrHostApi PolyrustHostApi = {
                                   "polyrust stages");
     },
     [](void *Timer) { delete static_cast<NamedRegionTimer *>(Timer); },
+    // Outlining.
+    [](const LLVMBasicBlockRef *Refs, size_t Count, const char *Suffix) -> LLVMValueRef {
+      SmallVector<BasicBlock *, 16> Blocks;
+      for (size_t I = 0; I < Count; ++I)
+        Blocks.push_back(unwrap(Refs[I]));
+      if (Blocks.empty())
+        return nullptr;
+      CodeExtractor Extractor(Blocks, /*DT=*/nullptr, /*AggregateArgs=*/false, nullptr, nullptr, nullptr,
+                              /*AllowVarArgs=*/false, /*AllowAlloca=*/false, nullptr, Suffix);
+      if (!Extractor.isEligible())
+        return nullptr;
+      SetVector<Value *> Inputs, Outputs, Allocas;
+      Extractor.findInputsOutputs(Inputs, Outputs, Allocas);
+      if (!Outputs.empty())
+        return nullptr;
+      CodeExtractorAnalysisCache Cache(*Blocks.front()->getParent());
+      Function *Outlined = Extractor.extractCodeRegion(Cache);
+      if (!Outlined)
+        return nullptr;
+      for (User *U : Outlined->users())
+        if (auto *Call = dyn_cast<CallInst>(U))
+          return wrap(Call);
+      return nullptr;
+    },
 };

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define PR_HOST_API_VERSION 6
+#define PR_HOST_API_VERSION 7
 
 typedef struct PrFunctionRun PrFunctionRun; /* one function and its analysis manager */
 typedef struct PrFunctionCtx PrFunctionCtx; /* one function and its analyses */
@@ -261,6 +261,14 @@ typedef struct {
    * takes what it returned (NULL included). */
   void *(*timer_start)(const char *stage);
   void (*timer_stop)(void *timer);
+
+  /* Outlining (llvm::CodeExtractor, as clang's OpenMP lowering uses it). Moves `blocks`
+   * (the first the only one entered from outside, every edge out of them to one block)
+   * into a new internal function named after the caller and `suffix`, taking each value
+   * they use from outside as an argument, and puts a call of it in their place. Debug
+   * records, phis and metadata move with the instructions. Answers the call, or NULL
+   * (nothing changed) when the blocks cannot be moved or define values used after them. */
+  LLVMValueRef (*extract_blocks)(const LLVMBasicBlockRef *blocks, size_t count, const char *suffix);
 } PrHostApi;
 
 /* Implemented in Rust. The declaration of option `index` (0 past the last one); whether

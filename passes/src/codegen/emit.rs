@@ -65,6 +65,16 @@ pub struct Emitter<'a, 'f> {
     /// Folded temporaries (see `fold`): the plan, and each array's buffer once made.
     pub folds: super::fold::FoldPlan,
     pub storage: Vec<super::fold::Storage>,
+    /// Parallel loops run on OpenMP threads (see `fork`).
+    pub threads: bool,
+    /// The code being emitted is inside a loop emitted for threads (no fork nests).
+    pub forking: bool,
+    /// Stores into the scalars' stack slots emitted so far.
+    pub slot_stores: std::cell::Cell<usize>,
+    /// The loops emitted for threads, to outline once the region verifies.
+    pub fork_sites: Vec<super::fork::ForkSite<'f>>,
+    /// What became of the parallel loops meant for threads.
+    pub forks: super::fork::Forks,
 }
 
 /// One instance of a statement with a branch inside, as it is being copied: the
@@ -200,14 +210,22 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 degenerate,
                 parallel,
             } => {
-                let start = self.expr(init)?;
                 if *degenerate {
+                    let start = self.expr(init)?;
                     let previous = self.ids.insert(iterator.clone(), start);
                     self.node(body)?;
                     self.restore(iterator, previous);
                     return Ok(());
                 }
-                self.counted_loop(iterator, start, cond, inc, body, *parallel)
+                if *parallel
+                    && self.threads
+                    && !self.forking
+                    && self.forked_loop(iterator, init, cond, inc, body)?
+                {
+                    return Ok(());
+                }
+                let start = self.expr(init)?;
+                self.counted_loop(iterator, start, None, cond, inc, body, *parallel)
             }
             AstNode::User { statement, args } => self.statement(statement, args),
         }
@@ -242,12 +260,14 @@ impl<'a, 'f> Emitter<'a, 'f> {
     }
 
     /// A loop whose counter `iterator` starts at `start` and steps by `inc` while `cond`
-    /// holds; a parallel one puts the accesses of its body in an access group of its
-    /// own.
-    fn counted_loop(
+    /// holds (while it is below `end`, when given); a parallel one puts the accesses of
+    /// its body in an access group of its own.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn counted_loop(
         &mut self,
         iterator: &str,
         start: Value,
+        end: Option<Value>,
         cond: &AstExpr,
         inc: &AstExpr,
         body: &AstNode,
@@ -271,7 +291,10 @@ impl<'a, 'f> Emitter<'a, 'f> {
         self.b.add_incoming(iv, start, before);
         self.b.add_incoming(iv, unknown, header);
         let previous = self.ids.insert(iterator.to_string(), iv);
-        let c = self.condition(cond)?;
+        let c = match end {
+            Some(end) => self.b.icmp(LLVMIntPredicate::LLVMIntSLT, iv, end),
+            None => self.condition(cond)?,
+        };
         self.b.cond_br(c, body_block, exit);
         self.b.position_at_end(body_block);
         let group = parallel.then(|| self.fa.new_access_group());
@@ -307,7 +330,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
         }
     }
 
-    fn current(&self) -> Result<BasicBlock<'f>, CodegenError> {
+    pub(super) fn current(&self) -> Result<BasicBlock<'f>, CodegenError> {
         self.b
             .current_block()
             .ok_or_else(|| CodegenError::Unsupported("builder has no block".into()))
@@ -537,6 +560,9 @@ impl<'a, 'f> Emitter<'a, 'f> {
             stores.push((written, pointer));
         }
         for (written, pointer) in stores {
+            if !homes.contains_key(&pointer) {
+                self.slot_stores.set(self.slot_stores.get() + 1);
+            }
             let store = self.b.store(written, pointer);
             // A promoted scalar's element is memory like any other access.
             if let (Some(store), Some(home)) = (as_instruction(store), homes.get(&pointer)) {

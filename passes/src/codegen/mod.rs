@@ -19,6 +19,7 @@
 mod check;
 mod emit;
 mod fold;
+pub mod fork;
 pub mod product;
 pub mod propagate;
 
@@ -79,8 +80,9 @@ impl std::error::Error for CodegenError {}
 /// What `generate` did.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Generated {
-    /// The region is replaced by the new code behind its check.
-    Region,
+    /// The region is replaced by the new code behind its check; which of its parallel
+    /// loops run on OpenMP threads.
+    Region(fork::Forks),
     /// The region had no single block in front of it to put the check in (it started
     /// the function, or several blocks entered it): it got one (a new entry block of
     /// the function, or a block those edges now go through), and is to be generated
@@ -100,6 +102,8 @@ pub struct NewCode<'a> {
     /// The region's model as detection built it, before expression propagation: its
     /// accesses are the IR's loads and stores, one for one.
     pub written: &'a Scop,
+    /// The outermost parallel loops run on OpenMP threads (`fork`).
+    pub threads: bool,
 }
 
 /// Generates `code` for `region`; the original code stays behind the check.
@@ -120,9 +124,13 @@ pub fn generate<'f>(
 
     let b = IrBuilder::new(fa.function());
     let mut em = emitter(fa, &b, region, entering, recomputed, folds);
+    em.threads = code.threads;
     let check = open_check(&mut em, entering, &runtime, recording);
     let built = build(&mut em, &check, code.ast, &live);
-    conclude(&em, check.block, built)
+    conclude(&em, check.block, built)?;
+    let mut forks = std::mem::take(&mut em.forks);
+    fork::outline(fa, std::mem::take(&mut em.fork_sites), &mut forks);
+    Ok(Generated::Region(forks))
 }
 
 /// The one block in front of the region; `None` when there was none and one was made
@@ -201,6 +209,11 @@ fn emitter<'a, 'f>(
         recomputed,
         folds,
         storage: Vec::new(),
+        threads: false,
+        forking: false,
+        slot_stores: std::cell::Cell::new(0),
+        fork_sites: Vec::new(),
+        forks: fork::Forks::default(),
     }
 }
 
@@ -235,7 +248,7 @@ fn conclude<'f>(
     em: &Emitter<'_, 'f>,
     check_block: BasicBlock<'f>,
     built: Result<(), CodegenError>,
-) -> Result<Generated, CodegenError> {
+) -> Result<(), CodegenError> {
     let ir = &em.region.ir;
     match built {
         Ok(()) => {
@@ -247,7 +260,7 @@ fn conclude<'f>(
                         l.tag(HANDLED);
                     }
                 }
-                Ok(Generated::Region)
+                Ok(())
             } else {
                 undo(em, check_block, ir.entry);
                 Err(CodegenError::Unsupported(

@@ -60,7 +60,8 @@ pub fn generate<'f>(
     let mut em = emitter(fa, &b, region, entering, HashMap::new(), folds);
     let check = open_check(&mut em, entering, &runtime, None);
     let built = build_call(&mut em, &check, product, (kernel, ty), &live);
-    conclude(&em, check.block, built)
+    conclude(&em, check.block, built)?;
+    Ok(Generated::Region(super::fork::Forks::default()))
 }
 
 /// Whether a value the region leaves behind would need the scalars' stack slots, which

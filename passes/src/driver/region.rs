@@ -8,7 +8,7 @@ use crate::isl::IslCtx;
 use crate::llvm::{FunctionAnalyses, RemarkAt, Stage};
 use crate::model::region::{model_region, region_place, ModelSettings};
 use crate::model::Scop;
-use crate::options::Options;
+use crate::options::{Options, Parallel};
 use crate::plan::fallbacks::{Enabled, Fallback};
 use crate::plan::{self, KeepReason, NewRegion, Outcome, PlanSettings};
 use crate::report::{outcome, Notes};
@@ -75,9 +75,12 @@ pub fn optimize(
                 session.undecide(region);
                 return true;
             }
-            Ok(Generated::Region) => {
+            Ok(Generated::Region(forks)) => {
                 session.speculation.generated(region);
                 outcome::generated(fa, &session.speculation, region, at, &new.description);
+                if threads(fa, options) {
+                    outcome::threads(fa, region, at, &forks, &new.ast.root);
+                }
                 // The analyses now describe a function that is gone: the pass runs
                 // again, with fresh ones, for the other regions.
                 return true;
@@ -143,6 +146,7 @@ fn generate(
         folds: &new.folds,
         ast: &new.ast,
         written: scop,
+        threads: threads(fa, options),
     };
     codegen::generate(fa, region, new.scop(scop), &code, recording.as_ref())
 }
@@ -167,7 +171,7 @@ fn generate_product(
             session.undecide(region);
             Ok(true)
         }
-        Ok(Generated::Region) => {
+        Ok(Generated::Region(_)) => {
             session.speculation.generated(region);
             outcome::generated(fa, &session.speculation, region, at, &product.description());
             Ok(true)
@@ -200,4 +204,14 @@ fn step_back(
     let mut fallbacks = new.fallbacks.clone();
     fallbacks.push(fallback);
     Some(fallbacks)
+}
+
+/// Whether parallel loops run on OpenMP threads: `-polyrust-parallel=true`, or by
+/// default when the module was compiled with `-fopenmp` (clang's `openmp` module flag).
+fn threads(fa: &FunctionAnalyses<'_>, options: &Options) -> bool {
+    match options.parallel {
+        Parallel::On => true,
+        Parallel::Off => false,
+        Parallel::Auto => crate::llvm::link::compiled_with_openmp(fa.function()),
+    }
 }

@@ -7,7 +7,7 @@ use inkwell::llvm_sys::prelude::{
     LLVMBasicBlockRef, LLVMContextRef, LLVMMetadataRef, LLVMTypeRef, LLVMValueRef,
 };
 
-pub(crate) const PR_HOST_API_VERSION: u32 = 6;
+pub(crate) const PR_HOST_API_VERSION: u32 = 7;
 
 /// The host's state for one run of the pass on one function (opaque to Rust).
 #[repr(C)]
@@ -278,4 +278,7 @@ pub struct PrHostApi {
 
     pub(crate) timer_start: unsafe extern "C" fn(*const c_char) -> *mut std::ffi::c_void,
     pub(crate) timer_stop: unsafe extern "C" fn(*mut std::ffi::c_void),
+
+    pub(crate) extract_blocks:
+        unsafe extern "C" fn(*const Bb, usize, *const c_char) -> LLVMValueRef,
 }

@@ -649,6 +649,102 @@ impl<'f> IrBuilder<'f> {
     pub fn array_type(&self, ty: LLVMTypeRef, count: u64) -> LLVMTypeRef {
         unsafe { c::LLVMArrayType2(ty, count) }
     }
+
+    /// The module's function `symbol` of type `ret (params...)` (`...` too when
+    /// `variadic`), declared if missing; with its type (calls use this type even if the
+    /// module declared the symbol otherwise).
+    pub fn function_of(
+        &self,
+        symbol: &str,
+        ret: LLVMTypeRef,
+        params: &[LLVMTypeRef],
+        variadic: bool,
+    ) -> (Value, LLVMTypeRef) {
+        let n = name(symbol);
+        // SAFETY: looking up or declaring a function in the live module.
+        unsafe {
+            let mut types = params.to_vec();
+            let ty = c::LLVMFunctionType(
+                ret,
+                types.as_mut_ptr(),
+                types.len() as u32,
+                i32::from(variadic),
+            );
+            let existing = c::LLVMGetNamedFunction(self.module(), n.as_ptr());
+            let function = if existing.is_null() {
+                c::LLVMAddFunction(self.module(), n.as_ptr(), ty)
+            } else {
+                existing
+            };
+            (function, ty)
+        }
+    }
+
+    /// A new function of the module with internal linkage, `label` its name (LLVM makes
+    /// it unique).
+    pub fn internal_function(&self, label: &str, ty: LLVMTypeRef) -> Value {
+        let n = name(label);
+        // SAFETY: adding a function to the live module.
+        unsafe {
+            let function = c::LLVMAddFunction(self.module(), n.as_ptr(), ty);
+            c::LLVMSetLinkage(
+                function,
+                inkwell::llvm_sys::LLVMLinkage::LLVMInternalLinkage,
+            );
+            function
+        }
+    }
+
+    /// `ret void` at the insertion point.
+    pub fn ret_void(&self) -> Value {
+        unsafe { c::LLVMBuildRetVoid(self.builder) }
+    }
+
+    /// The function being generated into.
+    pub fn function_ref(&self) -> Value {
+        self.function.as_value_ref()
+    }
+
+    /// The module's global `symbol`, if it has one.
+    pub fn named_global(&self, symbol: &str) -> Option<Value> {
+        let n = name(symbol);
+        let global = unsafe { c::LLVMGetNamedGlobal(self.module(), n.as_ptr()) };
+        (!global.is_null()).then_some(global)
+    }
+
+    /// `void`.
+    pub fn void_type(&self) -> LLVMTypeRef {
+        unsafe { c::LLVMVoidTypeInContext(self.context) }
+    }
+
+    /// A literal struct type of `fields`.
+    pub fn struct_type(&self, fields: &[LLVMTypeRef]) -> LLVMTypeRef {
+        let mut fields = fields.to_vec();
+        unsafe {
+            c::LLVMStructTypeInContext(self.context, fields.as_mut_ptr(), fields.len() as u32, 0)
+        }
+    }
+
+    /// The address of field `index` of the struct of type `ty` at `base`.
+    pub fn field_address(&self, ty: LLVMTypeRef, base: Value, index: u32) -> Value {
+        let n = name("");
+        unsafe { c::LLVMBuildStructGEP2(self.builder, ty, base, index, n.as_ptr()) }
+    }
+
+    /// Adds the string attribute `attribute`=`value` to a function.
+    pub fn add_string_attribute(&self, function: Value, attribute: &str, value: &str) {
+        // SAFETY: the attribute is made in the function's context and copied by LLVM.
+        unsafe {
+            let attribute = c::LLVMCreateStringAttribute(
+                self.context,
+                attribute.as_ptr().cast(),
+                attribute.len() as u32,
+                value.as_ptr().cast(),
+                value.len() as u32,
+            );
+            c::LLVMAddAttributeAtIndex(function, FUNCTION_INDEX, attribute);
+        }
+    }
 }
 
 impl Drop for IrBuilder<'_> {

@@ -596,6 +596,21 @@ impl<'f> FunctionAnalyses<'f> {
         unsafe { (self.api.add_block_to_dominators)(self.ctx(), block_ref(block), block_ref(idom)) }
     }
 
+    /// Moves `blocks` (the first the only one entered from outside, every edge out of
+    /// them to one block) into a new internal function, named after this one and
+    /// `suffix`, whose parameters are the values the blocks use from outside; the call
+    /// of it left in their place, or `None` (nothing changed) when LLVM's CodeExtractor
+    /// cannot move them or they define values used after them. The analyses no longer
+    /// describe the function after a move.
+    pub fn extract_blocks(&self, blocks: &[BasicBlock<'f>], suffix: &str) -> Option<LLVMValueRef> {
+        let refs: Vec<LLVMBasicBlockRef> = blocks.iter().map(|b| block_ref(*b)).collect();
+        let suffix = c_string(suffix);
+        // SAFETY: the blocks are this function's; the host reads them and the suffix
+        // during the call only.
+        let call = unsafe { (self.api.extract_blocks)(refs.as_ptr(), refs.len(), suffix.as_ptr()) };
+        (!call.is_null()).then_some(call)
+    }
+
     /// Adds the property `tag` to the loop ID on a generated latch branch, and marks
     /// the loop's accesses in `group` as free of loop-carried dependences.
     pub fn tag_latch(&self, branch: InstructionValue<'f>, tag: &str, group: Option<AccessGroup>) {

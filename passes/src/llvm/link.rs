@@ -51,6 +51,23 @@ pub fn is_kernel(function: LLVMValueRef) -> bool {
     string_attribute(function, KERNEL_ATTRIBUTE).is_some()
 }
 
+/// Whether a function is one polyrust outlined to run on OpenMP threads, or one of its
+/// wrappers (`codegen::fork`).
+pub fn is_outlined(function: LLVMValueRef) -> bool {
+    string_attribute(function, crate::codegen::fork::OUTLINED_ATTRIBUTE).is_some()
+}
+
+/// Whether the module of `function` was compiled with `-fopenmp`: clang then sets the
+/// module flag `openmp` (to the OpenMP version).
+pub fn compiled_with_openmp(function: FunctionValue<'_>) -> bool {
+    const FLAG: &str = "openmp";
+    // SAFETY: reading a module flag of the live module.
+    unsafe {
+        let module = c::LLVMGetGlobalParent(function.as_value_ref());
+        !c::LLVMGetModuleFlag(module, FLAG.as_ptr().cast(), FLAG.len()).is_null()
+    }
+}
+
 /// The kernel `symbol` defined by `bitcode`, in the module of `caller`, with its
 /// function type: linked in now unless an earlier call did (then it must have been
 /// made for the same target attributes).

@@ -304,6 +304,18 @@ pub const DECLARATIONS: &[OptionDeclaration] = &[
         read: |raw, v| raw.instrument = v.text.clone(),
     },
     OptionDeclaration {
+        name: c"polyrust-parallel",
+        help: c"Run the outermost loop of each band that carries no dependence on OpenMP \
+                threads (LLVM's libomp, static schedule, OMP_NUM_THREADS threads), serially \
+                when it is too short to pay for the threads or is called from inside a \
+                parallel region: 'auto' when compiled with -fopenmp, 'true' always (then link \
+                with -fopenmp or -lomp), 'false' never. Loops that update a reduction stay \
+                serial (default: auto)",
+        kind: text(c"auto|true|false", c"auto"),
+        hidden: false,
+        read: |raw, v| raw.parallel = v.text.clone(),
+    },
+    OptionDeclaration {
         name: c"polyrust-profile-use",
         help: c"Specialize loop nests on the values a profile of -polyrust-profile-generate \
                 recorded, behind run-time checks, and leave alone code whose check mostly \

@@ -2,7 +2,9 @@
 //! carried out (`-Rpass=polyrust` for new code, `-Rpass-missed=polyrust` for a region
 //! left as it was, with why).
 
+use crate::codegen::fork::Forks;
 use crate::detect::DetectedRegion;
+use crate::isl::ast::AstNode;
 use crate::llvm::{FunctionAnalyses, RemarkAt, RemarkKind};
 use crate::plan::KeepReason;
 use crate::speculate;
@@ -60,4 +62,62 @@ fn speculated_values(
         " that also compares {} (from the profile)",
         values.join(", ")
     )
+}
+
+/// Says which loops of `region`'s new code run on OpenMP threads, which parallel loops
+/// stay on the calling thread and why, and, when the loop AST `root` has no parallel
+/// loop, that every loop carries a dependence.
+pub fn threads(
+    fa: &FunctionAnalyses<'_>,
+    region: &DetectedRegion<'_>,
+    at: RemarkAt<'_>,
+    forks: &Forks,
+    root: &AstNode,
+) {
+    let title = region.spec.title();
+    for iterator in &forks.parallel {
+        fa.remark(
+            RemarkKind::Passed,
+            "Parallel",
+            at,
+            &format!("{title}: loop over {iterator} runs in parallel on OpenMP threads"),
+        );
+    }
+    for (iterator, why) in &forks.serial {
+        fa.remark(
+            RemarkKind::Missed,
+            "NotParallel",
+            at,
+            &format!("{title}: loop over {iterator} stays on one thread: {why}"),
+        );
+    }
+    if forks.parallel.is_empty() && forks.serial.is_empty() && !has_parallel_loop(root) {
+        fa.remark(
+            RemarkKind::Missed,
+            "NotParallel",
+            at,
+            &format!(
+                "{title}: no loop runs on OpenMP threads: every loop carries a dependence \
+                 (a reduction's updates stay in their order, on one thread)"
+            ),
+        );
+    }
+}
+
+/// Whether a loop of the AST is parallel (a degenerate one runs once: it does not count).
+fn has_parallel_loop(node: &AstNode) -> bool {
+    match node {
+        AstNode::Block(children) => children.iter().any(has_parallel_loop),
+        AstNode::Mark(inner) => has_parallel_loop(inner),
+        AstNode::If {
+            then, otherwise, ..
+        } => has_parallel_loop(then) || otherwise.as_deref().is_some_and(has_parallel_loop),
+        AstNode::For {
+            body,
+            degenerate,
+            parallel,
+            ..
+        } => (*parallel && !*degenerate) || has_parallel_loop(body),
+        AstNode::User { .. } => false,
+    }
 }
