@@ -80,3 +80,7 @@ if os.path.exists(opt_viewer):
 
     if all(importlib.util.find_spec(m) for m in ("yaml", "pygments")):
         config.available_features.add("opt-viewer")
+# LLVM's OpenMP runtime (libomp-22-dev), which clang -fopenmp links the parallel code
+# polyrust makes with (test/Parallel, EndToEnd/corpus-parallel.test).
+if os.path.exists(os.path.join(llvm_bin, "..", "lib", "libomp.so")):
+    config.available_features.add("libomp")

@@ -142,6 +142,9 @@ pub struct Options {
     pub instrument: Instrumentation,
     /// When parallel loops run on OpenMP threads (`-polyrust-parallel`).
     pub parallel: Parallel,
+    /// The work (statement instances, estimated) from which a parallel loop forks
+    /// threads at run time (`-polyrust-parallel-min-work`).
+    pub parallel_min_work: u64,
 }
 
 impl Default for Options {
@@ -317,6 +320,7 @@ pub(crate) struct RawOptions {
     pub instrument: String,
     /// `-polyrust-parallel` as typed (`auto` by default).
     pub parallel: String,
+    pub parallel_min_work: u64,
 }
 
 impl RawOptions {
@@ -418,6 +422,7 @@ impl Options {
             products: raw.products,
             instrument,
             parallel,
+            parallel_min_work: raw.parallel_min_work,
         })
     }
 

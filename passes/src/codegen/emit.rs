@@ -65,8 +65,8 @@ pub struct Emitter<'a, 'f> {
     /// Folded temporaries (see `fold`): the plan, and each array's buffer once made.
     pub folds: super::fold::FoldPlan,
     pub storage: Vec<super::fold::Storage>,
-    /// Parallel loops run on OpenMP threads (see `fork`).
-    pub threads: bool,
+    /// Parallel loops run on OpenMP threads (see `fork`), forked from this much work.
+    pub threads: Option<u64>,
     /// The code being emitted is inside a loop emitted for threads (no fork nests).
     pub forking: bool,
     /// Stores into the scalars' stack slots emitted so far.
@@ -218,7 +218,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     return Ok(());
                 }
                 if *parallel
-                    && self.threads
+                    && self.threads.is_some()
                     && !self.forking
                     && self.forked_loop(iterator, init, cond, inc, body)?
                 {

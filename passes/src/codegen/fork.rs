@@ -35,10 +35,6 @@ use crate::llvm::FunctionAnalyses;
 /// for its clean-up pipeline.
 pub const OUTLINED_ATTRIBUTE: &str = "polyrust-outlined";
 
-/// Work (statement instances, roughly) below which a fork does not pay: libomp wakes
-/// and joins its threads in a few microseconds, the time of some 10^4 instances.
-const MIN_FORK_WORK: i64 = 1 << 15;
-
 /// Iterations assumed of each loop inside a forked loop when weighing its work (the
 /// inner loops' trip counts may depend on the forked loop's counter).
 const ASSUMED_INNER_TRIPS: i64 = 64;
@@ -107,10 +103,13 @@ fn loop_depth(node: &AstNode) -> u32 {
     }
 }
 
-/// The trip count below which a loop whose body nests `depth` loops runs serially.
-fn min_trips(depth: u32) -> i64 {
+/// The trip count below which a loop whose body nests `depth` loops runs serially,
+/// for a fork from `min_work` statement instances on (never below 2: one iteration
+/// has nothing to share).
+fn min_trips(depth: u32, min_work: u64) -> i64 {
     let per_iteration = ASSUMED_INNER_TRIPS.saturating_pow(depth).max(1);
-    ((MIN_FORK_WORK + per_iteration - 1) / per_iteration).max(2)
+    let min_work = i64::try_from(min_work).unwrap_or(i64::MAX);
+    (min_work / per_iteration + i64::from(min_work % per_iteration != 0)).max(2)
 }
 
 impl<'f> Emitter<'_, 'f> {
@@ -164,7 +163,7 @@ impl<'f> Emitter<'_, 'f> {
             first,
             end,
             trips,
-            min_trips: min_trips(loop_depth(body)),
+            min_trips: min_trips(loop_depth(body), self.threads.unwrap_or(0)),
             iterator: iterator.to_string(),
         };
         if self.slot_stores.get() != stores {
@@ -476,8 +475,9 @@ mod tests {
 
     #[test]
     fn deeper_bodies_fork_at_fewer_iterations() {
-        assert_eq!(min_trips(0), MIN_FORK_WORK);
-        assert_eq!(min_trips(1), MIN_FORK_WORK / 64);
-        assert_eq!(min_trips(3), 2, "at least two iterations, one per thread");
+        assert_eq!(min_trips(0, 32768), 32768);
+        assert_eq!(min_trips(1, 32768), 512);
+        assert_eq!(min_trips(3, 32768), 2, "at least two iterations, one per thread");
+        assert_eq!(min_trips(0, 0), 2);
     }
 }

@@ -102,8 +102,9 @@ pub struct NewCode<'a> {
     /// The region's model as detection built it, before expression propagation: its
     /// accesses are the IR's loads and stores, one for one.
     pub written: &'a Scop,
-    /// The outermost parallel loops run on OpenMP threads (`fork`).
-    pub threads: bool,
+    /// The outermost parallel loops run on OpenMP threads (`fork`) when the work of
+    /// one (statement instances, estimated) reaches this.
+    pub threads: Option<u64>,
 }
 
 /// Generates `code` for `region`; the original code stays behind the check.
@@ -209,7 +210,7 @@ fn emitter<'a, 'f>(
         recomputed,
         folds,
         storage: Vec::new(),
-        threads: false,
+        threads: None,
         forking: false,
         slot_stores: std::cell::Cell::new(0),
         fork_sites: Vec::new(),

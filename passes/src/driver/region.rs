@@ -78,7 +78,7 @@ pub fn optimize(
             Ok(Generated::Region(forks)) => {
                 session.speculation.generated(region);
                 outcome::generated(fa, &session.speculation, region, at, &new.description);
-                if threads(fa, options) {
+                if threads(fa, options).is_some() {
                     outcome::threads(fa, region, at, &forks, &new.ast.root);
                 }
                 // The analyses now describe a function that is gone: the pass runs
@@ -206,12 +206,14 @@ fn step_back(
     Some(fallbacks)
 }
 
-/// Whether parallel loops run on OpenMP threads: `-polyrust-parallel=true`, or by
-/// default when the module was compiled with `-fopenmp` (clang's `openmp` module flag).
-fn threads(fa: &FunctionAnalyses<'_>, options: &Options) -> bool {
-    match options.parallel {
+/// Whether parallel loops run on OpenMP threads (`-polyrust-parallel=true`, or by
+/// default when the module was compiled with `-fopenmp`: clang's `openmp` module flag),
+/// and from how much work on.
+fn threads(fa: &FunctionAnalyses<'_>, options: &Options) -> Option<u64> {
+    let on = match options.parallel {
         Parallel::On => true,
         Parallel::Off => false,
         Parallel::Auto => crate::llvm::link::compiled_with_openmp(fa.function()),
-    }
+    };
+    on.then_some(options.parallel_min_work)
 }

@@ -316,6 +316,15 @@ pub const DECLARATIONS: &[OptionDeclaration] = &[
         read: |raw, v| raw.parallel = v.text.clone(),
     },
     OptionDeclaration {
+        name: c"polyrust-parallel-min-work",
+        help: c"A parallel loop forks OpenMP threads when its trip count times 64 per loop \
+                nested in it reaches this many statement instances, else it runs on the \
+                calling thread; 0: whenever it has two iterations (default: 32768)",
+        kind: OptionKind::Uint64(32768),
+        hidden: true,
+        read: |raw, v| raw.parallel_min_work = v.integer,
+    },
+    OptionDeclaration {
         name: c"polyrust-profile-use",
         help: c"Specialize loop nests on the values a profile of -polyrust-profile-generate \
                 recorded, behind run-time checks, and leave alone code whose check mostly \
