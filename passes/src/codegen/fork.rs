@@ -58,8 +58,9 @@ pub struct ForkSite<'f> {
 /// What became of the loops emitted for threads.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Forks {
-    /// The iterators of the loops that now run on OpenMP threads.
-    pub parallel: Vec<String>,
+    /// The iterators of the loops that now run on OpenMP threads, with the trip count
+    /// from which they fork.
+    pub parallel: Vec<(String, i64)>,
     /// Parallel loops kept on the calling thread, with why.
     pub serial: Vec<(String, String)>,
 }
@@ -209,7 +210,7 @@ pub fn outline<'f>(fa: &FunctionAnalyses<'f>, sites: Vec<ForkSite<'f>>, forks: &
             continue;
         };
         dispatch(&b, call, &site);
-        forks.parallel.push(site.iterator.clone());
+        forks.parallel.push((site.iterator.clone(), site.min_trips));
     }
 }
 
@@ -258,7 +259,9 @@ fn dispatch(b: &IrBuilder<'_>, call: Value, site: &ForkSite<'_>) {
     // count, in its place; the old call goes, then the placeholders nothing uses now.
     unsafe {
         let ty = c::LLVMFunctionType(b.void_type(), params.as_mut_ptr(), params.len() as u32, 0);
+        // The placeholders mean nothing outside the loop: the dispatcher sets both.
         let mut with_trips = args;
+        set_bounds(&mut with_trips, &outlined, b.const_i64(0), b.const_i64(0));
         with_trips.push(site.trips);
         b.position_before(inkwell::values::InstructionValue::new(call));
         let new = b.call(dispatcher, ty, &with_trips);
@@ -477,7 +480,11 @@ mod tests {
     fn deeper_bodies_fork_at_fewer_iterations() {
         assert_eq!(min_trips(0, 32768), 32768);
         assert_eq!(min_trips(1, 32768), 512);
-        assert_eq!(min_trips(3, 32768), 2, "at least two iterations, one per thread");
+        assert_eq!(
+            min_trips(3, 32768),
+            2,
+            "at least two iterations, one per thread"
+        );
         assert_eq!(min_trips(0, 0), 2);
     }
 }

@@ -8,7 +8,7 @@ use crate::isl::IslCtx;
 use crate::llvm::{FunctionAnalyses, RemarkAt, Stage};
 use crate::model::region::{model_region, region_place, ModelSettings};
 use crate::model::Scop;
-use crate::options::{Options, Parallel};
+use crate::options::Options;
 use crate::plan::fallbacks::{Enabled, Fallback};
 use crate::plan::{self, KeepReason, NewRegion, Outcome, PlanSettings};
 use crate::report::{outcome, Notes};
@@ -42,7 +42,8 @@ pub fn optimize(
         return false;
     };
     let subject = Subject { fa, ctx, region };
-    let settings = PlanSettings::new(options);
+    let mut settings = PlanSettings::new(options);
+    settings.threads = plan::threads(fa.function(), options).is_some();
     let mut plan = plan::plan_region(&subject, scop, modelled.imported, &settings, Vec::new());
     loop {
         plan.notes.say(fa, at);
@@ -78,7 +79,7 @@ pub fn optimize(
             Ok(Generated::Region(forks)) => {
                 session.speculation.generated(region);
                 outcome::generated(fa, &session.speculation, region, at, &new.description);
-                if threads(fa, options).is_some() {
+                if plan::threads(fa.function(), options).is_some() {
                     outcome::threads(fa, region, at, &forks, &new.ast.root);
                 }
                 // The analyses now describe a function that is gone: the pass runs
@@ -146,7 +147,7 @@ fn generate(
         folds: &new.folds,
         ast: &new.ast,
         written: scop,
-        threads: threads(fa, options),
+        threads: plan::threads(fa.function(), options),
     };
     codegen::generate(fa, region, new.scop(scop), &code, recording.as_ref())
 }
@@ -204,16 +205,4 @@ fn step_back(
     let mut fallbacks = new.fallbacks.clone();
     fallbacks.push(fallback);
     Some(fallbacks)
-}
-
-/// Whether parallel loops run on OpenMP threads (`-polyrust-parallel=true`, or by
-/// default when the module was compiled with `-fopenmp`: clang's `openmp` module flag),
-/// and from how much work on.
-fn threads(fa: &FunctionAnalyses<'_>, options: &Options) -> Option<u64> {
-    let on = match options.parallel {
-        Parallel::On => true,
-        Parallel::Off => false,
-        Parallel::Auto => crate::llvm::link::compiled_with_openmp(fa.function()),
-    };
-    on.then_some(options.parallel_min_work)
 }

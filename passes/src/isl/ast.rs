@@ -198,6 +198,30 @@ pub(crate) struct ExprBuilder {
     ctx: RawPtr,
 }
 
+impl AstNode {
+    /// Whether a loop of the tree is parallel (a degenerate one runs once: it does not
+    /// count).
+    pub fn has_parallel_loop(&self) -> bool {
+        match self {
+            AstNode::Block(children) => children.iter().any(AstNode::has_parallel_loop),
+            AstNode::Mark(inner) => inner.has_parallel_loop(),
+            AstNode::If {
+                then, otherwise, ..
+            } => {
+                then.has_parallel_loop()
+                    || otherwise.as_deref().is_some_and(Self::has_parallel_loop)
+            }
+            AstNode::For {
+                body,
+                degenerate,
+                parallel,
+                ..
+            } => (*parallel && !*degenerate) || body.has_parallel_loop(),
+            AstNode::User { .. } => false,
+        }
+    }
+}
+
 impl ExprBuilder {
     pub fn new(context: &Set) -> Result<ExprBuilder, IslError> {
         let ctx = context.ctx_ptr();

@@ -22,7 +22,7 @@ use crate::codegen::CodegenError;
 use crate::deps::DepsOptions;
 use crate::isl::ast::{self, Ast};
 use crate::model::Scop;
-use crate::options::Options;
+use crate::options::{Options, Parallel};
 use crate::report::Notes;
 use crate::transform::exprprop::choice::{self, Propagation, PropagationSettings, Proposal};
 use crate::transform::exprprop::Recompute;
@@ -48,6 +48,9 @@ pub struct PlanSettings {
     pub allow_reassociation: bool,
     /// New code even where nothing is expected to gain (`-polyrust-force-codegen`).
     pub force_codegen: bool,
+    /// Parallel loops run on OpenMP threads (`-polyrust-parallel`, `-fopenmp`): a
+    /// region with one gets new code even in its original order.
+    pub threads: bool,
     /// The transformations the options enable, before any fallback.
     pub enabled: Enabled,
 }
@@ -60,9 +63,22 @@ impl PlanSettings {
             hardware: ExplicitHardware::from_options(options),
             allow_reassociation: options.allow_reassociation,
             force_codegen: options.force_codegen,
+            threads: false,
             enabled: Enabled::from_options(options),
         }
     }
+}
+
+/// Whether the parallel loops of `function` run on OpenMP threads
+/// (`-polyrust-parallel=true`, or by default when the module was compiled with
+/// `-fopenmp`: clang's `openmp` module flag), and from how much work on.
+pub fn threads(function: inkwell::values::FunctionValue<'_>, options: &Options) -> Option<u64> {
+    let on = match options.parallel {
+        Parallel::On => true,
+        Parallel::Off => false,
+        Parallel::Auto => crate::llvm::link::compiled_with_openmp(function),
+    };
+    on.then_some(options.parallel_min_work)
 }
 
 /// What happens to one region, with what the steps that decided it have to say.
@@ -189,8 +205,20 @@ pub fn plan_region(
             Ok(new) => new,
             Err(reason) => return plan(Outcome::Keep(reason), notes),
         };
+        let for_threads = new.order.for_threads.clone();
         match with_ast(new, scop, fallbacks.clone()) {
-            Ok(new) => return plan(Outcome::Generate(Box::new(new)), notes),
+            Ok(new) => {
+                if let Some(reason) = for_threads {
+                    if !new.ast.root.has_parallel_loop() {
+                        let reason = format!(
+                            "{reason}; and no loop can run on OpenMP threads: every loop \
+                             carries a dependence (a reduction's updates stay in their order)"
+                        );
+                        return plan(Outcome::Keep(KeepReason::NothingToGain(reason)), notes);
+                    }
+                }
+                return plan(Outcome::Generate(Box::new(new)), notes);
+            }
             Err((shape, error)) => match Fallback::after(&error, shape, &enabled) {
                 Some(fallback) => {
                     fallback.note(&mut notes);

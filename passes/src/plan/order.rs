@@ -3,7 +3,7 @@
 //! than program order, or the original order where folding or propagation alone pays
 //! (or a new schedule would keep whole a temporary the original order folds).
 
-use crate::deps::DepsOptions;
+use crate::deps::{Dependences, DepsOptions, DEPS_SHARE};
 use crate::isl::{Schedule, UnionMap};
 use crate::model::Scop;
 use crate::report::Notes;
@@ -26,6 +26,9 @@ pub struct Order {
     /// The temporaries' storage: folds, the dependences that mark parallel loops
     /// (`None`: none is marked), and what keeps its memory.
     pub folded: Folded,
+    /// The order is the original one, new code only for its parallel loops to run on
+    /// OpenMP threads: why the region would stay as it is otherwise.
+    pub for_threads: Option<String>,
 }
 
 /// What the order is chosen from besides the region.
@@ -62,6 +65,14 @@ pub fn choose(
         None => decided(subject, &inputs),
     };
     let (decision, in_order) = fused_for_folding(subject, &inputs, decision, in_order);
+    let folds_in_order = in_order.as_ref().is_some_and(|f| !f.folds.is_empty());
+    if let Ok(Decision::Keep(reason)) = &decision {
+        if !inputs.recomputes && !folds_in_order {
+            if let Some(order) = for_threads(subject, &inputs, reason) {
+                return Ok(order);
+            }
+        }
+    }
     let transformed = matches!(decision, Ok(Decision::Transform { .. }));
     let register_tiled = matches!(
         decision,
@@ -84,11 +95,41 @@ pub fn choose(
         description,
         register_tiled,
         folded,
+        for_threads: None,
     };
     if transformed && !order.folded.kept.is_empty() {
         keep_original_if_it_folds_more(subject, &inputs, &mut order, notes);
     }
     Ok(order)
+}
+
+/// The original order with the dependences that mark its parallel loops, when those
+/// are to run on OpenMP threads and the region would otherwise stay as it is (for
+/// `reason`): whether a loop is parallel is known once its AST is built
+/// (`plan_region` keeps the region when none is).
+fn for_threads(subject: &Subject<'_, '_>, inputs: &OrderInputs<'_>, reason: &str) -> Option<Order> {
+    let settings = inputs.settings;
+    if !settings.threads || settings.force_codegen || subject.region.replaceable().is_err() {
+        return None;
+    }
+    let scop = inputs.scop;
+    let deps = scop
+        .context
+        .ctx()
+        .within_share(DEPS_SHARE, || {
+            Dependences::compute(scop, inputs.deps_options)
+        })
+        .ok()?;
+    Some(Order {
+        schedule: scop.schedule.copy().ok()?,
+        description: format!(
+            "{}loops in their original order, for OpenMP threads",
+            inputs.propagated
+        ),
+        register_tiled: false,
+        folded: Folded::nothing(Some(deps.all().ok()?)),
+        for_threads: Some(reason.to_string()),
+    })
 }
 
 /// The scheduling stage's decision, with what folds under the original order when the

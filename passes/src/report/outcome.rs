@@ -75,12 +75,15 @@ pub fn threads(
     root: &AstNode,
 ) {
     let title = region.spec.title();
-    for iterator in &forks.parallel {
+    for (iterator, min_trips) in &forks.parallel {
         fa.remark(
             RemarkKind::Passed,
             "Parallel",
             at,
-            &format!("{title}: loop over {iterator} runs in parallel on OpenMP threads"),
+            &format!(
+                "{title}: loop over {iterator} runs in parallel on OpenMP threads (when it \
+                 has {min_trips} iterations or more and is not called from a parallel region)"
+            ),
         );
     }
     for (iterator, why) in &forks.serial {
@@ -91,7 +94,7 @@ pub fn threads(
             &format!("{title}: loop over {iterator} stays on one thread: {why}"),
         );
     }
-    if forks.parallel.is_empty() && forks.serial.is_empty() && !has_parallel_loop(root) {
+    if forks.parallel.is_empty() && forks.serial.is_empty() && !root.has_parallel_loop() {
         fa.remark(
             RemarkKind::Missed,
             "NotParallel",
@@ -101,23 +104,5 @@ pub fn threads(
                  (a reduction's updates stay in their order, on one thread)"
             ),
         );
-    }
-}
-
-/// Whether a loop of the AST is parallel (a degenerate one runs once: it does not count).
-fn has_parallel_loop(node: &AstNode) -> bool {
-    match node {
-        AstNode::Block(children) => children.iter().any(has_parallel_loop),
-        AstNode::Mark(inner) => has_parallel_loop(inner),
-        AstNode::If {
-            then, otherwise, ..
-        } => has_parallel_loop(then) || otherwise.as_deref().is_some_and(has_parallel_loop),
-        AstNode::For {
-            body,
-            degenerate,
-            parallel,
-            ..
-        } => (*parallel && !*degenerate) || has_parallel_loop(body),
-        AstNode::User { .. } => false,
     }
 }

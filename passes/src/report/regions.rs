@@ -83,13 +83,9 @@ fn asts(
                 ctx,
                 region: modelled.region,
             };
-            let plan = plan::plan_region(
-                &subject,
-                scop,
-                modelled.imported,
-                &PlanSettings::new(options),
-                Vec::new(),
-            );
+            let mut settings = PlanSettings::new(options);
+            settings.threads = plan::threads(analyses.function(), options).is_some();
+            let plan = plan::plan_region(&subject, scop, modelled.imported, &settings, Vec::new());
             out.push_str(&plan::print::render(region, &plan));
             out
         },
