@@ -488,7 +488,27 @@ mod tests {
             fusion: true,
             products: true,
             instrument: "values".into(),
+            parallel: "auto".into(),
+            parallel_min_work: 32768,
         }
+    }
+
+    #[test]
+    fn parallel_is_auto_true_or_false_and_nothing_else() {
+        let parallel = |text: &str| {
+            Options::validate(&RawOptions {
+                parallel: text.into(),
+                ..raw()
+            })
+            .map(|o| o.parallel)
+        };
+        assert_eq!(parallel("auto"), Ok(Parallel::Auto));
+        assert_eq!(parallel("true"), Ok(Parallel::On));
+        assert_eq!(parallel("false"), Ok(Parallel::Off));
+        let err = parallel("yes").unwrap_err().to_string();
+        assert!(err.starts_with("-polyrust-parallel=yes: give 'auto'"), "{err}");
+        assert!(err.contains("'true'") && err.contains("'false'"), "{err}");
+        assert!(parallel("").is_err());
     }
 
     #[test]
