@@ -5,6 +5,8 @@
 #   polyrust_enable(app)                        # plugin on for app's sources (at -O2/-O3)
 #   polyrust_enable(app OPTIONS -polyrust-tiling=fixed -polyrust-tile-sizes=64,64)
 #   polyrust_enable(app RUNTIME)                # also link polyrust_rt (profiling builds)
+#   polyrust_enable(app PARALLEL)               # -fopenmp: parallel loops on OpenMP threads
+#                                               # (libomp), OMP_NUM_THREADS of them
 #   polyrust_enable(app PROFILE_GENERATE app-%p.polyprof.json)   # run 1: instrument, link
 #                                               # the runtime; running app writes the profile
 #   polyrust_enable(app PROFILE_USE app.polyprof)  # run 2: specialize from the profile
@@ -77,9 +79,9 @@ if(PolyRust_FOUND)
 endif()
 
 function(polyrust_enable target)
-  cmake_parse_arguments(PARSE_ARGV 1 _pr "RUNTIME" "PROFILE_GENERATE;PROFILE_USE" "OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 _pr "RUNTIME;PARALLEL" "PROFILE_GENERATE;PROFILE_USE" "OPTIONS")
   if(_pr_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "polyrust_enable(${target}): unknown arguments '${_pr_UNPARSED_ARGUMENTS}'; expected OPTIONS <flags...>, RUNTIME, PROFILE_GENERATE <file> or PROFILE_USE <file>")
+    message(FATAL_ERROR "polyrust_enable(${target}): unknown arguments '${_pr_UNPARSED_ARGUMENTS}'; expected OPTIONS <flags...>, RUNTIME, PARALLEL, PROFILE_GENERATE <file> or PROFILE_USE <file>")
   endif()
   if(DEFINED _pr_PROFILE_GENERATE)
     list(APPEND _pr_OPTIONS "-polyrust-profile-generate=${_pr_PROFILE_GENERATE}")
@@ -109,6 +111,11 @@ function(polyrust_enable target)
     endif()
     target_compile_options(${target} PRIVATE "SHELL:-mllvm ${flag}")
   endforeach()
+  # -fopenmp marks the modules, which turns polyrust's threads on, and links libomp.
+  if(_pr_PARALLEL)
+    target_compile_options(${target} PRIVATE -fopenmp)
+    target_link_options(${target} PRIVATE -fopenmp)
+  endif()
   if(_pr_RUNTIME)
     if(NOT PolyRust_RUNTIME)
       message(FATAL_ERROR "polyrust_enable(${target} RUNTIME): libpolyrust_rt.a not found; run scripts/setup")
