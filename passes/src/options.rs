@@ -506,7 +506,10 @@ mod tests {
         assert_eq!(parallel("true"), Ok(Parallel::On));
         assert_eq!(parallel("false"), Ok(Parallel::Off));
         let err = parallel("yes").unwrap_err().to_string();
-        assert!(err.starts_with("-polyrust-parallel=yes: give 'auto'"), "{err}");
+        assert!(
+            err.starts_with("-polyrust-parallel=yes: give 'auto'"),
+            "{err}"
+        );
         assert!(err.contains("'true'") && err.contains("'false'"), "{err}");
         assert!(parallel("").is_err());
     }

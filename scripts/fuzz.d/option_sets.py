@@ -15,6 +15,8 @@ the program's first input, which writes the profile; then its flags plus
 -polyrust-profile-generate again, linked with the runtime), run on every input
 (runner.py, `check_two_run`).
 opt gets its flags plus -polyrust-profile-generate (instrumentation on any IR).
+`cflags` are clang options of a set's compile (and link), `env` the environment its
+program runs in.
 """
 
 from dataclasses import dataclass
@@ -27,6 +29,8 @@ class OptionSet:
     compare: str = "exact"
     two_run: bool = False
     instrument_specialized: bool = False  # two-run: the second compile also instruments
+    cflags: tuple = ()
+    env: tuple = ()  # (name, value) pairs
 
 
 CODEGEN = ("-polyrust-codegen", "-polyrust-force-codegen")
@@ -43,6 +47,10 @@ OPTION_SETS = (
     OptionSet("tile-fixed", CODEGEN + ("-polyrust-tiling=fixed", "-polyrust-tile-sizes=4,8")),
     OptionSet("tile-none", CODEGEN + ("-polyrust-tiling=none",)),
     OptionSet("reassoc", CODEGEN + ("-polyrust-allow-reassociation",), compare="tolerant"),
+    # Parallel loops on OpenMP threads (-fopenmp; forced for opt, which sees no module
+    # flag), every one forking from two iterations on, run on two threads.
+    OptionSet("openmp", CODEGEN + ("-polyrust-parallel=true", "-polyrust-parallel-min-work=0"),
+              cflags=("-fopenmp",), env=(("OMP_NUM_THREADS", "2"),)),
     # Profile-guided speculation (two compiles, a profiling run between them): nests
     # whose products of run-time sizes or strides and loop counters keep them from
     # being regions are instrumented, then specialized for the profiled values behind

@@ -181,7 +181,7 @@ class Build:
         cmd = [self.tools.tool("clang"), level, *COMMON_FLAGS, *self.extra, self.src,
                "-o", os.path.join(self.work, name), "-lm"]
         if option_set is not None:
-            cmd += [f"-fpass-plugin={self.tools.plugin}", "-Rpass=polyrust"]
+            cmd += [*option_set.cflags, f"-fpass-plugin={self.tools.plugin}", "-Rpass=polyrust"]
             for flag in option_set.flags:
                 cmd += ["-mllvm", flag]
         return cmd
@@ -313,7 +313,7 @@ def check_c(tools, source_name, source_text, inputs, extra_flags=(), option_sets
             outcome.regions[option_set.name] = (
                 len(optimized), sum(b"(forced)" not in line for line in optimized))
             outcome.time_tiled[option_set.name] = sum(line.startswith(b"time-tiled:") for line in optimized)
-            outputs, failure = b.run(name, inputs)
+            outputs, failure = b.run(name, inputs, env=dict(option_set.env) or None)
             if failure:
                 finding(failure[0], option_set.name, failure[1], shown)
                 continue

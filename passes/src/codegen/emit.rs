@@ -72,9 +72,9 @@ pub struct Emitter<'a, 'f> {
     /// Stores into the scalars' stack slots emitted so far.
     pub slot_stores: std::cell::Cell<usize>,
     /// The loops emitted for threads, to outline once the region verifies.
-    pub fork_sites: Vec<super::fork::ForkSite<'f>>,
+    pub fork_sites: Vec<super::outline::ForkSite<'f>>,
     /// What became of the parallel loops meant for threads.
-    pub forks: super::fork::Forks,
+    pub forks: super::outline::Forks,
 }
 
 /// One instance of a statement with a branch inside, as it is being copied: the

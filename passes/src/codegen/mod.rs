@@ -19,7 +19,8 @@
 mod check;
 mod emit;
 mod fold;
-pub mod fork;
+mod fork;
+pub mod outline;
 pub mod product;
 pub mod propagate;
 
@@ -82,7 +83,7 @@ impl std::error::Error for CodegenError {}
 pub enum Generated {
     /// The region is replaced by the new code behind its check; which of its parallel
     /// loops run on OpenMP threads.
-    Region(fork::Forks),
+    Region(outline::Forks),
     /// The region had no single block in front of it to put the check in (it started
     /// the function, or several blocks entered it): it got one (a new entry block of
     /// the function, or a block those edges now go through), and is to be generated
@@ -130,7 +131,7 @@ pub fn generate<'f>(
     let built = build(&mut em, &check, code.ast, &live);
     conclude(&em, check.block, built)?;
     let mut forks = std::mem::take(&mut em.forks);
-    fork::outline(fa, std::mem::take(&mut em.fork_sites), &mut forks);
+    outline::outline(fa, std::mem::take(&mut em.fork_sites), &mut forks);
     Ok(Generated::Region(forks))
 }
 
@@ -214,7 +215,7 @@ fn emitter<'a, 'f>(
         forking: false,
         slot_stores: std::cell::Cell::new(0),
         fork_sites: Vec::new(),
-        forks: fork::Forks::default(),
+        forks: outline::Forks::default(),
     }
 }
 

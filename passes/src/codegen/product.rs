@@ -61,7 +61,7 @@ pub fn generate<'f>(
     let check = open_check(&mut em, entering, &runtime, None);
     let built = build_call(&mut em, &check, product, (kernel, ty), &live);
     conclude(&em, check.block, built)?;
-    Ok(Generated::Region(super::fork::Forks::default()))
+    Ok(Generated::Region(super::outline::Forks::default()))
 }
 
 /// Whether a value the region leaves behind would need the scalars' stack slots, which

@@ -15,6 +15,11 @@ use inkwell::values::{AsValueRef, FunctionValue};
 /// optimize such a function (`entry`).
 pub const KERNEL_ATTRIBUTE: &str = "polyrust-kernel";
 
+/// The function attribute of the functions `codegen::outline` makes (a loop run on
+/// OpenMP threads, its microtask and its dispatcher): the pass leaves them alone but
+/// for its clean-up pipeline.
+pub const OUTLINED_ATTRIBUTE: &str = "polyrust-outlined";
+
 /// The target attributes a kernel takes from the function that calls it.
 const TARGET_ATTRIBUTES: [&str; 3] = ["target-cpu", "target-features", "tune-cpu"];
 
@@ -52,9 +57,9 @@ pub fn is_kernel(function: LLVMValueRef) -> bool {
 }
 
 /// Whether a function is one polyrust outlined to run on OpenMP threads, or one of its
-/// wrappers (`codegen::fork`).
+/// wrappers (`codegen::outline`).
 pub fn is_outlined(function: LLVMValueRef) -> bool {
-    string_attribute(function, crate::codegen::fork::OUTLINED_ATTRIBUTE).is_some()
+    string_attribute(function, OUTLINED_ATTRIBUTE).is_some()
 }
 
 /// Whether the module of `function` was compiled with `-fopenmp`: clang then sets the

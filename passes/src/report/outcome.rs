@@ -2,7 +2,7 @@
 //! carried out (`-Rpass=polyrust` for new code, `-Rpass-missed=polyrust` for a region
 //! left as it was, with why).
 
-use crate::codegen::fork::Forks;
+use crate::codegen::outline::Forks;
 use crate::detect::DetectedRegion;
 use crate::isl::ast::AstNode;
 use crate::llvm::{FunctionAnalyses, RemarkAt, RemarkKind};

@@ -1,0 +1,316 @@
+//! Parallel loops on OpenMP threads (LLVM's OpenMP runtime, libomp), once emitted
+//! (`fork`) and verified: each loop's blocks are moved into a function of their own by
+//! LLVM's CodeExtractor (`FunctionAnalyses::extract_blocks`, robust with phis, debug
+//! records and metadata), and the call left in their place goes to a dispatcher that
+//! either forks a team (`__kmpc_fork_call`, what clang's `#pragma omp parallel` lowers
+//! to) or, when the loop is too short to pay for a fork or the caller already runs on a
+//! team's thread (`omp_in_parallel()`), runs every iteration itself. Each thread of a
+//! team (the microtask) takes one contiguous block of the iterations, a static schedule
+//! computed from `omp_get_thread_num()` and `omp_get_num_threads()`: simpler than
+//! `__kmpc_for_static_init_8` (no source location or loop kind to describe), and the
+//! blocks depend on nothing but the thread count. OMP_NUM_THREADS is libomp's.
+//!
+//! Relies on CodeExtractor finding no value of the loop used after it (else the loop
+//! stays serial, in place). The outlined function and its two wrappers carry
+//! `polyrust-outlined` (`llvm::link::OUTLINED_ATTRIBUTE`): the pass does not optimize
+//! them again, it only runs its clean-up pipeline on them (`entry`).
+
+use inkwell::basic_block::BasicBlock;
+use inkwell::llvm_sys::core as c;
+use inkwell::llvm_sys::debuginfo as di;
+use inkwell::llvm_sys::prelude::LLVMTypeRef;
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
+use inkwell::values::FunctionValue;
+
+use crate::llvm::builder::{IrBuilder, Value};
+use crate::llvm::link::OUTLINED_ATTRIBUTE;
+use crate::llvm::FunctionAnalyses;
+
+/// A parallel loop emitted for threads, to be outlined once the region verifies.
+pub struct ForkSite<'f> {
+    /// The blocks to move: the fork's entry block and the loop's, all but its exit.
+    pub(super) blocks: Vec<BasicBlock<'f>>,
+    /// Placeholders: the first iteration (counted from 0) a thread runs, and the one
+    /// after its last.
+    pub(super) first: Value,
+    pub(super) end: Value,
+    /// The loop's trip count, in front of the loop.
+    pub(super) trips: Value,
+    /// Below this trip count the loop runs on the calling thread.
+    pub(super) min_trips: i64,
+    /// The loop's iterator in the loop AST, for the remark.
+    pub iterator: String,
+}
+
+/// What became of the loops emitted for threads.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Forks {
+    /// The iterators of the loops that now run on OpenMP threads, with the trip count
+    /// from which they fork.
+    pub parallel: Vec<(String, i64)>,
+    /// Parallel loops kept on the calling thread, with why.
+    pub serial: Vec<(String, String)>,
+}
+
+impl<'f> ForkSite<'f> {
+    /// The loop runs every iteration where it is: the placeholders become 0 and the
+    /// trip count.
+    pub(super) fn stay_serial(&self, b: &IrBuilder<'f>) {
+        // SAFETY: both placeholders are instructions the emitter made, used only by
+        // the loop's bounds.
+        unsafe {
+            c::LLVMReplaceAllUsesWith(self.first, b.const_i64(0));
+            c::LLVMReplaceAllUsesWith(self.end, self.trips);
+        }
+        b.erase(self.first);
+        b.erase(self.end);
+    }
+}
+
+/// Outlines each site and makes it run on threads (see the module's comment); the
+/// analyses no longer describe the function afterwards. A site CodeExtractor refuses
+/// stays serial, in place.
+pub fn outline<'f>(fa: &FunctionAnalyses<'f>, sites: Vec<ForkSite<'f>>, forks: &mut Forks) {
+    let b = IrBuilder::new(fa.function());
+    for site in sites {
+        let Some(call) = fa.extract_blocks(&site.blocks, "polyrust.parallel") else {
+            site.stay_serial(&b);
+            forks.serial.push((
+                site.iterator.clone(),
+                "its code could not be moved into a function of its own".into(),
+            ));
+            continue;
+        };
+        dispatch(&b, call, &site);
+        forks.parallel.push((site.iterator.clone(), site.min_trips));
+    }
+}
+
+/// The parameters of the outlined function, in order, and the positions of the two
+/// placeholders among them.
+struct Outlined {
+    function: Value,
+    ty: LLVMTypeRef,
+    params: Vec<LLVMTypeRef>,
+    first: Option<usize>,
+    end: Option<usize>,
+}
+
+/// Replaces the call of the outlined loop by a call of its dispatcher, which takes the
+/// same arguments and the trip count.
+fn dispatch(b: &IrBuilder<'_>, call: Value, site: &ForkSite<'_>) {
+    // SAFETY: `call` is the call CodeExtractor just made, of a defined function.
+    let (outlined, args) = unsafe {
+        let function = c::LLVMGetCalledValue(call);
+        let ty = c::LLVMGlobalGetValueType(function);
+        let count = c::LLVMCountParamTypes(ty) as usize;
+        let mut params = vec![std::ptr::null_mut(); count];
+        c::LLVMGetParamTypes(ty, params.as_mut_ptr());
+        let args: Vec<Value> = (0..count as u32)
+            .map(|k| c::LLVMGetOperand(call, k))
+            .collect();
+        let first = args.iter().position(|a| *a == site.first);
+        let end = args.iter().position(|a| *a == site.end);
+        (
+            Outlined {
+                function,
+                ty,
+                params,
+                first,
+                end,
+            },
+            args,
+        )
+    };
+    b.add_string_attribute(outlined.function, OUTLINED_ATTRIBUTE, "");
+    let microtask = microtask(b, &outlined);
+    let dispatcher = dispatcher(b, &outlined, microtask, site.min_trips);
+    let mut params = outlined.params.clone();
+    params.push(b.i64_type());
+    // SAFETY: a call of the dispatcher with the outlined call's arguments and the trip
+    // count, in its place; the old call goes, then the placeholders nothing uses now.
+    unsafe {
+        let ty = c::LLVMFunctionType(b.void_type(), params.as_mut_ptr(), params.len() as u32, 0);
+        // The placeholders mean nothing outside the loop: the dispatcher sets both.
+        let mut with_trips = args;
+        set_bounds(&mut with_trips, &outlined, b.const_i64(0), b.const_i64(0));
+        with_trips.push(site.trips);
+        b.position_before(inkwell::values::InstructionValue::new(call));
+        let new = b.call(dispatcher, ty, &with_trips);
+        di::LLVMInstructionSetDebugLoc(new, di::LLVMInstructionGetDebugLoc(call));
+        b.erase(call);
+        for placeholder in [site.first, site.end] {
+            if c::LLVMGetFirstUse(placeholder).is_null() {
+                b.erase(placeholder);
+            }
+        }
+    }
+}
+
+/// A new internal function `ret name(params)` carrying the caller's target attributes
+/// and `polyrust-outlined`, with a builder at the end of its entry block.
+fn new_function<'m>(
+    b: &IrBuilder<'_>,
+    label: &str,
+    params: &[LLVMTypeRef],
+) -> (Value, IrBuilder<'m>) {
+    let mut params = params.to_vec();
+    // SAFETY: a function type of the builder's context; the function is the module's.
+    let (function, fb) = unsafe {
+        let ty = c::LLVMFunctionType(b.void_type(), params.as_mut_ptr(), params.len() as u32, 0);
+        let function = b.internal_function(label, ty);
+        let value = FunctionValue::new(function).expect("LLVM returns the function it added");
+        (function, IrBuilder::new(value))
+    };
+    let caller = b.function_ref();
+    for name in ["target-cpu", "target-features", "tune-cpu"] {
+        if let Some(value) = crate::llvm::link::string_attribute(caller, name) {
+            b.add_string_attribute(function, name, &value);
+        }
+    }
+    b.add_string_attribute(function, OUTLINED_ATTRIBUTE, "");
+    b.add_function_attribute(function, "nounwind", 0);
+    let entry = fb.new_block("entry");
+    fb.position_at_end(entry);
+    (function, fb)
+}
+
+/// The arguments the outlined function gets from the shared struct `shared` (of type
+/// `record`: its parameters, then the trip count), the placeholders' positions given
+/// `first` and `end`; and the trip count.
+fn unpack(
+    fb: &IrBuilder<'_>,
+    outlined: &Outlined,
+    record: LLVMTypeRef,
+    shared: Value,
+) -> (Vec<Value>, Value) {
+    let mut args = Vec::new();
+    for (k, ty) in outlined.params.iter().enumerate() {
+        let address = fb.field_address(record, shared, k as u32);
+        args.push(fb.load(*ty, address, "polyrust.shared"));
+    }
+    let address = fb.field_address(record, shared, outlined.params.len() as u32);
+    let trips = fb.load(fb.i64_type(), address, "polyrust.trips");
+    (args, trips)
+}
+
+/// The type of the struct the dispatcher hands the threads: the outlined function's
+/// parameters, then the trip count.
+fn record_type(b: &IrBuilder<'_>, outlined: &Outlined) -> LLVMTypeRef {
+    let mut fields = outlined.params.clone();
+    fields.push(b.i64_type());
+    b.struct_type(&fields)
+}
+
+/// `void microtask(i32 *gtid, i32 *btid, ptr shared)`: what each thread of the team
+/// runs: its block of the iterations, `ceil(trips / threads)` long.
+fn microtask(b: &IrBuilder<'_>, outlined: &Outlined) -> Value {
+    let ptr = b.ptr_type();
+    let (function, fb) = new_function(b, "polyrust.microtask", &[ptr, ptr, ptr]);
+    // SAFETY: the function was just made with three parameters.
+    let shared = unsafe { c::LLVMGetParam(function, 2) };
+    let record = record_type(b, outlined);
+    let (mut args, trips) = unpack(&fb, outlined, record, shared);
+    let i32_type = fb.i32_type();
+    let (thread_num, ty) = fb.function_of("omp_get_thread_num", i32_type, &[], false);
+    let thread = fb.to_i64(fb.call(thread_num, ty, &[]));
+    let (num_threads, ty) = fb.function_of("omp_get_num_threads", i32_type, &[], false);
+    let threads = fb.to_i64(fb.call(num_threads, ty, &[]));
+    let rounded = fb.binary(
+        LLVMOpcode::LLVMSub,
+        fb.binary(LLVMOpcode::LLVMAdd, trips, threads),
+        fb.const_i64(1),
+    );
+    let chunk = fb.binary(LLVMOpcode::LLVMSDiv, rounded, threads);
+    let min = |a: Value, x: Value| {
+        let below = fb.icmp(LLVMIntPredicate::LLVMIntSLT, a, x);
+        fb.select(below, a, x)
+    };
+    let first = min(fb.binary(LLVMOpcode::LLVMMul, thread, chunk), trips);
+    let end = min(fb.binary(LLVMOpcode::LLVMAdd, first, chunk), trips);
+    set_bounds(&mut args, outlined, first, end);
+    fb.call(outlined.function, outlined.ty, &args);
+    fb.ret_void();
+    function
+}
+
+fn set_bounds(args: &mut [Value], outlined: &Outlined, first: Value, end: Value) {
+    if let Some(k) = outlined.first {
+        args[k] = first;
+    }
+    if let Some(k) = outlined.end {
+        args[k] = end;
+    }
+}
+
+/// `void dispatcher(params..., i64 trips)`: runs every iteration on the calling thread
+/// when `trips < min_trips` or the caller already runs on a team's thread; otherwise
+/// forks a team that runs `microtask` on the arguments.
+fn dispatcher(b: &IrBuilder<'_>, outlined: &Outlined, microtask: Value, min_trips: i64) -> Value {
+    let mut params = outlined.params.clone();
+    params.push(b.i64_type());
+    let (function, fb) = new_function(b, "polyrust.dispatch", &params);
+    // SAFETY: the function was just made with these parameters.
+    let mut args: Vec<Value> = (0..params.len() as u32)
+        .map(|k| unsafe { c::LLVMGetParam(function, k) })
+        .collect();
+    let Some(trips) = args.pop() else {
+        return function;
+    };
+    let short = fb.icmp(LLVMIntPredicate::LLVMIntSLT, trips, fb.const_i64(min_trips));
+    let (in_parallel, ty) = fb.function_of("omp_in_parallel", fb.i32_type(), &[], false);
+    let nested = fb.icmp(
+        LLVMIntPredicate::LLVMIntNE,
+        fb.call(in_parallel, ty, &[]),
+        fb.const_int(fb.i32_type(), 0),
+    );
+    let serial = fb.binary(LLVMOpcode::LLVMOr, short, nested);
+    let here = fb.new_block("polyrust.serial");
+    let fork = fb.new_block("polyrust.fork");
+    fb.cond_br(serial, here, fork);
+    fb.position_at_end(here);
+    let mut whole = args.clone();
+    set_bounds(&mut whole, outlined, fb.const_i64(0), trips);
+    fb.call(outlined.function, outlined.ty, &whole);
+    fb.ret_void();
+    fb.position_at_end(fork);
+    let record = record_type(b, outlined);
+    let shared = fb.alloca(record, "polyrust.shared");
+    for (k, value) in args.iter().chain(std::iter::once(&trips)).enumerate() {
+        fb.store(*value, fb.field_address(record, shared, k as u32));
+    }
+    let ptr = fb.ptr_type();
+    let (fork_call, ty) = fb.function_of(
+        "__kmpc_fork_call",
+        fb.void_type(),
+        &[ptr, fb.i32_type(), ptr],
+        true,
+    );
+    let location = source_location(&fb);
+    fb.call(
+        fork_call,
+        ty,
+        &[location, fb.const_int(fb.i32_type(), 1), microtask, shared],
+    );
+    fb.ret_void();
+    function
+}
+
+/// The `ident_t` libomp takes with each call (`{ 0, KMP_IDENT_KMPC, 0, 0, ";unknown;unknown;0;0;;" }`),
+/// one per module.
+fn source_location(b: &IrBuilder<'_>) -> Value {
+    const NAME: &str = "polyrust.omp.location";
+    if let Some(existing) = b.named_global(NAME) {
+        return existing;
+    }
+    let text = b.global_string(";unknown;unknown;0;0;;", "polyrust.omp.source");
+    let i32_type = b.i32_type();
+    let fields = [
+        b.const_int(i32_type, 0),
+        b.const_int(i32_type, 2),
+        b.const_int(i32_type, 0),
+        b.const_int(i32_type, 22),
+        text,
+    ];
+    b.private_constant(b.const_struct(&fields), NAME)
+}
