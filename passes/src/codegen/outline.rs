@@ -81,8 +81,14 @@ pub fn outline<'f>(fa: &FunctionAnalyses<'f>, sites: Vec<ForkSite<'f>>, forks: &
             ));
             continue;
         };
-        dispatch(&b, call, &site);
-        forks.parallel.push((site.iterator.clone(), site.min_trips));
+        if dispatch(&b, call, &site) {
+            forks.parallel.push((site.iterator.clone(), site.min_trips));
+        } else {
+            forks.serial.push((
+                site.iterator.clone(),
+                "its bounds did not become parameters of the function it was moved into".into(),
+            ));
+        }
     }
 }
 
@@ -97,8 +103,9 @@ struct Outlined {
 }
 
 /// Replaces the call of the outlined loop by a call of its dispatcher, which takes the
-/// same arguments and the trip count.
-fn dispatch(b: &IrBuilder<'_>, call: Value, site: &ForkSite<'_>) {
+/// same arguments and the trip count; `false` when the placeholders are not among the
+/// arguments (the call then runs every iteration).
+fn dispatch(b: &IrBuilder<'_>, call: Value, site: &ForkSite<'_>) -> bool {
     // SAFETY: `call` is the call CodeExtractor just made, of a defined function.
     let (outlined, args) = unsafe {
         let function = c::LLVMGetCalledValue(call);
@@ -123,6 +130,10 @@ fn dispatch(b: &IrBuilder<'_>, call: Value, site: &ForkSite<'_>) {
         )
     };
     b.add_string_attribute(outlined.function, OUTLINED_ATTRIBUTE, "");
+    if outlined.first.is_none() || outlined.end.is_none() {
+        site.stay_serial(b);
+        return false;
+    }
     let microtask = microtask(b, &outlined);
     let dispatcher = dispatcher(b, &outlined, microtask, site.min_trips);
     let mut params = outlined.params.clone();
@@ -145,6 +156,7 @@ fn dispatch(b: &IrBuilder<'_>, call: Value, site: &ForkSite<'_>) {
             }
         }
     }
+    true
 }
 
 /// A new internal function `ret name(params)` carrying the caller's target attributes
