@@ -23,7 +23,17 @@
  * Built a second time with POLYRUST_SUMS_FROM_C=1 for the nest that keeps C itself in
  * a register across k (`for (k < K) C(i,j) = fma(A(i,k), B(k,j), C(i,j))`): each sum
  * starts at C's old element instead of +0.0 and is stored into C, not added. A
- * separate symbol, so that the dot-product kernel's code stays as it was. */
+ * separate symbol, so that the dot-product kernel's code stays as it was.
+ *
+ * Built a third time with POLYRUST_SCALED=1 (and sums from C) for the products that
+ * scale, as BLAS's dgemm and PolyBench write them:
+ *
+ *   C(i,j) = C(i,j) * beta;  for (k < K) C(i,j) = fma(alpha * A(i,k), B(k,j), C(i,j));
+ *
+ * (or `C(i,j) = +0.0` first, or nothing first; with or without alpha). Each sum starts
+ * at C's element, C * beta or +0.0 (`start`), once, in the first block of k; A's
+ * elements are packed as alpha * A(i,k) (`scale_a`), the very product the loop makes
+ * before it multiplies by B(k,j), so the steps are the loop's. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,11 +49,29 @@ typedef double v4u __attribute__((vector_size(32), aligned(8)));
 #ifndef POLYRUST_SUMS_FROM_C
 #define POLYRUST_SUMS_FROM_C 0
 #endif
-#if POLYRUST_SUMS_FROM_C
+#ifndef POLYRUST_SCALED
+#define POLYRUST_SCALED 0
+#endif
+#if POLYRUST_SCALED
+#define KERNEL_SYMBOL polyrust_product_scaled_f64
+#elif POLYRUST_SUMS_FROM_C
 #define KERNEL_SYMBOL polyrust_product_from_c_f64
 #else
 #define KERNEL_SYMBOL polyrust_product_f64
 #endif
+
+/* Where each sum starts, when sums are made from C: C's element, C's element times
+ * beta, or +0.0 (C's element is overwritten). */
+enum { START_C = 0, START_C_SCALED = 1, START_ZERO = 2 };
+
+/* How the sums start and A is packed: the scaled variant's arguments, constants in
+ * the other two builds. */
+struct scaling {
+  long start;
+  double beta;
+  long scale_a;
+  double alpha;
+};
 
 /* A buffer of n doubles aligned to 64 bytes; *raw is what to free. */
 static double *aligned_doubles(size_t n, void **raw) {
@@ -57,16 +85,20 @@ static double *aligned_doubles(size_t n, void **raw) {
 /* The loop as written, for when no buffer can be had. */
 static void dot_loop(long M, long N, long K, const double *A, long rsa, long csa,
                      const double *B, long rsb, long csb, double *C, long rsc, long csc,
-                     int fused) {
+                     int fused, struct scaling s) {
   for (long i = 0; i < M; i++)
     for (long j = 0; j < N; j++) {
 #if POLYRUST_SUMS_FROM_C
-      double sum = C[i * rsc + j * csc];
+      double sum = s.start == START_ZERO ? 0.0 : C[i * rsc + j * csc];
+      if (s.start == START_C_SCALED)
+        sum = sum * s.beta;
 #else
       double sum = 0.0;
 #endif
       for (long k = 0; k < K; k++) {
         double a = A[i * rsa + k * csa], b = B[k * rsb + j * csb];
+        if (s.scale_a)
+          a = s.alpha * a;
         sum = fused ? __builtin_fma(a, b, sum) : sum + a * b;
       }
 #if POLYRUST_SUMS_FROM_C
@@ -98,7 +130,7 @@ static void pack_b(long N, long K, const double *B, long rsb, long csb, double *
 /* Rows i0 .. i0+mc-1, steps k0 .. k0+kc-1 of A in panels of MR rows:
  * Ap[p][k][r] = A(i0 + p*MR + r, k0 + k), zero past the block's rows. */
 static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i0, long k0,
-                   double *Ap) {
+                   double *Ap, struct scaling s) {
   for (long p = 0; p * MR < mc; p++) {
     double *out = Ap + (size_t)p * kc * MR;
     long r0 = p * MR, mr = mc - r0 < MR ? mc - r0 : MR;
@@ -109,23 +141,28 @@ static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i
         continue;
       }
       const double *row = A + (i0 + r0 + r) * rsa + k0 * csa;
+      if (s.scale_a) {
+        for (long k = 0; k < kc; k++)
+          out[k * MR + r] = s.alpha * row[k * csa];
+        continue;
+      }
       for (long k = 0; k < kc; k++)
         out[k * MR + r] = row[k * csa];
     }
   }
 }
 
-/* One MR x NR tile over kc steps of k: the sums start at +0.0 (first block of k; C's
- * elements when built for sums from C) or from the tile's buffer w; at the last block
+/* One MR x NR tile over kc steps of k: the sums start at +0.0 (first block of k; as
+ * `start` says when built for sums from C) or from the tile's buffer w; at the last block
  * they are added into (stored into) the mr x nr valid part of C, otherwise kept in w.
  * UPDATE(x, b, acc) is one step of a sum. */
 #define MICRO_KERNEL(name, UPDATE)                                                        \
   static void name(long kc, const double *restrict ap, const double *restrict bp,         \
                    double *restrict w, int first, int last, double *C, long rsc, long csc, \
-                   long mr, long nr) {                                                    \
+                   long mr, long nr, long start, double beta) {                           \
     v4 acc[MR][2];                                                                        \
-    if (first && POLYRUST_SUMS_FROM_C)                                                    \
-      load_tile(acc, C, rsc, csc, mr, nr);                                                \
+    if (first && POLYRUST_SUMS_FROM_C && start != START_ZERO)                             \
+      load_tile(acc, C, rsc, csc, mr, nr, start, beta);                                   \
     else                                                                                  \
       _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
       if (first) {                                                                        \
@@ -148,9 +185,10 @@ static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i
     store_tile(acc, w, last, C, rsc, csc, mr, nr);                                        \
   }
 
-/* The sums of a tile starting at C's mr x nr valid part (zero elsewhere). */
+/* The sums of a tile starting at C's mr x nr valid part (zero elsewhere), times beta
+ * for START_C_SCALED (the loop's `C(i,j) * beta`, rounded once). */
 static inline void load_tile(v4 acc[MR][2], const double *C, long rsc, long csc, long mr,
-                             long nr) {
+                             long nr, long start, double beta) {
   if (mr == MR && nr == NR && csc == 1) {
 #pragma unroll
     for (int r = 0; r < MR; r++) {
@@ -158,19 +196,26 @@ static inline void load_tile(v4 acc[MR][2], const double *C, long rsc, long csc,
       acc[r][0] = row[0];
       acc[r][1] = row[1];
     }
-    return;
+  } else {
+    double tile[MR][NR];
+    for (long r = 0; r < MR; r++)
+      for (long c = 0; c < NR; c++)
+        tile[r][c] = r < mr && c < nr ? C[r * rsc + c * csc] : 0.0;
+#pragma unroll
+    for (int r = 0; r < MR; r++) {
+      acc[r][0] = *(v4u *)&tile[r][0];
+      acc[r][1] = *(v4u *)&tile[r][4];
+    }
   }
-  double tile[MR][NR];
-  for (long r = 0; r < MR; r++)
-    for (long c = 0; c < NR; c++)
-      tile[r][c] = r < mr && c < nr ? C[r * rsc + c * csc] : 0.0;
+  if (start != START_C_SCALED)
+    return;
+  v4 b = {beta, beta, beta, beta};
 #pragma unroll
   for (int r = 0; r < MR; r++) {
-    acc[r][0] = *(v4u *)&tile[r][0];
-    acc[r][1] = *(v4u *)&tile[r][4];
+    acc[r][0] = acc[r][0] * b;
+    acc[r][1] = acc[r][1] * b;
   }
 }
-
 /* The sums of a tile into w (not the last block of k) or added into C. */
 static inline void store_tile(v4 acc[MR][2], double *restrict w, int last, double *C,
                               long rsc, long csc, long mr, long nr) {
@@ -219,16 +264,16 @@ MICRO_KERNEL(micro_kernel_unfused, UNFUSED)
 /* C(i,j) += sum over k of A(i,k) * B(k,j), each sum as the loop above makes it (its
  * steps fused or not); blocks of mc rows of A (a multiple of MR) and kc steps of k.
  * Sizes of 0 or less: nothing (M, N), or C(i,j) + 0.0 (K), as the loop does (for sums
- * from C: C(i,j) unchanged). */
-void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
-                          const double *B, long rsb, long csb, double *C, long rsc,
-                          long csc, long mc, long kc, long fused) {
+ * from C: C(i,j) as `start` makes it). */
+static void product(long M, long N, long K, const double *A, long rsa, long csa,
+                    const double *B, long rsb, long csb, double *C, long rsc, long csc,
+                    long mc, long kc, long fused, struct scaling s) {
   if (M <= 0 || N <= 0)
     return;
   if (K <= 0) {
-    if (POLYRUST_SUMS_FROM_C)
+    if (POLYRUST_SUMS_FROM_C && s.start == START_C)
       return;
-    dot_loop(M, N, 0, A, rsa, csa, B, rsb, csb, C, rsc, csc, 1);
+    dot_loop(M, N, 0, A, rsa, csa, B, rsb, csb, C, rsc, csc, 1, s);
     return;
   }
   mc = mc < MR ? MR : mc - mc % MR;
@@ -245,7 +290,7 @@ void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
     free(raw_b);
     free(raw_a);
     free(raw_w);
-    dot_loop(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, fused != 0);
+    dot_loop(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, fused != 0, s);
     return;
   }
   pack_b(N, K, B, rsb, csb, Bp);
@@ -254,7 +299,7 @@ void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
     for (long pc = 0; pc < K; pc += kc) {
       long kcb = K - pc < kc ? K - pc : kc;
       int first = pc == 0, last = pc + kcb == K;
-      pack_a(mcb, kcb, A, rsa, csa, ic, pc, Ap);
+      pack_a(mcb, kcb, A, rsa, csa, ic, pc, Ap, s);
       for (long p = 0; p < panels; p++) {
         const double *bp = Bp + ((size_t)p * K + pc) * NR;
         long j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
@@ -264,9 +309,11 @@ void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
           const double *ap = Ap + (size_t)q * kcb * MR;
           double *c = C + i0 * rsc + j0 * csc;
           if (fused)
-            micro_kernel_fused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr);
+            micro_kernel_fused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr, s.start,
+                               s.beta);
           else
-            micro_kernel_unfused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr);
+            micro_kernel_unfused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr, s.start,
+                                 s.beta);
         }
       }
     }
@@ -275,3 +322,22 @@ void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
   free(raw_a);
   free(raw_w);
 }
+
+#if POLYRUST_SCALED
+/* `start` says where each sum starts (START_*), beta what C is scaled by
+ * (START_C_SCALED); with scale_a non-zero, A's elements are alpha * A(i,k). */
+void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
+                   const double *B, long rsb, long csb, double *C, long rsc, long csc,
+                   long mc, long kc, long fused, long start, double beta, long scale_a,
+                   double alpha) {
+  struct scaling s = {start, beta, scale_a, alpha};
+  product(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, mc, kc, fused, s);
+}
+#else
+void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
+                   const double *B, long rsb, long csb, double *C, long rsc, long csc,
+                   long mc, long kc, long fused) {
+  struct scaling s = {START_C, 1.0, 0, 1.0};
+  product(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, mc, kc, fused, s);
+}
+#endif

@@ -17,10 +17,16 @@
 //! k (`in_register`): there each sum starts at C's old element and is stored into C, a
 //! variant of the same kernel. Relies on the model (box domains, access relations that
 //! are functions of the counters) and on the region's IR for the arithmetic.
+//!
+//! And the product as BLAS's dgemm and PolyBench write it, `C[i][j] *= beta` (or `= 0`)
+//! before `C[i][j] += alpha * A[i][k] * B[k][j]` in either loop order (`scaled`): the
+//! kernel's third variant, whose sums start at C, C * beta or +0.0 and whose packed A
+//! is alpha * A, the loop's own first product.
 
 mod arithmetic;
 mod in_register;
 pub(crate) mod recognise;
+mod scaled;
 
 use crate::isl::ast::{AstExpr, AstOp};
 use crate::transform::hardware::Hardware;
@@ -33,6 +39,12 @@ pub const MICRO_COLUMNS: u64 = 8;
 pub const KERNEL: &str = "polyrust_product_f64";
 /// The symbol of its variant whose sums start at C's elements and are stored into C.
 pub const KERNEL_FROM_C: &str = "polyrust_product_from_c_f64";
+/// The symbol of its variant whose sums start at C, C * beta or +0.0, with A scaled.
+pub const KERNEL_SCALED: &str = "polyrust_product_scaled_f64";
+
+/// A value of the function that a scaled product multiplies by (`alpha`, `beta`),
+/// made before the region.
+pub type Factor = crate::llvm::LLVMValueRef;
 
 /// Where each element's sum is made while k runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +54,40 @@ pub enum Accumulator {
     /// C's element itself, kept in a register across k: the sum starts at its old value
     /// and is stored back.
     C,
+    /// C's element, updated in place (in memory or in a register), after C was scaled
+    /// or set to zero and with A scaled: the kernel's scaled variant.
+    Scaled(Scaling),
+}
+
+/// Where each element's sum starts in the scaled form, in the kernel's numbering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// C's old element.
+    C,
+    /// C's old element times beta (`C[i][j] *= beta` first).
+    ScaledC(Factor),
+    /// +0.0 (`C[i][j] = 0` first).
+    Zero,
+}
+
+impl Start {
+    /// The kernel's `start` argument.
+    pub fn code(self) -> u64 {
+        match self {
+            Start::C => 0,
+            Start::ScaledC(_) => 1,
+            Start::Zero => 2,
+        }
+    }
+}
+
+/// How the scaled form starts its sums and scales A.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scaling {
+    /// Where each sum starts.
+    pub start: Start,
+    /// What A's elements are multiplied by before B's (`alpha * A[i][k]`), if anything.
+    pub alpha: Option<Factor>,
 }
 
 /// One operand of the product: its array in the model and its strides (in elements,
@@ -124,6 +170,18 @@ impl Product {
         let form = match self.accumulator {
             Accumulator::Sum => format!("{transposed}a dot product per element"),
             Accumulator::C => format!("{transposed}C kept in a register across k"),
+            Accumulator::Scaled(scaling) => {
+                let start = match scaling.start {
+                    Start::C => "C updated in place",
+                    Start::ScaledC(_) => "beta-scaled C",
+                    Start::Zero => "C set to 0 first",
+                };
+                format!("{transposed}{start}")
+            }
+        };
+        let alpha = match self.accumulator {
+            Accumulator::Scaled(Scaling { alpha: Some(_), .. }) => "alpha * ",
+            _ => "",
         };
         let steps = if self.fused {
             ""
@@ -131,7 +189,7 @@ impl Product {
             " (products rounded before they are added, as written)"
         };
         format!(
-            "matrix product {} += {} * {} ({form}): packed, blocks {} x {}, micro-kernel {} x {}{steps}, \
+            "matrix product {} += {alpha}{} * {} ({form}): packed, blocks {} x {}, micro-kernel {} x {}{steps}, \
              bit-exact",
             subscripts(&self.c, "i", "j"),
             subscripts(&self.a, "i", "k"),
@@ -148,6 +206,7 @@ impl Product {
         match self.accumulator {
             Accumulator::Sum => KERNEL,
             Accumulator::C => KERNEL_FROM_C,
+            Accumulator::Scaled(_) => KERNEL_SCALED,
         }
     }
 
@@ -162,8 +221,16 @@ impl Product {
                 show(&op.second_stride)
             )
         };
+        let scaling = match self.accumulator {
+            Accumulator::Scaled(s) => format!(
+                ", start = {}, scale A = {}",
+                s.start.code(),
+                u8::from(s.alpha.is_some()),
+            ),
+            _ => String::new(),
+        };
         format!(
-            "{}(M = {}, N = {}, K = {}, A = {}, B = {}, C = {}, mc = {}, kc = {}, fused = {})\n",
+            "{}(M = {}, N = {}, K = {}, A = {}, B = {}, C = {}, mc = {}, kc = {}, fused = {}{scaling})\n",
             self.kernel(),
             show(m),
             show(n),

@@ -6,7 +6,8 @@
 //! IR (`arithmetic`): its steps are fused in the kernel exactly where the loop's are
 //! (`llvm.fmuladd` on a target with FMA). Anything else is not a product: the region is
 //! planned as loops. A region of one statement is tried as the nest that keeps C in a
-//! register across k (`in_register`).
+//! register across k (`in_register`), then as the scaled form (`scaled`), which a region
+//! of two statements (C scaled or zeroed, then updated) is tried as.
 
 use crate::isl::ast::{function_expressions, AstExpr, AstOp, ExprBuilder};
 use crate::isl::{AffineExpr, Map, Set, Tuple};
@@ -15,7 +16,7 @@ use crate::transform::hardware::Hardware;
 use crate::transform::Subject;
 
 use super::arithmetic::{self, MultiplyAdd, Roles};
-use super::{in_register, Accumulator, Blocking, Operand, Product};
+use super::{in_register, scaled, Accumulator, Blocking, Operand, Product};
 
 /// Vector registers the micro-kernel needs, in bits.
 const VECTOR_BITS: u32 = 256;
@@ -28,9 +29,12 @@ pub fn recognise(
 ) -> Result<Product, String> {
     target_allows(subject)?;
     match scop.statements.as_slice() {
-        [update] => in_register::recognise(subject, scop, update, hardware),
+        [update] => in_register::recognise(subject, scop, update, hardware).or_else(|why| {
+            scaled::recognise(subject, scop, None, update, hardware).map_err(|_| why)
+        }),
+        [first, update] => scaled::recognise(subject, scop, Some(first), update, hardware),
         [init, update, add] => dot_products(subject, scop, [init, update, add], hardware),
-        _ => Err("not three statements".into()),
+        _ => Err("not one, two or three statements".into()),
     }
 }
 

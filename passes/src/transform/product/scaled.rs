@@ -1,0 +1,346 @@
+//! Recognition of the product as BLAS's dgemm and PolyBench's gemm write it,
+//!
+//! ```c
+//! for (i) { for (j) C[i][j] *= beta; for (k) for (j) C[i][j] += alpha * A[i][k] * B[k][j]; }
+//! ```
+//!
+//! or with k innermost (`for (i) for (j) { C[i][j] *= beta; for (k) ... }`, C then kept
+//! in a register across k), with `C[i][j] = 0` or nothing before the update, with or
+//! without alpha. For each element of C the loop computes `C * beta` (rounded once),
+//! then for each k in order `C + (alpha * A[i][k]) * B[k][j]`, `alpha * A[i][k]`
+//! rounded first, the step fused where the IR's `llvm.fmuladd` is (or an `fmul` and an
+//! `fadd`). The kernel's scaled variant starts each sum at `C * beta` and packs A as
+//! `alpha * A[i][k]`, the loop's own first product, so its bytes are the loop's.
+//!
+//! The model gives the statements, their order, domains and accesses; the IR their
+//! arithmetic. alpha and beta must be values made before the region (arguments,
+//! constants). Anything else is not this product.
+
+use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
+
+use crate::detect::{DetectedRegion, StatementIr};
+use crate::isl::ast::{function_expressions, AstExpr, AstOp, ExprBuilder};
+use crate::llvm::ir::{as_instruction, called_function_name, operand, pointer_operand};
+use crate::llvm::LLVMValueRef;
+use crate::model::{AccessKind, Scop, Statement};
+use crate::transform::hardware::Hardware;
+use crate::transform::Subject;
+
+use super::arithmetic::MultiplyAdd;
+use super::arithmetic::{accesses_of, has_fast_math, is_positive_zero, single, step_kind};
+use super::in_register::{is_load_of, parts, promoted_chain, step_of, Parts};
+use super::recognise::{box_bounds, operand as product_operand, target_has};
+use super::{Accumulator, Blocking, Factor, Product, Scaling, Start};
+
+/// The product of `update` (three loops deep), after `first` (two loops deep) when
+/// there is one, or why it is not one. The target has been checked.
+pub(super) fn recognise(
+    subject: &Subject<'_, '_>,
+    scop: &Scop,
+    first: Option<&Statement>,
+    update: &Statement,
+    hardware: &Hardware,
+) -> Result<Product, String> {
+    if update.depth() != 3 {
+        return Err("not a statement 3 loops deep".into());
+    }
+    let parts = parts(scop, update)?;
+    let (j, k) = counters(&parts)?;
+    let builder = ExprBuilder::new(&scop.context).map_err(|e| e.to_string())?;
+    let all = ["i0", "i1", "i2"];
+    let operand = |access: &crate::model::Access, counters: [&str; 2]| {
+        let relation = &access.relation;
+        product_operand(
+            subject,
+            scop,
+            &builder,
+            &access.array,
+            relation,
+            counters,
+            &all,
+        )
+    };
+    let a = operand(parts.a, ["i0", all[k]])?;
+    let b = operand(parts.b, [all[k], all[j]])?;
+    let c = operand(parts.c_read, ["i0", all[j]])?;
+    if operand(parts.c_write, ["i0", all[j]])? != c {
+        return Err("C is written elsewhere than it is read".into());
+    }
+    let highs = box_bounds(subject, scop, &builder, update)?;
+    if let Some(first) = first {
+        let bounds = box_bounds(subject, scop, &builder, first)?;
+        if bounds != [highs[0].clone(), highs[j].clone()] {
+            return Err("C is not scaled over the product's rows and columns".into());
+        }
+        let written = first_write(first, &parts)?;
+        let first_c = product_operand(
+            subject,
+            scop,
+            &builder,
+            &written.array,
+            &written.relation,
+            ["i0", "i1"],
+            &["i0", "i1"],
+        )?;
+        if first_c != c {
+            return Err("C is scaled elsewhere than it is updated".into());
+        }
+        before_update(first, update, j)?;
+    }
+    let (multiply_add, scaling) = arithmetic(subject.region, first, update, &parts)?;
+    let count = |hi: &AstExpr| AstExpr::Op(AstOp::Add, vec![hi.clone(), AstExpr::Int(1)]);
+    Ok(Product {
+        a,
+        b,
+        c,
+        trips: [count(&highs[0]), count(&highs[j]), count(&highs[k])],
+        blocking: Blocking::for_caches(hardware),
+        // The backend fuses `llvm.fmuladd` exactly where the target has FMA.
+        fused: multiply_add == MultiplyAdd::FmulAdd && target_has(subject, "+fma"),
+        accumulator: Accumulator::Scaled(scaling),
+    })
+}
+
+/// Which of the update's counters is j (C's column) and which k: the outer counter is
+/// i, C is indexed by i and j.
+fn counters(parts: &Parts<'_>) -> Result<(usize, usize), String> {
+    let names: Vec<String> = (0..3).map(|d| format!("i{d}")).collect();
+    let subscripts = function_expressions(&parts.c_read.relation, &names)
+        .map_err(|e| e.to_string())?
+        .ok_or("C's subscripts are unbounded")?;
+    let i = AstExpr::Id("i0".into());
+    let column = match subscripts.as_slice() {
+        [x, y] if *x == i => y,
+        [y, x] if *x == i => y,
+        _ => return Err("C is not indexed by the outer counter".into()),
+    };
+    match column {
+        AstExpr::Id(name) if name == "i1" => Ok((1, 2)),
+        AstExpr::Id(name) if name == "i2" => Ok((2, 1)),
+        _ => Err("C is not indexed by two counters".into()),
+    }
+}
+
+/// The first statement's write: C's element, and at most a read of it besides.
+fn first_write<'s>(
+    first: &'s Statement,
+    parts: &Parts<'_>,
+) -> Result<&'s crate::model::Access, String> {
+    let c = &parts.c_write.array;
+    let writes: Vec<_> = first
+        .accesses
+        .iter()
+        .filter(|a| a.kind == AccessKind::MustWrite)
+        .collect();
+    let others = first
+        .accesses
+        .iter()
+        .filter(|a| {
+            a.kind != AccessKind::MustWrite && (a.kind != AccessKind::Read || a.array != *c)
+        })
+        .count();
+    match (writes.as_slice(), others, first.depth()) {
+        ([write], 0, 2) if write.array == *c && first.accesses.len() <= 2 => Ok(write),
+        _ => Err("the first statement does not set C's element from itself".into()),
+    }
+}
+
+/// The first statement runs, for each i, before the update's loops (j and k, either
+/// order) or, sharing i and j with it, before its k loop.
+fn before_update(first: &Statement, update: &Statement, j: usize) -> Result<(), String> {
+    let (f, u) = (&first.textual_positions, &update.textual_positions);
+    let ordered = f[0] == u[0] && (f[1] < u[1] || (f[1] == u[1] && j == 1 && f[2] < u[2]));
+    if !ordered {
+        return Err("C is not scaled before the product, in the same rows".into());
+    }
+    Ok(())
+}
+
+/// How the update's steps multiply and add, and where its sums start: C's element as
+/// the first statement leaves it (C * beta or +0.0) or as it was.
+fn arithmetic(
+    region: &DetectedRegion<'_>,
+    first: Option<&Statement>,
+    update: &Statement,
+    parts: &Parts<'_>,
+) -> Result<(MultiplyAdd, Scaling), String> {
+    let ir = |st: &Statement| {
+        region
+            .ir
+            .statements
+            .iter()
+            .find(|s| s.name == st.name)
+            .ok_or_else(|| format!("no IR for statement {}", st.name))
+    };
+    let st = ir(update)?;
+    let first = first.map(ir).transpose()?;
+    let c = &parts.c_write.array;
+    let (sum, step, start) = match promoted_chain(region, st)? {
+        Some((phi, pointer, start)) => {
+            let step = step_of(phi, st)?;
+            if !accesses_of(region, st, c, InstructionOpcode::Load).is_empty() {
+                return Err("C is loaded in the k loop".into());
+            }
+            let stores = accesses_of(region, st, c, InstructionOpcode::Store);
+            if !stores
+                .iter()
+                .all(|s| stores_at(*s, step.as_value_ref(), pointer))
+            {
+                return Err("C is stored in the k loop other than its step".into());
+            }
+            let start = promoted_start(region, first, start, pointer)?;
+            (phi.as_value_ref(), step, start)
+        }
+        None => {
+            let load = single(accesses_of(region, st, c, InstructionOpcode::Load))?;
+            let store = single(accesses_of(region, st, c, InstructionOpcode::Store))?;
+            let stored = as_instruction(store).and_then(|s| operand(s, 0));
+            let step = stored
+                .and_then(as_instruction)
+                .ok_or("C's new value is not an instruction")?;
+            let same_element = as_instruction(load).and_then(pointer_operand)
+                == as_instruction(store).and_then(pointer_operand);
+            if !same_element {
+                return Err("C is stored elsewhere than it is loaded".into());
+            }
+            let start = match first {
+                Some(first) => stored_start(region, first, c)?,
+                None => Start::C,
+            };
+            (load, step, start)
+        }
+    };
+    let b = single(accesses_of(
+        region,
+        st,
+        &parts.b.array,
+        InstructionOpcode::Load,
+    ))?;
+    let x = step_factors(step, sum)
+        .and_then(|[p, q]| {
+            if p == b {
+                Some(q)
+            } else if q == b {
+                Some(p)
+            } else {
+                None
+            }
+        })
+        .ok_or("the step does not multiply by B's element")?;
+    let alpha = a_factor(region, x, &parts.a.array)?;
+    let multiply_add = step_kind(step, sum, [x, b])?;
+    Ok((multiply_add, Scaling { start, alpha }))
+}
+
+/// Whether `store` stores `value` at `pointer`.
+fn stores_at(store: LLVMValueRef, value: LLVMValueRef, pointer: LLVMValueRef) -> bool {
+    as_instruction(store)
+        .is_some_and(|s| operand(s, 0) == Some(value) && pointer_operand(s) == Some(pointer))
+}
+
+/// Where the register that keeps C's element across k starts: its load (no first
+/// statement), +0.0 (the first statement sets it) or its load times beta (the first
+/// statement scales it).
+fn promoted_start(
+    region: &DetectedRegion<'_>,
+    first: Option<&StatementIr<'_>>,
+    start: LLVMValueRef,
+    pointer: LLVMValueRef,
+) -> Result<Start, String> {
+    let Some(first) = first else {
+        return if is_load_of(start, pointer) {
+            Ok(Start::C)
+        } else {
+            Err("C's register does not start at its element".into())
+        };
+    };
+    if is_positive_zero(start) {
+        return Ok(Start::Zero);
+    }
+    let made_in_first = as_instruction(start)
+        .and_then(|i| i.get_parent())
+        .is_some_and(|b| first.blocks.contains(&b));
+    match scale_of(region, start, |load| is_load_of(load, pointer)) {
+        Some(beta) if made_in_first => Ok(Start::ScaledC(beta)),
+        _ => Err("C's register does not start at C * beta".into()),
+    }
+}
+
+/// What the first statement stores into C's element: +0.0, or the element times beta.
+fn stored_start(
+    region: &DetectedRegion<'_>,
+    first: &StatementIr<'_>,
+    c: &str,
+) -> Result<Start, String> {
+    let store = single(accesses_of(region, first, c, InstructionOpcode::Store))?;
+    let store = as_instruction(store).ok_or("C's store is not an instruction")?;
+    let value = operand(store, 0).ok_or("C's store has no value")?;
+    if is_positive_zero(value) {
+        return Ok(Start::Zero);
+    }
+    let pointer = pointer_operand(store).ok_or("C's store has no address")?;
+    let load = single(accesses_of(region, first, c, InstructionOpcode::Load))?;
+    match scale_of(region, value, |v| v == load && is_load_of(v, pointer)) {
+        Some(beta) => Ok(Start::ScaledC(beta)),
+        None => Err("the first statement does not store C * beta".into()),
+    }
+}
+
+/// For `value = factor * x` or `x * factor` (an `fmul` without fast-math flags) with
+/// `is_x(x)` and `factor` made before the region: the factor.
+fn scale_of(
+    region: &DetectedRegion<'_>,
+    value: LLVMValueRef,
+    is_x: impl Fn(LLVMValueRef) -> bool,
+) -> Option<Factor> {
+    let product = as_instruction(value)
+        .filter(|i| i.get_opcode() == InstructionOpcode::FMul && !has_fast_math(*i))?;
+    match [operand(product, 0)?, operand(product, 1)?] {
+        [f, x] | [x, f] if is_x(x) && made_before(region, f) => Some(f),
+        _ => None,
+    }
+}
+
+/// Whether `value` is made before the region (an argument, a constant, an instruction
+/// outside it), so that the call can pass it.
+fn made_before(region: &DetectedRegion<'_>, value: LLVMValueRef) -> bool {
+    !as_instruction(value)
+        .and_then(|i| i.get_parent())
+        .is_some_and(|b| region.ir.blocks.contains(&b))
+}
+
+/// The factor that multiplies B's element in a step: A's element itself, or
+/// `alpha * A element` (either order) with alpha made before the region; alpha.
+fn a_factor(
+    region: &DetectedRegion<'_>,
+    x: LLVMValueRef,
+    a: &str,
+) -> Result<Option<Factor>, String> {
+    let is_a = |v: LLVMValueRef| {
+        as_instruction(v).is_some_and(|i| i.get_opcode() == InstructionOpcode::Load)
+            && region.ir.memory_arrays.get(&v).is_some_and(|n| n == a)
+    };
+    if is_a(x) {
+        return Ok(None);
+    }
+    scale_of(region, x, is_a)
+        .map(Some)
+        .ok_or_else(|| "the step's factor is not alpha * A's element".into())
+}
+
+/// The two factors of a step of `sum`: `llvm.fmuladd(p, q, sum)` or `sum + p * q`.
+fn step_factors(step: InstructionValue<'_>, sum: LLVMValueRef) -> Option<[LLVMValueRef; 2]> {
+    if called_function_name(step).is_some_and(|n| n == "llvm.fmuladd.f64") {
+        return Some([operand(step, 0)?, operand(step, 1)?]);
+    }
+    if step.get_opcode() != InstructionOpcode::FAdd {
+        return None;
+    }
+    let product = match [operand(step, 0)?, operand(step, 1)?] {
+        [s, p] | [p, s] if s == sum => as_instruction(p)?,
+        _ => return None,
+    };
+    (product.get_opcode() == InstructionOpcode::FMul)
+        .then(|| Some([operand(product, 0)?, operand(product, 1)?]))
+        .flatten()
+}

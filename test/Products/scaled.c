@@ -1,0 +1,119 @@
+// The product as dgemm and PolyBench write it (C scaled by beta, or set to 0, before
+// C += alpha * A * B, j or k innermost) calls the kernel's scaled variant: its sums start
+// at C * beta (start = 1), C (0) or +0.0 (2), A's elements packed as alpha * A. The
+// caches are given so that the blocks do not depend on the host.
+// RUN: %o3ir -mavx2 -mfma -fno-discard-value-names %s | %opt %loadpolyrust \
+// RUN:   -passes='print<polyrust-ast>' -polyrust-l1-cache=32K -polyrust-l2-cache=512K \
+// RUN:   -disable-output 2>&1 | %FileCheck %s
+// RUN: %o3ir -mavx2 -mfma -fno-discard-value-names %s | %opt %loadpolyrust -passes=polyrust \
+// RUN:   -polyrust-l1-cache=32K -polyrust-l2-cache=512K -S | %FileCheck %s --check-prefix=IR
+
+void gemm(int ni, int nj, int nk, double alpha, double beta, double C[restrict ni][nj],
+          const double A[restrict ni][nk], const double B[restrict nk][nj]) {
+  for (int i = 0; i < ni; i++) {
+    for (int j = 0; j < nj; j++)
+      C[i][j] *= beta;
+    for (int k = 0; k < nk; k++)
+      for (int j = 0; j < nj; j++)
+        C[i][j] += alpha * A[i][k] * B[k][j];
+  }
+}
+// CHECK-LABEL: polyrust-ast: function 'gemm'
+// CHECK: New code of gemm{{.*}} (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (beta-scaled C): packed, blocks 126 x 256, micro-kernel 6 x 8, bit-exact):
+// CHECK-NEXT: polyrust_product_scaled_f64(M = {{.*}}, A = A, nk, 1, B = B, nj, 1, C = C, nj, 1, mc = 126, kc = 256, fused = 1, start = 1, scale A = 1)
+// IR-LABEL: define {{.*}}void @gemm(
+// IR: call void @polyrust_product_scaled_f64(i64 {{.*}}, ptr %A, {{.*}}, ptr %B, {{.*}}, ptr %C, {{.*}}, i64 126, i64 256, i64 1, i64 1, double %beta, i64 1, double %alpha)
+
+// k innermost: C's element in a register across k, starting at C * beta.
+void k_innermost(int ni, int nj, int nk, double alpha, double beta,
+                 double C[restrict ni][nj], const double A[restrict ni][nk],
+                 const double B[restrict nk][nj]) {
+  for (int i = 0; i < ni; i++)
+    for (int j = 0; j < nj; j++) {
+      C[i][j] *= beta;
+      for (int k = 0; k < nk; k++)
+        C[i][j] += alpha * A[i][k] * B[k][j];
+    }
+}
+// CHECK-LABEL: polyrust-ast: function 'k_innermost'
+// CHECK: (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (beta-scaled C): packed
+// CHECK-NEXT: polyrust_product_scaled_f64({{.*}}, start = 1, scale A = 1)
+// IR-LABEL: define {{.*}}void @k_innermost(
+// IR: call void @polyrust_product_scaled_f64({{.*}}, i64 1, double %beta, i64 1, double %alpha)
+
+// C set to +0.0 first, no alpha (the products of 3mm).
+void zeroed(int ni, int nj, int nk, double C[restrict ni][nj],
+            const double A[restrict ni][nk], const double B[restrict nk][nj]) {
+  for (int i = 0; i < ni; i++)
+    for (int j = 0; j < nj; j++) {
+      C[i][j] = 0.0;
+      for (int k = 0; k < nk; k++)
+        C[i][j] += A[i][k] * B[k][j];
+    }
+}
+// CHECK-LABEL: polyrust-ast: function 'zeroed'
+// CHECK: (matrix product C[i][j] += A[i][k] * B[k][j] (C set to 0 first): packed
+// CHECK-NEXT: polyrust_product_scaled_f64({{.*}}, start = 2, scale A = 0)
+// IR-LABEL: define {{.*}}void @zeroed(
+// IR: call void @polyrust_product_scaled_f64({{.*}}, i64 2, double 1.000000e+00, i64 0, double 1.000000e+00)
+
+// C set to -0.0 first: a sum from -0.0 is not a sum from +0.0 (-0.0 + -0.0 is -0.0).
+void negative_zero(int ni, int nj, int nk, double C[restrict ni][nj],
+                   const double A[restrict ni][nk], const double B[restrict nk][nj]) {
+  for (int i = 0; i < ni; i++)
+    for (int j = 0; j < nj; j++) {
+      C[i][j] = -0.0;
+      for (int k = 0; k < nk; k++)
+        C[i][j] += A[i][k] * B[k][j];
+    }
+}
+// CHECK-LABEL: polyrust-ast: function 'negative_zero'
+// CHECK-NOT: matrix product
+// CHECK-LABEL: polyrust-ast: function 'alpha_only'
+
+// alpha alone, j innermost: C updated in place.
+void alpha_only(int ni, int nj, int nk, double alpha, double C[restrict ni][nj],
+                const double A[restrict ni][nk], const double B[restrict nk][nj]) {
+  for (int i = 0; i < ni; i++)
+    for (int k = 0; k < nk; k++)
+      for (int j = 0; j < nj; j++)
+        C[i][j] += alpha * A[i][k] * B[k][j];
+}
+// CHECK: (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (C updated in place): packed
+// CHECK-NEXT: polyrust_product_scaled_f64({{.*}}, start = 0, scale A = 1)
+
+// Not the product: beta applied after the update, alpha made in the loop, B's element
+// scaled instead of A's (alpha * B[k][j] is not the loop's first product of A's).
+void scaled_after(int ni, int nj, int nk, double alpha, double beta,
+                  double C[restrict ni][nj], const double A[restrict ni][nk],
+                  const double B[restrict nk][nj]) {
+  for (int i = 0; i < ni; i++) {
+    for (int k = 0; k < nk; k++)
+      for (int j = 0; j < nj; j++)
+        C[i][j] += alpha * A[i][k] * B[k][j];
+    for (int j = 0; j < nj; j++)
+      C[i][j] *= beta;
+  }
+}
+// CHECK-LABEL: polyrust-ast: function 'scaled_after'
+// CHECK-NOT: matrix product
+// CHECK-LABEL: polyrust-ast: function 'alpha_in_loop'
+
+void alpha_in_loop(int ni, int nj, int nk, double C[restrict ni][nj],
+                   const double A[restrict ni][nk], const double B[restrict nk][nj]) {
+  for (int i = 0; i < ni; i++)
+    for (int k = 0; k < nk; k++)
+      for (int j = 0; j < nj; j++)
+        C[i][j] += (double)k * A[i][k] * B[k][j];
+}
+// CHECK-NOT: matrix product
+// CHECK-LABEL: polyrust-ast: function 'b_scaled'
+
+void b_scaled(int ni, int nj, int nk, double alpha, double C[restrict ni][nj],
+              const double A[restrict ni][nk], const double B[restrict nk][nj]) {
+  for (int i = 0; i < ni; i++)
+    for (int k = 0; k < nk; k++)
+      for (int j = 0; j < nj; j++)
+        C[i][j] += A[i][k] * (alpha * B[k][j]);
+}
+// CHECK-NOT: matrix product
