@@ -35,6 +35,7 @@
  * elements are packed as alpha * A(i,k) (`scale_a`), the very product the loop makes
  * before it multiplies by B(k,j), so the steps are the loop's. */
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -71,7 +72,12 @@ struct scaling {
   double beta;
   long scale_a;
   double alpha;
+  /* Only C's lower triangle, j <= i, is the product's (syrk's C). */
+  long lower;
 };
+
+/* A tile's diagonal offset when all of it is below the diagonal. */
+#define BELOW LONG_MAX / 4
 
 /* A buffer of n doubles aligned to 64 bytes; *raw is what to free. */
 static double *aligned_doubles(size_t n, void **raw) {
@@ -87,7 +93,7 @@ static void dot_loop(long M, long N, long K, const double *A, long rsa, long csa
                      const double *B, long rsb, long csb, double *C, long rsc, long csc,
                      int fused, struct scaling s) {
   for (long i = 0; i < M; i++)
-    for (long j = 0; j < N; j++) {
+    for (long j = 0; j < N && (!s.lower || j <= i); j++) {
 #if POLYRUST_SUMS_FROM_C
       double sum = s.start == START_ZERO ? 0.0 : C[i * rsc + j * csc];
       if (s.start == START_C_SCALED)
@@ -152,17 +158,18 @@ static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i
   }
 }
 
-/* One MR x NR tile over kc steps of k: the sums start at +0.0 (first block of k; as
+/* One MR x NR tile over kc steps of k, its elements (r, c) with r < mr, c < nr and
+ * c <= r + diag C's: the sums start at +0.0 (first block of k; as
  * `start` says when built for sums from C) or from the tile's buffer w; at the last block
  * they are added into (stored into) the mr x nr valid part of C, otherwise kept in w.
  * UPDATE(x, b, acc) is one step of a sum. */
 #define MICRO_KERNEL(name, UPDATE)                                                        \
   static void name(long kc, const double *restrict ap, const double *restrict bp,         \
                    double *restrict w, int first, int last, double *C, long rsc, long csc, \
-                   long mr, long nr, long start, double beta) {                           \
+                   long mr, long nr, long diag, long start, double beta) {                \
     v4 acc[MR][2];                                                                        \
     if (first && POLYRUST_SUMS_FROM_C && start != START_ZERO)                             \
-      load_tile(acc, C, rsc, csc, mr, nr, start, beta);                                   \
+      load_tile(acc, C, rsc, csc, mr, nr, diag, start, beta);                             \
     else                                                                                  \
       _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
       if (first) {                                                                        \
@@ -182,14 +189,14 @@ static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i
         acc[r][1] = UPDATE(x, b1, acc[r][1]);                                             \
       }                                                                                   \
     }                                                                                     \
-    store_tile(acc, w, last, C, rsc, csc, mr, nr);                                        \
+    store_tile(acc, w, last, C, rsc, csc, mr, nr, diag);                                  \
   }
 
 /* The sums of a tile starting at C's mr x nr valid part (zero elsewhere), times beta
  * for START_C_SCALED (the loop's `C(i,j) * beta`, rounded once). */
 static inline void load_tile(v4 acc[MR][2], const double *C, long rsc, long csc, long mr,
-                             long nr, long start, double beta) {
-  if (mr == MR && nr == NR && csc == 1) {
+                             long nr, long diag, long start, double beta) {
+  if (mr == MR && nr == NR && diag >= NR - 1 && csc == 1) {
 #pragma unroll
     for (int r = 0; r < MR; r++) {
       const v4u *row = (const v4u *)(C + r * rsc);
@@ -200,7 +207,7 @@ static inline void load_tile(v4 acc[MR][2], const double *C, long rsc, long csc,
     double tile[MR][NR];
     for (long r = 0; r < MR; r++)
       for (long c = 0; c < NR; c++)
-        tile[r][c] = r < mr && c < nr ? C[r * rsc + c * csc] : 0.0;
+        tile[r][c] = r < mr && c < nr && c <= r + diag ? C[r * rsc + c * csc] : 0.0;
 #pragma unroll
     for (int r = 0; r < MR; r++) {
       acc[r][0] = *(v4u *)&tile[r][0];
@@ -218,7 +225,7 @@ static inline void load_tile(v4 acc[MR][2], const double *C, long rsc, long csc,
 }
 /* The sums of a tile into w (not the last block of k) or added into C. */
 static inline void store_tile(v4 acc[MR][2], double *restrict w, int last, double *C,
-                              long rsc, long csc, long mr, long nr) {
+                              long rsc, long csc, long mr, long nr, long diag) {
   if (!last) {
 #pragma unroll
     for (int r = 0; r < MR; r++) {
@@ -227,7 +234,7 @@ static inline void store_tile(v4 acc[MR][2], double *restrict w, int last, doubl
     }
     return;
   }
-  if (mr == MR && nr == NR && csc == 1) {
+  if (mr == MR && nr == NR && diag >= NR - 1 && csc == 1) {
 #pragma unroll
     for (int r = 0; r < MR; r++) {
       v4u *row = (v4u *)(C + r * rsc);
@@ -248,7 +255,7 @@ static inline void store_tile(v4 acc[MR][2], double *restrict w, int last, doubl
     *(v4u *)&tile[r][4] = acc[r][1];
   }
   for (long r = 0; r < mr; r++)
-    for (long c = 0; c < nr; c++)
+    for (long c = 0; c < nr && c <= r + diag; c++)
 #if POLYRUST_SUMS_FROM_C
       C[r * rsc + c * csc] = tile[r][c];
 #else
@@ -305,15 +312,18 @@ static void product(long M, long N, long K, const double *A, long rsa, long csa,
         long j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
         for (long q = 0; q * MR < mcb; q++) {
           long i0 = ic + q * MR, mr = mcb - q * MR < MR ? mcb - q * MR : MR;
+          long diag = s.lower ? i0 - j0 : BELOW;
+          if (diag < 1 - mr)
+            continue; /* above the diagonal */
           double *w = W ? W + ((size_t)p * row_panels + q) * TILE : NULL;
           const double *ap = Ap + (size_t)q * kcb * MR;
           double *c = C + i0 * rsc + j0 * csc;
           if (fused)
-            micro_kernel_fused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr, s.start,
-                               s.beta);
+            micro_kernel_fused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr, diag,
+                               s.start, s.beta);
           else
-            micro_kernel_unfused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr, s.start,
-                                 s.beta);
+            micro_kernel_unfused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr, diag,
+                                 s.start, s.beta);
         }
       }
     }
@@ -325,19 +335,20 @@ static void product(long M, long N, long K, const double *A, long rsa, long csa,
 
 #if POLYRUST_SCALED
 /* `start` says where each sum starts (START_*), beta what C is scaled by
- * (START_C_SCALED); with scale_a non-zero, A's elements are alpha * A(i,k). */
+ * (START_C_SCALED); with scale_a non-zero, A's elements are alpha * A(i,k); with
+ * lower non-zero only C(i,j) with j <= i are made (the others are not touched). */
 void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
                    const double *B, long rsb, long csb, double *C, long rsc, long csc,
                    long mc, long kc, long fused, long start, double beta, long scale_a,
-                   double alpha) {
-  struct scaling s = {start, beta, scale_a, alpha};
+                   double alpha, long lower) {
+  struct scaling s = {start, beta, scale_a, alpha, lower};
   product(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, mc, kc, fused, s);
 }
 #else
 void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
                    const double *B, long rsb, long csb, double *C, long rsc, long csc,
                    long mc, long kc, long fused) {
-  struct scaling s = {START_C, 1.0, 0, 1.0};
+  struct scaling s = {START_C, 1.0, 0, 1.0, 0};
   product(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, mc, kc, fused, s);
 }
 #endif

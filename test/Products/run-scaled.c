@@ -1,7 +1,7 @@
 // The scaled products (C scaled by beta or set to 0 first, A's element times alpha) give
 // the bytes -O3 gives: j innermost and k innermost, fused and not, sizes that fill no
 // micro-kernel, that cross blocks of rows and of k (caches given small), and sizes 0
-// and 1. beta applied after the update is not this product and stays loops.
+// and 1; syrk's lower triangle. beta applied after the update is not this product and stays loops.
 // REQUIRES: avx2-fma
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang -O3 -g -march=native -fpass-plugin=%plugin -Rpass=polyrust -mllvm -polyrust-l1-cache=4K \
@@ -9,14 +9,15 @@
 // RUN: %FileCheck %s < %t/remarks
 // RUN: %FileCheck %s --check-prefix=AFTER < %t/remarks
 // RUN: %clang -O3 -g -march=native %s -o %t/plain
-// RUN: %t/plain 37 41 53 1 1 1 0 5 5 5 0 5 5 5 0 130 17 70 6 8 32 > %t/plain.out
-// RUN: %t/packed 37 41 53 1 1 1 0 5 5 5 0 5 5 5 0 130 17 70 6 8 32 > %t/packed.out
+// RUN: %t/plain 37 41 53 1 1 1 0 5 5 5 0 5 5 5 0 130 17 70 6 8 32 61 67 40 > %t/plain.out
+// RUN: %t/packed 37 41 53 1 1 1 0 5 5 5 0 5 5 5 0 130 17 70 6 8 32 61 67 40 > %t/packed.out
 // RUN: cmp %t/plain.out %t/packed.out
 // CHECK-DAG: remark: region in gemm at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (beta-scaled C): packed, blocks 60 x 32, micro-kernel 6 x 8, bit-exact)
 // CHECK-DAG: remark: region in gemm_k_innermost at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (beta-scaled C): packed
 // CHECK-DAG: remark: region in zeroed at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (C set to 0 first): packed
 // CHECK-DAG: remark: region in alpha_only at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (C updated in place): packed
 // CHECK-DAG: remark: region in transposed at {{.*}} optimized (matrix product C[i][j] += alpha * A[k][i] * B[k][j] (A transposed, beta-scaled C): packed
+// CHECK-DAG: remark: region in syrk at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * A[j][k] (B transposed, lower triangle of C, beta-scaled C): packed
 // CHECK-DAG: remark: region in gemm_unfused at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (beta-scaled C): packed, blocks 60 x 32, micro-kernel 6 x 8 (products rounded before they are added, as written), bit-exact)
 // AFTER-NOT: region in scaled_after at {{.*}} (matrix product
 
@@ -89,6 +90,18 @@ KERNEL transposed(int S, double alpha, double beta, double C[restrict S][S],
   }
 }
 
+/* syrk: C's lower triangle (the upper one untouched), A times its transpose. */
+KERNEL syrk(int S, int K, double alpha, double beta, double C[restrict S][S + 2],
+            const double A[restrict S][K + 3]) {
+  for (int i = 0; i < S; i++) {
+    for (int j = 0; j <= i; j++)
+      C[i][j] *= beta;
+    for (int k = 0; k < K; k++)
+      for (int j = 0; j <= i; j++)
+        C[i][j] += alpha * A[i][k] * A[j][k];
+  }
+}
+
 /* Not this product: C scaled after its update. */
 KERNEL scaled_after(ARGS) {
   for (int i = 0; i < M; i++) {
@@ -138,6 +151,10 @@ int main(int argc, char **argv) {
                                alpha_only, scaled_after, gemm_unfused};
     for (size_t f = 0; f < sizeof kernels / sizeof *kernels; f++) {
       kernels[f](M, N, K, alpha, beta, (void *)C, (const void *)A, (const void *)B);
+      print(C, nc);
+    }
+    if (M <= N) {
+      syrk(M, K, alpha, beta, (void *)C, (const void *)A);
       print(C, nc);
     }
     int s = M < N ? M : N, t = s < K ? s : K;

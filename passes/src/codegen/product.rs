@@ -118,8 +118,9 @@ fn build_call<'f>(
     leave_to_exit(em, live)
 }
 
-/// The scaled kernel's `start`, `beta`, `scale_a` and `alpha` (1.0 where unused).
-fn scaling_arguments(em: &Emitter<'_, '_>, scaling: Scaling) -> Result<[Value; 4], CodegenError> {
+/// The scaled kernel's `start`, `beta`, `scale_a`, `alpha` (1.0 where unused) and
+/// `lower`.
+fn scaling_arguments(em: &Emitter<'_, '_>, scaling: Scaling) -> Result<[Value; 5], CodegenError> {
     let factor = |f: Option<Factor>| match f {
         Some(value) => available_base(em, value),
         None => Ok(em.b.const_f64(1.0)),
@@ -132,7 +133,8 @@ fn scaling_arguments(em: &Emitter<'_, '_>, scaling: Scaling) -> Result<[Value; 4
     let start = code(scaling.start.code())
         .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
     let scale_a = em.b.const_i64(i64::from(scaling.alpha.is_some()));
-    Ok([start, factor(beta)?, scale_a, factor(scaling.alpha)?])
+    let lower = em.b.const_i64(i64::from(scaling.lower));
+    Ok([start, factor(beta)?, scale_a, factor(scaling.alpha)?, lower])
 }
 
 /// An operand's base pointer and strides, in the check block.

@@ -43,6 +43,9 @@ pub(super) fn recognise(
         return Err("not a statement 3 loops deep".into());
     }
     let parts = parts(scop, update)?;
+    if parts.a.array == parts.b.array {
+        return Err("A and B are one array".into());
+    }
     let multiply_add = check_arithmetic(subject.region, update, &parts)?;
     // The backend fuses `llvm.fmuladd` exactly where the target has FMA.
     let fused = multiply_add == MultiplyAdd::FmulAdd && target_has(subject, "+fma");
@@ -81,8 +84,8 @@ pub(super) fn recognise(
     })
 }
 
-/// The statement reads three distinct two-dimensional arrays of doubles and writes one
-/// of them, C, which it reads once; nothing else.
+/// The statement reads two-dimensional arrays of doubles (A and B, maybe one array,
+/// and C) and writes C, which it reads once; nothing else.
 pub(super) fn parts<'s>(scop: &'s Scop, update: &'s Statement) -> Result<Parts<'s>, String> {
     let array = |name: &str| scop.arrays.iter().find(|a| a.name == name);
     let matrix = |x: &Array| !x.is_scalar && x.rank() == 2 && x.element_type == "double";
@@ -114,9 +117,6 @@ pub(super) fn parts<'s>(scop: &'s Scop, update: &'s Statement) -> Result<Parts<'
     ) else {
         return Err("the statement is not C updated from one element of A and one of B".into());
     };
-    if first.array == second.array {
-        return Err("A and B are one array".into());
-    }
     // Which read is A (indexed by i and k) and which B (j and k) the subscripts say.
     let (a, b) = if reads_counter(first, 0) {
         (*first, *second)

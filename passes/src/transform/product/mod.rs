@@ -88,6 +88,8 @@ pub struct Scaling {
     pub start: Start,
     /// What A's elements are multiplied by before B's (`alpha * A[i][k]`), if anything.
     pub alpha: Option<Factor>,
+    /// Only C's lower triangle (`j <= i`) is the product's, as syrk writes it.
+    pub lower: bool,
 }
 
 /// One operand of the product: its array in the model and its strides (in elements,
@@ -176,7 +178,12 @@ impl Product {
                     Start::ScaledC(_) => "beta-scaled C",
                     Start::Zero => "C set to 0 first",
                 };
-                format!("{transposed}{start}")
+                let triangle = if scaling.lower {
+                    "lower triangle of C, "
+                } else {
+                    ""
+                };
+                format!("{transposed}{triangle}{start}")
             }
         };
         let alpha = match self.accumulator {
@@ -223,9 +230,10 @@ impl Product {
         };
         let scaling = match self.accumulator {
             Accumulator::Scaled(s) => format!(
-                ", start = {}, scale A = {}",
+                ", start = {}, scale A = {}, lower = {}",
                 s.start.code(),
                 u8::from(s.alpha.is_some()),
+                u8::from(s.lower),
             ),
             _ => String::new(),
         };

@@ -236,6 +236,21 @@ pub(super) fn box_bounds(
     builder: &ExprBuilder,
     st: &Statement,
 ) -> Result<Vec<AstExpr>, String> {
+    let (highs, boxed) = spanned_box(subject, scop, builder, st)?;
+    if !boxed.is_subset(&st.domain).map_err(|e| e.to_string())? {
+        return Err(format!("the domain of {} is not a box", st.name));
+    }
+    Ok(highs)
+}
+
+/// The greatest value of each counter of `st`, each of which must start at 0, and the
+/// box of the values they take (which holds the domain).
+pub(super) fn spanned_box(
+    subject: &Subject<'_, '_>,
+    scop: &Scop,
+    builder: &ExprBuilder,
+    st: &Statement,
+) -> Result<(Vec<AstExpr>, Set), String> {
     let isl = |e: crate::isl::IslError| e.to_string();
     let n = st.domain.n_dims().map_err(isl)?;
     let tuple = Tuple::counters(Some(&st.name), "i", n);
@@ -263,10 +278,7 @@ pub(super) fn box_bounds(
             .and_then(|m| m.domain());
         boxed = boxed.intersect(slab.map_err(isl)?).map_err(isl)?;
     }
-    if !boxed.is_subset(&st.domain).map_err(isl)? {
-        return Err(format!("the domain of {} is not a box", st.name));
-    }
-    Ok(highs)
+    Ok((highs, boxed))
 }
 
 /// `name` as an operand read through `relation` by the counters `counters` (in this

@@ -20,16 +20,17 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
 use crate::detect::{DetectedRegion, StatementIr};
 use crate::isl::ast::{function_expressions, AstExpr, AstOp, ExprBuilder};
+use crate::isl::{AffineExpr, Map, Set, Tuple};
 use crate::llvm::ir::{as_instruction, called_function_name, operand, pointer_operand};
 use crate::llvm::LLVMValueRef;
-use crate::model::{AccessKind, Scop, Statement};
+use crate::model::{Access, AccessKind, Scop, Statement};
 use crate::transform::hardware::Hardware;
 use crate::transform::Subject;
 
 use super::arithmetic::MultiplyAdd;
 use super::arithmetic::{accesses_of, has_fast_math, is_positive_zero, single, step_kind};
 use super::in_register::{is_load_of, parts, promoted_chain, step_of, Parts};
-use super::recognise::{box_bounds, operand as product_operand, target_has};
+use super::recognise::{operand as product_operand, spanned_box, target_has};
 use super::{Accumulator, Blocking, Factor, Product, Scaling, Start};
 
 /// The product of `update` (three loops deep), after `first` (two loops deep) when
@@ -48,7 +49,7 @@ pub(super) fn recognise(
     let (j, k) = counters(&parts)?;
     let builder = ExprBuilder::new(&scop.context).map_err(|e| e.to_string())?;
     let all = ["i0", "i1", "i2"];
-    let operand = |access: &crate::model::Access, counters: [&str; 2]| {
+    let operand = |access: &Access, counters: [&str; 2]| {
         let relation = &access.relation;
         product_operand(
             subject,
@@ -66,10 +67,10 @@ pub(super) fn recognise(
     if operand(parts.c_write, ["i0", all[j]])? != c {
         return Err("C is written elsewhere than it is read".into());
     }
-    let highs = box_bounds(subject, scop, &builder, update)?;
+    let (highs, lower) = shape(subject, scop, &builder, update, j)?;
     if let Some(first) = first {
-        let bounds = box_bounds(subject, scop, &builder, first)?;
-        if bounds != [highs[0].clone(), highs[j].clone()] {
+        let (bounds, first_lower) = shape(subject, scop, &builder, first, 1)?;
+        if bounds != [highs[0].clone(), highs[j].clone()] || first_lower != lower {
             return Err("C is not scaled over the product's rows and columns".into());
         }
         let written = first_write(first, &parts)?;
@@ -87,7 +88,7 @@ pub(super) fn recognise(
         }
         before_update(first, update, j)?;
     }
-    let (multiply_add, scaling) = arithmetic(subject.region, first, update, &parts)?;
+    let (multiply_add, start, alpha) = arithmetic(subject, first, update, &parts)?;
     let count = |hi: &AstExpr| AstExpr::Op(AstOp::Add, vec![hi.clone(), AstExpr::Int(1)]);
     Ok(Product {
         a,
@@ -97,7 +98,11 @@ pub(super) fn recognise(
         blocking: Blocking::for_caches(hardware),
         // The backend fuses `llvm.fmuladd` exactly where the target has FMA.
         fused: multiply_add == MultiplyAdd::FmulAdd && target_has(subject, "+fma"),
-        accumulator: Accumulator::Scaled(scaling),
+        accumulator: Accumulator::Scaled(Scaling {
+            start,
+            alpha,
+            lower,
+        }),
     })
 }
 
@@ -122,10 +127,7 @@ fn counters(parts: &Parts<'_>) -> Result<(usize, usize), String> {
 }
 
 /// The first statement's write: C's element, and at most a read of it besides.
-fn first_write<'s>(
-    first: &'s Statement,
-    parts: &Parts<'_>,
-) -> Result<&'s crate::model::Access, String> {
+fn first_write<'s>(first: &'s Statement, parts: &Parts<'_>) -> Result<&'s Access, String> {
     let c = &parts.c_write.array;
     let writes: Vec<_> = first
         .accesses
@@ -156,14 +158,50 @@ fn before_update(first: &Statement, update: &Statement, j: usize) -> Result<(), 
     Ok(())
 }
 
-/// How the update's steps multiply and add, and where its sums start: C's element as
-/// the first statement leaves it (C * beta or +0.0) or as it was.
+/// The greatest value of each counter of `st` (each from 0), and whether its domain is
+/// the box of those values (false) or the box's lower triangle, where its counter `j`
+/// is at most its counter 0 (true: syrk's C).
+fn shape(
+    subject: &Subject<'_, '_>,
+    scop: &Scop,
+    builder: &ExprBuilder,
+    st: &Statement,
+    j: usize,
+) -> Result<(Vec<AstExpr>, bool), String> {
+    let isl = |e: crate::isl::IslError| e.to_string();
+    let (highs, boxed) = spanned_box(subject, scop, builder, st)?;
+    if boxed.is_subset(&st.domain).map_err(isl)? {
+        return Ok((highs, false));
+    }
+    let n = st.domain.n_dims().map_err(isl)?;
+    let counters = Tuple::counters(Some(&st.name), "i", n);
+    let difference = [AffineExpr::Input(0).minus(AffineExpr::Input(j))];
+    let not_negative = Set::universe(subject.ctx, &scop.params, &Tuple::unnamed(None, 1))
+        .and_then(|s| s.lower_bound_dim(0, 0));
+    let below = Map::from_affine(subject.ctx, &scop.params, &counters, None, &difference)
+        .and_then(|m| m.intersect_range(not_negative?))
+        .and_then(|m| m.domain())
+        .map_err(isl)?;
+    let triangle = boxed.intersect(below).map_err(isl)?;
+    if triangle.is_equal(&st.domain).map_err(isl)? {
+        Ok((highs, true))
+    } else {
+        Err(format!(
+            "the domain of {} is neither a box nor its lower triangle",
+            st.name
+        ))
+    }
+}
+
+/// How the update's steps multiply and add, where its sums start (C's element as the
+/// first statement leaves it, C * beta or +0.0, or as it was) and alpha.
 fn arithmetic(
-    region: &DetectedRegion<'_>,
+    subject: &Subject<'_, '_>,
     first: Option<&Statement>,
     update: &Statement,
     parts: &Parts<'_>,
-) -> Result<(MultiplyAdd, Scaling), String> {
+) -> Result<(MultiplyAdd, Start, Option<Factor>), String> {
+    let region = subject.region;
     let ir = |st: &Statement| {
         region
             .ir
@@ -175,7 +213,48 @@ fn arithmetic(
     let st = ir(update)?;
     let first = first.map(ir).transpose()?;
     let c = &parts.c_write.array;
-    let (sum, step, start) = match promoted_chain(region, st)? {
+    let (sum, step, start) = update_chain(region, st, first, c)?;
+    // A and B one array (syrk's A * A^T): each load is told by its access's text.
+    let one_array = parts.a.array == parts.b.array;
+    let is_access = |v: LLVMValueRef, access: &Access| {
+        !one_array
+            || as_instruction(v)
+                .is_some_and(|i| subject.fa.instruction_text(i) == access.instruction)
+    };
+    let b_loads = accesses_of(region, st, &parts.b.array, InstructionOpcode::Load);
+    let b = single(
+        b_loads
+            .into_iter()
+            .filter(|v| is_access(*v, parts.b))
+            .collect(),
+    )?;
+    let x = step_factors(step, sum)
+        .and_then(|[p, q]| {
+            if p == b {
+                Some(q)
+            } else if q == b {
+                Some(p)
+            } else {
+                None
+            }
+        })
+        .ok_or("the step does not multiply by B's element")?;
+    let is_a = |v: LLVMValueRef| is_access(v, parts.a) && is_load(region, v, &parts.a.array);
+    let alpha = a_factor(region, x, &is_a)?;
+    let multiply_add = step_kind(step, sum, [x, b])?;
+    Ok((multiply_add, start, alpha))
+}
+
+/// C's element before the step (the register's phi or C's load), the step that makes
+/// it anew and where its sum starts, from C kept in a register across k or loaded and
+/// stored in each step.
+fn update_chain<'f>(
+    region: &DetectedRegion<'f>,
+    st: &StatementIr<'f>,
+    first: Option<&StatementIr<'f>>,
+    c: &str,
+) -> Result<(LLVMValueRef, InstructionValue<'f>, Start), String> {
+    match promoted_chain(region, st)? {
         Some((phi, pointer, start)) => {
             let step = step_of(phi, st)?;
             if !accesses_of(region, st, c, InstructionOpcode::Load).is_empty() {
@@ -189,7 +268,7 @@ fn arithmetic(
                 return Err("C is stored in the k loop other than its step".into());
             }
             let start = promoted_start(region, first, start, pointer)?;
-            (phi.as_value_ref(), step, start)
+            Ok((phi.as_value_ref(), step, start))
         }
         None => {
             let load = single(accesses_of(region, st, c, InstructionOpcode::Load))?;
@@ -207,29 +286,15 @@ fn arithmetic(
                 Some(first) => stored_start(region, first, c)?,
                 None => Start::C,
             };
-            (load, step, start)
+            Ok((load, step, start))
         }
-    };
-    let b = single(accesses_of(
-        region,
-        st,
-        &parts.b.array,
-        InstructionOpcode::Load,
-    ))?;
-    let x = step_factors(step, sum)
-        .and_then(|[p, q]| {
-            if p == b {
-                Some(q)
-            } else if q == b {
-                Some(p)
-            } else {
-                None
-            }
-        })
-        .ok_or("the step does not multiply by B's element")?;
-    let alpha = a_factor(region, x, &parts.a.array)?;
-    let multiply_add = step_kind(step, sum, [x, b])?;
-    Ok((multiply_add, Scaling { start, alpha }))
+    }
+}
+
+/// Whether `v` is a load of `array`.
+fn is_load(region: &DetectedRegion<'_>, v: LLVMValueRef, array: &str) -> bool {
+    as_instruction(v).is_some_and(|i| i.get_opcode() == InstructionOpcode::Load)
+        && region.ir.memory_arrays.get(&v).is_some_and(|n| n == array)
 }
 
 /// Whether `store` stores `value` at `pointer`.
@@ -309,17 +374,13 @@ fn made_before(region: &DetectedRegion<'_>, value: LLVMValueRef) -> bool {
         .is_some_and(|b| region.ir.blocks.contains(&b))
 }
 
-/// The factor that multiplies B's element in a step: A's element itself, or
+/// The factor that multiplies B's element in a step: A's element itself (`is_a`), or
 /// `alpha * A element` (either order) with alpha made before the region; alpha.
 fn a_factor(
     region: &DetectedRegion<'_>,
     x: LLVMValueRef,
-    a: &str,
+    is_a: &dyn Fn(LLVMValueRef) -> bool,
 ) -> Result<Option<Factor>, String> {
-    let is_a = |v: LLVMValueRef| {
-        as_instruction(v).is_some_and(|i| i.get_opcode() == InstructionOpcode::Load)
-            && region.ir.memory_arrays.get(&v).is_some_and(|n| n == a)
-    };
     if is_a(x) {
         return Ok(None);
     }
