@@ -6,7 +6,8 @@
 //! assembled by llvm-as, next to clang), so that linking it never changes the calling
 //! module's flags. The same source is built a second time for products whose sums start
 //! at C's elements (`products_from_c.bc`), and a third for products that scale C by
-//! beta or A by alpha (`products_scaled.bc`).
+//! beta or A by alpha (`products_scaled.bc`), and a fourth for two products per step
+//! (`products_two_terms.bc`).
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -38,6 +39,17 @@ fn main() {
         &source,
         &out_dir.join("products_scaled"),
         &["-DPOLYRUST_SUMS_FROM_C=1", "-DPOLYRUST_SCALED=1"],
+    );
+    // The variant with two products per step (syr2k).
+    build_kernel(
+        &clang,
+        &source,
+        &out_dir.join("products_two_terms"),
+        &[
+            "-DPOLYRUST_SUMS_FROM_C=1",
+            "-DPOLYRUST_SCALED=1",
+            "-DPOLYRUST_TWO_TERMS=1",
+        ],
     );
 }
 

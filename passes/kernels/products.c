@@ -53,7 +53,12 @@ typedef double v4u __attribute__((vector_size(32), aligned(8)));
 #ifndef POLYRUST_SCALED
 #define POLYRUST_SCALED 0
 #endif
-#if POLYRUST_SCALED
+#ifndef POLYRUST_TWO_TERMS
+#define POLYRUST_TWO_TERMS 0
+#endif
+#if POLYRUST_TWO_TERMS
+#define KERNEL_SYMBOL polyrust_product_two_terms_f64
+#elif POLYRUST_SCALED
 #define KERNEL_SYMBOL polyrust_product_scaled_f64
 #elif POLYRUST_SUMS_FROM_C
 #define KERNEL_SYMBOL polyrust_product_from_c_f64
@@ -333,7 +338,156 @@ static void product(long M, long N, long K, const double *A, long rsa, long csa,
   free(raw_w);
 }
 
-#if POLYRUST_SCALED
+#if POLYRUST_TWO_TERMS
+/* Two products per step, as syr2k writes them:
+ *
+ *   C(i,j) = C(i,j) + fma(B(k,j), A(i,k), B2(k,j) * A2(i,k))
+ *
+ * (the first product fused where the loop's `llvm.fmuladd` is, the second rounded; both
+ * rounded when `fused` is 0), each of the four operands scaled by alpha first where bit
+ * 0 (A), 1 (B), 2 (A2) or 3 (B2) of `scaled` says, as the loop's `alpha * B[j][k]` is.
+ * One step of a tile's sums. */
+#define TWO_FUSED(b, a, b2, a2) __builtin_elementwise_fma(b, a, (b2) * (a2))
+#define TWO_UNFUSED(b, a, b2, a2) ((b) * (a) + (b2) * (a2))
+#define MICRO_KERNEL_TWO(name, TERM)                                                       \
+  static void name(long kc, const double *restrict ap, const double *restrict ap2,         \
+                   const double *restrict bp, const double *restrict bp2,                  \
+                   double *restrict w, int first, int last, double *C, long rsc, long csc, \
+                   long mr, long nr, long diag, long start, double beta) {                \
+    v4 acc[MR][2];                                                                        \
+    if (first && start != START_ZERO)                                                     \
+      load_tile(acc, C, rsc, csc, mr, nr, diag, start, beta);                             \
+    else                                                                                  \
+      _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
+      if (first) {                                                                        \
+        acc[r][0] = (v4){0.0, 0.0, 0.0, 0.0};                                             \
+        acc[r][1] = (v4){0.0, 0.0, 0.0, 0.0};                                             \
+      } else {                                                                            \
+        acc[r][0] = *(const v4 *)(w + r * NR);                                            \
+        acc[r][1] = *(const v4 *)(w + r * NR + 4);                                        \
+      }                                                                                   \
+    }                                                                                     \
+    for (long k = 0; k < kc; k++) {                                                       \
+      v4 b0 = *(const v4 *)(bp + k * NR), b1 = *(const v4 *)(bp + k * NR + 4);            \
+      v4 c0 = *(const v4 *)(bp2 + k * NR), c1 = *(const v4 *)(bp2 + k * NR + 4);          \
+      _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
+        double a = ap[k * MR + r], a2 = ap2[k * MR + r];                                  \
+        v4 x = {a, a, a, a}, x2 = {a2, a2, a2, a2};                                       \
+        acc[r][0] = acc[r][0] + TERM(b0, x, c0, x2);                                      \
+        acc[r][1] = acc[r][1] + TERM(b1, x, c1, x2);                                      \
+      }                                                                                   \
+    }                                                                                     \
+    store_tile(acc, w, last, C, rsc, csc, mr, nr, diag);                                  \
+  }
+MICRO_KERNEL_TWO(two_terms_fused, TWO_FUSED)
+MICRO_KERNEL_TWO(two_terms_unfused, TWO_UNFUSED)
+
+/* An operand of the two-term product: its base and strides, scaled by alpha or not. */
+struct operand {
+  const double *base;
+  long rs, cs;
+  int scaled;
+};
+
+/* The loop as written, for when no buffer can be had. */
+static void two_terms_loop(long M, long N, long K, struct operand a, struct operand b,
+                           struct operand a2, struct operand b2, double *C, long rsc,
+                           long csc, int fused, struct scaling s) {
+#define ELEMENT(op, x, y) ((op).scaled ? s.alpha * (op).base[(x) * (op).rs + (y) * (op).cs] \
+                                      : (op).base[(x) * (op).rs + (y) * (op).cs])
+  for (long i = 0; i < M; i++)
+    for (long j = 0; j < N && (!s.lower || j <= i); j++) {
+      double sum = s.start == START_ZERO ? 0.0 : C[i * rsc + j * csc];
+      if (s.start == START_C_SCALED)
+        sum = sum * s.beta;
+      for (long k = 0; k < K; k++) {
+        double x = ELEMENT(b, k, j), y = ELEMENT(a, i, k);
+        double x2 = ELEMENT(b2, k, j), y2 = ELEMENT(a2, i, k);
+        sum = sum + (fused ? __builtin_fma(x, y, x2 * y2) : x * y + x2 * y2);
+      }
+      C[i * rsc + j * csc] = sum;
+    }
+#undef ELEMENT
+}
+
+/* All of an operand packed as B is (pack_b), times alpha where it is scaled. */
+static void pack_b_scaled(long N, long K, struct operand b, double alpha, double *Bp) {
+  pack_b(N, K, b.base, b.rs, b.cs, Bp);
+  if (!b.scaled)
+    return;
+  size_t n = (size_t)((N + NR - 1) / NR) * K * NR;
+  for (size_t x = 0; x < n; x++)
+    Bp[x] = alpha * Bp[x];
+}
+
+/* `start`, beta, lower as for the scaled variant; A2 and B2 the second product's. */
+void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
+                   const double *B, long rsb, long csb, const double *A2, long rsa2,
+                   long csa2, const double *B2, long rsb2, long csb2, double *C, long rsc,
+                   long csc, long mc, long kc, long fused, long start, double beta,
+                   double alpha, long scaled, long lower) {
+  struct scaling s = {start, beta, 0, alpha, lower};
+  struct operand a = {A, rsa, csa, scaled & 1}, b = {B, rsb, csb, (scaled >> 1) & 1};
+  struct operand a2 = {A2, rsa2, csa2, (scaled >> 2) & 1};
+  struct operand b2 = {B2, rsb2, csb2, (scaled >> 3) & 1};
+  if (M <= 0 || N <= 0)
+    return;
+  mc = mc < MR ? MR : mc - mc % MR;
+  if (mc > M)
+    mc = (M + MR - 1) / MR * MR;
+  if (kc < 1 || kc > K)
+    kc = K;
+  long panels = (N + NR - 1) / NR, row_panels = mc / MR;
+  void *raw[5] = {NULL, NULL, NULL, NULL, NULL};
+  double *Bp = K > 0 ? aligned_doubles((size_t)panels * K * NR, &raw[0]) : NULL;
+  double *Bp2 = K > 0 ? aligned_doubles((size_t)panels * K * NR, &raw[1]) : NULL;
+  double *Ap = K > 0 ? aligned_doubles((size_t)mc * kc, &raw[2]) : NULL;
+  double *Ap2 = K > 0 ? aligned_doubles((size_t)mc * kc, &raw[3]) : NULL;
+  double *W = K > 0 && kc < K ? aligned_doubles((size_t)row_panels * panels * TILE, &raw[4])
+                              : NULL;
+  if (K <= 0 || !Bp || !Bp2 || !Ap || !Ap2 || (kc < K && !W)) {
+    for (int x = 0; x < 5; x++)
+      free(raw[x]);
+    two_terms_loop(M, N, K, a, b, a2, b2, C, rsc, csc, fused != 0, s);
+    return;
+  }
+  pack_b_scaled(N, K, b, alpha, Bp);
+  pack_b_scaled(N, K, b2, alpha, Bp2);
+  struct scaling sa = s, sa2 = s;
+  sa.scale_a = a.scaled;
+  sa2.scale_a = a2.scaled;
+  for (long ic = 0; ic < M; ic += mc) {
+    long mcb = M - ic < mc ? M - ic : mc;
+    for (long pc = 0; pc < K; pc += kc) {
+      long kcb = K - pc < kc ? K - pc : kc;
+      int first = pc == 0, last = pc + kcb == K;
+      pack_a(mcb, kcb, A, rsa, csa, ic, pc, Ap, sa);
+      pack_a(mcb, kcb, A2, rsa2, csa2, ic, pc, Ap2, sa2);
+      for (long p = 0; p < panels; p++) {
+        size_t at = ((size_t)p * K + pc) * NR;
+        long j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
+        for (long q = 0; q * MR < mcb; q++) {
+          long i0 = ic + q * MR, mr = mcb - q * MR < MR ? mcb - q * MR : MR;
+          long diag = s.lower ? i0 - j0 : BELOW;
+          if (diag < 1 - mr)
+            continue; /* above the diagonal */
+          double *w = W ? W + ((size_t)p * row_panels + q) * TILE : NULL;
+          size_t from = (size_t)q * kcb * MR;
+          double *c = C + i0 * rsc + j0 * csc;
+          if (fused)
+            two_terms_fused(kcb, Ap + from, Ap2 + from, Bp + at, Bp2 + at, w, first, last,
+                            c, rsc, csc, mr, nr, diag, s.start, s.beta);
+          else
+            two_terms_unfused(kcb, Ap + from, Ap2 + from, Bp + at, Bp2 + at, w, first,
+                              last, c, rsc, csc, mr, nr, diag, s.start, s.beta);
+        }
+      }
+    }
+  }
+  for (int x = 0; x < 5; x++)
+    free(raw[x]);
+}
+#elif POLYRUST_SCALED
 /* `start` says where each sum starts (START_*), beta what C is scaled by
  * (START_C_SCALED); with scale_a non-zero, A's elements are alpha * A(i,k); with
  * lower non-zero only C(i,j) with j <= i are made (the others are not touched). */

@@ -1,7 +1,7 @@
 // The scaled products (C scaled by beta or set to 0 first, A's element times alpha) give
 // the bytes -O3 gives: j innermost and k innermost, fused and not, sizes that fill no
 // micro-kernel, that cross blocks of rows and of k (caches given small), and sizes 0
-// and 1; syrk's lower triangle. beta applied after the update is not this product and stays loops.
+// and 1; syrk's lower triangle, syr2k's two products per step. beta applied after the update is not this product and stays loops.
 // REQUIRES: avx2-fma
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang -O3 -g -march=native -fpass-plugin=%plugin -Rpass=polyrust -mllvm -polyrust-l1-cache=4K \
@@ -9,8 +9,8 @@
 // RUN: %FileCheck %s < %t/remarks
 // RUN: %FileCheck %s --check-prefix=AFTER < %t/remarks
 // RUN: %clang -O3 -g -march=native %s -o %t/plain
-// RUN: %t/plain 37 41 53 1 1 1 0 5 5 5 0 5 5 5 0 130 17 70 6 8 32 61 67 40 > %t/plain.out
-// RUN: %t/packed 37 41 53 1 1 1 0 5 5 5 0 5 5 5 0 130 17 70 6 8 32 61 67 40 > %t/packed.out
+// RUN: %t/plain 37 41 53 1 1 1 0 5 5 5 0 5 5 5 0 130 17 70 6 8 32 61 67 40 50 70 60 > %t/plain.out
+// RUN: %t/packed 37 41 53 1 1 1 0 5 5 5 0 5 5 5 0 130 17 70 6 8 32 61 67 40 50 70 60 > %t/packed.out
 // RUN: cmp %t/plain.out %t/packed.out
 // CHECK-DAG: remark: region in gemm at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (beta-scaled C): packed, blocks 60 x 32, micro-kernel 6 x 8, bit-exact)
 // CHECK-DAG: remark: region in gemm_k_innermost at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (beta-scaled C): packed
@@ -18,6 +18,7 @@
 // CHECK-DAG: remark: region in alpha_only at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (C updated in place): packed
 // CHECK-DAG: remark: region in transposed at {{.*}} optimized (matrix product C[i][j] += alpha * A[k][i] * B[k][j] (A transposed, beta-scaled C): packed
 // CHECK-DAG: remark: region in syrk at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * A[j][k] (B transposed, lower triangle of C, beta-scaled C): packed
+// CHECK-DAG: remark: region in syr2k at {{.*}} optimized (matrix product C[i][j] += alpha * A[j][k] * B[i][k] + alpha * B[j][k] * A[i][k] (two products per step, lower triangle of C, beta-scaled C): packed
 // CHECK-DAG: remark: region in gemm_unfused at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (beta-scaled C): packed, blocks 60 x 32, micro-kernel 6 x 8 (products rounded before they are added, as written), bit-exact)
 // AFTER-NOT: region in scaled_after at {{.*}} (matrix product
 
@@ -102,6 +103,18 @@ KERNEL syrk(int S, int K, double alpha, double beta, double C[restrict S][S + 2]
   }
 }
 
+/* syr2k: two products per step, C's lower triangle. */
+KERNEL syr2k(int S, int K, double alpha, double beta, double C[restrict S][S + 2],
+             const double A[restrict S][K + 3], const double B[restrict S][K + 5]) {
+  for (int i = 0; i < S; i++) {
+    for (int j = 0; j <= i; j++)
+      C[i][j] *= beta;
+    for (int k = 0; k < K; k++)
+      for (int j = 0; j <= i; j++)
+        C[i][j] += A[j][k] * alpha * B[i][k] + B[j][k] * alpha * A[i][k];
+  }
+}
+
 /* Not this product: C scaled after its update. */
 KERNEL scaled_after(ARGS) {
   for (int i = 0; i < M; i++) {
@@ -156,6 +169,11 @@ int main(int argc, char **argv) {
     if (M <= N) {
       syrk(M, K, alpha, beta, (void *)C, (const void *)A);
       print(C, nc);
+      /* B as M x (K + 5): it holds K rows of N + 5 >= K + 5 when M <= K <= N. */
+      if (M <= K && K <= N) {
+        syr2k(M, K, alpha, beta, (void *)C, (const void *)A, (const void *)B);
+        print(C, nc);
+      }
     }
     int s = M < N ? M : N, t = s < K ? s : K;
     if (t > 0) {

@@ -1,5 +1,6 @@
 // The product as dgemm and PolyBench write it (C scaled by beta, or set to 0, before
-// C += alpha * A * B, j or k innermost; syrk's lower triangle of C) calls the kernel's scaled variant: its sums start
+// C += alpha * A * B, j or k innermost; syrk's lower triangle of C; syr2k's two
+// products per step) calls the kernel's scaled variant: its sums start
 // at C * beta (start = 1), C (0) or +0.0 (2), A's elements packed as alpha * A. The
 // caches are given so that the blocks do not depend on the host.
 // RUN: %o3ir -mavx2 -mfma -fno-discard-value-names %s | %opt %loadpolyrust \
@@ -83,6 +84,36 @@ void upper(int n, int m, double alpha, double beta, double C[restrict n][n],
         C[i][j] += alpha * A[i][k] * A[j][k];
   }
 }
+// CHECK-NOT: matrix product
+
+// syr2k: two products per step, C + fmuladd(alpha * A[j][k], B[i][k], (alpha * B[j][k])
+// * A[i][k]): the two-term kernel, its B-side operands (bits 1 and 3) scaled.
+void syr2k(int n, int m, double alpha, double beta, double C[restrict n][n],
+           const double A[restrict n][m], const double B[restrict n][m]) {
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j <= i; j++)
+      C[i][j] *= beta;
+    for (int k = 0; k < m; k++)
+      for (int j = 0; j <= i; j++)
+        C[i][j] += A[j][k] * alpha * B[i][k] + B[j][k] * alpha * A[i][k];
+  }
+}
+// CHECK-LABEL: polyrust-ast: function 'syr2k'
+// CHECK: (matrix product C[i][j] += alpha * A[j][k] * B[i][k] + alpha * B[j][k] * A[i][k] (two products per step, lower triangle of C, beta-scaled C): packed
+// CHECK-NEXT: polyrust_product_two_terms_f64({{.*}}A = B, m, 1, B = A, 1, m, A2 = A, m, 1, B2 = B, 1, m, C = C, n, 1, {{.*}}, start = 1, scaled = 10, lower = 1)
+// IR-LABEL: define {{.*}}void @syr2k(
+// IR: call void @polyrust_product_two_terms_f64({{.*}}, i64 1, double %beta, double %alpha, i64 10, i64 1)
+
+// Two products whose second pairs two rows (A[i][k] * B[i][k]): not a product of a row
+// and a column.
+void two_rows(int n, int m, double C[restrict n][n], const double A[restrict n][m],
+              const double B[restrict n][m]) {
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < m; k++)
+      for (int j = 0; j <= i; j++)
+        C[i][j] += A[j][k] * B[i][k] + B[i][k] * A[i][k];
+}
+// CHECK-LABEL: polyrust-ast: function 'two_rows'
 // CHECK-NOT: matrix product
 // CHECK-LABEL: polyrust-ast: function 'zeroed'
 

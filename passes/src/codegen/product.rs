@@ -29,6 +29,9 @@ const KERNEL_BITCODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/products
 /// Its variant whose sums start at C's elements and are stored into C.
 const KERNEL_FROM_C_BITCODE: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/products_from_c.bc"));
+/// Its variant with two products per step (syr2k).
+const KERNEL_TWO_TERMS_BITCODE: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_two_terms.bc"));
 /// Its variant whose sums start at C, C * beta or +0.0, with A scaled by alpha.
 const KERNEL_SCALED_BITCODE: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled.bc"));
@@ -53,10 +56,11 @@ pub fn generate<'f>(
     };
     let runtime = check::runtime_check(&region.spec, scop)?;
     let folds = fold::plan(region, scop, scop, &[])?;
-    let bitcode = match product.accumulator {
-        Accumulator::Sum => KERNEL_BITCODE,
-        Accumulator::C => KERNEL_FROM_C_BITCODE,
-        Accumulator::Scaled(_) => KERNEL_SCALED_BITCODE,
+    let bitcode = match (product.accumulator, &product.second) {
+        (_, Some(_)) => KERNEL_TWO_TERMS_BITCODE,
+        (Accumulator::Sum, None) => KERNEL_BITCODE,
+        (Accumulator::C, None) => KERNEL_FROM_C_BITCODE,
+        (Accumulator::Scaled(_), None) => KERNEL_SCALED_BITCODE,
     };
     let (kernel, ty) = link::kernel(fa.function(), bitcode, product.kernel())
         .map_err(CodegenError::Unsupported)?;
@@ -95,7 +99,12 @@ fn build_call<'f>(
         em.expr(&product.trips[2])?,
     ];
     let mut args = vec![m, n, k];
-    for op in [&product.a, &product.b, &product.c] {
+    let mut operands = vec![&product.a, &product.b];
+    if let Some(second) = &product.second {
+        operands.extend([&second.a, &second.b]);
+    }
+    operands.push(&product.c);
+    for op in operands {
         args.extend(operand_arguments(em, op)?);
     }
     let constants = [
@@ -108,8 +117,12 @@ fn build_call<'f>(
             .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
         args.push(em.b.const_i64(size));
     }
-    if let Accumulator::Scaled(scaling) = product.accumulator {
-        args.extend(scaling_arguments(em, scaling)?);
+    match (product.accumulator, &product.second) {
+        (Accumulator::Scaled(scaling), None) => args.extend(scaling_arguments(em, scaling)?),
+        (Accumulator::Scaled(scaling), Some(second)) => {
+            args.extend(two_terms_arguments(em, scaling, second.scaled_bits())?)
+        }
+        _ => {}
     }
     branch_on_check(em, check, ok);
     em.b.position_at_end(check.start);
@@ -135,6 +148,19 @@ fn scaling_arguments(em: &Emitter<'_, '_>, scaling: Scaling) -> Result<[Value; 5
     let scale_a = em.b.const_i64(i64::from(scaling.alpha.is_some()));
     let lower = em.b.const_i64(i64::from(scaling.lower));
     Ok([start, factor(beta)?, scale_a, factor(scaling.alpha)?, lower])
+}
+
+/// The two-term kernel's `start`, `beta`, `alpha` (1.0 where unused), `scaled` and
+/// `lower`.
+fn two_terms_arguments(
+    em: &Emitter<'_, '_>,
+    scaling: Scaling,
+    scaled: u64,
+) -> Result<[Value; 5], CodegenError> {
+    let [start, beta, _, alpha, lower] = scaling_arguments(em, scaling)?;
+    let scaled = i64::try_from(scaled)
+        .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
+    Ok([start, beta, alpha, em.b.const_i64(scaled), lower])
 }
 
 /// An operand's base pointer and strides, in the check block.

@@ -81,6 +81,7 @@ pub(super) fn recognise(
         blocking: Blocking::for_caches(hardware),
         fused,
         accumulator: Accumulator::C,
+        second: None,
     })
 }
 

@@ -27,6 +27,7 @@ mod arithmetic;
 mod in_register;
 pub(crate) mod recognise;
 mod scaled;
+mod two_terms;
 
 use crate::isl::ast::{AstExpr, AstOp};
 use crate::transform::hardware::Hardware;
@@ -41,6 +42,9 @@ pub const KERNEL: &str = "polyrust_product_f64";
 pub const KERNEL_FROM_C: &str = "polyrust_product_from_c_f64";
 /// The symbol of its variant whose sums start at C, C * beta or +0.0, with A scaled.
 pub const KERNEL_SCALED: &str = "polyrust_product_scaled_f64";
+
+/// The symbol of its variant with two products per step (syr2k).
+pub const KERNEL_TWO_TERMS: &str = "polyrust_product_two_terms_f64";
 
 /// A value of the function that a scaled product multiplies by (`alpha`, `beta`),
 /// made before the region.
@@ -108,6 +112,30 @@ pub struct Operand {
     pub swapped: bool,
 }
 
+/// The second product of a step that makes two, as syr2k writes it:
+/// `C[i][j] + fma(B(k,j), A(i,k), B2(k,j) * A2(i,k))`, the first product (`Product::a`,
+/// `Product::b`) fused where the loop's is, this one rounded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SecondProduct {
+    /// A2, indexed by (i, k).
+    pub a: Operand,
+    /// B2, indexed by (k, j).
+    pub b: Operand,
+    /// Which of A, B, A2, B2 are multiplied by alpha (`Scaling::alpha`) first.
+    pub scaled: [bool; 4],
+}
+
+impl SecondProduct {
+    /// The kernel's `scaled` argument: bit 0 for A, 1 for B, 2 for A2, 3 for B2.
+    pub fn scaled_bits(&self) -> u64 {
+        self.scaled
+            .iter()
+            .enumerate()
+            .map(|(bit, on)| u64::from(*on) << bit)
+            .sum()
+    }
+}
+
 /// The cache blocks of the packed product.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Blocking {
@@ -151,6 +179,8 @@ pub struct Product {
     pub fused: bool,
     /// Where the sums are made.
     pub accumulator: Accumulator,
+    /// The second product of each step, when a step makes two (syr2k).
+    pub second: Option<Box<SecondProduct>>,
 }
 
 impl Product {
@@ -163,11 +193,12 @@ impl Product {
                 format!("{}[{first}][{second}]", op.shown)
             }
         };
-        let transposed = match (self.a.swapped, self.b.swapped) {
-            (false, true) => "B transposed, ",
-            (true, true) => "A and B transposed, ",
-            (false, false) => "",
-            (true, false) => "A transposed, ",
+        let transposed = match (self.a.swapped, self.b.swapped, &self.second) {
+            (_, _, Some(_)) => "two products per step, ",
+            (false, true, None) => "B transposed, ",
+            (true, true, None) => "A and B transposed, ",
+            (false, false, None) => "",
+            (true, false, None) => "A transposed, ",
         };
         let form = match self.accumulator {
             Accumulator::Sum => format!("{transposed}a dot product per element"),
@@ -190,17 +221,33 @@ impl Product {
             Accumulator::Scaled(Scaling { alpha: Some(_), .. }) => "alpha * ",
             _ => "",
         };
+        let terms = match &self.second {
+            None => format!(
+                "{alpha}{} * {}",
+                subscripts(&self.a, "i", "k"),
+                subscripts(&self.b, "k", "j")
+            ),
+            Some(second) => {
+                let scaled = |on: bool| if on { "alpha * " } else { "" };
+                let [a, b, a2, b2] = second.scaled.map(scaled);
+                format!(
+                    "{b}{} * {a}{} + {b2}{} * {a2}{}",
+                    subscripts(&self.b, "k", "j"),
+                    subscripts(&self.a, "i", "k"),
+                    subscripts(&second.b, "k", "j"),
+                    subscripts(&second.a, "i", "k")
+                )
+            }
+        };
         let steps = if self.fused {
             ""
         } else {
             " (products rounded before they are added, as written)"
         };
         format!(
-            "matrix product {} += {alpha}{} * {} ({form}): packed, blocks {} x {}, micro-kernel {} x {}{steps}, \
+            "matrix product {} += {terms} ({form}): packed, blocks {} x {}, micro-kernel {} x {}{steps}, \
              bit-exact",
             subscripts(&self.c, "i", "j"),
-            subscripts(&self.a, "i", "k"),
-            subscripts(&self.b, "k", "j"),
             self.blocking.mc,
             self.blocking.kc,
             MICRO_ROWS,
@@ -210,6 +257,9 @@ impl Product {
 
     /// The symbol of the kernel the product calls.
     pub fn kernel(&self) -> &'static str {
+        if self.second.is_some() {
+            return KERNEL_TWO_TERMS;
+        }
         match self.accumulator {
             Accumulator::Sum => KERNEL,
             Accumulator::C => KERNEL_FROM_C,
@@ -228,17 +278,27 @@ impl Product {
                 show(&op.second_stride)
             )
         };
-        let scaling = match self.accumulator {
-            Accumulator::Scaled(s) => format!(
+        let scaling = match (self.accumulator, &self.second) {
+            (Accumulator::Scaled(s), None) => format!(
                 ", start = {}, scale A = {}, lower = {}",
                 s.start.code(),
                 u8::from(s.alpha.is_some()),
                 u8::from(s.lower),
             ),
+            (Accumulator::Scaled(s), Some(second)) => format!(
+                ", start = {}, scaled = {}, lower = {}",
+                s.start.code(),
+                second.scaled_bits(),
+                u8::from(s.lower),
+            ),
             _ => String::new(),
         };
+        let second = match &self.second {
+            Some(second) => format!(", A2 = {}, B2 = {}", operand(&second.a), operand(&second.b)),
+            None => String::new(),
+        };
         format!(
-            "{}(M = {}, N = {}, K = {}, A = {}, B = {}, C = {}, mc = {}, kc = {}, fused = {}{scaling})\n",
+            "{}(M = {}, N = {}, K = {}, A = {}, B = {}{second}, C = {}, mc = {}, kc = {}, fused = {}{scaling})\n",
             self.kernel(),
             show(m),
             show(n),

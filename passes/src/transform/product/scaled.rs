@@ -31,7 +31,7 @@ use super::arithmetic::MultiplyAdd;
 use super::arithmetic::{accesses_of, has_fast_math, is_positive_zero, single, step_kind};
 use super::in_register::{is_load_of, parts, promoted_chain, step_of, Parts};
 use super::recognise::{operand as product_operand, spanned_box, target_has};
-use super::{Accumulator, Blocking, Factor, Product, Scaling, Start};
+use super::{Accumulator, Blocking, Factor, Operand, Product, Scaling, Start};
 
 /// The product of `update` (three loops deep), after `first` (two loops deep) when
 /// there is one, or why it is not one. The target has been checked.
@@ -46,7 +46,7 @@ pub(super) fn recognise(
         return Err("not a statement 3 loops deep".into());
     }
     let parts = parts(scop, update)?;
-    let (j, k) = counters(&parts)?;
+    let (j, k) = counters(parts.c_read)?;
     let builder = ExprBuilder::new(&scop.context).map_err(|e| e.to_string())?;
     let all = ["i0", "i1", "i2"];
     let operand = |access: &Access, counters: [&str; 2]| {
@@ -63,31 +63,8 @@ pub(super) fn recognise(
     };
     let a = operand(parts.a, ["i0", all[k]])?;
     let b = operand(parts.b, [all[k], all[j]])?;
-    let c = operand(parts.c_read, ["i0", all[j]])?;
-    if operand(parts.c_write, ["i0", all[j]])? != c {
-        return Err("C is written elsewhere than it is read".into());
-    }
-    let (highs, lower) = shape(subject, scop, &builder, update, j)?;
-    if let Some(first) = first {
-        let (bounds, first_lower) = shape(subject, scop, &builder, first, 1)?;
-        if bounds != [highs[0].clone(), highs[j].clone()] || first_lower != lower {
-            return Err("C is not scaled over the product's rows and columns".into());
-        }
-        let written = first_write(first, &parts)?;
-        let first_c = product_operand(
-            subject,
-            scop,
-            &builder,
-            &written.array,
-            &written.relation,
-            ["i0", "i1"],
-            &["i0", "i1"],
-        )?;
-        if first_c != c {
-            return Err("C is scaled elsewhere than it is updated".into());
-        }
-        before_update(first, update, j)?;
-    }
+    let c_written = [parts.c_read, parts.c_write];
+    let (c, highs, lower) = c_and_first(subject, scop, &builder, first, update, c_written, j)?;
     let (multiply_add, start, alpha) = arithmetic(subject, first, update, &parts)?;
     let count = |hi: &AstExpr| AstExpr::Op(AstOp::Add, vec![hi.clone(), AstExpr::Int(1)]);
     Ok(Product {
@@ -103,14 +80,60 @@ pub(super) fn recognise(
             alpha,
             lower,
         }),
+        second: None,
     })
+}
+
+/// C as an operand (read and written at one element, `[c_read, c_write]`), with the
+/// greatest value of each counter of `update` and whether only C's lower triangle is
+/// made; `first`, if any, sets each of those elements of C before the update's loops
+/// reach it.
+pub(super) fn c_and_first(
+    subject: &Subject<'_, '_>,
+    scop: &Scop,
+    builder: &ExprBuilder,
+    first: Option<&Statement>,
+    update: &Statement,
+    [c_read, c_write]: [&Access; 2],
+    j: usize,
+) -> Result<(Operand, Vec<AstExpr>, bool), String> {
+    let operand = |access: &Access, counters: [&str; 2], all: &[&str]| {
+        let relation = &access.relation;
+        product_operand(
+            subject,
+            scop,
+            builder,
+            &access.array,
+            relation,
+            counters,
+            all,
+        )
+    };
+    let all = ["i0", "i1", "i2"];
+    let c = operand(c_read, ["i0", all[j]], &all)?;
+    if operand(c_write, ["i0", all[j]], &all)? != c {
+        return Err("C is written elsewhere than it is read".into());
+    }
+    let (highs, lower) = shape(subject, scop, builder, update, j)?;
+    if let Some(first) = first {
+        let (bounds, first_lower) = shape(subject, scop, builder, first, 1)?;
+        if bounds != [highs[0].clone(), highs[j].clone()] || first_lower != lower {
+            return Err("C is not scaled over the product's rows and columns".into());
+        }
+        let written = first_write(first, &c_write.array)?;
+        if operand(written, ["i0", "i1"], &["i0", "i1"])? != c {
+            return Err("C is scaled elsewhere than it is updated".into());
+        }
+        before_update(first, update, j)?;
+    }
+    Ok((c, highs, lower))
 }
 
 /// Which of the update's counters is j (C's column) and which k: the outer counter is
 /// i, C is indexed by i and j.
-fn counters(parts: &Parts<'_>) -> Result<(usize, usize), String> {
+pub(super) fn counters(c_read: &Access) -> Result<(usize, usize), String> {
     let names: Vec<String> = (0..3).map(|d| format!("i{d}")).collect();
-    let subscripts = function_expressions(&parts.c_read.relation, &names)
+    let subscripts = function_expressions(&c_read.relation, &names)
         .map_err(|e| e.to_string())?
         .ok_or("C's subscripts are unbounded")?;
     let i = AstExpr::Id("i0".into());
@@ -127,8 +150,7 @@ fn counters(parts: &Parts<'_>) -> Result<(usize, usize), String> {
 }
 
 /// The first statement's write: C's element, and at most a read of it besides.
-fn first_write<'s>(first: &'s Statement, parts: &Parts<'_>) -> Result<&'s Access, String> {
-    let c = &parts.c_write.array;
+fn first_write<'s>(first: &'s Statement, c: &str) -> Result<&'s Access, String> {
     let writes: Vec<_> = first
         .accesses
         .iter()
@@ -137,12 +159,10 @@ fn first_write<'s>(first: &'s Statement, parts: &Parts<'_>) -> Result<&'s Access
     let others = first
         .accesses
         .iter()
-        .filter(|a| {
-            a.kind != AccessKind::MustWrite && (a.kind != AccessKind::Read || a.array != *c)
-        })
+        .filter(|a| a.kind != AccessKind::MustWrite && (a.kind != AccessKind::Read || a.array != c))
         .count();
     match (writes.as_slice(), others, first.depth()) {
-        ([write], 0, 2) if write.array == *c && first.accesses.len() <= 2 => Ok(write),
+        ([write], 0, 2) if write.array == c && first.accesses.len() <= 2 => Ok(write),
         _ => Err("the first statement does not set C's element from itself".into()),
     }
 }
@@ -248,7 +268,7 @@ fn arithmetic(
 /// C's element before the step (the register's phi or C's load), the step that makes
 /// it anew and where its sum starts, from C kept in a register across k or loaded and
 /// stored in each step.
-fn update_chain<'f>(
+pub(super) fn update_chain<'f>(
     region: &DetectedRegion<'f>,
     st: &StatementIr<'f>,
     first: Option<&StatementIr<'f>>,
@@ -292,7 +312,7 @@ fn update_chain<'f>(
 }
 
 /// Whether `v` is a load of `array`.
-fn is_load(region: &DetectedRegion<'_>, v: LLVMValueRef, array: &str) -> bool {
+pub(super) fn is_load(region: &DetectedRegion<'_>, v: LLVMValueRef, array: &str) -> bool {
     as_instruction(v).is_some_and(|i| i.get_opcode() == InstructionOpcode::Load)
         && region.ir.memory_arrays.get(&v).is_some_and(|n| n == array)
 }
@@ -353,7 +373,7 @@ fn stored_start(
 
 /// For `value = factor * x` or `x * factor` (an `fmul` without fast-math flags) with
 /// `is_x(x)` and `factor` made before the region: the factor.
-fn scale_of(
+pub(super) fn scale_of(
     region: &DetectedRegion<'_>,
     value: LLVMValueRef,
     is_x: impl Fn(LLVMValueRef) -> bool,
@@ -368,7 +388,7 @@ fn scale_of(
 
 /// Whether `value` is made before the region (an argument, a constant, an instruction
 /// outside it), so that the call can pass it.
-fn made_before(region: &DetectedRegion<'_>, value: LLVMValueRef) -> bool {
+pub(super) fn made_before(region: &DetectedRegion<'_>, value: LLVMValueRef) -> bool {
     !as_instruction(value)
         .and_then(|i| i.get_parent())
         .is_some_and(|b| region.ir.blocks.contains(&b))
