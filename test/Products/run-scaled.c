@@ -1,7 +1,8 @@
 // The scaled products (C scaled by beta or set to 0 first, A's element times alpha) give
 // the bytes -O3 gives: j innermost and k innermost, fused and not, sizes that fill no
 // micro-kernel, that cross blocks of rows and of k (caches given small), and sizes 0
-// and 1; syrk's lower triangle, syr2k's two products per step. beta applied after the update is not this product and stays loops.
+// and 1; syrk's lower triangle, syr2k's two products per step; arrays that overlap
+// (the run-time check keeps the loops). beta applied after the update is not this product and stays loops.
 // REQUIRES: avx2-fma
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang -O3 -g -march=native -fpass-plugin=%plugin -Rpass=polyrust -mllvm -polyrust-l1-cache=4K \
@@ -19,6 +20,7 @@
 // CHECK-DAG: remark: region in transposed at {{.*}} optimized (matrix product C[i][j] += alpha * A[k][i] * B[k][j] (A transposed, beta-scaled C): packed
 // CHECK-DAG: remark: region in syrk at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * A[j][k] (B transposed, lower triangle of C, beta-scaled C): packed
 // CHECK-DAG: remark: region in syr2k at {{.*}} optimized (matrix product C[i][j] += alpha * A[j][k] * B[i][k] + alpha * B[j][k] * A[i][k] (two products per step, lower triangle of C, beta-scaled C): packed
+// CHECK-DAG: remark: region in may_alias at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (beta-scaled C): packed
 // CHECK-DAG: remark: region in gemm_unfused at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (beta-scaled C): packed, blocks 60 x 32, micro-kernel 6 x 8 (products rounded before they are added, as written), bit-exact)
 // AFTER-NOT: region in scaled_after at {{.*}} (matrix product
 
@@ -115,6 +117,18 @@ KERNEL syr2k(int S, int K, double alpha, double beta, double C[restrict S][S + 2
   }
 }
 
+/* Without restrict: called with C overlapping A, the run-time check keeps the loops. */
+KERNEL may_alias(int n, double alpha, double beta, double C[n][n], double A[n][n],
+                 double B[n][n]) {
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++)
+      C[i][j] *= beta;
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < n; j++)
+        C[i][j] += alpha * A[i][k] * B[k][j];
+  }
+}
+
 /* Not this product: C scaled after its update. */
 KERNEL scaled_after(ARGS) {
   for (int i = 0; i < M; i++) {
@@ -176,6 +190,13 @@ int main(int argc, char **argv) {
       }
     }
     int s = M < N ? M : N, t = s < K ? s : K;
+    if (t > 1) {
+      /* Apart, then C one row into A. */
+      may_alias(t, alpha, beta, (void *)C, (void *)A, (void *)B);
+      print(C, (size_t)t * t);
+      may_alias(t - 1, alpha, beta, (void *)(A + t), (void *)A, (void *)B);
+      print(A, (size_t)t * t);
+    }
     if (t > 0) {
       transposed(t, alpha, beta, (void *)C, (const void *)A, (const void *)B);
       print(C, (size_t)t * t);

@@ -192,3 +192,51 @@ void b_scaled(int ni, int nj, int nk, double alpha, double C[restrict ni][nj],
         C[i][j] += A[i][k] * (alpha * B[k][j]);
 }
 // CHECK-NOT: matrix product
+
+// C read as a factor: a dependence through C, not a product.
+void reads_c(int n, double alpha, double beta, double C[restrict n][n],
+             const double A[restrict n][n]) {
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++)
+      C[i][j] *= beta;
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < n; j++)
+        C[i][j] += alpha * A[i][k] * C[k][j];
+  }
+}
+// CHECK-LABEL: polyrust-ast: function 'reads_c'
+// CHECK-NOT: matrix product
+// CHECK-LABEL: polyrust-ast: function 'strided'
+
+// B read with a stride of 2 along j: not packed.
+void strided(int ni, int nj, int nk, double alpha, double beta, double C[restrict ni][nj],
+             const double A[restrict ni][nk], const double B[restrict nk][2 * nj]) {
+  for (int i = 0; i < ni; i++) {
+    for (int j = 0; j < nj; j++)
+      C[i][j] *= beta;
+    for (int k = 0; k < nk; k++)
+      for (int j = 0; j < nj; j++)
+        C[i][j] += alpha * A[i][k] * B[k][2 * j];
+  }
+}
+// CHECK-NOT: matrix product
+// CHECK-LABEL: polyrust-ast: function 'may_alias'
+
+// Without restrict the arrays may overlap: the call runs behind the run-time check that
+// their ranges do not, the loops stay for when they do.
+void may_alias(int n, double alpha, double beta, double C[n][n], double A[n][n],
+               double B[n][n]) {
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++)
+      C[i][j] *= beta;
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < n; j++)
+        C[i][j] += alpha * A[i][k] * B[k][j];
+  }
+}
+// CHECK: (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (beta-scaled C): packed
+// IR-LABEL: define {{.*}}void @may_alias(
+// IR: call double @llvm.fmuladd.f64(
+// IR: polyrust.check:
+// IR: polyrust.start:
+// IR-NEXT: call void @polyrust_product_scaled_f64(
