@@ -5,7 +5,9 @@
 //! attributes); the module flags and identification are taken out of its text (then
 //! assembled by llvm-as, next to clang), so that linking it never changes the calling
 //! module's flags. The same source is built a second time for products whose sums start
-//! at C's elements (`products_from_c.bc`).
+//! at C's elements (`products_from_c.bc`), and a third for products that scale C by
+//! beta or A by alpha (`products_scaled.bc`), and a fourth for two products per step
+//! (`products_two_terms.bc`).
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -30,6 +32,24 @@ fn main() {
         &source,
         &out_dir.join("products_from_c"),
         &["-DPOLYRUST_SUMS_FROM_C=1"],
+    );
+    // The variant whose sums start at C's elements, C * beta or +0.0, with A scaled.
+    build_kernel(
+        &clang,
+        &source,
+        &out_dir.join("products_scaled"),
+        &["-DPOLYRUST_SUMS_FROM_C=1", "-DPOLYRUST_SCALED=1"],
+    );
+    // The variant with two products per step (syr2k).
+    build_kernel(
+        &clang,
+        &source,
+        &out_dir.join("products_two_terms"),
+        &[
+            "-DPOLYRUST_SUMS_FROM_C=1",
+            "-DPOLYRUST_SCALED=1",
+            "-DPOLYRUST_TWO_TERMS=1",
+        ],
     );
 }
 

@@ -23,8 +23,19 @@
  * Built a second time with POLYRUST_SUMS_FROM_C=1 for the nest that keeps C itself in
  * a register across k (`for (k < K) C(i,j) = fma(A(i,k), B(k,j), C(i,j))`): each sum
  * starts at C's old element instead of +0.0 and is stored into C, not added. A
- * separate symbol, so that the dot-product kernel's code stays as it was. */
+ * separate symbol, so that the dot-product kernel's code stays as it was.
+ *
+ * Built a third time with POLYRUST_SCALED=1 (and sums from C) for the products that
+ * scale, as BLAS's dgemm and PolyBench write them:
+ *
+ *   C(i,j) = C(i,j) * beta;  for (k < K) C(i,j) = fma(alpha * A(i,k), B(k,j), C(i,j));
+ *
+ * (or `C(i,j) = +0.0` first, or nothing first; with or without alpha). Each sum starts
+ * at C's element, C * beta or +0.0 (`start`), once, in the first block of k; A's
+ * elements are packed as alpha * A(i,k) (`scale_a`), the very product the loop makes
+ * before it multiplies by B(k,j), so the steps are the loop's. */
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -39,11 +50,39 @@ typedef double v4u __attribute__((vector_size(32), aligned(8)));
 #ifndef POLYRUST_SUMS_FROM_C
 #define POLYRUST_SUMS_FROM_C 0
 #endif
-#if POLYRUST_SUMS_FROM_C
+#ifndef POLYRUST_SCALED
+#define POLYRUST_SCALED 0
+#endif
+#ifndef POLYRUST_TWO_TERMS
+#define POLYRUST_TWO_TERMS 0
+#endif
+#if POLYRUST_TWO_TERMS
+#define KERNEL_SYMBOL polyrust_product_two_terms_f64
+#elif POLYRUST_SCALED
+#define KERNEL_SYMBOL polyrust_product_scaled_f64
+#elif POLYRUST_SUMS_FROM_C
 #define KERNEL_SYMBOL polyrust_product_from_c_f64
 #else
 #define KERNEL_SYMBOL polyrust_product_f64
 #endif
+
+/* Where each sum starts, when sums are made from C: C's element, C's element times
+ * beta, or +0.0 (C's element is overwritten). */
+enum { START_C = 0, START_C_SCALED = 1, START_ZERO = 2 };
+
+/* How the sums start and A is packed: the scaled variant's arguments, constants in
+ * the other two builds. */
+struct scaling {
+  long start;
+  double beta;
+  long scale_a;
+  double alpha;
+  /* Only C's lower triangle, j <= i, is the product's (syrk's C). */
+  long lower;
+};
+
+/* A tile's diagonal offset when all of it is below the diagonal. */
+#define BELOW LONG_MAX / 4
 
 /* A buffer of n doubles aligned to 64 bytes; *raw is what to free. */
 static double *aligned_doubles(size_t n, void **raw) {
@@ -57,16 +96,20 @@ static double *aligned_doubles(size_t n, void **raw) {
 /* The loop as written, for when no buffer can be had. */
 static void dot_loop(long M, long N, long K, const double *A, long rsa, long csa,
                      const double *B, long rsb, long csb, double *C, long rsc, long csc,
-                     int fused) {
+                     int fused, struct scaling s) {
   for (long i = 0; i < M; i++)
-    for (long j = 0; j < N; j++) {
+    for (long j = 0; j < N && (!s.lower || j <= i); j++) {
 #if POLYRUST_SUMS_FROM_C
-      double sum = C[i * rsc + j * csc];
+      double sum = s.start == START_ZERO ? 0.0 : C[i * rsc + j * csc];
+      if (s.start == START_C_SCALED)
+        sum = sum * s.beta;
 #else
       double sum = 0.0;
 #endif
       for (long k = 0; k < K; k++) {
         double a = A[i * rsa + k * csa], b = B[k * rsb + j * csb];
+        if (s.scale_a)
+          a = s.alpha * a;
         sum = fused ? __builtin_fma(a, b, sum) : sum + a * b;
       }
 #if POLYRUST_SUMS_FROM_C
@@ -98,7 +141,7 @@ static void pack_b(long N, long K, const double *B, long rsb, long csb, double *
 /* Rows i0 .. i0+mc-1, steps k0 .. k0+kc-1 of A in panels of MR rows:
  * Ap[p][k][r] = A(i0 + p*MR + r, k0 + k), zero past the block's rows. */
 static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i0, long k0,
-                   double *Ap) {
+                   double *Ap, struct scaling s) {
   for (long p = 0; p * MR < mc; p++) {
     double *out = Ap + (size_t)p * kc * MR;
     long r0 = p * MR, mr = mc - r0 < MR ? mc - r0 : MR;
@@ -109,23 +152,29 @@ static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i
         continue;
       }
       const double *row = A + (i0 + r0 + r) * rsa + k0 * csa;
+      if (s.scale_a) {
+        for (long k = 0; k < kc; k++)
+          out[k * MR + r] = s.alpha * row[k * csa];
+        continue;
+      }
       for (long k = 0; k < kc; k++)
         out[k * MR + r] = row[k * csa];
     }
   }
 }
 
-/* One MR x NR tile over kc steps of k: the sums start at +0.0 (first block of k; C's
- * elements when built for sums from C) or from the tile's buffer w; at the last block
+/* One MR x NR tile over kc steps of k, its elements (r, c) with r < mr, c < nr and
+ * c <= r + diag C's: the sums start at +0.0 (first block of k; as
+ * `start` says when built for sums from C) or from the tile's buffer w; at the last block
  * they are added into (stored into) the mr x nr valid part of C, otherwise kept in w.
  * UPDATE(x, b, acc) is one step of a sum. */
 #define MICRO_KERNEL(name, UPDATE)                                                        \
   static void name(long kc, const double *restrict ap, const double *restrict bp,         \
                    double *restrict w, int first, int last, double *C, long rsc, long csc, \
-                   long mr, long nr) {                                                    \
+                   long mr, long nr, long diag, long start, double beta) {                \
     v4 acc[MR][2];                                                                        \
-    if (first && POLYRUST_SUMS_FROM_C)                                                    \
-      load_tile(acc, C, rsc, csc, mr, nr);                                                \
+    if (first && POLYRUST_SUMS_FROM_C && start != START_ZERO)                             \
+      load_tile(acc, C, rsc, csc, mr, nr, diag, start, beta);                             \
     else                                                                                  \
       _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
       if (first) {                                                                        \
@@ -145,35 +194,43 @@ static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i
         acc[r][1] = UPDATE(x, b1, acc[r][1]);                                             \
       }                                                                                   \
     }                                                                                     \
-    store_tile(acc, w, last, C, rsc, csc, mr, nr);                                        \
+    store_tile(acc, w, last, C, rsc, csc, mr, nr, diag);                                  \
   }
 
-/* The sums of a tile starting at C's mr x nr valid part (zero elsewhere). */
+/* The sums of a tile starting at C's mr x nr valid part (zero elsewhere), times beta
+ * for START_C_SCALED (the loop's `C(i,j) * beta`, rounded once). */
 static inline void load_tile(v4 acc[MR][2], const double *C, long rsc, long csc, long mr,
-                             long nr) {
-  if (mr == MR && nr == NR && csc == 1) {
+                             long nr, long diag, long start, double beta) {
+  if (mr == MR && nr == NR && diag >= NR - 1 && csc == 1) {
 #pragma unroll
     for (int r = 0; r < MR; r++) {
       const v4u *row = (const v4u *)(C + r * rsc);
       acc[r][0] = row[0];
       acc[r][1] = row[1];
     }
-    return;
+  } else {
+    double tile[MR][NR];
+    for (long r = 0; r < MR; r++)
+      for (long c = 0; c < NR; c++)
+        tile[r][c] = r < mr && c < nr && c <= r + diag ? C[r * rsc + c * csc] : 0.0;
+#pragma unroll
+    for (int r = 0; r < MR; r++) {
+      acc[r][0] = *(v4u *)&tile[r][0];
+      acc[r][1] = *(v4u *)&tile[r][4];
+    }
   }
-  double tile[MR][NR];
-  for (long r = 0; r < MR; r++)
-    for (long c = 0; c < NR; c++)
-      tile[r][c] = r < mr && c < nr ? C[r * rsc + c * csc] : 0.0;
+  if (start != START_C_SCALED)
+    return;
+  v4 b = {beta, beta, beta, beta};
 #pragma unroll
   for (int r = 0; r < MR; r++) {
-    acc[r][0] = *(v4u *)&tile[r][0];
-    acc[r][1] = *(v4u *)&tile[r][4];
+    acc[r][0] = acc[r][0] * b;
+    acc[r][1] = acc[r][1] * b;
   }
 }
-
 /* The sums of a tile into w (not the last block of k) or added into C. */
 static inline void store_tile(v4 acc[MR][2], double *restrict w, int last, double *C,
-                              long rsc, long csc, long mr, long nr) {
+                              long rsc, long csc, long mr, long nr, long diag) {
   if (!last) {
 #pragma unroll
     for (int r = 0; r < MR; r++) {
@@ -182,7 +239,7 @@ static inline void store_tile(v4 acc[MR][2], double *restrict w, int last, doubl
     }
     return;
   }
-  if (mr == MR && nr == NR && csc == 1) {
+  if (mr == MR && nr == NR && diag >= NR - 1 && csc == 1) {
 #pragma unroll
     for (int r = 0; r < MR; r++) {
       v4u *row = (v4u *)(C + r * rsc);
@@ -203,7 +260,7 @@ static inline void store_tile(v4 acc[MR][2], double *restrict w, int last, doubl
     *(v4u *)&tile[r][4] = acc[r][1];
   }
   for (long r = 0; r < mr; r++)
-    for (long c = 0; c < nr; c++)
+    for (long c = 0; c < nr && c <= r + diag; c++)
 #if POLYRUST_SUMS_FROM_C
       C[r * rsc + c * csc] = tile[r][c];
 #else
@@ -219,16 +276,16 @@ MICRO_KERNEL(micro_kernel_unfused, UNFUSED)
 /* C(i,j) += sum over k of A(i,k) * B(k,j), each sum as the loop above makes it (its
  * steps fused or not); blocks of mc rows of A (a multiple of MR) and kc steps of k.
  * Sizes of 0 or less: nothing (M, N), or C(i,j) + 0.0 (K), as the loop does (for sums
- * from C: C(i,j) unchanged). */
-void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
-                          const double *B, long rsb, long csb, double *C, long rsc,
-                          long csc, long mc, long kc, long fused) {
+ * from C: C(i,j) as `start` makes it). */
+static void product(long M, long N, long K, const double *A, long rsa, long csa,
+                    const double *B, long rsb, long csb, double *C, long rsc, long csc,
+                    long mc, long kc, long fused, struct scaling s) {
   if (M <= 0 || N <= 0)
     return;
   if (K <= 0) {
-    if (POLYRUST_SUMS_FROM_C)
+    if (POLYRUST_SUMS_FROM_C && s.start == START_C)
       return;
-    dot_loop(M, N, 0, A, rsa, csa, B, rsb, csb, C, rsc, csc, 1);
+    dot_loop(M, N, 0, A, rsa, csa, B, rsb, csb, C, rsc, csc, 1, s);
     return;
   }
   mc = mc < MR ? MR : mc - mc % MR;
@@ -245,7 +302,7 @@ void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
     free(raw_b);
     free(raw_a);
     free(raw_w);
-    dot_loop(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, fused != 0);
+    dot_loop(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, fused != 0, s);
     return;
   }
   pack_b(N, K, B, rsb, csb, Bp);
@@ -254,19 +311,24 @@ void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
     for (long pc = 0; pc < K; pc += kc) {
       long kcb = K - pc < kc ? K - pc : kc;
       int first = pc == 0, last = pc + kcb == K;
-      pack_a(mcb, kcb, A, rsa, csa, ic, pc, Ap);
+      pack_a(mcb, kcb, A, rsa, csa, ic, pc, Ap, s);
       for (long p = 0; p < panels; p++) {
         const double *bp = Bp + ((size_t)p * K + pc) * NR;
         long j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
         for (long q = 0; q * MR < mcb; q++) {
           long i0 = ic + q * MR, mr = mcb - q * MR < MR ? mcb - q * MR : MR;
+          long diag = s.lower ? i0 - j0 : BELOW;
+          if (diag < 1 - mr)
+            continue; /* above the diagonal */
           double *w = W ? W + ((size_t)p * row_panels + q) * TILE : NULL;
           const double *ap = Ap + (size_t)q * kcb * MR;
           double *c = C + i0 * rsc + j0 * csc;
           if (fused)
-            micro_kernel_fused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr);
+            micro_kernel_fused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr, diag,
+                               s.start, s.beta);
           else
-            micro_kernel_unfused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr);
+            micro_kernel_unfused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr, diag,
+                                 s.start, s.beta);
         }
       }
     }
@@ -275,3 +337,172 @@ void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
   free(raw_a);
   free(raw_w);
 }
+
+#if POLYRUST_TWO_TERMS
+/* Two products per step, as syr2k writes them:
+ *
+ *   C(i,j) = C(i,j) + fma(B(k,j), A(i,k), B2(k,j) * A2(i,k))
+ *
+ * (the first product fused where the loop's `llvm.fmuladd` is, the second rounded; both
+ * rounded when `fused` is 0), each of the four operands scaled by alpha first where bit
+ * 0 (A), 1 (B), 2 (A2) or 3 (B2) of `scaled` says, as the loop's `alpha * B[j][k]` is.
+ * One step of a tile's sums. */
+#define TWO_FUSED(b, a, b2, a2) __builtin_elementwise_fma(b, a, (b2) * (a2))
+#define TWO_UNFUSED(b, a, b2, a2) ((b) * (a) + (b2) * (a2))
+#define MICRO_KERNEL_TWO(name, TERM)                                                       \
+  static void name(long kc, const double *restrict ap, const double *restrict ap2,         \
+                   const double *restrict bp, const double *restrict bp2,                  \
+                   double *restrict w, int first, int last, double *C, long rsc, long csc, \
+                   long mr, long nr, long diag, long start, double beta) {                \
+    v4 acc[MR][2];                                                                        \
+    if (first && start != START_ZERO)                                                     \
+      load_tile(acc, C, rsc, csc, mr, nr, diag, start, beta);                             \
+    else                                                                                  \
+      _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
+      if (first) {                                                                        \
+        acc[r][0] = (v4){0.0, 0.0, 0.0, 0.0};                                             \
+        acc[r][1] = (v4){0.0, 0.0, 0.0, 0.0};                                             \
+      } else {                                                                            \
+        acc[r][0] = *(const v4 *)(w + r * NR);                                            \
+        acc[r][1] = *(const v4 *)(w + r * NR + 4);                                        \
+      }                                                                                   \
+    }                                                                                     \
+    for (long k = 0; k < kc; k++) {                                                       \
+      v4 b0 = *(const v4 *)(bp + k * NR), b1 = *(const v4 *)(bp + k * NR + 4);            \
+      v4 c0 = *(const v4 *)(bp2 + k * NR), c1 = *(const v4 *)(bp2 + k * NR + 4);          \
+      _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
+        double a = ap[k * MR + r], a2 = ap2[k * MR + r];                                  \
+        v4 x = {a, a, a, a}, x2 = {a2, a2, a2, a2};                                       \
+        acc[r][0] = acc[r][0] + TERM(b0, x, c0, x2);                                      \
+        acc[r][1] = acc[r][1] + TERM(b1, x, c1, x2);                                      \
+      }                                                                                   \
+    }                                                                                     \
+    store_tile(acc, w, last, C, rsc, csc, mr, nr, diag);                                  \
+  }
+MICRO_KERNEL_TWO(two_terms_fused, TWO_FUSED)
+MICRO_KERNEL_TWO(two_terms_unfused, TWO_UNFUSED)
+
+/* An operand of the two-term product: its base and strides, scaled by alpha or not. */
+struct operand {
+  const double *base;
+  long rs, cs;
+  int scaled;
+};
+
+/* The loop as written, for when no buffer can be had. */
+static void two_terms_loop(long M, long N, long K, struct operand a, struct operand b,
+                           struct operand a2, struct operand b2, double *C, long rsc,
+                           long csc, int fused, struct scaling s) {
+#define ELEMENT(op, x, y) ((op).scaled ? s.alpha * (op).base[(x) * (op).rs + (y) * (op).cs] \
+                                      : (op).base[(x) * (op).rs + (y) * (op).cs])
+  for (long i = 0; i < M; i++)
+    for (long j = 0; j < N && (!s.lower || j <= i); j++) {
+      double sum = s.start == START_ZERO ? 0.0 : C[i * rsc + j * csc];
+      if (s.start == START_C_SCALED)
+        sum = sum * s.beta;
+      for (long k = 0; k < K; k++) {
+        double x = ELEMENT(b, k, j), y = ELEMENT(a, i, k);
+        double x2 = ELEMENT(b2, k, j), y2 = ELEMENT(a2, i, k);
+        sum = sum + (fused ? __builtin_fma(x, y, x2 * y2) : x * y + x2 * y2);
+      }
+      C[i * rsc + j * csc] = sum;
+    }
+#undef ELEMENT
+}
+
+/* All of an operand packed as B is (pack_b), times alpha where it is scaled. */
+static void pack_b_scaled(long N, long K, struct operand b, double alpha, double *Bp) {
+  pack_b(N, K, b.base, b.rs, b.cs, Bp);
+  if (!b.scaled)
+    return;
+  size_t n = (size_t)((N + NR - 1) / NR) * K * NR;
+  for (size_t x = 0; x < n; x++)
+    Bp[x] = alpha * Bp[x];
+}
+
+/* `start`, beta, lower as for the scaled variant; A2 and B2 the second product's. */
+void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
+                   const double *B, long rsb, long csb, const double *A2, long rsa2,
+                   long csa2, const double *B2, long rsb2, long csb2, double *C, long rsc,
+                   long csc, long mc, long kc, long fused, long start, double beta,
+                   double alpha, long scaled, long lower) {
+  struct scaling s = {start, beta, 0, alpha, lower};
+  struct operand a = {A, rsa, csa, scaled & 1}, b = {B, rsb, csb, (scaled >> 1) & 1};
+  struct operand a2 = {A2, rsa2, csa2, (scaled >> 2) & 1};
+  struct operand b2 = {B2, rsb2, csb2, (scaled >> 3) & 1};
+  if (M <= 0 || N <= 0)
+    return;
+  mc = mc < MR ? MR : mc - mc % MR;
+  if (mc > M)
+    mc = (M + MR - 1) / MR * MR;
+  if (kc < 1 || kc > K)
+    kc = K;
+  long panels = (N + NR - 1) / NR, row_panels = mc / MR;
+  void *raw[5] = {NULL, NULL, NULL, NULL, NULL};
+  double *Bp = K > 0 ? aligned_doubles((size_t)panels * K * NR, &raw[0]) : NULL;
+  double *Bp2 = K > 0 ? aligned_doubles((size_t)panels * K * NR, &raw[1]) : NULL;
+  double *Ap = K > 0 ? aligned_doubles((size_t)mc * kc, &raw[2]) : NULL;
+  double *Ap2 = K > 0 ? aligned_doubles((size_t)mc * kc, &raw[3]) : NULL;
+  double *W = K > 0 && kc < K ? aligned_doubles((size_t)row_panels * panels * TILE, &raw[4])
+                              : NULL;
+  if (K <= 0 || !Bp || !Bp2 || !Ap || !Ap2 || (kc < K && !W)) {
+    for (int x = 0; x < 5; x++)
+      free(raw[x]);
+    two_terms_loop(M, N, K, a, b, a2, b2, C, rsc, csc, fused != 0, s);
+    return;
+  }
+  pack_b_scaled(N, K, b, alpha, Bp);
+  pack_b_scaled(N, K, b2, alpha, Bp2);
+  struct scaling sa = s, sa2 = s;
+  sa.scale_a = a.scaled;
+  sa2.scale_a = a2.scaled;
+  for (long ic = 0; ic < M; ic += mc) {
+    long mcb = M - ic < mc ? M - ic : mc;
+    for (long pc = 0; pc < K; pc += kc) {
+      long kcb = K - pc < kc ? K - pc : kc;
+      int first = pc == 0, last = pc + kcb == K;
+      pack_a(mcb, kcb, A, rsa, csa, ic, pc, Ap, sa);
+      pack_a(mcb, kcb, A2, rsa2, csa2, ic, pc, Ap2, sa2);
+      for (long p = 0; p < panels; p++) {
+        size_t at = ((size_t)p * K + pc) * NR;
+        long j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
+        for (long q = 0; q * MR < mcb; q++) {
+          long i0 = ic + q * MR, mr = mcb - q * MR < MR ? mcb - q * MR : MR;
+          long diag = s.lower ? i0 - j0 : BELOW;
+          if (diag < 1 - mr)
+            continue; /* above the diagonal */
+          double *w = W ? W + ((size_t)p * row_panels + q) * TILE : NULL;
+          size_t from = (size_t)q * kcb * MR;
+          double *c = C + i0 * rsc + j0 * csc;
+          if (fused)
+            two_terms_fused(kcb, Ap + from, Ap2 + from, Bp + at, Bp2 + at, w, first, last,
+                            c, rsc, csc, mr, nr, diag, s.start, s.beta);
+          else
+            two_terms_unfused(kcb, Ap + from, Ap2 + from, Bp + at, Bp2 + at, w, first,
+                              last, c, rsc, csc, mr, nr, diag, s.start, s.beta);
+        }
+      }
+    }
+  }
+  for (int x = 0; x < 5; x++)
+    free(raw[x]);
+}
+#elif POLYRUST_SCALED
+/* `start` says where each sum starts (START_*), beta what C is scaled by
+ * (START_C_SCALED); with scale_a non-zero, A's elements are alpha * A(i,k); with
+ * lower non-zero only C(i,j) with j <= i are made (the others are not touched). */
+void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
+                   const double *B, long rsb, long csb, double *C, long rsc, long csc,
+                   long mc, long kc, long fused, long start, double beta, long scale_a,
+                   double alpha, long lower) {
+  struct scaling s = {start, beta, scale_a, alpha, lower};
+  product(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, mc, kc, fused, s);
+}
+#else
+void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
+                   const double *B, long rsb, long csb, double *C, long rsc, long csc,
+                   long mc, long kc, long fused) {
+  struct scaling s = {START_C, 1.0, 0, 1.0, 0};
+  product(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, mc, kc, fused, s);
+}
+#endif

@@ -16,7 +16,7 @@ use crate::llvm::builder::{IrBuilder, Value};
 use crate::llvm::ir::as_instruction;
 use crate::llvm::{link, FunctionAnalyses};
 use crate::model::Scop;
-use crate::transform::product::{Accumulator, Operand, Product};
+use crate::transform::product::{Accumulator, Factor, Operand, Product, Scaling, Start};
 
 use super::emit::Emitter;
 use super::{
@@ -29,6 +29,12 @@ const KERNEL_BITCODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/products
 /// Its variant whose sums start at C's elements and are stored into C.
 const KERNEL_FROM_C_BITCODE: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/products_from_c.bc"));
+/// Its variant with two products per step (syr2k).
+const KERNEL_TWO_TERMS_BITCODE: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_two_terms.bc"));
+/// Its variant whose sums start at C, C * beta or +0.0, with A scaled by alpha.
+const KERNEL_SCALED_BITCODE: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled.bc"));
 
 /// Replaces `region` (modelled as `scop`) by a call of the packed product, behind the
 /// run-time check.
@@ -50,9 +56,11 @@ pub fn generate<'f>(
     };
     let runtime = check::runtime_check(&region.spec, scop)?;
     let folds = fold::plan(region, scop, scop, &[])?;
-    let bitcode = match product.accumulator {
-        Accumulator::Sum => KERNEL_BITCODE,
-        Accumulator::C => KERNEL_FROM_C_BITCODE,
+    let bitcode = match (product.accumulator, &product.second) {
+        (_, Some(_)) => KERNEL_TWO_TERMS_BITCODE,
+        (Accumulator::Sum, None) => KERNEL_BITCODE,
+        (Accumulator::C, None) => KERNEL_FROM_C_BITCODE,
+        (Accumulator::Scaled(_), None) => KERNEL_SCALED_BITCODE,
     };
     let (kernel, ty) = link::kernel(fa.function(), bitcode, product.kernel())
         .map_err(CodegenError::Unsupported)?;
@@ -92,7 +100,12 @@ fn build_call<'f>(
         em.expr(&product.trips[2])?,
     ];
     let mut args = vec![m, n, k];
-    for op in [&product.a, &product.b, &product.c] {
+    let mut operands = vec![&product.a, &product.b];
+    if let Some(second) = &product.second {
+        operands.extend([&second.a, &second.b]);
+    }
+    operands.push(&product.c);
+    for op in operands {
         args.extend(operand_arguments(em, op)?);
     }
     let constants = [
@@ -105,11 +118,50 @@ fn build_call<'f>(
             .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
         args.push(em.b.const_i64(size));
     }
+    match (product.accumulator, &product.second) {
+        (Accumulator::Scaled(scaling), None) => args.extend(scaling_arguments(em, scaling)?),
+        (Accumulator::Scaled(scaling), Some(second)) => {
+            args.extend(two_terms_arguments(em, scaling, second.scaled_bits())?)
+        }
+        _ => {}
+    }
     branch_on_check(em, check, ok);
     em.b.position_at_end(check.start);
     let call = em.b.call(kernel, ty, &args);
     em.b.locate_call(call);
     leave_to_exit(em, live)
+}
+
+/// The scaled kernel's `start`, `beta`, `scale_a`, `alpha` (1.0 where unused) and
+/// `lower`.
+fn scaling_arguments(em: &Emitter<'_, '_>, scaling: Scaling) -> Result<[Value; 5], CodegenError> {
+    let factor = |f: Option<Factor>| match f {
+        Some(value) => available_base(em, value),
+        None => Ok(em.b.const_f64(1.0)),
+    };
+    let beta = match scaling.start {
+        Start::ScaledC(beta) => Some(beta),
+        Start::C | Start::Zero => None,
+    };
+    let code = |v: u64| i64::try_from(v).map(|v| em.b.const_i64(v));
+    let start = code(scaling.start.code())
+        .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
+    let scale_a = em.b.const_i64(i64::from(scaling.alpha.is_some()));
+    let lower = em.b.const_i64(i64::from(scaling.lower));
+    Ok([start, factor(beta)?, scale_a, factor(scaling.alpha)?, lower])
+}
+
+/// The two-term kernel's `start`, `beta`, `alpha` (1.0 where unused), `scaled` and
+/// `lower`.
+fn two_terms_arguments(
+    em: &Emitter<'_, '_>,
+    scaling: Scaling,
+    scaled: u64,
+) -> Result<[Value; 5], CodegenError> {
+    let [start, beta, _, alpha, lower] = scaling_arguments(em, scaling)?;
+    let scaled = i64::try_from(scaled)
+        .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
+    Ok([start, beta, alpha, em.b.const_i64(scaled), lower])
 }
 
 /// An operand's base pointer and strides, in the check block.
@@ -123,8 +175,8 @@ fn operand_arguments(em: &Emitter<'_, '_>, op: &Operand) -> Result<[Value; 3], C
     Ok([base, stride(&op.first_stride)?, stride(&op.second_stride)?])
 }
 
-/// The base pointer as the check block can use it: hoisted if it is an invariant load,
-/// itself if it is made before the region.
+/// The base pointer (or a scaled product's factor) as the check block can use it:
+/// hoisted if it is an invariant load, itself if it is made before the region.
 fn available_base(em: &Emitter<'_, '_>, base: Value) -> Result<Value, CodegenError> {
     if let Some(hoisted) = em.hoisted.get(&base) {
         return Ok(*hoisted);

@@ -51,6 +51,11 @@ impl<'f> IrBuilder<'f> {
         unsafe { c::LLVMConstInt(self.i64_type(), value as u64, 1) }
     }
 
+    /// `value` as a `double` constant.
+    pub fn const_f64(&self, value: f64) -> Value {
+        unsafe { c::LLVMConstReal(c::LLVMDoubleTypeInContext(self.context), value) }
+    }
+
     /// `value` as a constant of the integer type `ty` (truncated to its width).
     pub fn const_int(&self, ty: LLVMTypeRef, value: i64) -> Value {
         unsafe { c::LLVMConstInt(ty, value as u64, 1) }

@@ -261,7 +261,8 @@ pub const DECLARATIONS: &[OptionDeclaration] = &[
     OptionDeclaration {
         name: c"polyrust-products",
         help: c"Replace a matrix product written as a dot product per element \
-                (sum += A[i][k] * B[j][k]; C[i][j] += sum) by a packed product with a \
+                (sum += A[i][k] * B[j][k]; C[i][j] += sum), accumulated into C or scaled \
+                (C[i][j] *= beta; C[i][j] += alpha * A[i][k] * B[k][j]) by a packed product with a \
                 register micro-kernel, bit-exact with the loop, on x86-64 targets with \
                 AVX2 (default: true)",
         kind: OptionKind::Flag(true),

@@ -202,7 +202,7 @@ pub(super) fn single(values: Vec<LLVMValueRef>) -> Result<LLVMValueRef, String> 
 
 /// Whether `value` is the constant +0.0 (not -0.0: the first product's sign would
 /// differ).
-fn is_positive_zero(value: LLVMValueRef) -> bool {
+pub(super) fn is_positive_zero(value: LLVMValueRef) -> bool {
     use inkwell::llvm_sys::core as c;
     // SAFETY: reading a constant of the function's own IR.
     unsafe {
@@ -216,7 +216,7 @@ fn is_positive_zero(value: LLVMValueRef) -> bool {
 }
 
 /// Whether an instruction has any fast-math flag.
-fn has_fast_math(inst: InstructionValue<'_>) -> bool {
+pub(super) fn has_fast_math(inst: InstructionValue<'_>) -> bool {
     use inkwell::llvm_sys::core as c;
     // SAFETY: the flags are read from an instruction that can carry them.
     unsafe {

@@ -14,6 +14,7 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 use crate::detect::{DetectedRegion, StatementIr};
 use crate::isl::ast::{AstExpr, AstOp, ExprBuilder};
 use crate::llvm::ir::{as_instruction, operand, phi_incoming, pointer_operand};
+use crate::llvm::LLVMValueRef;
 use crate::model::{Access, AccessKind, Array, Scop, Statement};
 use crate::transform::hardware::Hardware;
 use crate::transform::Subject;
@@ -23,11 +24,11 @@ use super::recognise::{box_bounds, operand as product_operand, reads_counter, ta
 use super::{Accumulator, Blocking, Product};
 
 /// The accesses of the statement by their part: A's and B's reads, C's read and write.
-struct Parts<'s> {
-    a: &'s Access,
-    b: &'s Access,
-    c_read: &'s Access,
-    c_write: &'s Access,
+pub(super) struct Parts<'s> {
+    pub a: &'s Access,
+    pub b: &'s Access,
+    pub c_read: &'s Access,
+    pub c_write: &'s Access,
 }
 
 /// The product the one statement `update` of `scop` computes, or why it is not one.
@@ -42,6 +43,9 @@ pub(super) fn recognise(
         return Err("not a statement 3 loops deep".into());
     }
     let parts = parts(scop, update)?;
+    if parts.a.array == parts.b.array {
+        return Err("A and B are one array".into());
+    }
     let multiply_add = check_arithmetic(subject.region, update, &parts)?;
     // The backend fuses `llvm.fmuladd` exactly where the target has FMA.
     let fused = multiply_add == MultiplyAdd::FmulAdd && target_has(subject, "+fma");
@@ -77,12 +81,13 @@ pub(super) fn recognise(
         blocking: Blocking::for_caches(hardware),
         fused,
         accumulator: Accumulator::C,
+        second: None,
     })
 }
 
-/// The statement reads three distinct two-dimensional arrays of doubles and writes one
-/// of them, C, which it reads once; nothing else.
-fn parts<'s>(scop: &'s Scop, update: &'s Statement) -> Result<Parts<'s>, String> {
+/// The statement reads two-dimensional arrays of doubles (A and B, maybe one array,
+/// and C) and writes C, which it reads once; nothing else.
+pub(super) fn parts<'s>(scop: &'s Scop, update: &'s Statement) -> Result<Parts<'s>, String> {
     let array = |name: &str| scop.arrays.iter().find(|a| a.name == name);
     let matrix = |x: &Array| !x.is_scalar && x.rank() == 2 && x.element_type == "double";
     if !update
@@ -113,9 +118,6 @@ fn parts<'s>(scop: &'s Scop, update: &'s Statement) -> Result<Parts<'s>, String>
     ) else {
         return Err("the statement is not C updated from one element of A and one of B".into());
     };
-    if first.array == second.array {
-        return Err("A and B are one array".into());
-    }
     // Which read is A (indexed by i and k) and which B (j and k) the subscripts say.
     let (a, b) = if reads_counter(first, 0) {
         (*first, *second)
@@ -156,7 +158,7 @@ fn check_arithmetic(
         return Err("C is loaded in the k loop".into());
     }
     let stores = accesses_of(region, st, &parts.c_write.array, InstructionOpcode::Store);
-    let stores_step = |s: &inkwell::llvm_sys::prelude::LLVMValueRef| {
+    let stores_step = |s: &LLVMValueRef| {
         as_instruction(*s).is_some_and(|s| {
             operand(s, 0) == Some(step.as_value_ref()) && pointer_operand(s) == Some(pointer)
         })
@@ -172,13 +174,29 @@ fn check_arithmetic(
 fn promoted_element<'f>(
     region: &DetectedRegion<'f>,
     st: &StatementIr<'f>,
-) -> Result<
-    (
-        InstructionValue<'f>,
-        inkwell::llvm_sys::prelude::LLVMValueRef,
-    ),
-    String,
-> {
+) -> Result<(InstructionValue<'f>, LLVMValueRef), String> {
+    let (phi, pointer, start) = promoted_chain(region, st)?
+        .ok_or_else(|| "C is not kept in a register across k".to_string())?;
+    if !is_load_of(start, pointer) {
+        return Err("C's register does not start at its element".into());
+    }
+    Ok((phi, pointer))
+}
+
+/// Whether `value` is a load from `pointer`.
+pub(super) fn is_load_of(value: LLVMValueRef, pointer: LLVMValueRef) -> bool {
+    as_instruction(value).is_some_and(|load| {
+        load.get_opcode() == InstructionOpcode::Load && pointer_operand(load) == Some(pointer)
+    })
+}
+
+/// The phi of the statement's block that keeps an array element in a register (none if
+/// no chain has its phi there), with the element's address and the value the phi
+/// starts at.
+pub(super) fn promoted_chain<'f>(
+    region: &DetectedRegion<'f>,
+    st: &StatementIr<'f>,
+) -> Result<Option<(InstructionValue<'f>, LLVMValueRef, LLVMValueRef)>, String> {
     let header = st.blocks.first().copied();
     let chains: Vec<_> = region
         .ir
@@ -191,8 +209,10 @@ fn promoted_element<'f>(
             in_header.then_some((phi, p.pointer))
         })
         .collect();
-    let [(phi, pointer)] = chains.as_slice() else {
-        return Err("C is not kept in a register across k".into());
+    let (phi, pointer) = match chains.as_slice() {
+        [] => return Ok(None),
+        [chain] => chain,
+        _ => return Err("more than one element is kept in a register across k".into()),
     };
     let starts = phi_incoming(*phi)
         .iter()
@@ -202,17 +222,11 @@ fn promoted_element<'f>(
     let [start] = starts.as_slice() else {
         return Err("C's register does not start once".into());
     };
-    let loaded = as_instruction(*start).is_some_and(|load| {
-        load.get_opcode() == InstructionOpcode::Load && pointer_operand(load) == Some(*pointer)
-    });
-    if !loaded {
-        return Err("C's register does not start at its element".into());
-    }
-    Ok((*phi, *pointer))
+    Ok(Some((*phi, *pointer, *start)))
 }
 
 /// The value the phi takes from the k loop: the step, made in the loop.
-fn step_of<'f>(
+pub(super) fn step_of<'f>(
     phi: InstructionValue<'f>,
     st: &StatementIr<'f>,
 ) -> Result<InstructionValue<'f>, String> {

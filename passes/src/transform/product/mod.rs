@@ -17,10 +17,17 @@
 //! k (`in_register`): there each sum starts at C's old element and is stored into C, a
 //! variant of the same kernel. Relies on the model (box domains, access relations that
 //! are functions of the counters) and on the region's IR for the arithmetic.
+//!
+//! And the product as BLAS's dgemm and PolyBench write it, `C[i][j] *= beta` (or `= 0`)
+//! before `C[i][j] += alpha * A[i][k] * B[k][j]` in either loop order (`scaled`): the
+//! kernel's third variant, whose sums start at C, C * beta or +0.0 and whose packed A
+//! is alpha * A, the loop's own first product.
 
 mod arithmetic;
 mod in_register;
 pub(crate) mod recognise;
+mod scaled;
+mod two_terms;
 
 use crate::isl::ast::{AstExpr, AstOp};
 use crate::transform::hardware::Hardware;
@@ -33,6 +40,15 @@ pub const MICRO_COLUMNS: u64 = 8;
 pub const KERNEL: &str = "polyrust_product_f64";
 /// The symbol of its variant whose sums start at C's elements and are stored into C.
 pub const KERNEL_FROM_C: &str = "polyrust_product_from_c_f64";
+/// The symbol of its variant whose sums start at C, C * beta or +0.0, with A scaled.
+pub const KERNEL_SCALED: &str = "polyrust_product_scaled_f64";
+
+/// The symbol of its variant with two products per step (syr2k).
+pub const KERNEL_TWO_TERMS: &str = "polyrust_product_two_terms_f64";
+
+/// A value of the function that a scaled product multiplies by (`alpha`, `beta`),
+/// made before the region.
+pub type Factor = crate::llvm::LLVMValueRef;
 
 /// Where each element's sum is made while k runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +58,42 @@ pub enum Accumulator {
     /// C's element itself, kept in a register across k: the sum starts at its old value
     /// and is stored back.
     C,
+    /// C's element, updated in place (in memory or in a register), after C was scaled
+    /// or set to zero and with A scaled: the kernel's scaled variant.
+    Scaled(Scaling),
+}
+
+/// Where each element's sum starts in the scaled form, in the kernel's numbering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// C's old element.
+    C,
+    /// C's old element times beta (`C[i][j] *= beta` first).
+    ScaledC(Factor),
+    /// +0.0 (`C[i][j] = 0` first).
+    Zero,
+}
+
+impl Start {
+    /// The kernel's `start` argument.
+    pub fn code(self) -> u64 {
+        match self {
+            Start::C => 0,
+            Start::ScaledC(_) => 1,
+            Start::Zero => 2,
+        }
+    }
+}
+
+/// How the scaled form starts its sums and scales A.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scaling {
+    /// Where each sum starts.
+    pub start: Start,
+    /// What A's elements are multiplied by before B's (`alpha * A[i][k]`), if anything.
+    pub alpha: Option<Factor>,
+    /// Only C's lower triangle (`j <= i`) is the product's, as syrk writes it.
+    pub lower: bool,
 }
 
 /// One operand of the product: its array in the model and its strides (in elements,
@@ -58,6 +110,30 @@ pub struct Operand {
     pub second_stride: AstExpr,
     /// Whether it is indexed by its counters in the other order (`B[k][j]` for B).
     pub swapped: bool,
+}
+
+/// The second product of a step that makes two, as syr2k writes it:
+/// `C[i][j] + fma(B(k,j), A(i,k), B2(k,j) * A2(i,k))`, the first product (`Product::a`,
+/// `Product::b`) fused where the loop's is, this one rounded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SecondProduct {
+    /// A2, indexed by (i, k).
+    pub a: Operand,
+    /// B2, indexed by (k, j).
+    pub b: Operand,
+    /// Which of A, B, A2, B2 are multiplied by alpha (`Scaling::alpha`) first.
+    pub scaled: [bool; 4],
+}
+
+impl SecondProduct {
+    /// The kernel's `scaled` argument: bit 0 for A, 1 for B, 2 for A2, 3 for B2.
+    pub fn scaled_bits(&self) -> u64 {
+        self.scaled
+            .iter()
+            .enumerate()
+            .map(|(bit, on)| u64::from(*on) << bit)
+            .sum()
+    }
 }
 
 /// The cache blocks of the packed product.
@@ -103,6 +179,8 @@ pub struct Product {
     pub fused: bool,
     /// Where the sums are made.
     pub accumulator: Accumulator,
+    /// The second product of each step, when a step makes two (syr2k).
+    pub second: Option<Box<SecondProduct>>,
 }
 
 impl Product {
@@ -115,15 +193,51 @@ impl Product {
                 format!("{}[{first}][{second}]", op.shown)
             }
         };
-        let transposed = match (self.a.swapped, self.b.swapped) {
-            (false, true) => "B transposed, ",
-            (true, true) => "A and B transposed, ",
-            (false, false) => "",
-            (true, false) => "A transposed, ",
+        let transposed = match (self.a.swapped, self.b.swapped, &self.second) {
+            (_, _, Some(_)) => "two products per step, ",
+            (false, true, None) => "B transposed, ",
+            (true, true, None) => "A and B transposed, ",
+            (false, false, None) => "",
+            (true, false, None) => "A transposed, ",
         };
         let form = match self.accumulator {
             Accumulator::Sum => format!("{transposed}a dot product per element"),
             Accumulator::C => format!("{transposed}C kept in a register across k"),
+            Accumulator::Scaled(scaling) => {
+                let start = match scaling.start {
+                    Start::C => "C updated in place",
+                    Start::ScaledC(_) => "beta-scaled C",
+                    Start::Zero => "C set to 0 first",
+                };
+                let triangle = if scaling.lower {
+                    "lower triangle of C, "
+                } else {
+                    ""
+                };
+                format!("{transposed}{triangle}{start}")
+            }
+        };
+        let alpha = match self.accumulator {
+            Accumulator::Scaled(Scaling { alpha: Some(_), .. }) => "alpha * ",
+            _ => "",
+        };
+        let terms = match &self.second {
+            None => format!(
+                "{alpha}{} * {}",
+                subscripts(&self.a, "i", "k"),
+                subscripts(&self.b, "k", "j")
+            ),
+            Some(second) => {
+                let scaled = |on: bool| if on { "alpha * " } else { "" };
+                let [a, b, a2, b2] = second.scaled.map(scaled);
+                format!(
+                    "{b}{} * {a}{} + {b2}{} * {a2}{}",
+                    subscripts(&self.b, "k", "j"),
+                    subscripts(&self.a, "i", "k"),
+                    subscripts(&second.b, "k", "j"),
+                    subscripts(&second.a, "i", "k")
+                )
+            }
         };
         let steps = if self.fused {
             ""
@@ -131,11 +245,9 @@ impl Product {
             " (products rounded before they are added, as written)"
         };
         format!(
-            "matrix product {} += {} * {} ({form}): packed, blocks {} x {}, micro-kernel {} x {}{steps}, \
+            "matrix product {} += {terms} ({form}): packed, blocks {} x {}, micro-kernel {} x {}{steps}, \
              bit-exact",
             subscripts(&self.c, "i", "j"),
-            subscripts(&self.a, "i", "k"),
-            subscripts(&self.b, "k", "j"),
             self.blocking.mc,
             self.blocking.kc,
             MICRO_ROWS,
@@ -145,9 +257,13 @@ impl Product {
 
     /// The symbol of the kernel the product calls.
     pub fn kernel(&self) -> &'static str {
+        if self.second.is_some() {
+            return KERNEL_TWO_TERMS;
+        }
         match self.accumulator {
             Accumulator::Sum => KERNEL,
             Accumulator::C => KERNEL_FROM_C,
+            Accumulator::Scaled(_) => KERNEL_SCALED,
         }
     }
 
@@ -162,8 +278,27 @@ impl Product {
                 show(&op.second_stride)
             )
         };
+        let scaling = match (self.accumulator, &self.second) {
+            (Accumulator::Scaled(s), None) => format!(
+                ", start = {}, scale A = {}, lower = {}",
+                s.start.code(),
+                u8::from(s.alpha.is_some()),
+                u8::from(s.lower),
+            ),
+            (Accumulator::Scaled(s), Some(second)) => format!(
+                ", start = {}, scaled = {}, lower = {}",
+                s.start.code(),
+                second.scaled_bits(),
+                u8::from(s.lower),
+            ),
+            _ => String::new(),
+        };
+        let second = match &self.second {
+            Some(second) => format!(", A2 = {}, B2 = {}", operand(&second.a), operand(&second.b)),
+            None => String::new(),
+        };
         format!(
-            "{}(M = {}, N = {}, K = {}, A = {}, B = {}, C = {}, mc = {}, kc = {}, fused = {})\n",
+            "{}(M = {}, N = {}, K = {}, A = {}, B = {}{second}, C = {}, mc = {}, kc = {}, fused = {}{scaling})\n",
             self.kernel(),
             show(m),
             show(n),

@@ -6,7 +6,9 @@
 //! IR (`arithmetic`): its steps are fused in the kernel exactly where the loop's are
 //! (`llvm.fmuladd` on a target with FMA). Anything else is not a product: the region is
 //! planned as loops. A region of one statement is tried as the nest that keeps C in a
-//! register across k (`in_register`).
+//! register across k (`in_register`), then as the scaled form (`scaled`) and as two
+//! products per step (`two_terms`), which a region of two statements (C scaled or
+//! zeroed, then updated) is tried as.
 
 use crate::isl::ast::{function_expressions, AstExpr, AstOp, ExprBuilder};
 use crate::isl::{AffineExpr, Map, Set, Tuple};
@@ -15,7 +17,7 @@ use crate::transform::hardware::Hardware;
 use crate::transform::Subject;
 
 use super::arithmetic::{self, MultiplyAdd, Roles};
-use super::{in_register, Accumulator, Blocking, Operand, Product};
+use super::{in_register, scaled, two_terms, Accumulator, Blocking, Operand, Product};
 
 /// Vector registers the micro-kernel needs, in bits.
 const VECTOR_BITS: u32 = 256;
@@ -27,10 +29,28 @@ pub fn recognise(
     hardware: &Hardware,
 ) -> Result<Product, String> {
     target_allows(subject)?;
-    match scop.statements.as_slice() {
-        [update] => in_register::recognise(subject, scop, update, hardware),
+    // A statement that only reads (the loads of A[i][k] before the j loop, which the
+    // update reads too) changes nothing.
+    let writing: Vec<&Statement> = scop
+        .statements
+        .iter()
+        .filter(|s| s.accesses.iter().any(|a| a.kind != AccessKind::Read))
+        .collect();
+    match writing.as_slice() {
+        [update] => in_register::recognise(subject, scop, update, hardware)
+            .or_else(|why| {
+                scaled::recognise(subject, scop, None, update, hardware).map_err(|_| why)
+            })
+            .or_else(|why| {
+                two_terms::recognise(subject, scop, None, update, hardware).map_err(|_| why)
+            }),
+        [first, update] => {
+            scaled::recognise(subject, scop, Some(first), update, hardware).or_else(|why| {
+                two_terms::recognise(subject, scop, Some(first), update, hardware).map_err(|_| why)
+            })
+        }
         [init, update, add] => dot_products(subject, scop, [init, update, add], hardware),
-        _ => Err("not three statements".into()),
+        _ => Err("not one, two or three statements".into()),
     }
 }
 
@@ -69,6 +89,7 @@ fn dot_products(
         blocking: Blocking::for_caches(hardware),
         fused,
         accumulator: Accumulator::Sum,
+        second: None,
     })
 }
 
@@ -232,6 +253,21 @@ pub(super) fn box_bounds(
     builder: &ExprBuilder,
     st: &Statement,
 ) -> Result<Vec<AstExpr>, String> {
+    let (highs, boxed) = spanned_box(subject, scop, builder, st)?;
+    if !boxed.is_subset(&st.domain).map_err(|e| e.to_string())? {
+        return Err(format!("the domain of {} is not a box", st.name));
+    }
+    Ok(highs)
+}
+
+/// The greatest value of each counter of `st`, each of which must start at 0, and the
+/// box of the values they take (which holds the domain).
+pub(super) fn spanned_box(
+    subject: &Subject<'_, '_>,
+    scop: &Scop,
+    builder: &ExprBuilder,
+    st: &Statement,
+) -> Result<(Vec<AstExpr>, Set), String> {
     let isl = |e: crate::isl::IslError| e.to_string();
     let n = st.domain.n_dims().map_err(isl)?;
     let tuple = Tuple::counters(Some(&st.name), "i", n);
@@ -259,10 +295,7 @@ pub(super) fn box_bounds(
             .and_then(|m| m.domain());
         boxed = boxed.intersect(slab.map_err(isl)?).map_err(isl)?;
     }
-    if !boxed.is_subset(&st.domain).map_err(isl)? {
-        return Err(format!("the domain of {} is not a box", st.name));
-    }
-    Ok(highs)
+    Ok((highs, boxed))
 }
 
 /// `name` as an operand read through `relation` by the counters `counters` (in this
