@@ -56,6 +56,7 @@ fn lock_nests() -> SpinGuard<'static, Option<NestRecorder>> {
 /// documented in `polyrust_rt.h`.
 #[no_mangle]
 pub unsafe extern "C" fn polyrust_rt_nest_enter(nest: *const NestDescriptor) {
+    crate::arena::activate();
     let _ = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: as promised by the caller; NULL is checked here.
         let Some(nest) = (unsafe { nest.as_ref() }) else {
@@ -85,6 +86,7 @@ pub unsafe extern "C" fn polyrust_rt_access(
     iv: *const i64,
     address: u64,
 ) {
+    crate::arena::activate();
     let _ = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: as promised by the caller; NULL is checked here.
         let Some(nest) = (unsafe { nest.as_ref() }) else {
@@ -108,6 +110,7 @@ pub unsafe extern "C" fn polyrust_rt_enter(
     values: *const i64,
     ranges: *const u64,
 ) {
+    crate::arena::activate();
     let _ = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: as promised by the caller; NULL is checked here.
         let Some(region) = (unsafe { region.as_ref() }) else {
@@ -127,6 +130,7 @@ pub unsafe extern "C" fn polyrust_rt_enter(
 /// Writes the profile now (the exit handler writes it again at exit).
 #[no_mangle]
 pub extern "C" fn polyrust_rt_write_profile() {
+    crate::arena::activate();
     let _ = catch_unwind(write_profile);
 }
 
@@ -138,6 +142,7 @@ pub extern "C" fn polyrust_rt_profile_format_version() -> u32 {
 
 fn register_exit_handler() {
     extern "C" fn write_at_exit() {
+        crate::arena::activate();
         let _ = catch_unwind(write_profile);
     }
     // SAFETY: atexit only stores the function pointer.
