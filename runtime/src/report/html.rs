@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use super::svg::{self, escape};
 use super::{
     access_rows, carried, distance_text, distinct_distances, entries_text, hot_nests, location,
-    percent, site_name, NestVerdict, HOT_NESTS,
+    percent, site_name, total_accesses, NestVerdict, HOT_NESTS,
 };
 use crate::profile::nest::NestProfile;
 use crate::Profile;
@@ -38,10 +38,7 @@ td.yes { color: #1e5631; font-weight: 600; } td.no { color: #a0410d; font-weight
 /// The whole page; `name` names the profile.
 pub fn render(profile: &Profile, name: &str) -> String {
     let nests = hot_nests(profile);
-    let total: u64 = nests
-        .iter()
-        .map(|(_, v)| v.events)
-        .fold(0, u64::saturating_add);
+    let total = total_accesses(&nests);
     let mut page = String::new();
     let _ = write!(
         page,

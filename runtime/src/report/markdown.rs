@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::{
     access_rows, carried, distance_text, distinct_distances, entries_text, hot_nests, location,
-    percent, position_names, site_name, NestVerdict, HOT_NESTS,
+    percent, position_names, site_name, total_accesses, NestVerdict, HOT_NESTS,
 };
 use crate::profile::nest::NestProfile;
 use crate::Profile;
@@ -12,10 +12,7 @@ use crate::Profile;
 /// The whole report; `name` names the profile.
 pub fn render(profile: &Profile, name: &str) -> String {
     let nests = hot_nests(profile);
-    let total: u64 = nests
-        .iter()
-        .map(|(_, v)| v.events)
-        .fold(0, u64::saturating_add);
+    let total = total_accesses(&nests);
     let mut text = format!("# polyrust-prof report: {name}\n\n");
     if nests.is_empty() {
         text.push_str(

@@ -17,7 +17,9 @@ pub use analysis::{LoopVerdict, NestVerdict};
 /// Most nests a report details; the rest are summed up in one line.
 pub const HOT_NESTS: usize = 20;
 
-/// The nests of `profile` by access events, most first (ties by id), with verdicts.
+/// The nests of `profile` by all their loads and stores (folded or only counted), most
+/// first (ties by id), with verdicts: a nest entered very often ranks by what it did,
+/// not by the few entries folded.
 pub fn hot_nests(profile: &Profile) -> Vec<(&NestProfile, NestVerdict)> {
     let mut nests: Vec<(&NestProfile, NestVerdict)> = profile
         .nests
@@ -25,11 +27,20 @@ pub fn hot_nests(profile: &Profile) -> Vec<(&NestProfile, NestVerdict)> {
         .map(|nest| (nest, NestVerdict::of(nest, profile.static_facts(nest))))
         .collect();
     nests.sort_by(|a, b| {
-        b.1.events
-            .cmp(&a.1.events)
+        b.1.accesses
+            .cmp(&a.1.accesses)
             .then_with(|| a.0.id.cmp(&b.0.id))
     });
     nests
+}
+
+/// All loads and stores of `nests`, folded or only counted: the whole of which each
+/// nest's share is a part.
+pub fn total_accesses(nests: &[(&NestProfile, NestVerdict)]) -> u64 {
+    nests
+        .iter()
+        .map(|(_, v)| v.accesses)
+        .fold(0, u64::saturating_add)
 }
 
 /// `file:line in function`, with placeholders for what is unknown.

@@ -455,3 +455,33 @@ fn an_update_through_memory_the_compiler_saw_makes_the_loop_a_reduction() {
         "no"
     );
 }
+
+#[test]
+fn nests_rank_by_all_their_accesses_and_no_share_exceeds_the_whole() {
+    // The histogram was entered 10,000 times with only the first folded: its 150 folded
+    // events are far fewer than the matmul's, its 1.5 M accesses far more.
+    let mut hist = histogram(50);
+    hist.entries = 10_000;
+    hist.unfolded_accesses = 1_500_000;
+    let profile = profile_of(vec![matmul(8), hist]);
+    let nests = hot_nests(&profile);
+    assert_eq!(nests[0].0.function, "hist");
+    let total = total_accesses(&nests);
+    assert_eq!(total, 1_500_150 + 4 * 512 + 64);
+    let text = markdown::render(&profile, "run.polyprof");
+    assert!(text.find("## 1. `hist`").expect(&text) < text.find("## 2. `mm`").expect(&text));
+    for share in text.split("% of the profile") {
+        let figure: String = share
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect::<String>()
+            .chars()
+            .rev()
+            .collect();
+        if let Ok(percent) = figure.parse::<f64>() {
+            assert!(percent <= 100.0, "{text}");
+        }
+    }
+    assert!(text.contains("(99.9% of the profile)"), "{text}");
+}
