@@ -3,8 +3,9 @@
 use std::fmt::Write as _;
 
 use super::{
-    access_rows, carried, distance_text, distinct_distances, entries_text, hot_nests, location,
-    percent, position_names, site_name, total_accesses, NestVerdict, HOT_NESTS,
+    access_rows, carried, distance_text, distinct_distances, entries_text, function_name,
+    hot_nests, location, percent, position_names, site_name, total_accesses, NestVerdict,
+    HOT_NESTS,
 };
 use crate::profile::nest::NestProfile;
 use crate::Profile;
@@ -54,7 +55,7 @@ fn render_nest(
     let _ = writeln!(
         text,
         "## {rank}. `{}` at {}\n",
-        nest.function,
+        function_name(nest),
         location(nest)
     );
     let _ = writeln!(
@@ -72,8 +73,15 @@ fn render_nest(
     );
     let _ = writeln!(
         text,
-        "- **affine: {}** of the accesses are in pieces without ⊤{}",
+        "- **affine: {}** of the accesses are in pieces without ⊤, {}{}",
         percent(verdict.affine_events, verdict.events),
+        match verdict.dependence_events {
+            0 => "no dependence instances".to_string(),
+            all => format!(
+                "{} of the dependence instances",
+                percent(verdict.affine_dependence_events, all)
+            ),
+        },
         if verdict.gave_up.is_empty() {
             String::new()
         } else {
