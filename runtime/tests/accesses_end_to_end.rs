@@ -325,6 +325,34 @@ fn screenshot(page: &Path, png: &Path) -> Vec<u8> {
 }
 
 #[test]
+fn entries_past_the_folded_ones_are_counted_exactly_without_the_lock() {
+    // One entry folded of three: the other two are counted by the thread-local path,
+    // and every one of their loads and stores reaches the profile (two more entries of
+    // exactly the folded one's accesses), histograms in their two threads included.
+    let dir = scratch("accesses-unfolded");
+    let program = build(&dir, true);
+    let path = dir.join("unfolded.polyprof.json");
+    let output = Command::new(&program)
+        .args(["12", "3"])
+        .env("POLYRUST_PROFILE_FILE", &path)
+        .env("POLYRUST_FOLD_ENTRIES", "1")
+        .output()
+        .expect("the test program starts");
+    common::succeeded(&output, format_args!("the test program failed"));
+    let profile = Profile::read(&path).expect("the profile reads back");
+    for nest in &profile.nests {
+        let folded: u64 = nest
+            .sites
+            .iter()
+            .filter(|s| s.kind != SiteKind::Loop)
+            .map(|s| s.stream.events)
+            .sum();
+        assert_eq!((nest.entries, nest.folded_entries), (3, 1), "{}", nest.id);
+        assert_eq!(nest.unfolded_accesses, 2 * folded, "{}", nest.id);
+    }
+}
+
+#[test]
 fn the_html_report_renders_in_headless_chromium() {
     let dir = scratch("accesses-html");
     let path = recorded(&dir);

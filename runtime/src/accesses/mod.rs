@@ -180,6 +180,17 @@ impl NestRecord {
         self.entries = self.entries.saturating_add(1);
     }
 
+    /// Whether the current entry's accesses are folded (or traced): if not, they are
+    /// only counted, which the ABI layer does without the lock ([`Self::count_unfolded`]).
+    pub fn records_current_entry(&self) -> bool {
+        self.entries <= self.fold_entries || self.trace.is_some()
+    }
+
+    /// Adds `accesses` loads and stores of entries that are not folded.
+    pub fn count_unfolded(&mut self, accesses: u64) {
+        self.unfolded_accesses = self.unfolded_accesses.saturating_add(accesses);
+    }
+
     /// Records one execution of `site` at loop counters `iv` (the site's depth of them)
     /// touching `address`.
     pub fn access(&mut self, site: u32, iv: &[i64], address: u64) {
