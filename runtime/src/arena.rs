@@ -215,7 +215,7 @@ mod tests {
         // The same class (1 KiB) comes back from its free list; another test running
         // at the same time may have taken it, so only the ownership is certain.
         assert!(owns(second.as_ptr() as *const u8));
-        assert_eq!(address % 1024, 0);
+        assert!(address.is_multiple_of(1024));
         let mut growing: Vec<u8> = Vec::with_capacity(3);
         for i in 0..100_000u32 {
             growing.push(i as u8);
@@ -223,7 +223,7 @@ mod tests {
         assert!(owns(growing.as_ptr()));
         assert!(growing.iter().enumerate().all(|(i, b)| *b == i as u8));
         let big = vec![1u8; 3 << 20];
-        assert!(owns(big.as_ptr()) && (big.as_ptr() as usize) % PAGE == 0);
+        assert!(owns(big.as_ptr()) && (big.as_ptr() as usize).is_multiple_of(PAGE));
     }
 
     #[test]

@@ -709,19 +709,6 @@ fn fact_array<'n>(
     b.private_constant(b.const_array(fact_type, &facts), "polyrust.facts")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::location;
-
-    #[test]
-    fn location_reads_line_and_column_or_gives_zeros() {
-        assert_eq!(location(Some("dir/k.c:12:7".into())), (12, 7));
-        assert_eq!(location(Some("C:/src/k.c:3:1".into())), (3, 1));
-        assert_eq!(location(Some("k.c".into())), (0, 0));
-        assert_eq!(location(None), (0, 0));
-    }
-}
-
 /// The name a site is reported under: its array's own (`A` for `A[i][j]`), else, for an
 /// address into a row loaded from a named array of pointers (`w[k][j]` with rows
 /// allocated one at a time), that array's name and `[]` (`w[]`); empty when unknown.
@@ -748,4 +735,17 @@ fn site_array_name(fa: &FunctionAnalyses<'_>, pointer: LLVMValueRef) -> String {
         .and_then(|rows| array_name(fa, rows))
         .map(|name| format!("{name}[]"))
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::location;
+
+    #[test]
+    fn location_reads_line_and_column_or_gives_zeros() {
+        assert_eq!(location(Some("dir/k.c:12:7".into())), (12, 7));
+        assert_eq!(location(Some("C:/src/k.c:3:1".into())), (3, 1));
+        assert_eq!(location(Some("k.c".into())), (0, 0));
+        assert_eq!(location(None), (0, 0));
+    }
 }
