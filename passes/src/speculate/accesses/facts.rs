@@ -151,7 +151,7 @@ fn memory_updates<'f>(
                     kind: FactKind::MemoryReduction,
                     loop_index,
                     operation,
-                    name: array_name(fa, pointer).unwrap_or_default(),
+                    name: super::site_array_name(fa, pointer),
                     update: Some((load_site, store_site)),
                 });
             }
