@@ -258,6 +258,8 @@ fn threads_running_one_nest_at_once_are_folded_apart() {
     let output = Command::new(&program)
         .args(["64", "40", "threads"])
         .env("POLYRUST_PROFILE_FILE", &path)
+        // Every entry folded (the default folds 8), so that one piece spans them all.
+        .env("POLYRUST_FOLD_ENTRIES", "64")
         .output()
         .expect("the test program starts");
     assert!(output.status.success());

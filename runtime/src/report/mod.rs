@@ -82,7 +82,7 @@ pub fn location(nest: &NestProfile) -> String {
     }
 }
 
-/// `entered 3 times` or `entered 1000 times (the first 64 folded)`, with the thread
+/// `entered 3 times` or `entered 1000 times (the first 8 folded)`, with the thread
 /// when it is not the first one.
 pub fn entries_text(nest: &NestProfile) -> String {
     let thread = match nest.thread {
