@@ -41,8 +41,8 @@ pub use shadow::{shadow_budget, Shadow, PROCESS_SHADOW_BYTES};
 pub const MAX_DEPENDENCE_STREAMS: usize = 4096;
 /// Entries of a nest folded by default; later entries are only counted (they cost a
 /// thread-local increment per access), which bounds the overhead of nests entered very
-/// often: a k-means step entered 226 times ran 217 times slower than plain with 64
-/// entries folded, 55 times with 8.
+/// often: a k-means step entered 226 times ran about 200 times slower than plain with
+/// 64 entries folded, 30 to 55 times with 8.
 pub const DEFAULT_FOLD_ENTRIES: u64 = 8;
 
 /// Entries folded per nest: `POLYRUST_FOLD_ENTRIES` if set to a number, else
