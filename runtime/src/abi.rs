@@ -17,6 +17,7 @@ mod output;
 mod recorder;
 mod spin_lock;
 
+use std::cell::Cell;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard, Once};
@@ -35,6 +36,60 @@ static RECORDER: Mutex<Option<Recorder>> = Mutex::new(None);
 /// access, hence the cheaper lock.
 static NESTS: SpinLock<Option<NestRecorder>> = SpinLock::new(None);
 static EXIT_HANDLER: Once = Once::new();
+
+/// Loads and stores counted without the lock before they are added to their record.
+const UNFOLDED_FLUSH: u64 = 1 << 16;
+
+thread_local! {
+    /// The nest whose current entry this thread only counts (its descriptor, NULL for
+    /// none) and the loads and stores counted since they were last added to its
+    /// record. An entry past the folded ones then costs a thread-local increment per
+    /// access instead of the lock; the count is added to the record at the next entry
+    /// of any nest, every [`UNFOLDED_FLUSH`] accesses, and when this thread writes the
+    /// profile (another thread's last few are lost if it is still running then).
+    static UNFOLDED: Cell<(*const NestDescriptor, u64)> =
+        const { Cell::new((std::ptr::null(), 0)) };
+}
+
+/// Adds this thread's pending count to its record; the caller holds the nest lock.
+fn flush_unfolded(recorder: &mut NestRecorder) {
+    let _ = UNFOLDED.try_with(|unfolded| {
+        let (nest, accesses) = unfolded.get();
+        if !nest.is_null() && accesses > 0 {
+            // SAFETY: only descriptors the program passed (constants) are kept.
+            unsafe { recorder.count_unfolded(&*nest, accesses) };
+            unfolded.set((nest, 0));
+        }
+    });
+}
+
+/// Counts the access if this thread is in an entry of `nest` that is only counted;
+/// returns whether it did (then nothing else is to be done).
+///
+/// # Safety
+/// `nest` is a valid descriptor.
+unsafe fn count_without_lock(nest: *const NestDescriptor, site: u32) -> bool {
+    UNFOLDED
+        .try_with(|unfolded| {
+            let (current, accesses) = unfolded.get();
+            if current != nest || nest.is_null() {
+                return false;
+            }
+            // SAFETY: as promised by the caller.
+            if unsafe { (*nest).is_memory_site(site) } {
+                if accesses + 1 >= UNFOLDED_FLUSH {
+                    unfolded.set((nest, accesses + 1));
+                    if let Some(recorder) = lock_nests().as_mut() {
+                        flush_unfolded(recorder);
+                    }
+                } else {
+                    unfolded.set((nest, accesses + 1));
+                }
+            }
+            true
+        })
+        .unwrap_or(false)
+}
 
 /// The recorder, even if a panic elsewhere poisoned the lock: counters are updated one
 /// field at a time, so the worst a poisoned recorder holds is one half-counted entry.
@@ -56,17 +111,28 @@ fn lock_nests() -> SpinGuard<'static, Option<NestRecorder>> {
 /// documented in `polyrust_rt.h`.
 #[no_mangle]
 pub unsafe extern "C" fn polyrust_rt_nest_enter(nest: *const NestDescriptor) {
+    crate::arena::activate();
     let _ = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: as promised by the caller; NULL is checked here.
         let Some(nest) = (unsafe { nest.as_ref() }) else {
             return;
         };
-        let recorded = unsafe {
-            lock_nests()
-                .get_or_insert_with(NestRecorder::default)
-                .enter(nest)
+        let entered = {
+            let mut nests = lock_nests();
+            let recorder = nests.get_or_insert_with(NestRecorder::default);
+            flush_unfolded(recorder);
+            unsafe { recorder.enter(nest) }
         };
-        if recorded {
+        let counted_only = entered == Some(false);
+        let _ = UNFOLDED.try_with(|unfolded| {
+            let current = if counted_only {
+                nest as *const NestDescriptor
+            } else {
+                std::ptr::null()
+            };
+            unfolded.set((current, 0));
+        });
+        if entered.is_some() {
             EXIT_HANDLER.call_once(register_exit_handler);
         }
     }));
@@ -85,6 +151,11 @@ pub unsafe extern "C" fn polyrust_rt_access(
     iv: *const i64,
     address: u64,
 ) {
+    // SAFETY: as promised by the caller (NULL never matches).
+    if unsafe { count_without_lock(nest, site) } {
+        return;
+    }
+    crate::arena::activate();
     let _ = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: as promised by the caller; NULL is checked here.
         let Some(nest) = (unsafe { nest.as_ref() }) else {
@@ -108,6 +179,7 @@ pub unsafe extern "C" fn polyrust_rt_enter(
     values: *const i64,
     ranges: *const u64,
 ) {
+    crate::arena::activate();
     let _ = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: as promised by the caller; NULL is checked here.
         let Some(region) = (unsafe { region.as_ref() }) else {
@@ -127,6 +199,7 @@ pub unsafe extern "C" fn polyrust_rt_enter(
 /// Writes the profile now (the exit handler writes it again at exit).
 #[no_mangle]
 pub extern "C" fn polyrust_rt_write_profile() {
+    crate::arena::activate();
     let _ = catch_unwind(write_profile);
 }
 
@@ -138,6 +211,7 @@ pub extern "C" fn polyrust_rt_profile_format_version() -> u32 {
 
 fn register_exit_handler() {
     extern "C" fn write_at_exit() {
+        crate::arena::activate();
         let _ = catch_unwind(write_profile);
     }
     // SAFETY: atexit only stores the function pointer.
@@ -155,6 +229,9 @@ fn write_profile() {
         Some(recorder) => (recorder.profile(), recorder.default_path()),
         None => (crate::profile::Profile::empty(), None),
     };
+    if let Some(nests) = nests.as_mut() {
+        flush_unfolded(nests);
+    }
     if let Some(nests) = nests.as_ref() {
         profile.nests = nests.profiles();
         profile.static_nests = nests.static_nests();

@@ -258,6 +258,8 @@ fn threads_running_one_nest_at_once_are_folded_apart() {
     let output = Command::new(&program)
         .args(["64", "40", "threads"])
         .env("POLYRUST_PROFILE_FILE", &path)
+        // Every entry folded (the default folds 8), so that one piece spans them all.
+        .env("POLYRUST_FOLD_ENTRIES", "64")
         .output()
         .expect("the test program starts");
     assert!(output.status.success());
@@ -322,6 +324,34 @@ fn screenshot(page: &Path, png: &Path) -> Vec<u8> {
         )
     });
     bytes
+}
+
+#[test]
+fn entries_past_the_folded_ones_are_counted_exactly_without_the_lock() {
+    // One entry folded of three: the other two are counted by the thread-local path,
+    // and every one of their loads and stores reaches the profile (two more entries of
+    // exactly the folded one's accesses), histograms in their two threads included.
+    let dir = scratch("accesses-unfolded");
+    let program = build(&dir, true);
+    let path = dir.join("unfolded.polyprof.json");
+    let output = Command::new(&program)
+        .args(["12", "3"])
+        .env("POLYRUST_PROFILE_FILE", &path)
+        .env("POLYRUST_FOLD_ENTRIES", "1")
+        .output()
+        .expect("the test program starts");
+    common::succeeded(&output, format_args!("the test program failed"));
+    let profile = Profile::read(&path).expect("the profile reads back");
+    for nest in &profile.nests {
+        let folded: u64 = nest
+            .sites
+            .iter()
+            .filter(|s| s.kind != SiteKind::Loop)
+            .map(|s| s.stream.events)
+            .sum();
+        assert_eq!((nest.entries, nest.folded_entries), (3, 1), "{}", nest.id);
+        assert_eq!(nest.unfolded_accesses, 2 * folded, "{}", nest.id);
+    }
 }
 
 #[test]

@@ -13,7 +13,7 @@
 
 // CHECK-LABEL: `update` at
 // CHECK-NOT:   membership{{.*}}reduction
-// CHECK:       | i | {{.*}} | reduction (delta in a register, new_len in memory, a value in memory) | store new_len@[[#]] → load new_len@[[#]] (a reduction); store #[[#]]@[[#]] → load #[[#]]@[[#]] (a reduction); delta (a + reduction in a register) |
+// CHECK:       | i | {{.*}} | reduction (delta in a register, new_len in memory, new_centers[] in memory) | store new_len@[[#]] → load new_len@[[#]] (a reduction); store new_centers[]@[[#]] → load new_centers[]@[[#]] (a reduction); delta (a + reduction in a register) |
 // CHECK-NEXT:  | j | {{.*}} | yes | – |
 
 #include <stdio.h>

@@ -39,8 +39,8 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 use crate::detect::{Detection, HANDLED};
 use crate::llvm::builder::{IrBuilder, Value};
 use crate::llvm::ir::{
-    called_function_name, is_annotation_intrinsic, is_constant_int, memory_transfer, operand,
-    successors,
+    as_instruction, called_function_name, is_annotation_intrinsic, is_constant_int,
+    memory_transfer, operand, successors,
 };
 use crate::llvm::source_terms::{array_name, counter_name, split_location};
 use crate::llvm::{FunctionAnalyses, LLVMValueRef, Loop, MemoryEffect, RemarkAt, RemarkKind};
@@ -286,7 +286,7 @@ fn plan<'f>(fa: &FunctionAnalyses<'f>, root: Loop<'f>) -> Result<NestPlan<'f>, S
                     line,
                     column,
                     parent,
-                    name: array_name(fa, pointer).unwrap_or_default(),
+                    name: site_array_name(fa, pointer),
                     placement: Placement::Before(inst, pointer),
                 })
             };
@@ -707,6 +707,34 @@ fn fact_array<'n>(
         .collect();
     let fact_type = b.type_of(facts[0]);
     b.private_constant(b.const_array(fact_type, &facts), "polyrust.facts")
+}
+
+/// The name a site is reported under: its array's own (`A` for `A[i][j]`), else, for an
+/// address into a row loaded from a named array of pointers (`w[k][j]` with rows
+/// allocated one at a time), that array's name and `[]` (`w[]`); empty when unknown.
+fn site_array_name(fa: &FunctionAnalyses<'_>, pointer: LLVMValueRef) -> String {
+    if let Some(name) = array_name(fa, pointer) {
+        return name;
+    }
+    let mut base = pointer;
+    // Bounded like `array_name`'s walk: GEPs of GEPs do not nest without end.
+    for _ in 0..16 {
+        match as_instruction(base) {
+            Some(gep) if gep.get_opcode() == InstructionOpcode::GetElementPtr => {
+                match operand(gep, 0) {
+                    Some(next) => base = next,
+                    None => break,
+                }
+            }
+            _ => break,
+        }
+    }
+    as_instruction(base)
+        .filter(|load| load.get_opcode() == InstructionOpcode::Load)
+        .and_then(|load| operand(load, 0))
+        .and_then(|rows| array_name(fa, rows))
+        .map(|name| format!("{name}[]"))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

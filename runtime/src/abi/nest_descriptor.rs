@@ -80,6 +80,16 @@ pub struct NestDescriptorV2 {
 }
 
 impl NestDescriptor {
+    /// Whether `site` is a load or a store (not a loop header, not out of range).
+    ///
+    /// # Safety
+    /// `sites` is NULL or points to `num_sites` site descriptors.
+    pub(crate) unsafe fn is_memory_site(&self, site: u32) -> bool {
+        site < self.num_sites
+            && !self.sites.is_null()
+            && unsafe { (*self.sites.add(site as usize)).kind } != SITE_LOOP
+    }
+
     /// Who the nest is and its sites, or why it cannot be recorded.
     ///
     /// # Safety

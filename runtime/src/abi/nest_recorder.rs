@@ -109,17 +109,25 @@ impl NestRecorder {
         Some(self.nests.len() - 1)
     }
 
-    /// Counts one entry of `nest`; returns whether the nest is recorded.
+    /// Counts one entry of `nest`; returns `None` if the nest is not recorded, else
+    /// whether this entry's accesses are recorded (not only counted).
     ///
     /// # Safety
     /// `nest` is valid as a [`NestDescriptor`].
-    pub(crate) unsafe fn enter(&mut self, nest: &NestDescriptor) -> bool {
-        match self.record(nest) {
-            Some(record) => {
-                record.enter();
-                true
-            }
-            None => false,
+    pub(crate) unsafe fn enter(&mut self, nest: &NestDescriptor) -> Option<bool> {
+        let record = self.record(nest)?;
+        record.enter();
+        Some(record.records_current_entry())
+    }
+
+    /// Adds `accesses` loads and stores this thread made in entries of `nest` that are
+    /// only counted.
+    ///
+    /// # Safety
+    /// `nest` is valid as a [`NestDescriptor`].
+    pub(crate) unsafe fn count_unfolded(&mut self, nest: &NestDescriptor, accesses: u64) {
+        if let Some(record) = self.record(nest) {
+            record.count_unfolded(accesses);
         }
     }
 

@@ -7,9 +7,14 @@
 //! level 1. A polyhedron that reaches level D+1 is retired.
 //!
 //! Memory is bounded whatever the stream length: once the live and retired polyhedra
-//! together exceed [`FoldConfig::max_pieces`] (or a point arrives out of order, or the
-//! stream is deeper than [`MAX_FOLD_DIMS`]) the stream gives up geometry and keeps a
-//! bounding box with ⊤ labels (the paper's geometric give-up).
+//! together exceed [`FoldConfig::max_pieces`], the retired ones are spilled: the
+//! largest affine ones (at most a quarter of the cap) stay pieces, the others go into
+//! one bounding box with ⊤ labels, and folding goes on. When the live polyhedra alone
+//! take more than half the cap (or a point arrives out of order, or the stream is
+//! deeper than [`MAX_FOLD_DIMS`]) the stream gives up geometry (the paper's geometric
+//! give-up): it keeps the largest affine pieces retired so far the same way, and every
+//! other point, then and later, goes into the box. A stream whose clamped borders
+//! fragment it still reports its large affine pieces, not one box.
 //!
 //! A stream can also keep, per label output o, whether `point[o] − label[o]` was the
 //! same on every point ([`Stream::tracking_offsets`]): for a dependence stream (labels:
@@ -108,12 +113,11 @@ pub struct Folded {
     pub offsets: Vec<Option<i128>>,
 }
 
-/// The give-up state: a bounding box and its count.
+/// The give-up state: a bounding box (its count is what the kept pieces leave).
 #[derive(Debug, Clone)]
 struct GiveUpBox {
     lower: Vec<i64>,
     upper: Vec<i64>,
-    count: u64,
 }
 
 /// A stream of points of `dims` IV positions with `outputs` label outputs each.
@@ -132,6 +136,8 @@ pub struct Stream {
     live: usize,
     peak_live: usize,
     gave_up: Option<GiveUpBox>,
+    /// The box of the pieces spilled while folding goes on (see the module doc).
+    spilled: Option<GiveUpBox>,
     /// Points of the wrong length, ignored.
     ignored: u64,
     /// Whether `offsets` is kept (see [`Stream::tracking_offsets`]).
@@ -153,6 +159,7 @@ impl Stream {
             live: 0,
             peak_live: 0,
             gave_up: None,
+            spilled: None,
             ignored: 0,
             track_offsets: false,
             offsets: Vec::new(),
@@ -240,8 +247,58 @@ impl Stream {
         self.absorb_point(point, labels);
         self.peak_live = self.peak_live.max(self.live);
         if self.live + self.retired.len() > self.config.max_pieces {
-            self.give_up(point);
+            if self.live <= self.config.max_pieces / 2 {
+                self.spill_retired();
+            } else {
+                self.give_up(point);
+            }
         }
+    }
+
+    /// Affine retired polyhedra kept as pieces when the others go into a box.
+    fn kept_pieces(&self) -> usize {
+        (self.config.max_pieces / 4).max(1)
+    }
+
+    /// Moves every retired polyhedron but the largest affine ones into `bounds`.
+    fn spill_retired_into(&mut self, bounds: &mut GiveUpBox) {
+        let mut retired = std::mem::take(&mut self.retired);
+        // Affine first, then the most points (deterministic: by anchor on ties).
+        retired.sort_by(|a, b| {
+            let key = |p: &Polyhedron| {
+                (
+                    !p.labels.iter().all(LabelOutput::is_affine),
+                    u64::MAX - p.count,
+                )
+            };
+            key(a).cmp(&key(b)).then_with(|| a.anchor().cmp(b.anchor()))
+        });
+        let kept = self.kept_pieces();
+        for (rank, polyhedron) in retired.into_iter().enumerate() {
+            if rank < kept && polyhedron.labels.iter().all(LabelOutput::is_affine) {
+                self.retired.push(polyhedron);
+            } else {
+                for k in 0..polyhedron.vertex_count() {
+                    grow_box(bounds, polyhedron.vertex(k));
+                }
+            }
+        }
+    }
+
+    /// Too many retired polyhedra: the small and non-affine ones go into the spill box.
+    fn spill_retired(&mut self) {
+        let mut bounds = match self.spilled.take() {
+            Some(bounds) => bounds,
+            None => match self.retired.first() {
+                Some(first) => GiveUpBox {
+                    lower: first.anchor().to_vec(),
+                    upper: first.anchor().to_vec(),
+                },
+                None => return,
+            },
+        };
+        self.spill_retired_into(&mut bounds);
+        self.spilled = Some(bounds);
     }
 
     /// Level d's rows are complete: the finished (d−1)-polyhedra wait at level d, each
@@ -351,27 +408,22 @@ impl Stream {
 
     /// Drops the geometry: one box around everything so far and `point`, ⊤ labels.
     fn give_up(&mut self, point: &[i64]) {
-        let mut bounds = GiveUpBox {
+        let mut bounds = self.spilled.take().unwrap_or_else(|| GiveUpBox {
             lower: point.to_vec(),
             upper: point.to_vec(),
-            count: self.events,
-        };
-        let polyhedra = self
-            .absorbers
-            .iter_mut()
-            .flat_map(std::mem::take)
-            .chain(
-                self.to_absorb
-                    .iter_mut()
-                    .flat_map(|map| std::mem::take(map).into_values()),
-            )
-            .chain(std::mem::take(&mut self.retired));
+        });
+        grow_box(&mut bounds, point);
+        self.spill_retired_into(&mut bounds);
+        let polyhedra = self.absorbers.iter_mut().flat_map(std::mem::take).chain(
+            self.to_absorb
+                .iter_mut()
+                .flat_map(|map| std::mem::take(map).into_values()),
+        );
         for polyhedron in polyhedra {
             for k in 0..polyhedron.vertex_count() {
                 grow_box(&mut bounds, polyhedron.vertex(k));
             }
         }
-        bounds.count = self.events;
         self.live = 0;
         self.gave_up = Some(bounds);
     }
@@ -383,7 +435,7 @@ impl Stream {
 
     /// Ends the stream: every level is closed, every polyhedron retired, ⊥ → 0.
     pub fn finish(mut self) -> Folded {
-        if self.gave_up.is_none() && self.events > 0 {
+        if self.gave_up.is_none() && self.events > 0 && self.dims > 0 {
             for d in 2..=self.dims {
                 self.close_level(d);
             }
@@ -391,37 +443,44 @@ impl Stream {
                 self.retired.push(absorber);
             }
         }
-        let gave_up = self.gave_up.is_some();
-        let pieces = match self.gave_up {
-            Some(bounds) => vec![Piece {
+        let boxed = self.gave_up.take().or(self.spilled.take());
+        let gave_up = boxed.is_some();
+        let kept_events = self
+            .retired
+            .iter()
+            .map(|p| p.count)
+            .fold(0u64, u64::saturating_add);
+        let mut pieces: Vec<Piece> = self
+            .retired
+            .into_iter()
+            .map(|polyhedron| {
+                let (lower, upper) = polyhedron.bounds();
+                let vertices = (0..polyhedron.vertex_count())
+                    .map(|k| polyhedron.vertex(k).to_vec())
+                    .collect();
+                let mut labels = polyhedron.labels;
+                labels.iter_mut().for_each(LabelOutput::finish);
+                Piece {
+                    level: Some(polyhedron.level),
+                    vertices,
+                    lower,
+                    upper,
+                    labels,
+                    count: polyhedron.count,
+                }
+            })
+            .collect();
+        if let Some(bounds) = boxed {
+            // Every event is in a kept piece or in the box.
+            pieces.push(Piece {
                 level: None,
                 vertices: Vec::new(),
                 lower: bounds.lower,
                 upper: bounds.upper,
                 labels: vec![LabelOutput::top(self.dims); self.outputs],
-                count: bounds.count,
-            }],
-            None => self
-                .retired
-                .into_iter()
-                .map(|polyhedron| {
-                    let (lower, upper) = polyhedron.bounds();
-                    let vertices = (0..polyhedron.vertex_count())
-                        .map(|k| polyhedron.vertex(k).to_vec())
-                        .collect();
-                    let mut labels = polyhedron.labels;
-                    labels.iter_mut().for_each(LabelOutput::finish);
-                    Piece {
-                        level: Some(polyhedron.level),
-                        vertices,
-                        lower,
-                        upper,
-                        labels,
-                        count: polyhedron.count,
-                    }
-                })
-                .collect(),
-        };
+                count: self.events.saturating_sub(kept_events),
+            });
+        }
         Folded {
             pieces,
             events: self.events,
@@ -437,7 +496,6 @@ fn grow_box(bounds: &mut GiveUpBox, point: &[i64]) {
         *low = (*low).min(x);
         *high = (*high).max(x);
     }
-    bounds.count += 1;
 }
 
 /// Whether `point` is the next point of the level-1 absorber `segment`: same outer

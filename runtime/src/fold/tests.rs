@@ -445,3 +445,72 @@ fn offsets_are_not_kept_unless_asked() {
         .collect();
     assert!(fold(2, 2, &points).offsets.is_empty());
 }
+
+#[test]
+fn a_fragmented_start_spills_to_a_box_and_the_affine_rows_after_it_stay_a_piece() {
+    // Rows 0..30 visit a scattered subset of j (a guard on data: many small pieces,
+    // past the cap of 64); rows 30..70 visit every j of a[i][j]. The scattered pieces
+    // go into a box and the 40 × 40 rows fold to one affine piece, instead of
+    // everything becoming one box.
+    let mut points = Vec::new();
+    for i in 0..70i64 {
+        for j in 0..40i64 {
+            if i >= 30 || (i * 7 + j * j * 3) % 5 == 0 {
+                points.push((vec![i, j], vec![(8 * (40 * i + j)) as i128]));
+            }
+        }
+    }
+    let folded = fold(2, 1, &points);
+    assert!(folded.gave_up);
+    let (boxes, kept): (Vec<&Piece>, Vec<&Piece>) =
+        folded.pieces.iter().partition(|p| p.level.is_none());
+    assert_eq!(boxes.len(), 1);
+    assert!(kept.iter().all(|p| p.is_affine()));
+    let largest = kept
+        .iter()
+        .max_by_key(|p| p.count)
+        .expect("an affine piece");
+    assert_eq!(
+        (largest.lower.clone(), largest.upper.clone(), largest.count),
+        (vec![30, 0], vec![69, 39], 1600)
+    );
+    assert_eq!(coefficients(largest, 0), vec![Known(320), Known(8)]);
+    let total: u64 = folded.pieces.iter().map(|p| p.count).sum();
+    assert_eq!(total, folded.events);
+    assert!(folded.pieces.len() <= FoldConfig::default().max_pieces + 1);
+}
+
+#[test]
+fn a_give_up_keeps_the_largest_affine_pieces_retired_so_far() {
+    let config = FoldConfig {
+        widen: true,
+        max_pieces: 8,
+    };
+    let mut points: Vec<(Vec<i64>, Vec<i128>)> = Vec::new();
+    // Entry 0: 20 rows of 10 (one affine piece); entry 1: 10 rows of 5, which the
+    // first cannot absorb, so that the first retires; entry 2 arrives out of order.
+    for (entry, rows, columns) in [(0, 20, 10), (1, 10, 5)] {
+        for i in 0..rows {
+            for j in 0..columns {
+                points.push((vec![entry, i, j], vec![(80 * i + 8 * j) as i128]));
+            }
+        }
+    }
+    points.push((vec![2, 0, 5], vec![0]));
+    points.push((vec![2, 0, 2], vec![0]));
+    let folded = fold_with(3, 1, config, &points);
+    assert!(folded.gave_up);
+    assert_eq!(folded.pieces.len(), 2);
+    let affine = folded.pieces.iter().find(|p| p.is_affine()).expect("kept");
+    assert_eq!((affine.count, affine.upper.clone()), (200, vec![0, 19, 9]));
+    let boxed = folded
+        .pieces
+        .iter()
+        .find(|p| p.level.is_none())
+        .expect("box");
+    assert_eq!(boxed.count, 52);
+    assert_eq!(
+        (boxed.lower.clone(), boxed.upper.clone()),
+        (vec![1, 0, 0], vec![2, 9, 5])
+    );
+}

@@ -114,6 +114,9 @@ pub struct NestVerdict {
     /// Every load and store, folded or only counted (what ranks the nests).
     pub accesses: u64,
     pub affine_events: u64,
+    /// Folded dependence instances, and those in affine pieces (the paper's second %A).
+    pub dependence_events: u64,
+    pub affine_dependence_events: u64,
     pub loops: Vec<LoopVerdict>,
     /// Permutable bands of at least two loops, as loop-site indices outermost first.
     pub bands: Vec<Vec<usize>>,
@@ -210,6 +213,16 @@ impl NestVerdict {
         let affine_events = accesses()
             .map(|s| s.stream.affine_events())
             .fold(0u64, u64::saturating_add);
+        let dependence_events = nest
+            .dependences
+            .iter()
+            .map(|d| d.stream.events)
+            .fold(0u64, u64::saturating_add);
+        let affine_dependence_events = nest
+            .dependences
+            .iter()
+            .map(|d| d.stream.affine_events())
+            .fold(0u64, u64::saturating_add);
         let mut loops: Vec<LoopVerdict> = nest
             .sites
             .iter()
@@ -286,6 +299,8 @@ impl NestVerdict {
             events,
             accesses: nest.access_events(),
             affine_events,
+            dependence_events,
+            affine_dependence_events,
             loops,
             bands,
             gave_up,

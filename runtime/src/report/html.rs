@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use super::svg::{self, escape};
 use super::{
-    access_rows, carried, distance_text, distinct_distances, entries_text, hot_nests, location,
-    percent, site_name, NestVerdict, HOT_NESTS,
+    access_rows, carried, distance_text, distinct_distances, entries_text, function_name,
+    hot_nests, location, percent, site_name, total_accesses, NestVerdict, HOT_NESTS,
 };
 use crate::profile::nest::NestProfile;
 use crate::Profile;
@@ -38,10 +38,7 @@ td.yes { color: #1e5631; font-weight: 600; } td.no { color: #a0410d; font-weight
 /// The whole page; `name` names the profile.
 pub fn render(profile: &Profile, name: &str) -> String {
     let nests = hot_nests(profile);
-    let total: u64 = nests
-        .iter()
-        .map(|(_, v)| v.events)
-        .fold(0, u64::saturating_add);
+    let total = total_accesses(&nests);
     let mut page = String::new();
     let _ = write!(
         page,
@@ -75,7 +72,7 @@ fn render_nest(
     let _ = write!(
         page,
         "<section class=\"nest\"><h2>{rank}. <code>{}</code></h2><div class=\"where\">{} · nest {} · {} · {} accesses ({} of the profile)</div>",
-        escape(&nest.function),
+        escape(&function_name(nest)),
         escape(&location(nest)),
         escape(&nest.id),
         entries_text(nest),
@@ -90,6 +87,13 @@ fn render_nest(
         if share >= 0.9 { "good" } else { "warn" },
         percent(verdict.affine_events, verdict.events)
     );
+    if verdict.dependence_events > 0 {
+        let _ = write!(
+            page,
+            "<span>dependences affine {}</span>",
+            percent(verdict.affine_dependence_events, verdict.dependence_events)
+        );
+    }
     let parallel: Vec<&str> = verdict
         .loops
         .iter()

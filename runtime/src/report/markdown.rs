@@ -3,8 +3,9 @@
 use std::fmt::Write as _;
 
 use super::{
-    access_rows, carried, distance_text, distinct_distances, entries_text, hot_nests, location,
-    percent, position_names, site_name, NestVerdict, HOT_NESTS,
+    access_rows, carried, distance_text, distinct_distances, entries_text, function_name,
+    hot_nests, location, percent, position_names, site_name, total_accesses, NestVerdict,
+    HOT_NESTS,
 };
 use crate::profile::nest::NestProfile;
 use crate::Profile;
@@ -12,10 +13,7 @@ use crate::Profile;
 /// The whole report; `name` names the profile.
 pub fn render(profile: &Profile, name: &str) -> String {
     let nests = hot_nests(profile);
-    let total: u64 = nests
-        .iter()
-        .map(|(_, v)| v.events)
-        .fold(0, u64::saturating_add);
+    let total = total_accesses(&nests);
     let mut text = format!("# polyrust-prof report: {name}\n\n");
     if nests.is_empty() {
         text.push_str(
@@ -57,7 +55,7 @@ fn render_nest(
     let _ = writeln!(
         text,
         "## {rank}. `{}` at {}\n",
-        nest.function,
+        function_name(nest),
         location(nest)
     );
     let _ = writeln!(
@@ -75,8 +73,15 @@ fn render_nest(
     );
     let _ = writeln!(
         text,
-        "- **affine: {}** of the accesses are in pieces without ⊤{}",
+        "- **affine: {}** of the accesses are in pieces without ⊤, {}{}",
         percent(verdict.affine_events, verdict.events),
+        match verdict.dependence_events {
+            0 => "no dependence instances".to_string(),
+            all => format!(
+                "{} of the dependence instances",
+                percent(verdict.affine_dependence_events, all)
+            ),
+        },
         if verdict.gave_up.is_empty() {
             String::new()
         } else {

@@ -9,7 +9,7 @@ pub mod html;
 pub mod markdown;
 mod svg;
 
-use crate::profile::nest::{NestProfile, SiteKind};
+use crate::profile::nest::{NestProfile, SiteKind, SiteProfile};
 use crate::Profile;
 
 pub use analysis::{LoopVerdict, NestVerdict};
@@ -17,7 +17,9 @@ pub use analysis::{LoopVerdict, NestVerdict};
 /// Most nests a report details; the rest are summed up in one line.
 pub const HOT_NESTS: usize = 20;
 
-/// The nests of `profile` by access events, most first (ties by id), with verdicts.
+/// The nests of `profile` by all their loads and stores (folded or only counted), most
+/// first (ties by id), with verdicts: a nest entered very often ranks by what it did,
+/// not by the few entries folded.
 pub fn hot_nests(profile: &Profile) -> Vec<(&NestProfile, NestVerdict)> {
     let mut nests: Vec<(&NestProfile, NestVerdict)> = profile
         .nests
@@ -25,11 +27,41 @@ pub fn hot_nests(profile: &Profile) -> Vec<(&NestProfile, NestVerdict)> {
         .map(|nest| (nest, NestVerdict::of(nest, profile.static_facts(nest))))
         .collect();
     nests.sort_by(|a, b| {
-        b.1.events
-            .cmp(&a.1.events)
+        b.1.accesses
+            .cmp(&a.1.accesses)
             .then_with(|| a.0.id.cmp(&b.0.id))
     });
     nests
+}
+
+/// All loads and stores of `nests`, folded or only counted: the whole of which each
+/// nest's share is a part.
+pub fn total_accesses(nests: &[(&NestProfile, NestVerdict)]) -> u64 {
+    nests
+        .iter()
+        .map(|(_, v)| v.accesses)
+        .fold(0, u64::saturating_add)
+}
+
+/// The name of the function of `nest` as its source spells it: see [`demangled`].
+pub fn function_name(nest: &NestProfile) -> String {
+    demangled(&nest.function)
+}
+
+/// An Itanium-mangled (C++) name demangled without its parameters and return type
+/// (`single_iteration` for `_Z16single_iterationPfS_S_iifffff`); any other name, or
+/// one that does not demangle, as it is.
+pub fn demangled(name: &str) -> String {
+    if !name.starts_with("_Z") {
+        return name.to_string();
+    }
+    let options = cpp_demangle::DemangleOptions::new()
+        .no_params()
+        .no_return_type();
+    cpp_demangle::Symbol::new(name.as_bytes())
+        .ok()
+        .and_then(|symbol| symbol.demangle_with_options(&options).ok())
+        .unwrap_or_else(|| name.to_string())
 }
 
 /// `file:line in function`, with placeholders for what is unknown.
@@ -40,9 +72,9 @@ pub fn location(nest: &NestProfile) -> String {
         &nest.file
     };
     let function = if nest.function.is_empty() {
-        "<unknown function>"
+        "<unknown function>".to_string()
     } else {
-        &nest.function
+        function_name(nest)
     };
     match nest.line {
         0 => format!("{file} in {function}"),
@@ -50,7 +82,7 @@ pub fn location(nest: &NestProfile) -> String {
     }
 }
 
-/// `entered 3 times` or `entered 1000 times (the first 64 folded)`, with the thread
+/// `entered 3 times` or `entered 1000 times (the first 8 folded)`, with the thread
 /// when it is not the first one.
 pub fn entries_text(nest: &NestProfile) -> String {
     let thread = match nest.thread {
@@ -185,15 +217,44 @@ pub struct AccessRow {
     pub domain: String,
 }
 
-/// The rows of the table of `nest`'s loads and stores.
+/// The rows of the table of `nest`'s loads and stores: one per source access. Copies
+/// the compiler made of one access (unrolled, versioned: the same kind, name, line,
+/// column and depth) share a row, their events and pieces summed.
 pub fn access_rows(nest: &NestProfile, verdict: &NestVerdict) -> Vec<AccessRow> {
-    let mut rows = Vec::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
     for (index, site) in nest.sites.iter().enumerate() {
         if site.kind == SiteKind::Loop {
             continue;
         }
-        let names = position_names(nest, verdict, index);
-        let strides: Vec<String> = site
+        let same = |other: &SiteProfile| {
+            site.line != 0
+                && (
+                    other.kind,
+                    &other.name,
+                    other.line,
+                    other.column,
+                    other.depth,
+                ) == (site.kind, &site.name, site.line, site.column, site.depth)
+        };
+        match groups.iter_mut().find(|g| same(&nest.sites[g[0]])) {
+            Some(group) => group.push(index),
+            None => groups.push(vec![index]),
+        }
+    }
+    groups
+        .iter()
+        .map(|group| access_row(nest, verdict, group))
+        .collect()
+}
+
+/// The row of the copies `group` of one access (site indices, first one first).
+fn access_row(nest: &NestProfile, verdict: &NestVerdict, group: &[usize]) -> AccessRow {
+    let first = group[0];
+    let names = position_names(nest, verdict, first);
+    let sites = || group.iter().map(|&s| &nest.sites[s]);
+    let mut strides: Vec<String> = Vec::new();
+    for site in sites() {
+        let text: Vec<String> = site
             .strides
             .iter()
             .zip(&names)
@@ -205,21 +266,34 @@ pub fn access_rows(nest: &NestProfile, verdict: &NestVerdict) -> Vec<AccessRow> 
                 )
             })
             .collect();
-        rows.push(AccessRow {
-            name: site_name(nest, index),
-            events: site.stream.events,
-            pieces: site.stream.pieces.len(),
-            affine: percent(site.stream.affine_events(), site.stream.events),
-            strides: strides.join(", "),
-            domain: site
-                .stream
-                .pieces
-                .first()
-                .map(|p| box_text(&p.lower, &p.upper, &names))
-                .unwrap_or_default(),
-        });
+        let text = text.join(", ");
+        if !strides.contains(&text) {
+            strides.push(text);
+        }
     }
-    rows
+    let events = sites()
+        .map(|s| s.stream.events)
+        .fold(0, u64::saturating_add);
+    let affine = sites()
+        .map(|s| s.stream.affine_events())
+        .fold(0, u64::saturating_add);
+    let copies = match group.len() {
+        1 => String::new(),
+        n => format!(" ({n} copies)"),
+    };
+    AccessRow {
+        name: format!("{}{copies}", site_name(nest, first)),
+        events,
+        pieces: sites().map(|s| s.stream.pieces.len()).sum(),
+        affine: percent(affine, events),
+        strides: strides.join(" or "),
+        domain: nest.sites[first]
+            .stream
+            .pieces
+            .first()
+            .map(|p| box_text(&p.lower, &p.upper, &names))
+            .unwrap_or_default(),
+    }
 }
 
 pub fn percent(part: u64, whole: u64) -> String {

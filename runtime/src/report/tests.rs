@@ -455,3 +455,88 @@ fn an_update_through_memory_the_compiler_saw_makes_the_loop_a_reduction() {
         "no"
     );
 }
+
+#[test]
+fn nests_rank_by_all_their_accesses_and_no_share_exceeds_the_whole() {
+    // The histogram was entered 10,000 times with only the first folded: its 150 folded
+    // events are far fewer than the matmul's, its 1.5 M accesses far more.
+    let mut hist = histogram(50);
+    hist.entries = 10_000;
+    hist.unfolded_accesses = 1_500_000;
+    let profile = profile_of(vec![matmul(8), hist]);
+    let nests = hot_nests(&profile);
+    assert_eq!(nests[0].0.function, "hist");
+    let total = total_accesses(&nests);
+    assert_eq!(total, 1_500_150 + 4 * 512 + 64);
+    let text = markdown::render(&profile, "run.polyprof");
+    assert!(text.find("## 1. `hist`").expect(&text) < text.find("## 2. `mm`").expect(&text));
+    for share in text.split("% of the profile") {
+        let figure: String = share
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect::<String>()
+            .chars()
+            .rev()
+            .collect();
+        if let Ok(percent) = figure.parse::<f64>() {
+            assert!(percent <= 100.0, "{text}");
+        }
+    }
+    assert!(text.contains("(99.9% of the profile)"), "{text}");
+}
+
+#[test]
+fn cxx_function_names_are_demangled_and_others_kept() {
+    assert_eq!(
+        demangled("_Z16single_iterationPfS_S_iifffff"),
+        "single_iteration"
+    );
+    assert_eq!(demangled("_ZN4grid4stepEv"), "grid::step");
+    assert_eq!(demangled("main"), "main");
+    assert_eq!(demangled("_Znot a name"), "_Znot a name");
+    let mut nest = matmul(4);
+    nest.function = "_Z16single_iterationPfS_S_iifffff".into();
+    let text = markdown::render(&profile_of(vec![nest]), "p");
+    assert!(
+        text.contains("## 1. `single_iteration` at k.c:3 in single_iteration"),
+        "{text}"
+    );
+}
+
+#[test]
+fn copies_of_one_access_share_a_row_and_dependence_instances_have_their_affine_share() {
+    // The histogram's update unrolled by two: two loads and two stores of h at the
+    // same line and column.
+    let mut nest = record(
+        "hist2:2:ab",
+        vec![
+            site(SiteKind::Loop, 1, None, "i", 10),
+            site(SiteKind::Load, 1, Some(0), "h", 11),
+            site(SiteKind::Store, 1, Some(0), "h", 11),
+            site(SiteKind::Load, 1, Some(0), "h", 11),
+            site(SiteKind::Store, 1, Some(0), "h", 11),
+        ],
+    );
+    nest.enter();
+    for i in 0..40i64 {
+        nest.access(0, &[i], 0);
+        let bucket = 0x50_0000 + 8 * ((i * 7919) % 13) as u64;
+        let (load, store) = if i % 2 == 0 { (1, 2) } else { (3, 4) };
+        nest.access(load, &[i], bucket);
+        nest.access(store, &[i], bucket);
+    }
+    let nest = nest.profile();
+    let verdict = NestVerdict::of(&nest, &[]);
+    let rows = access_rows(&nest, &verdict);
+    let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["load h@11 (2 copies)", "store h@11 (2 copies)"]);
+    assert_eq!(rows[0].events, 40);
+    assert!(verdict.dependence_events > 0);
+    assert!(verdict.affine_dependence_events <= verdict.dependence_events);
+    let text = markdown::render(&profile_of(vec![matmul(4)]), "p");
+    assert!(
+        text.contains("pieces without ⊤, 100.0% of the dependence instances"),
+        "{text}"
+    );
+}

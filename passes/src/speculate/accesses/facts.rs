@@ -7,7 +7,9 @@
 //!   associative operation (`+` with `-` of other values and `fmuladd`, `*`, `min/max`
 //!   by comparison or intrinsic, `&`, `|`, `^`) through selects, phis and casts, and no
 //!   partial value is used elsewhere in the loop (a running sum stored each iteration is
-//!   a scan); any other such phi is a recurrence. A sum `s += a[k]` and an array element
+//!   a scan) but by stores to one address invariant in the loop (the last value
+//!   remains: OpenMP's private copy of a `reduction` variable); any other such phi is a
+//!   recurrence. A sum `s += a[k]` and an array element
 //!   LLVM keeps in a register across the loop (`C[i][j]` over `k`) are reductions.
 //! - updates of one element through memory: a store of `op(x, v)` where `x` was loaded
 //!   from the same address in the same loop and is used nothing else there (`y[i] +=
@@ -149,7 +151,7 @@ fn memory_updates<'f>(
                     kind: FactKind::MemoryReduction,
                     loop_index,
                     operation,
-                    name: array_name(fa, pointer).unwrap_or_default(),
+                    name: super::site_array_name(fa, pointer),
                     update: Some((load_site, store_site)),
                 });
             }
@@ -506,7 +508,26 @@ impl<'a, 'f> Walk<'a, 'f> {
                         || Some(user) == end
                         || is_annotation_intrinsic(user)
                         || self.is_choice_between_arms(user)
+                        || self.is_store_of_last_value(user, value)
                 })
+            })
+    }
+
+    /// A store of `value` to one address for the whole loop (OpenMP's private copy of
+    /// a `reduction(+: sum)`, a variable LLVM could not keep out of memory): each
+    /// iteration overwrites the last, so only the final value remains, as after the
+    /// loop; a read of it in the loop is a dependence the run records.
+    fn is_store_of_last_value(
+        &self,
+        user: InstructionValue<'f>,
+        value: InstructionValue<'f>,
+    ) -> bool {
+        user.get_opcode() == InstructionOpcode::Store
+            && operand(user, 0) == Some(value.as_value_ref())
+            && operand(user, 1).is_some_and(|pointer| {
+                as_instruction(pointer)
+                    .and_then(|p| p.get_parent())
+                    .is_none_or(|block| !self.blocks.contains(&block))
             })
     }
 
