@@ -65,6 +65,16 @@ __attribute__((noinline)) void grow(Dims *d, long *a) {
   }
 }
 
+// A field read only under a condition the data decides is not loaded in front of the
+// nest: `cfg` may be null when no element is positive.
+typedef struct { long k; } Cfg;
+__attribute__((noinline)) void add_where_positive(const Cfg *cfg, long *v, long n) {
+  for (long i = 0; i < n; i++)
+    for (long j = 0; j < n; j++)
+      if (v[i * n + j] > 0)
+        v[i * n + j] += cfg->k;
+}
+
 // The versioning branch, then the check: each field against the range written; a
 // failing check runs the original nest.
 // IR-LABEL: define {{.*}}@fill_dims(
@@ -107,6 +117,11 @@ int main(void) {
   Dims d = {4, 5};
   grow(&d, buf);
   printf("grow %lu cols %ld\n", hash(buf, 100), d.cols);
+  long negative[16];
+  for (int i = 0; i < 16; i++)
+    negative[i] = -i;
+  add_where_positive(0, negative, 4);
+  printf("negative %lu\n", hash(negative, 16));
   return 0;
 }
 #endif

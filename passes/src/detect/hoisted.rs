@@ -15,9 +15,14 @@
 //!
 //! Relies on: the nest has a preheader and leaves values only through phis of its exit
 //! blocks (LCSSA); nothing in it writes memory but stores and memory intrinsics (a call
-//! that may write is a rejection reason that stops the versioning); the hoisted loads run
-//! in front of the nest, as the loads code generation hoists for invariant-load
-//! parameters do.
+//! that may write is a rejection reason that stops the versioning). The hoisted loads
+//! run in front of the nest, also where the nest would not have read them (the bound
+//! of an inner loop that runs only when the outer one does): a field near an address
+//! the program touches whenever the nest is entered is loaded as it is (a null or
+//! dangling struct pointer has faulted there already); any other through `null_safe`
+//! (a null struct pointer reads a constant zero). A dangling struct pointer the nest
+//! never dereferences, or a struct that ends between a touched field and a hoisted one
+//! at the end of a mapped page, is what this relies on not meeting.
 
 use std::collections::{HashMap, HashSet};
 
@@ -39,6 +44,11 @@ use super::{Detection, RejectedNest, HANDLED};
 
 /// The flag on a versioning branch and on its hoisted loads.
 const HOISTED: &str = "polyrust.hoisted";
+
+/// How far (bytes) a hoisted field may lie from an address the program reads or
+/// writes whenever the nest is entered to be loaded as it is (`m->data` where
+/// `m->rows` is the loop's bound); one farther is loaded through `null_safe`.
+const NEAR: i64 = 64;
 
 /// Most loads of one nest hoisted: each adds a comparison per written array to the check.
 const MAX_FIELDS: usize = 8;
@@ -84,7 +94,8 @@ fn version<'f>(fa: &FunctionAnalyses<'f>, nest: &RejectedNest<'f>) -> bool {
         return false;
     };
     let b = IrBuilder::new(fa.function());
-    let Some(hoisted) = hoist(fa, &b, root, fields, terminator) else {
+    let touched = touched_on_entry(fa, root, preheader);
+    let Some(hoisted) = hoist(fa, &b, (root, &touched), fields, terminator) else {
         return false;
     };
     let (copy, map) = copy_nest(fa, &b, root, &blocks);
@@ -124,14 +135,22 @@ fn version<'f>(fa: &FunctionAnalyses<'f>, nest: &RejectedNest<'f>) -> bool {
 fn hoist<'f>(
     fa: &FunctionAnalyses<'f>,
     b: &IrBuilder<'f>,
-    root: Loop<'f>,
+    (root, touched): (Loop<'f>, &[Scev<'f>]),
     fields: Vec<Field<'f>>,
     terminator: InstructionValue<'f>,
 ) -> Option<Vec<(Field<'f>, LLVMValueRef)>> {
     let mut hoisted = Vec::new();
     for field in fields {
-        let address = address_before(fa, root, &field, terminator)?;
+        let mut address = address_before(fa, root, &field, terminator)?;
         b.position_before(terminator);
+        let near = touched.iter().any(|t| {
+            fa.minus(field.address, *t)
+                .constant()
+                .is_some_and(|d| d.abs() < NEAR)
+        });
+        if !near {
+            address = null_safe(b, address);
+        }
         let first = field.loads[0];
         let pointer = pointer_operand(first);
         let loaded = b.clone_with(first, |op| if Some(op) == pointer { address } else { op });
@@ -146,6 +165,22 @@ fn hoist<'f>(
         hoisted.push((field, loaded));
     }
     Some(hoisted)
+}
+
+/// `address`, or a constant zero where it lies in the first page (a field of a null
+/// struct pointer): a field the nest reads only in iterations that may not run (the
+/// bound of an inner loop, read where the outer one has run once) is loaded in front
+/// of it all the same. The value read from the zero is used where the original reads
+/// the field, which it then never does.
+fn null_safe(b: &IrBuilder<'_>, address: LLVMValueRef) -> LLVMValueRef {
+    let zero = b.const_i64(0);
+    let zeros = b.private_constant(b.const_array(b.i64_type(), &[zero, zero]), "polyrust.zero");
+    let low = b.icmp(
+        LLVMIntPredicate::LLVMIntULT,
+        b.ptr_to_int(address),
+        b.const_i64(4096),
+    );
+    b.select(low, zeros, address)
 }
 
 /// The analysis remark at the nest: which fields are read once, and on what condition.
@@ -318,6 +353,37 @@ fn address_before<'f>(
         return Some(pointer);
     }
     fa.expand_raw(field.address, type_of(pointer), before, false)
+}
+
+/// The addresses read or written whenever the nest is entered: in blocks that
+/// dominate its preheader, and in blocks of its first iteration (those dominating its
+/// latch, its one exiting block).
+fn touched_on_entry<'f>(
+    fa: &FunctionAnalyses<'f>,
+    root: Loop<'f>,
+    preheader: BasicBlock<'f>,
+) -> Vec<Scev<'f>> {
+    let latch = root.latch();
+    let always = |bl: BasicBlock<'f>| {
+        if root.contains_block(bl) {
+            latch.is_some_and(|l| fa.dominates(bl, l))
+        } else {
+            fa.dominates(bl, preheader)
+        }
+    };
+    fa.function()
+        .get_basic_block_iter()
+        .filter(|bl| always(*bl))
+        .flat_map(|bl| bl.get_instructions())
+        .filter(|i| {
+            matches!(
+                i.get_opcode(),
+                InstructionOpcode::Load | InstructionOpcode::Store
+            )
+        })
+        .filter_map(pointer_operand)
+        .map(|p| fa.scev(&basic_value(p)))
+        .collect()
 }
 
 /// Whether a store of the nest writes one of the fields itself: the check would fail
