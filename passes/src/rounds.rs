@@ -44,6 +44,7 @@ pub fn optimize(
 ) -> bool {
     let simplified = restore_loop_form(run);
     let mut changed = false;
+    let mut versions = 0;
     for number in 0..MAX_ROUNDS {
         if !run
             .with_analyses(|analyses| round(analyses, number))
@@ -52,6 +53,27 @@ pub fn optimize(
             break;
         }
         changed = true;
+        // A nest just versioned (`detect::hoisted`): its copy's address arithmetic,
+        // now invariant, moves out of the inner loops, and its 32-bit subscripts get
+        // the 64-bit counters LLVM gave the loops it could see through before this
+        // pass (`y * stride` of an `int` stride read from a struct), without which
+        // their products cannot be delinearized.
+        let now = run
+            .with_analyses(|analyses| crate::detect::hoisted::placeholders(analyses.function()))
+            .unwrap_or(0);
+        run.invalidate_analyses();
+        if now > versions {
+            run.run_pass(FunctionPass::LicmAndIndVars);
+            run.invalidate_analyses();
+        }
+        versions = now;
+    }
+    // A versioned nest whose copy no region came from runs its original loops.
+    if changed
+        && run
+            .with_analyses(|analyses| crate::detect::hoisted::drop_unresolved(analyses.function()))
+            .unwrap_or(false)
+    {
         run.invalidate_analyses();
     }
     if changed {

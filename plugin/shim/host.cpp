@@ -27,6 +27,7 @@
 #include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/IndVarSimplify.h"
 #include "llvm/Transforms/Scalar/DeadStoreElimination.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/LICM.h"
@@ -150,6 +151,16 @@ PreservedAnalyses runPass(Function &F, FunctionAnalysisManager &FAM, PrFunctionP
     FunctionPassManager Promote;
     Promote.addPass(createFunctionToLoopPassAdaptor(std::move(LPM), /*UseMemorySSA=*/true));
     return Promote.run(F, FAM);
+  }
+  case PR_PASS_LICM_AND_INDVARS: {
+    LoopPassManager Hoist;
+    Hoist.addPass(LICMPass(LICMOptions()));
+    LoopPassManager Widen;
+    Widen.addPass(IndVarSimplifyPass());
+    FunctionPassManager Both;
+    Both.addPass(createFunctionToLoopPassAdaptor(std::move(Hoist), /*UseMemorySSA=*/true));
+    Both.addPass(createFunctionToLoopPassAdaptor(std::move(Widen)));
+    return Both.run(F, FAM);
   }
   }
   return PreservedAnalyses::all();

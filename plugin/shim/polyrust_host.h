@@ -122,7 +122,8 @@ typedef enum {
   PR_PASS_INSTCOMBINE = 3,
   PR_PASS_EARLY_CSE_MEMSSA = 4,
   PR_PASS_DSE = 5,
-  PR_PASS_ROTATE_AND_LICM = 6 /* loop-mssa(loop-rotate,licm) */
+  PR_PASS_ROTATE_AND_LICM = 6, /* loop-mssa(loop-rotate,licm) */
+  PR_PASS_LICM_AND_INDVARS = 7 /* loop-mssa(licm),loop(indvars) */
 } PrFunctionPass;
 
 /* Where the host lists expressions: it calls `push` once per expression, in order. */

@@ -58,6 +58,21 @@ pub fn runtime_check(spec: &ScopSpec, scop: &Scop) -> Result<RuntimeCheck, Codeg
     })
 }
 
+/// The range of every memory array the region writes: the fields a versioned nest
+/// hoisted (`detect::hoisted`) must lie outside all of them.
+pub fn written_ranges(spec: &ScopSpec, scop: &Scop) -> Result<Vec<ArrayRange>, CodegenError> {
+    let builder = ExprBuilder::new(&scop.context).map_err(CodegenError::Isl)?;
+    let mut written = Vec::new();
+    for array in spec.arrays.iter().filter(|a| !a.is_scalar) {
+        if let Some(range) = array_range(&builder, scop, &array.name)? {
+            if range.written {
+                written.push(range);
+            }
+        }
+    }
+    Ok(written)
+}
+
 fn clone_range(r: &ArrayRange) -> ArrayRange {
     ArrayRange {
         array: r.array.clone(),

@@ -20,6 +20,7 @@ mod check;
 mod emit;
 mod fold;
 mod fork;
+mod hoisted;
 pub mod outline;
 pub mod product;
 pub mod propagate;
@@ -123,16 +124,58 @@ pub fn generate<'f>(
         return Ok(Generated::EntrySplit);
     };
     let Prepared { runtime, folds } = prepare(region, scop, code)?;
+    let guard = versioning(fa, region, entering)?;
+    let written = match &guard {
+        Some(_) => check::written_ranges(&region.spec, code.written)?,
+        None => Vec::new(),
+    };
 
     let b = IrBuilder::new(fa.function());
     let mut em = emitter(fa, &b, region, entering, recomputed, folds);
     em.threads = code.threads;
-    let check = open_check(&mut em, entering, &runtime, recording);
+    let mut check = open_check(&mut em, entering, &runtime, recording);
+    if let Some(guard) = &guard {
+        check.hoisted = (guard.fields.clone(), written);
+    }
     let built = build(&mut em, &check, code.ast, &live);
     conclude(&em, check.block, built)?;
+    if let Some(guard) = &guard {
+        let entry = region.ir.entry;
+        let failing = crate::llvm::ir::predecessors(entry)
+            .into_iter()
+            .find(|p| *p == check.block || em.created.contains(p))
+            .ok_or_else(|| CodegenError::Unsupported("no way into the original code".into()))?;
+        crate::detect::hoisted::resolve(&b, fa, guard, failing, entry);
+    }
     let mut forks = std::mem::take(&mut em.forks);
     outline::outline(fa, std::mem::take(&mut em.fork_sites), &mut forks);
     Ok(Generated::Region(forks))
+}
+
+/// The versioning of a nest whose copy `entering` enters (`detect::hoisted`): its
+/// hoisted fields join the check, and a failing check runs the original nest. Only for
+/// a region that is the whole copy.
+fn versioning<'f>(
+    fa: &FunctionAnalyses<'f>,
+    region: &DetectedRegion<'f>,
+    entering: BasicBlock<'f>,
+) -> Result<Option<crate::detect::hoisted::Guard<'f>>, CodegenError> {
+    let Some(guard) = crate::detect::hoisted::guard_of(fa, entering, region.ir.entry) else {
+        return Ok(None);
+    };
+
+    let whole = fa.loop_for_block(region.ir.entry).is_some_and(|root| {
+        root.header() == region.ir.entry
+            && root.blocks().iter().all(|b| region.ir.blocks.contains(b))
+            && region.ir.blocks.iter().all(|b| root.contains_block(*b))
+    });
+    if whole {
+        Ok(Some(guard))
+    } else {
+        Err(CodegenError::Unsupported(
+            "the region is not the whole copy of a versioned nest".into(),
+        ))
+    }
 }
 
 /// The one block in front of the region; `None` when there was none and one was made
@@ -241,6 +284,7 @@ fn open_check<'a, 'f>(
         placeholder,
         runtime,
         recording,
+        hoisted: (Vec::new(), Vec::new()),
     }
 }
 
@@ -316,6 +360,12 @@ struct Check<'a, 'f> {
     runtime: &'a RuntimeCheck,
     /// What the check records in the profile, under `-polyrust-profile-generate`.
     recording: Option<&'a Recording>,
+    /// The fields a versioned nest hoisted (address, bytes) and the ranges of the
+    /// arrays the region writes, which must not cover them.
+    hoisted: (
+        Vec<(crate::llvm::LLVMValueRef, u64)>,
+        Vec<check::ArrayRange>,
+    ),
 }
 
 /// Fills the check block and builds the new code: the parameters, the run-time
@@ -332,6 +382,7 @@ fn build<'f>(
     em.b.position_before(before);
     evaluate_parameters(em, before)?;
     let (ok, ranges) = check_condition(em, check.runtime)?;
+    let ok = hoisted::fields_apart(em, &check.hoisted.0, &check.hoisted.1, ok)?;
     if let Some(recording) = check.recording {
         record_check(em, recording, ok, &ranges, before)?;
     }

@@ -54,6 +54,12 @@ pub fn generate<'f>(
         Some(block) => block,
         None => return Ok(Generated::EntrySplit),
     };
+    // The kernel's check has no place for a versioned nest's hoisted fields.
+    if crate::detect::hoisted::guard_of(fa, entering, region.ir.entry).is_some() {
+        return Err(CodegenError::Unsupported(
+            "the product is the copy of a versioned nest".into(),
+        ));
+    }
     let runtime = check::runtime_check(&region.spec, scop)?;
     let folds = fold::plan(region, scop, scop, &[])?;
     let bitcode = match (product.accumulator, &product.second) {

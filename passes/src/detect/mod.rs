@@ -14,6 +14,7 @@ pub mod affine;
 pub mod build;
 pub mod control;
 pub mod forward;
+pub mod hoisted;
 pub mod instructions;
 pub mod promoted;
 pub mod reduction;

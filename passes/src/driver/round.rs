@@ -51,7 +51,14 @@ fn reshape(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>, options: &Optio
     // Loads LLVM carries in phis across iterations, in regions whose temporaries
     // propagation could remove, become loads again (a producer that reads such a phi
     // could not be recomputed; see `detect::rotated`).
-    options.codegen && options.exprprop && unrotate_loads(fa, detection)
+    if options.codegen && options.exprprop && unrotate_loads(fa, detection) {
+        return true;
+    }
+    // Nests that re-read their sizes and base pointers from memory they may write get a
+    // copy that reads them once, in front of it (`detect::hoisted`).
+    options.codegen
+        && options.profile_use.is_none()
+        && detect::hoisted::version_nests(fa, detection)
 }
 
 /// Moves the work of each guard detection names (`Detection::splits`) into a block of

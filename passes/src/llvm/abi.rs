@@ -152,6 +152,7 @@ pub(crate) enum PrFunctionPass {
     EarlyCseMemorySsa = 4,
     Dse = 5,
     RotateAndLicm = 6,
+    LicmAndIndVars = 7,
 }
 
 /// Where the host lists expressions, one `push` each.

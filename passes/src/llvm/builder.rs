@@ -369,6 +369,20 @@ impl<'f> IrBuilder<'f> {
         unsafe { c::LLVMBuildFreeze(self.builder, c::LLVMGetPoison(self.i64_type()), n.as_ptr()) }
     }
 
+    /// `freeze i1 poison`: a condition nothing is known about, as a placeholder.
+    pub fn opaque_bool(&self) -> Value {
+        let n = name("");
+        unsafe {
+            let ty = c::LLVMInt1TypeInContext(self.context);
+            c::LLVMBuildFreeze(self.builder, c::LLVMGetPoison(ty), n.as_ptr())
+        }
+    }
+
+    /// The `i1` constant `value`.
+    pub fn const_bool(&self, value: bool) -> Value {
+        unsafe { c::LLVMConstInt(c::LLVMInt1TypeInContext(self.context), u64::from(value), 0) }
+    }
+
     /// Replaces operand `index` of `inst` (for a phi: its incoming value `index`).
     pub fn set_operand(&self, inst: Value, index: u32, value: Value) {
         unsafe { c::LLVMSetOperand(inst, index, value) }

@@ -317,3 +317,14 @@ pub fn predecessors<'f>(block: BasicBlock<'f>) -> Vec<BasicBlock<'f>> {
         .filter(|b| successors(*b).contains(&block))
         .collect()
 }
+
+/// Marks an instruction with the flag `!name`, which later rounds of the pass find
+/// (value names do not survive clang; metadata does).
+pub fn mark(inst: LLVMValueRef, name: &str) {
+    super::metadata::mark(inst, name)
+}
+
+/// Whether `mark(inst, name)` was called on `inst`.
+pub fn is_marked(inst: LLVMValueRef, name: &str) -> bool {
+    super::metadata::is_marked(inst, name)
+}

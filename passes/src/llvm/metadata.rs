@@ -242,3 +242,15 @@ fn concatenate(
     let joined: Vec<LLVMMetadataRef> = joined.into_iter().map(as_metadata).collect();
     node(context, &joined)
 }
+
+/// Marks an instruction with the empty node `!name` (a flag later rounds look for:
+/// value names do not survive clang, metadata does).
+pub(crate) fn mark(instruction: LLVMValueRef, name: &str) {
+    let empty = node(context_of(instruction), &[]);
+    attach(instruction, name, empty);
+}
+
+/// Whether `mark(instruction, name)` was called.
+pub(crate) fn is_marked(instruction: LLVMValueRef, name: &str) -> bool {
+    attached(instruction, name).is_some()
+}
