@@ -201,9 +201,11 @@ fn print_with(
     analyses.set_debug_remarks(options.debug_remarks);
     let outcome = catch_unwind(AssertUnwindSafe(|| match printer {
         PrPrinter::Loops => report::loops::print(analyses),
-        PrPrinter::Detect | PrPrinter::Scops | PrPrinter::Ast | PrPrinter::Deps => {
-            report::regions::print(analyses, printer, &options)
-        }
+        PrPrinter::Detect
+        | PrPrinter::Scops
+        | PrPrinter::Ast
+        | PrPrinter::Deps
+        | PrPrinter::Roofline => report::regions::print(analyses, printer, &options),
     }));
     match outcome {
         Ok(text) => CString::new(text.replace('\0', " "))

@@ -20,6 +20,8 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True  # keep scripts/bench.d free of __pycache__
 import chart  # noqa: E402  (scripts/bench.d/chart.py)
+import polybench  # noqa: E402  (scripts/bench.d/polybench.py)
+import roofline  # noqa: E402  (scripts/bench.d/roofline.py)
 
 REPO = Path(__file__).resolve().parents[2]
 KERNEL_DIR = REPO / "test" / "kernels"
@@ -60,6 +62,8 @@ examples:
   scripts/bench --kernels matmul_ptr,cov_matrix --runs 3 --size-scale 0.3
   scripts/bench --category stencil --configs polly,polyrust
   scripts/bench --dry-run
+  scripts/bench --roofline --runs 3               the table with each kernel's roofline
+  scripts/bench --roofline --polybench ~/PolyBenchC-4.2.1 --runs 3
   scripts/bench --compile-only a.c b.c --cflags "-I inc -DN=64" --runs 3
 
 environment: CLANG (default clang-22), GCC (default gcc).
@@ -884,6 +888,78 @@ def write_results(outdir, meta, results, configs, summary, run_t, comp_t, probs,
 
 
 # --------------------------------------------------------------------------- #
+# --roofline                                                                   #
+# --------------------------------------------------------------------------- #
+
+def measure_roofline(args, kernels, results, clang, plugin, work, progress):
+    """The machine's peak and bandwidth, and each result's counts (rec["roofline"])."""
+    try:
+        machine = roofline.measure_machine(clang, work, progress)
+        opt = roofline.find_opt(clang)
+    except (roofline.RooflineError, OSError, subprocess.SubprocessError) as e:
+        progress.line(f"{PROG}: no roofline: {e}")
+        return None
+    counter = roofline.printer_plugin(opt, [plugin, DEFAULT_PLUGIN])
+    if counter is None:
+        progress.line(f"{PROG}: no roofline: no plugin with print<polyrust-roofline> "
+                      f"(build {DEFAULT_PLUGIN.relative_to(REPO)})")
+        return None
+    machine["counted_with"] = str(counter)
+    by_name = {k["name"]: k for k in kernels}
+    for rec in results:
+        kernel = by_name[rec["name"]]
+        progress.step(f"roofline: counting {rec['name']}")
+        if args.polybench:
+            rec["roofline"] = roofline.count_kernel(
+                clang, opt, counter, kernel["src"],
+                ["-I", str(kernel["polybench"] / "utilities"),
+                 *polybench.count_flags(args.dataset)],
+                lambda f: f.startswith("kernel_"))
+        else:
+            rec["roofline"] = roofline.count_kernel(
+                clang, opt, counter, kernel["src"], [f"-DPR_FIXED_SIZE={rec['size']}"],
+                lambda f: f != "main" and not f.startswith("pr_"))
+    return machine
+
+
+def report_roofline(results, configs, machine, meta):
+    names = [c["name"] for c in configs if c["status"] == "ok"]
+    roof_t, points = roofline.table(results, names, machine)
+    meta["roofline_machine"] = machine
+    print()
+    print(f"Roofline: one core, peak {machine['peak_gflops']:.1f} GFLOP/s ({machine['isa']}, "
+          f"{machine['chains']} independent chains), triad bandwidth "
+          f"{machine['bandwidth_gbs']:.1f} GB/s (3 arrays of "
+          f"{machine['triad_array_bytes'] >> 20} MiB, last-level cache "
+          f"{machine['last_level_cache_bytes'] >> 20} MiB)")
+    print("  GFLOP and MB (compulsory traffic: distinct elements read + written) from "
+          "print<polyrust-roofline>; bound = min(peak, flop/B x bandwidth); % = time at "
+          "the bound / median time")
+    print(render_text(roof_t))
+    subtitle = (f"{meta['started']}, {meta['machine']['cpu']}, one core; "
+                + ("PolyBench " + meta.get("dataset", "") if meta.get("dataset") else "corpus"))
+    roof_t = (roof_t, roofline.svg(points, names, machine, subtitle))
+    return roof_t
+
+
+def write_roofline(outdir, roof_t, machine, meta):
+    table, plot = roof_t
+    (outdir / "roofline.svg").write_text(plot)
+    md = ["", "## Roofline", "",
+          f"One core: peak {machine['peak_gflops']:.1f} GFLOP/s ({machine['isa']}), triad "
+          f"bandwidth {machine['bandwidth_gbs']:.1f} GB/s. GFLOP and MB (compulsory traffic: "
+          "distinct elements read and written, times their size) are polyrust's counts "
+          "from the model (`print<polyrust-roofline>`); bound = min(peak, flop/B x "
+          "bandwidth); % = time at the bound / median time.", "", render_md(table), "",
+          "![roofline](roofline.svg)", ""]
+    with open(outdir / "results.md", "a") as f:
+        f.write("\n".join(md))
+    doc = json.loads((outdir / "results.json").read_text())
+    doc["roofline_machine"] = machine
+    (outdir / "results.json").write_text(json.dumps(doc, indent=2) + "\n")
+
+
+# --------------------------------------------------------------------------- #
 # --compile-only: compile times of any C files                                 #
 # --------------------------------------------------------------------------- #
 
@@ -1200,6 +1276,23 @@ def parse_args(argv):
                         "reports the median compile time, its ratio to O3 and polyrust's "
                         "seconds per stage, then the totals against polyrust's target "
                         f"(total at most {CT_TOTAL}x of O3, no file above {CT_FILE}x)")
+    p.add_argument("--roofline", action="store_true",
+                   help="also measure this machine's one-core FMA peak (a generated kernel "
+                        "of independent vector FMA chains, -march=native) and its streaming "
+                        "bandwidth (a triad on arrays far larger than the last-level "
+                        "cache), count each kernel's floating-point operations and "
+                        "compulsory memory traffic with polyrust's print<polyrust-roofline> "
+                        "(at the bench size, fixed at compile time), and report per "
+                        "configuration GFLOP/s, the bound min(peak, AI x bandwidth) and the "
+                        "share of it reached, with roofline.svg")
+    p.add_argument("--polybench", metavar="DIR",
+                   help="run the benchmarks of a PolyBench/C 4.x tree (fetched by you) "
+                        "instead of the kernel corpus: each built with "
+                        "utilities/polybench.c and -DPOLYBENCH_TIME, checked against O3 by "
+                        "its SMALL array dump")
+    p.add_argument("--dataset", default="LARGE",
+                   choices=["MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE"],
+                   help="PolyBench dataset size for --polybench (default LARGE)")
     p.add_argument("--cflags", metavar="FLAGS", default="",
                    help="extra compiler flags for --compile-only, one quoted string, e.g. "
                         "--cflags \"-I dir -DX\" (a single flag: --cflags=-DX)")
@@ -1254,7 +1347,13 @@ def main(argv):
         return compile_only_main(args, argv)
     started = datetime.datetime.now()
     t_start = time.time()
-    kernels = select_kernels(load_kernels(), args)
+    if args.polybench:
+        try:
+            kernels = select_kernels(polybench.load(Path(args.polybench).expanduser()), args)
+        except ValueError as e:
+            raise UsageError(str(e))
+    else:
+        kernels = select_kernels(load_kernels(), args)
     configs, clang, gcc, plugin = make_configs(args)
     outdir = results_dir(args, started)
     progress = Progress()
@@ -1275,14 +1374,21 @@ def main(argv):
         results, interrupted = [], False
         try:
             for k, kernel in enumerate(kernels, 1):
-                results.append(bench_kernel(kernel, k, len(kernels), configs, args, work,
-                                            progress))
+                if args.polybench:
+                    tag = f"[{k}/{len(kernels)}] {kernel['name']}"
+                    results.append(polybench.bench(kernel, tag, configs, args, work, progress))
+                else:
+                    results.append(bench_kernel(kernel, k, len(kernels), configs, args, work,
+                                                progress))
                 if results[-1]["error"]:
                     progress.line(f"[{k}/{len(kernels)}] {kernel['name']}: ERROR: "
                                   f"{results[-1]['error']}")
         except KeyboardInterrupt:
             interrupted = True
             progress.line(f"{PROG}: interrupted; reporting the {len(results)} kernels done")
+        machine = None
+        if args.roofline and not interrupted:
+            machine = measure_roofline(args, kernels, results, clang, plugin, work, progress)
         if args.keep_binaries:
             (outdir / "bin").mkdir(parents=True, exist_ok=True)
             for f in work.iterdir():
@@ -1312,6 +1418,7 @@ def main(argv):
         "loadavg_end": " ".join(f"{x:.2f}" for x in os.getloadavg()),
         "machine": machine_info(clang, gcc, plugin_desc),
         "polyrust_stage_totals_s": stage_sums,
+        "dataset": args.dataset if args.polybench else None,
     }
 
     print(f"Kernel time (median of {args.runs} runs, seconds) and speedup over O3 "
@@ -1331,10 +1438,16 @@ def main(argv):
         print("Problems:")
         for pr in probs:
             print(f"  {pr}")
+    roof_t = None
+    if machine:
+        roof_t = report_roofline(results, configs, machine, meta)
     try:
         write_results(outdir, meta, results, configs, summary, run_t, comp_t, probs,
                       stage_t)
-        print(f"\nresults: {outdir}/results.md, results.json, speedups.svg")
+        if roof_t:
+            write_roofline(outdir, roof_t, machine, meta)
+        print(f"\nresults: {outdir}/results.md, results.json, speedups.svg"
+              + (", roofline.svg" if roof_t else ""))
     except OSError as e:
         print(f"{PROG}: cannot write the results to {outdir}: {e}", file=sys.stderr)
         return 1

@@ -15,6 +15,7 @@
 
 pub mod ast;
 mod construct;
+mod count;
 mod ctx;
 mod error;
 mod flow;

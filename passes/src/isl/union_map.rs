@@ -286,6 +286,39 @@ impl UnionMap {
         })
     }
 
+    /// The largest magnitude of a constant term in the constraints of `self` (`999` in
+    /// `i <= 999`), saturated at `u64::MAX`; 0 for an empty relation. Like
+    /// `most_constraints`, it runs outside the operation bound.
+    pub fn largest_constant(&self) -> Result<u64, IslError> {
+        let operation = "reading the constants of a union map";
+        let lib = |error| IslError::from_lib(operation, error);
+        let maps = self.maps()?;
+        unbounded(&self.ctx.ctx, || {
+            let mut largest = 0u64;
+            for map in &maps {
+                let pieces = map.inner.get_basic_map_list().map_err(lib)?;
+                for piece in 0..pieces.size().map_err(lib)? {
+                    let constraints = pieces
+                        .get_at(piece)
+                        .map_err(lib)?
+                        .get_constraint_list()
+                        .map_err(lib)?;
+                    for index in 0..constraints.size().map_err(lib)? {
+                        let constant = constraints
+                            .get_at(index)
+                            .map_err(lib)?
+                            .get_constant_val()
+                            .map_err(lib)?;
+                        // Too large for an i64 is as large as it gets.
+                        let magnitude = constant.get_num_si().map_or(u64::MAX, i64::unsigned_abs);
+                        largest = largest.max(magnitude);
+                    }
+                }
+            }
+            Ok(largest)
+        })
+    }
+
     /// The relation without the constraints that `params` implies on the parameters.
     pub fn gist_params(self, params: Set) -> Result<UnionMap, IslError> {
         UnionMap::wrap(
@@ -330,5 +363,27 @@ mod division_tests {
         // A division isl can do away with is none.
         let exact = parse_union_map(&ctx, "[n] -> { S[i] -> A[floor((2i) / 2)] }", "e").unwrap();
         assert!(!exact.involves_divisions().unwrap());
+    }
+}
+
+#[cfg(test)]
+mod constant_tests {
+    use crate::isl::{parse_union_map, IslCtx};
+
+    #[test]
+    fn largest_constant_reads_bounds_not_coefficients() {
+        let ctx = IslCtx::new(None).unwrap();
+        let fixed = parse_union_map(
+            &ctx,
+            "{ S[i, j] -> S[i, j + 1] : 0 <= i <= 999 and 0 <= j < 1199; T[i] -> S[i, 0] : 0 <= i < 7 }",
+            "fixed",
+        )
+        .unwrap();
+        assert_eq!(fixed.largest_constant().unwrap(), 1198);
+        let parametric =
+            parse_union_map(&ctx, "[n] -> { S[i] -> S[5i + 3] : 0 <= i < n }", "p").unwrap();
+        assert!(parametric.largest_constant().unwrap() <= 3);
+        let empty = parse_union_map(&ctx, "{ S[i] -> S[i] : 1 = 0 }", "e").unwrap();
+        assert_eq!(empty.largest_constant().unwrap(), 0);
     }
 }

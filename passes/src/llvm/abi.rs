@@ -176,6 +176,8 @@ pub enum PrPrinter {
     Ast = 3,
     /// The dependences of each region.
     Deps = 4,
+    /// The floating-point operations and compulsory memory traffic of each region.
+    Roofline = 5,
 }
 
 impl PrPrinter {
@@ -187,6 +189,7 @@ impl PrPrinter {
             b"print<polyrust-scops>" => PrPrinter::Scops,
             b"print<polyrust-ast>" => PrPrinter::Ast,
             b"print<polyrust-deps>" => PrPrinter::Deps,
+            b"print<polyrust-roofline>" => PrPrinter::Roofline,
             _ => return None,
         })
     }

@@ -7,5 +7,6 @@ pub mod loops;
 pub mod notes;
 pub mod outcome;
 pub mod regions;
+pub mod roofline;
 
 pub use notes::{left_unchanged, Notes};

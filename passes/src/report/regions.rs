@@ -1,5 +1,6 @@
 //! `print<polyrust-detect>` and `print<polyrust-scops>`: the regions detection accepts
-//! and rejects, and their polyhedral models.
+//! and rejects, and their polyhedral models (and the per-region printers: AST,
+//! dependences, roofline counts).
 
 use crate::deps::{Dependences, DepsOptions};
 use crate::detect;
@@ -18,6 +19,9 @@ pub fn print(analyses: &FunctionAnalyses<'_>, printer: PrPrinter, options: &Opti
         PrPrinter::Scops => scops(analyses, &detection, options),
         PrPrinter::Ast => asts(analyses, &detection, options),
         PrPrinter::Deps => dependences(analyses, &detection, options),
+        PrPrinter::Roofline => per_region(analyses, &detection, options, "roofline", |_, m, s| {
+            super::roofline::render(m, s)
+        }),
         _ => detect::print(analyses, &detection),
     }
 }
