@@ -33,6 +33,11 @@
 // REMARK: remark: region in dot at {{.*}}: the product runs in parallel on OpenMP threads, each on its own rows of C in blocks of 6 (when C has 48 rows or more and the product is not called from a parallel region)
 // REMARK: remark: region in in_c at {{.*}} optimized (matrix product C[i][j] += At[k][i] * B[k][j] (A transposed, C kept in a register across k)
 // REMARK: remark: region in in_c at {{.*}}: the product runs in parallel on OpenMP threads
+// REMARK: remark: region in scaled at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (beta-scaled C)
+// REMARK: remark: region in scaled at {{.*}}: the product runs in parallel on OpenMP threads
+// The lower triangle is counted from C's first row by the kernel: one call.
+// REMARK: remark: region in syrk at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * A[j][k] (B transposed, lower triangle of C, beta-scaled C)
+// REMARK: remark: region in syrk at {{.*}}: the product stays on one thread: only C's lower triangle is computed, from C's first row on
 
 // The callers: a dispatcher each, the number of blocks of rows last.
 // CHECK-LABEL: define {{.*}}void @dot(
@@ -95,6 +100,31 @@ __attribute__((noinline)) void in_c(int M, int N, int K, const double *At, int l
         C[i * ldc + j] += At[k * ldat + i] * B[k * ldb + j];
 }
 
+/* PolyBench's gemm: C scaled by beta, then alpha * A * B added. */
+__attribute__((noinline)) void scaled(int M, int N, int K, double alpha, double beta,
+                                      const double *A, int lda, const double *B, int ldb,
+                                      double *C, int ldc) {
+  for (int i = 0; i < M; i++) {
+    for (int j = 0; j < N; j++)
+      C[i * ldc + j] *= beta;
+    for (int k = 0; k < K; k++)
+      for (int j = 0; j < N; j++)
+        C[i * ldc + j] += alpha * A[i * lda + k] * B[k * ldb + j];
+  }
+}
+
+/* syrk: C's lower triangle, A times its transpose. */
+__attribute__((noinline)) void syrk(int M, int K, double alpha, double beta, const double *A,
+                                    int lda, double *C, int ldc) {
+  for (int i = 0; i < M; i++) {
+    for (int j = 0; j <= i; j++)
+      C[i * ldc + j] *= beta;
+    for (int k = 0; k < K; k++)
+      for (int j = 0; j <= i; j++)
+        C[i * ldc + j] += alpha * A[i * lda + k] * A[j * lda + k];
+  }
+}
+
 /* Values of every sign and size, zeros of both signs among them. */
 static double value(unsigned *seed) {
   *seed = *seed * 1103515245u + 12345u;
@@ -124,6 +154,14 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < (size_t)m * ldc; i++)
       printf("%a\n", C[i]);
     in_c(M, N, K, At, ldat, B, ldb, C, ldc);
+    for (size_t i = 0; i < (size_t)m * ldc; i++)
+      printf("%a\n", C[i]);
+    scaled(M, N, K, 1.5, -0.75, A, lda, B, ldb, C, ldc);
+    for (size_t i = 0; i < (size_t)m * ldc; i++)
+      printf("%a\n", C[i]);
+    /* The square M x min(M, N) part of C (ldc >= N + 2). */
+    int s = M < N ? M : N;
+    syrk(s, K, 0.5, 1.25, A, lda, C, ldc);
     for (size_t i = 0; i < (size_t)m * ldc; i++)
       printf("%a\n", C[i]);
     free(A);

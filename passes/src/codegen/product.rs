@@ -149,6 +149,12 @@ fn build_call<'f>(
     }
     branch_on_check(em, check, ok);
     em.b.position_at_end(check.start);
+    if em.threads.is_some() && lower_triangle(product) {
+        em.forks.serial.push((
+            "i".into(),
+            "only C's lower triangle is computed, from C's first row on".into(),
+        ));
+    }
     match em.threads.filter(|_| !lower_triangle(product)) {
         Some(min_work) => call_by_rows(em, check, (kernel, ty), (args, &rows), min_work),
         None => {
