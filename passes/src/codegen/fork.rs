@@ -63,7 +63,7 @@ fn loop_depth(node: &AstNode) -> u32 {
 /// The trip count below which a loop whose body nests `depth` loops runs serially,
 /// for a fork from `min_work` statement instances on (never below 2: one iteration
 /// has nothing to share).
-fn min_trips(depth: u32, min_work: u64) -> i64 {
+pub(super) fn min_trips(depth: u32, min_work: u64) -> i64 {
     let per_iteration = ASSUMED_INNER_TRIPS.saturating_pow(depth).max(1);
     let min_work = i64::try_from(min_work).unwrap_or(i64::MAX);
     (min_work / per_iteration + i64::from(min_work % per_iteration != 0)).max(2)

@@ -4,6 +4,14 @@
 //! (`llvm::link::kernel`) with the calling function's target attributes; its sizes,
 //! base pointers and strides evaluated from the region's parameters in the check
 //! block. The original loops stay as the fallback when the check fails.
+//!
+//! When the region's parallel loops run on OpenMP threads, the rows of C are split:
+//! the call sits in a loop over blocks of `MICRO_ROWS` rows that `fork` and `outline`
+//! fork like any parallel loop, each thread calling the kernel once on its contiguous
+//! rows (A and C offset by the first row times their row strides). Relies on the
+//! kernel computing each element of C from its row of A and all of B alone, in the
+//! same operations whatever rows it is given (so any thread count prints the same
+//! bytes), and on its buffers being its own per call (`malloc`, no static state).
 
 use std::collections::HashMap;
 
@@ -16,9 +24,13 @@ use crate::llvm::builder::{IrBuilder, Value};
 use crate::llvm::ir::as_instruction;
 use crate::llvm::{link, FunctionAnalyses};
 use crate::model::Scop;
-use crate::transform::product::{Accumulator, Factor, Operand, Product, Scaling, Start};
+use crate::transform::product::{
+    Accumulator, Factor, Operand, Product, Scaling, Start, MICRO_ROWS,
+};
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
 use super::emit::Emitter;
+use super::outline::{self, ForkSite};
 use super::{
     branch_on_check, check, check_condition, conclude, emitter, evaluate_parameters, fold,
     leave_to_exit, open_check, structure, Check, CodegenError, Generated,
@@ -37,12 +49,14 @@ const KERNEL_SCALED_BITCODE: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled.bc"));
 
 /// Replaces `region` (modelled as `scop`) by a call of the packed product, behind the
-/// run-time check.
+/// run-time check; with `threads` (the fork threshold in work, as for loops), its rows
+/// run on OpenMP threads.
 pub fn generate<'f>(
     fa: &FunctionAnalyses<'f>,
     region: &DetectedRegion<'f>,
     scop: &Scop,
     product: &Product,
+    threads: Option<u64>,
 ) -> Result<Generated, CodegenError> {
     let (entering, live) = structure(fa, region)?;
     if leaves_scalars(&live) {
@@ -72,10 +86,13 @@ pub fn generate<'f>(
         .map_err(CodegenError::Unsupported)?;
     let b = IrBuilder::new(fa.function());
     let mut em = emitter(fa, &b, region, entering, HashMap::new(), folds);
+    em.threads = threads;
     let check = open_check(&mut em, entering, &runtime, None);
     let built = build_call(&mut em, &check, product, (kernel, ty), &live);
     conclude(&em, check.block, built)?;
-    Ok(Generated::Region(super::outline::Forks::default()))
+    let mut forks = std::mem::take(&mut em.forks);
+    outline::outline(fa, std::mem::take(&mut em.fork_sites), &mut forks);
+    Ok(Generated::Region(forks))
 }
 
 /// Whether a value the region leaves behind would need the scalars' stack slots, which
@@ -106,12 +123,17 @@ fn build_call<'f>(
         em.expr(&product.trips[2])?,
     ];
     let mut args = vec![m, n, k];
-    let mut operands = vec![&product.a, &product.b];
+    // The operands indexed by i (A's, C): where their base and row stride go.
+    let mut rows = Vec::new();
+    let mut operands = vec![(&product.a, true), (&product.b, false)];
     if let Some(second) = &product.second {
-        operands.extend([&second.a, &second.b]);
+        operands.extend([(&second.a, true), (&second.b, false)]);
     }
-    operands.push(&product.c);
-    for op in operands {
+    operands.push((&product.c, true));
+    for (op, by_rows) in operands {
+        if by_rows {
+            rows.push(args.len());
+        }
         args.extend(operand_arguments(em, op)?);
     }
     let constants = [
@@ -133,8 +155,19 @@ fn build_call<'f>(
     }
     branch_on_check(em, check, ok);
     em.b.position_at_end(check.start);
-    let call = em.b.call(kernel, ty, &args);
-    em.b.locate_call(call);
+    if em.threads.is_some() && lower_triangle(product) {
+        em.forks.serial.push((
+            "i".into(),
+            "only C's lower triangle is computed, from C's first row on".into(),
+        ));
+    }
+    match em.threads.filter(|_| !lower_triangle(product)) {
+        Some(min_work) => call_by_rows(em, check, (kernel, ty), (args, &rows), min_work),
+        None => {
+            let call = em.b.call(kernel, ty, &args);
+            em.b.locate_call(call);
+        }
+    }
     leave_to_exit(em, live)
 }
 
@@ -168,6 +201,63 @@ fn two_terms_arguments(
     let scaled = i64::try_from(scaled)
         .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
     Ok([start, beta, alpha, em.b.const_i64(scaled), lower])
+}
+
+/// The call on blocks of `MICRO_ROWS` rows, from a placeholder `first` block to a
+/// placeholder `end` (see `fork`), left as a site for `outline`: the kernel gets
+/// `min(end * MICRO_ROWS, M) - first * MICRO_ROWS` rows (none or less: it returns), the
+/// operands indexed by i (at `rows` among the arguments) from the first of them. The blocks of rows are weighed as a loop with the j
+/// and k loops inside.
+fn call_by_rows<'f>(
+    em: &mut Emitter<'_, 'f>,
+    check: &Check<'_, 'f>,
+    (kernel, ty): (Value, inkwell::llvm_sys::prelude::LLVMTypeRef),
+    (mut args, rows): (Vec<Value>, &[usize]),
+    min_work: u64,
+) {
+    let b = em.b;
+    let unit = b.const_i64(MICRO_ROWS as i64);
+    let m = args[0];
+    let rounded = b.binary(LLVMOpcode::LLVMAdd, m, b.const_i64(MICRO_ROWS as i64 - 1));
+    let blocks = b.binary(LLVMOpcode::LLVMSDiv, rounded, unit);
+    let none = b.icmp(LLVMIntPredicate::LLVMIntSLT, m, b.const_i64(1));
+    let trips = b.select(none, b.const_i64(0), blocks);
+    let first = b.opaque_i64("polyrust.first");
+    let end = b.opaque_i64("polyrust.end");
+    let entry = em.block("polyrust.fork", check.start);
+    b.br(entry);
+    b.position_at_end(entry);
+    let row = b.binary(LLVMOpcode::LLVMMul, first, unit);
+    let after = b.binary(LLVMOpcode::LLVMMul, end, unit);
+    let past = b.icmp(LLVMIntPredicate::LLVMIntSLT, m, after);
+    let last = b.select(past, m, after);
+    args[0] = b.binary(LLVMOpcode::LLVMSub, last, row);
+    // Each operand indexed by i: its base, then its row stride; the elements are
+    // doubles.
+    for &base in rows {
+        let elements = b.binary(LLVMOpcode::LLVMMul, row, args[base + 1]);
+        let bytes = b.binary(LLVMOpcode::LLVMMul, elements, b.const_i64(8));
+        args[base] = b.byte_address(args[base], bytes);
+    }
+    let call = b.call(kernel, ty, &args);
+    b.locate_call(call);
+    let joined = em.block("polyrust.joined", entry);
+    b.br(joined);
+    b.position_at_end(joined);
+    em.fork_sites.push(ForkSite {
+        blocks: vec![entry],
+        first,
+        end,
+        trips,
+        min_trips: super::fork::min_trips(2, min_work),
+        iterator: "i".into(),
+    });
+}
+
+/// Whether only C's lower triangle is the product's (`j <= i` with i counted from C's
+/// first row by the kernel): such a product stays one call, on the calling thread.
+fn lower_triangle(product: &Product) -> bool {
+    matches!(product.accumulator, Accumulator::Scaled(scaling) if scaling.lower)
 }
 
 /// An operand's base pointer and strides, in the check block.

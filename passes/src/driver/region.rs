@@ -53,7 +53,8 @@ pub fn optimize(
                 return false;
             }
             Outcome::Product(product) => {
-                match generate_product(fa, region, scop, &product, session, at) {
+                let threads = plan::threads(fa.function(), options);
+                match generate_product(fa, region, scop, (&product, threads), session, at) {
                     Ok(changed) => return changed,
                     Err(fallbacks) => {
                         plan = plan::plan_region(
@@ -159,22 +160,25 @@ fn generate_product(
     fa: &FunctionAnalyses<'_>,
     region: &DetectedRegion<'_>,
     scop: &Scop,
-    product: &Product,
+    (product, threads): (&Product, Option<u64>),
     session: &mut Session,
     at: RemarkAt<'_>,
 ) -> Result<bool, Vec<Fallback>> {
     let generated = {
         let _time = fa.time(Stage::Codegen);
-        codegen::product::generate(fa, region, scop, product)
+        codegen::product::generate(fa, region, scop, product, threads)
     };
     match generated {
         Ok(Generated::EntrySplit) => {
             session.undecide(region);
             Ok(true)
         }
-        Ok(Generated::Region(_)) => {
+        Ok(Generated::Region(forks)) => {
             session.speculation.generated(region);
             outcome::generated(fa, &session.speculation, region, at, &product.description());
+            if threads.is_some() {
+                outcome::product_threads(fa, region, at, &forks);
+            }
             Ok(true)
         }
         Err(error) => {

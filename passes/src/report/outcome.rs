@@ -64,6 +64,40 @@ fn speculated_values(
     )
 }
 
+/// Says whether the rows of `region`'s matrix product run on OpenMP threads (its one
+/// site in `forks`, counted in blocks of `MICRO_ROWS` rows) or stay on one thread, and
+/// why.
+pub fn product_threads(
+    fa: &FunctionAnalyses<'_>,
+    region: &DetectedRegion<'_>,
+    at: RemarkAt<'_>,
+    forks: &Forks,
+) {
+    let title = region.spec.title();
+    let rows = crate::transform::product::MICRO_ROWS;
+    for (_, min_blocks) in &forks.parallel {
+        let min_rows = u64::try_from(*min_blocks).unwrap_or(0).saturating_mul(rows);
+        fa.remark(
+            RemarkKind::Passed,
+            "Parallel",
+            at,
+            &format!(
+                "{title}: the product runs in parallel on OpenMP threads, each on its own \
+                 rows of C in blocks of {rows} (when C has {min_rows} rows or more and the \
+                 product is not called from a parallel region)"
+            ),
+        );
+    }
+    for (_, why) in &forks.serial {
+        fa.remark(
+            RemarkKind::Missed,
+            "NotParallel",
+            at,
+            &format!("{title}: the product stays on one thread: {why}"),
+        );
+    }
+}
+
 /// Says which loops of `region`'s new code run on OpenMP threads, which parallel loops
 /// stay on the calling thread and why, and, when the loop AST `root` has no parallel
 /// loop, that every loop carries a dependence.
