@@ -16,7 +16,7 @@ use crate::llvm::builder::{IrBuilder, Value};
 use crate::llvm::ir::as_instruction;
 use crate::llvm::{link, FunctionAnalyses};
 use crate::model::Scop;
-use crate::transform::product::{Accumulator, Factor, Operand, Product, Scaling, Start};
+use crate::transform::product::{Accumulator, Factor, Operand, Precision, Product, Scaling, Start};
 
 use super::emit::Emitter;
 use super::{
@@ -35,6 +35,16 @@ const KERNEL_TWO_TERMS_BITCODE: &[u8] =
 /// Its variant whose sums start at C, C * beta or +0.0, with A scaled by alpha.
 const KERNEL_SCALED_BITCODE: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled.bc"));
+/// The dot-product kernel's variant with A scaled by alpha.
+const KERNEL_ALPHA_BITCODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/products_alpha.bc"));
+/// The same five, built for floats (in the same order).
+const KERNEL_F32_BITCODE: [&[u8]; 5] = [
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_f32.bc")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_from_c_f32.bc")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_two_terms_f32.bc")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled_f32.bc")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_alpha_f32.bc")),
+];
 
 /// Replaces `region` (modelled as `scop`) by a call of the packed product, behind the
 /// run-time check.
@@ -56,11 +66,22 @@ pub fn generate<'f>(
     };
     let runtime = check::runtime_check(&region.spec, scop)?;
     let folds = fold::plan(region, scop, scop, &[])?;
-    let bitcode = match (product.accumulator, &product.second) {
-        (_, Some(_)) => KERNEL_TWO_TERMS_BITCODE,
-        (Accumulator::Sum, None) => KERNEL_BITCODE,
-        (Accumulator::C, None) => KERNEL_FROM_C_BITCODE,
-        (Accumulator::Scaled(_), None) => KERNEL_SCALED_BITCODE,
+    let variant = match (product.accumulator, &product.second) {
+        (_, Some(_)) => 2,
+        (Accumulator::Sum, None) => 0,
+        (Accumulator::C, None) => 1,
+        (Accumulator::Scaled(_), None) => 3,
+        (Accumulator::ScaledSum(_), None) => 4,
+    };
+    let bitcode = match product.precision {
+        Precision::Double => [
+            KERNEL_BITCODE,
+            KERNEL_FROM_C_BITCODE,
+            KERNEL_TWO_TERMS_BITCODE,
+            KERNEL_SCALED_BITCODE,
+            KERNEL_ALPHA_BITCODE,
+        ][variant],
+        Precision::Single => KERNEL_F32_BITCODE[variant],
     };
     let (kernel, ty) = link::kernel(fa.function(), bitcode, product.kernel())
         .map_err(CodegenError::Unsupported)?;
@@ -119,10 +140,16 @@ fn build_call<'f>(
         args.push(em.b.const_i64(size));
     }
     match (product.accumulator, &product.second) {
-        (Accumulator::Scaled(scaling), None) => args.extend(scaling_arguments(em, scaling)?),
-        (Accumulator::Scaled(scaling), Some(second)) => {
-            args.extend(two_terms_arguments(em, scaling, second.scaled_bits())?)
+        (Accumulator::Scaled(scaling), None) => {
+            args.extend(scaling_arguments(em, scaling, product.precision)?)
         }
+        (Accumulator::Scaled(scaling), Some(second)) => args.extend(two_terms_arguments(
+            em,
+            scaling,
+            second.scaled_bits(),
+            product.precision,
+        )?),
+        (Accumulator::ScaledSum(alpha), None) => args.push(available_base(em, alpha)?),
         _ => {}
     }
     branch_on_check(em, check, ok);
@@ -132,12 +159,17 @@ fn build_call<'f>(
     leave_to_exit(em, live)
 }
 
-/// The scaled kernel's `start`, `beta`, `scale_a`, `alpha` (1.0 where unused) and
-/// `lower`.
-fn scaling_arguments(em: &Emitter<'_, '_>, scaling: Scaling) -> Result<[Value; 5], CodegenError> {
-    let factor = |f: Option<Factor>| match f {
-        Some(value) => available_base(em, value),
-        None => Ok(em.b.const_f64(1.0)),
+/// The scaled kernel's `start`, `beta`, `scale_a`, `alpha` (1.0 of the elements' type
+/// where unused) and `lower`.
+fn scaling_arguments(
+    em: &Emitter<'_, '_>,
+    scaling: Scaling,
+    precision: Precision,
+) -> Result<[Value; 5], CodegenError> {
+    let factor = |f: Option<Factor>| match (f, precision) {
+        (Some(value), _) => available_base(em, value),
+        (None, Precision::Double) => Ok(em.b.const_f64(1.0)),
+        (None, Precision::Single) => Ok(em.b.const_f32(1.0)),
     };
     let beta = match scaling.start {
         Start::ScaledC(beta) => Some(beta),
@@ -157,8 +189,9 @@ fn two_terms_arguments(
     em: &Emitter<'_, '_>,
     scaling: Scaling,
     scaled: u64,
+    precision: Precision,
 ) -> Result<[Value; 5], CodegenError> {
-    let [start, beta, _, alpha, lower] = scaling_arguments(em, scaling)?;
+    let [start, beta, _, alpha, lower] = scaling_arguments(em, scaling, precision)?;
     let scaled = i64::try_from(scaled)
         .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
     Ok([start, beta, alpha, em.b.const_i64(scaled), lower])
