@@ -7,7 +7,9 @@
 //! module's flags. The same source is built a second time for products whose sums start
 //! at C's elements (`products_from_c.bc`), and a third for products that scale C by
 //! beta or A by alpha (`products_scaled.bc`), and a fourth for two products per step
-//! (`products_two_terms.bc`).
+//! (`products_two_terms.bc`), and a fifth for dot products with A scaled by alpha
+//! (`products_alpha.bc`). Each is built again for float elements
+//! (`-DPOLYRUST_F32=1`, `products_f32.bc` and so on).
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -25,32 +27,41 @@ fn main() {
         Ok(dir) => PathBuf::from(dir),
         Err(_) => fail("cargo did not set OUT_DIR"),
     };
-    build_kernel(&clang, &source, &out_dir.join("products"), &[]);
-    // The variant whose sums start at C's elements and are stored into C.
-    build_kernel(
-        &clang,
-        &source,
-        &out_dir.join("products_from_c"),
-        &["-DPOLYRUST_SUMS_FROM_C=1"],
-    );
-    // The variant whose sums start at C's elements, C * beta or +0.0, with A scaled.
-    build_kernel(
-        &clang,
-        &source,
-        &out_dir.join("products_scaled"),
-        &["-DPOLYRUST_SUMS_FROM_C=1", "-DPOLYRUST_SCALED=1"],
-    );
-    // The variant with two products per step (syr2k).
-    build_kernel(
-        &clang,
-        &source,
-        &out_dir.join("products_two_terms"),
-        &[
-            "-DPOLYRUST_SUMS_FROM_C=1",
-            "-DPOLYRUST_SCALED=1",
-            "-DPOLYRUST_TWO_TERMS=1",
-        ],
-    );
+    // The dot-product kernel; the variant whose sums start at C's elements and are
+    // stored into C; the one whose sums start at C, C * beta or +0.0, with A scaled; the
+    // one with two products per step (syr2k); the dot-product kernel with A scaled by
+    // alpha. Each in double and in float.
+    let variants: [(&str, &[&str]); 5] = [
+        ("products", &[]),
+        ("products_alpha", &["-DPOLYRUST_ALPHA=1"]),
+        ("products_from_c", &["-DPOLYRUST_SUMS_FROM_C=1"]),
+        (
+            "products_scaled",
+            &["-DPOLYRUST_SUMS_FROM_C=1", "-DPOLYRUST_SCALED=1"],
+        ),
+        (
+            "products_two_terms",
+            &[
+                "-DPOLYRUST_SUMS_FROM_C=1",
+                "-DPOLYRUST_SCALED=1",
+                "-DPOLYRUST_TWO_TERMS=1",
+            ],
+        ),
+    ];
+    for (stem, defines) in variants {
+        build_kernel(&clang, &source, &out_dir.join(stem), defines);
+        let single: Vec<&str> = defines
+            .iter()
+            .copied()
+            .chain(["-DPOLYRUST_F32=1"])
+            .collect();
+        build_kernel(
+            &clang,
+            &source,
+            &out_dir.join(format!("{stem}_f32")),
+            &single,
+        );
+    }
 }
 
 /// Compiles `source` (with `defines`) into `stem.bc`, by way of `stem.raw.ll` and

@@ -14,8 +14,10 @@
  *
  * The BLIS structure: B packed once into panels of NR columns ([panel][k][NR], the
  * columns past N zero), A packed per block of mc rows and kc steps of k into panels of
- * MR rows ([panel][k][MR]), and an MR x NR micro-kernel holding its sums in 12 vectors
- * of 4 doubles. Built by passes/build.rs with clang -O3 into the LLVM IR the plugin
+ * MR rows ([panel][k][MR]), and an MR x NR micro-kernel holding its sums in 12 256-bit
+ * vectors (NR is two vectors: 8 doubles, or 16 floats when built with POLYRUST_F32=1,
+ * every element, sum, alpha and beta then a float, each operation rounded to float as
+ * the float loop's are; symbols ending in _f32 instead of _f64). Built by passes/build.rs with clang -O3 into the LLVM IR the plugin
  * links into a module that calls it; the plugin gives it the caller's target
  * attributes. When a buffer cannot be allocated, the loop itself runs (same order of
  * operations).
@@ -33,18 +35,39 @@
  * (or `C(i,j) = +0.0` first, or nothing first; with or without alpha). Each sum starts
  * at C's element, C * beta or +0.0 (`start`), once, in the first block of k; A's
  * elements are packed as alpha * A(i,k) (`scale_a`), the very product the loop makes
- * before it multiplies by B(k,j), so the steps are the loop's. */
+ * before it multiplies by B(k,j), so the steps are the loop's.
+ *
+ * Built a fifth time with POLYRUST_ALPHA=1: the dot products with A packed as
+ * alpha * A(i,k), for `sum += alpha * A(i,k) * B(k,j)` (darknet's gemm_nt). */
 #include <stddef.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-typedef double v4 __attribute__((vector_size(32)));
-/* The same vector at any address of a double (C's rows are not aligned). */
-typedef double v4u __attribute__((vector_size(32), aligned(8)));
+#ifndef POLYRUST_F32
+#define POLYRUST_F32 0
+#endif
+#if POLYRUST_F32
+/* The element type, and a vector of it filling a 256-bit register. */
+typedef float real;
+#define LANES 8
+#define SPLAT(a) {a, a, a, a, a, a, a, a}
+#define SUFFIX(name) name##_f32
+#define FMA __builtin_fmaf
+#else
+typedef double real;
+#define LANES 4
+#define SPLAT(a) {a, a, a, a}
+#define SUFFIX(name) name##_f64
+#define FMA __builtin_fma
+#endif
+typedef real v4 __attribute__((vector_size(32)));
+/* The same vector at any address of a real (C's rows are not aligned). */
+typedef real v4u __attribute__((vector_size(32), aligned(sizeof(real))));
 
 #define MR 6
-#define NR 8
+/* Two vectors per row of the micro-kernel. */
+#define NR (2 * LANES)
 #define TILE (MR * NR)
 
 #ifndef POLYRUST_SUMS_FROM_C
@@ -56,14 +79,19 @@ typedef double v4u __attribute__((vector_size(32), aligned(8)));
 #ifndef POLYRUST_TWO_TERMS
 #define POLYRUST_TWO_TERMS 0
 #endif
+#ifndef POLYRUST_ALPHA
+#define POLYRUST_ALPHA 0
+#endif
 #if POLYRUST_TWO_TERMS
-#define KERNEL_SYMBOL polyrust_product_two_terms_f64
+#define KERNEL_SYMBOL SUFFIX(polyrust_product_two_terms)
 #elif POLYRUST_SCALED
-#define KERNEL_SYMBOL polyrust_product_scaled_f64
+#define KERNEL_SYMBOL SUFFIX(polyrust_product_scaled)
 #elif POLYRUST_SUMS_FROM_C
-#define KERNEL_SYMBOL polyrust_product_from_c_f64
+#define KERNEL_SYMBOL SUFFIX(polyrust_product_from_c)
+#elif POLYRUST_ALPHA
+#define KERNEL_SYMBOL SUFFIX(polyrust_product_alpha)
 #else
-#define KERNEL_SYMBOL polyrust_product_f64
+#define KERNEL_SYMBOL SUFFIX(polyrust_product)
 #endif
 
 /* Where each sum starts, when sums are made from C: C's element, C's element times
@@ -74,9 +102,9 @@ enum { START_C = 0, START_C_SCALED = 1, START_ZERO = 2 };
  * the other two builds. */
 struct scaling {
   long start;
-  double beta;
+  real beta;
   long scale_a;
-  double alpha;
+  real alpha;
   /* Only C's lower triangle, j <= i, is the product's (syrk's C). */
   long lower;
 };
@@ -84,33 +112,33 @@ struct scaling {
 /* A tile's diagonal offset when all of it is below the diagonal. */
 #define BELOW LONG_MAX / 4
 
-/* A buffer of n doubles aligned to 64 bytes; *raw is what to free. */
-static double *aligned_doubles(size_t n, void **raw) {
-  *raw = malloc(n * sizeof(double) + 64);
+/* A buffer of n reals aligned to 64 bytes; *raw is what to free. */
+static real *aligned_reals(size_t n, void **raw) {
+  *raw = malloc(n * sizeof(real) + 64);
   if (!*raw)
     return NULL;
   uintptr_t p = ((uintptr_t)*raw + 63) & ~(uintptr_t)63;
-  return (double *)p;
+  return (real *)p;
 }
 
 /* The loop as written, for when no buffer can be had. */
-static void dot_loop(long M, long N, long K, const double *A, long rsa, long csa,
-                     const double *B, long rsb, long csb, double *C, long rsc, long csc,
+static void dot_loop(long M, long N, long K, const real *A, long rsa, long csa,
+                     const real *B, long rsb, long csb, real *C, long rsc, long csc,
                      int fused, struct scaling s) {
   for (long i = 0; i < M; i++)
     for (long j = 0; j < N && (!s.lower || j <= i); j++) {
 #if POLYRUST_SUMS_FROM_C
-      double sum = s.start == START_ZERO ? 0.0 : C[i * rsc + j * csc];
+      real sum = s.start == START_ZERO ? 0.0 : C[i * rsc + j * csc];
       if (s.start == START_C_SCALED)
         sum = sum * s.beta;
 #else
-      double sum = 0.0;
+      real sum = 0.0;
 #endif
       for (long k = 0; k < K; k++) {
-        double a = A[i * rsa + k * csa], b = B[k * rsb + j * csb];
+        real a = A[i * rsa + k * csa], b = B[k * rsb + j * csb];
         if (s.scale_a)
           a = s.alpha * a;
-        sum = fused ? __builtin_fma(a, b, sum) : sum + a * b;
+        sum = fused ? FMA(a, b, sum) : sum + a * b;
       }
 #if POLYRUST_SUMS_FROM_C
       C[i * rsc + j * csc] = sum;
@@ -121,10 +149,10 @@ static void dot_loop(long M, long N, long K, const double *A, long rsa, long csa
 }
 
 /* All of B in panels of NR columns: Bp[p][k][c] = B(k, p*NR + c), zero past N. */
-static void pack_b(long N, long K, const double *B, long rsb, long csb, double *Bp) {
+static void pack_b(long N, long K, const real *B, long rsb, long csb, real *Bp) {
   long panels = (N + NR - 1) / NR;
   for (long p = 0; p < panels; p++) {
-    double *out = Bp + (size_t)p * K * NR;
+    real *out = Bp + (size_t)p * K * NR;
     long j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
     if (rsb == 1 && nr == NR) {
       for (long k = 0; k < K; k++)
@@ -140,10 +168,10 @@ static void pack_b(long N, long K, const double *B, long rsb, long csb, double *
 
 /* Rows i0 .. i0+mc-1, steps k0 .. k0+kc-1 of A in panels of MR rows:
  * Ap[p][k][r] = A(i0 + p*MR + r, k0 + k), zero past the block's rows. */
-static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i0, long k0,
-                   double *Ap, struct scaling s) {
+static void pack_a(long mc, long kc, const real *A, long rsa, long csa, long i0, long k0,
+                   real *Ap, struct scaling s) {
   for (long p = 0; p * MR < mc; p++) {
-    double *out = Ap + (size_t)p * kc * MR;
+    real *out = Ap + (size_t)p * kc * MR;
     long r0 = p * MR, mr = mc - r0 < MR ? mc - r0 : MR;
     for (long r = 0; r < MR; r++) {
       if (r >= mr) {
@@ -151,7 +179,7 @@ static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i
           out[k * MR + r] = 0.0;
         continue;
       }
-      const double *row = A + (i0 + r0 + r) * rsa + k0 * csa;
+      const real *row = A + (i0 + r0 + r) * rsa + k0 * csa;
       if (s.scale_a) {
         for (long k = 0; k < kc; k++)
           out[k * MR + r] = s.alpha * row[k * csa];
@@ -169,27 +197,27 @@ static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i
  * they are added into (stored into) the mr x nr valid part of C, otherwise kept in w.
  * UPDATE(x, b, acc) is one step of a sum. */
 #define MICRO_KERNEL(name, UPDATE)                                                        \
-  static void name(long kc, const double *restrict ap, const double *restrict bp,         \
-                   double *restrict w, int first, int last, double *C, long rsc, long csc, \
-                   long mr, long nr, long diag, long start, double beta) {                \
+  static void name(long kc, const real *restrict ap, const real *restrict bp,         \
+                   real *restrict w, int first, int last, real *C, long rsc, long csc, \
+                   long mr, long nr, long diag, long start, real beta) {                \
     v4 acc[MR][2];                                                                        \
     if (first && POLYRUST_SUMS_FROM_C && start != START_ZERO)                             \
       load_tile(acc, C, rsc, csc, mr, nr, diag, start, beta);                             \
     else                                                                                  \
       _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
       if (first) {                                                                        \
-        acc[r][0] = (v4){0.0, 0.0, 0.0, 0.0};                                             \
-        acc[r][1] = (v4){0.0, 0.0, 0.0, 0.0};                                             \
+        acc[r][0] = (v4){};                                                               \
+        acc[r][1] = (v4){};                                                               \
       } else {                                                                            \
         acc[r][0] = *(const v4 *)(w + r * NR);                                            \
-        acc[r][1] = *(const v4 *)(w + r * NR + 4);                                        \
+        acc[r][1] = *(const v4 *)(w + r * NR + LANES);                                        \
       }                                                                                   \
     }                                                                                     \
     for (long k = 0; k < kc; k++) {                                                       \
-      v4 b0 = *(const v4 *)(bp + k * NR), b1 = *(const v4 *)(bp + k * NR + 4);            \
+      v4 b0 = *(const v4 *)(bp + k * NR), b1 = *(const v4 *)(bp + k * NR + LANES);            \
       _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
-        double a = ap[k * MR + r];                                                        \
-        v4 x = {a, a, a, a};                                                              \
+        real a = ap[k * MR + r];                                                        \
+        v4 x = SPLAT(a);                                                              \
         acc[r][0] = UPDATE(x, b0, acc[r][0]);                                             \
         acc[r][1] = UPDATE(x, b1, acc[r][1]);                                             \
       }                                                                                   \
@@ -199,8 +227,8 @@ static void pack_a(long mc, long kc, const double *A, long rsa, long csa, long i
 
 /* The sums of a tile starting at C's mr x nr valid part (zero elsewhere), times beta
  * for START_C_SCALED (the loop's `C(i,j) * beta`, rounded once). */
-static inline void load_tile(v4 acc[MR][2], const double *C, long rsc, long csc, long mr,
-                             long nr, long diag, long start, double beta) {
+static inline void load_tile(v4 acc[MR][2], const real *C, long rsc, long csc, long mr,
+                             long nr, long diag, long start, real beta) {
   if (mr == MR && nr == NR && diag >= NR - 1 && csc == 1) {
 #pragma unroll
     for (int r = 0; r < MR; r++) {
@@ -209,19 +237,19 @@ static inline void load_tile(v4 acc[MR][2], const double *C, long rsc, long csc,
       acc[r][1] = row[1];
     }
   } else {
-    double tile[MR][NR];
+    real tile[MR][NR];
     for (long r = 0; r < MR; r++)
       for (long c = 0; c < NR; c++)
         tile[r][c] = r < mr && c < nr && c <= r + diag ? C[r * rsc + c * csc] : 0.0;
 #pragma unroll
     for (int r = 0; r < MR; r++) {
       acc[r][0] = *(v4u *)&tile[r][0];
-      acc[r][1] = *(v4u *)&tile[r][4];
+      acc[r][1] = *(v4u *)&tile[r][LANES];
     }
   }
   if (start != START_C_SCALED)
     return;
-  v4 b = {beta, beta, beta, beta};
+  v4 b = SPLAT(beta);
 #pragma unroll
   for (int r = 0; r < MR; r++) {
     acc[r][0] = acc[r][0] * b;
@@ -229,13 +257,13 @@ static inline void load_tile(v4 acc[MR][2], const double *C, long rsc, long csc,
   }
 }
 /* The sums of a tile into w (not the last block of k) or added into C. */
-static inline void store_tile(v4 acc[MR][2], double *restrict w, int last, double *C,
+static inline void store_tile(v4 acc[MR][2], real *restrict w, int last, real *C,
                               long rsc, long csc, long mr, long nr, long diag) {
   if (!last) {
 #pragma unroll
     for (int r = 0; r < MR; r++) {
       *(v4 *)(w + r * NR) = acc[r][0];
-      *(v4 *)(w + r * NR + 4) = acc[r][1];
+      *(v4 *)(w + r * NR + LANES) = acc[r][1];
     }
     return;
   }
@@ -253,11 +281,11 @@ static inline void store_tile(v4 acc[MR][2], double *restrict w, int last, doubl
     }
     return;
   }
-  double tile[MR][NR];
+  real tile[MR][NR];
 #pragma unroll
   for (int r = 0; r < MR; r++) {
     *(v4u *)&tile[r][0] = acc[r][0];
-    *(v4u *)&tile[r][4] = acc[r][1];
+    *(v4u *)&tile[r][LANES] = acc[r][1];
   }
   for (long r = 0; r < mr; r++)
     for (long c = 0; c < nr && c <= r + diag; c++)
@@ -277,8 +305,8 @@ MICRO_KERNEL(micro_kernel_unfused, UNFUSED)
  * steps fused or not); blocks of mc rows of A (a multiple of MR) and kc steps of k.
  * Sizes of 0 or less: nothing (M, N), or C(i,j) + 0.0 (K), as the loop does (for sums
  * from C: C(i,j) as `start` makes it). */
-static void product(long M, long N, long K, const double *A, long rsa, long csa,
-                    const double *B, long rsb, long csb, double *C, long rsc, long csc,
+static void product(long M, long N, long K, const real *A, long rsa, long csa,
+                    const real *B, long rsb, long csb, real *C, long rsc, long csc,
                     long mc, long kc, long fused, struct scaling s) {
   if (M <= 0 || N <= 0)
     return;
@@ -295,9 +323,9 @@ static void product(long M, long N, long K, const double *A, long rsa, long csa,
     kc = K;
   long panels = (N + NR - 1) / NR, row_panels = mc / MR;
   void *raw_b, *raw_a, *raw_w = NULL;
-  double *Bp = aligned_doubles((size_t)panels * K * NR, &raw_b);
-  double *Ap = aligned_doubles((size_t)mc * kc, &raw_a);
-  double *W = kc < K ? aligned_doubles((size_t)row_panels * panels * TILE, &raw_w) : NULL;
+  real *Bp = aligned_reals((size_t)panels * K * NR, &raw_b);
+  real *Ap = aligned_reals((size_t)mc * kc, &raw_a);
+  real *W = kc < K ? aligned_reals((size_t)row_panels * panels * TILE, &raw_w) : NULL;
   if (!Bp || !Ap || (kc < K && !W)) {
     free(raw_b);
     free(raw_a);
@@ -313,16 +341,16 @@ static void product(long M, long N, long K, const double *A, long rsa, long csa,
       int first = pc == 0, last = pc + kcb == K;
       pack_a(mcb, kcb, A, rsa, csa, ic, pc, Ap, s);
       for (long p = 0; p < panels; p++) {
-        const double *bp = Bp + ((size_t)p * K + pc) * NR;
+        const real *bp = Bp + ((size_t)p * K + pc) * NR;
         long j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
         for (long q = 0; q * MR < mcb; q++) {
           long i0 = ic + q * MR, mr = mcb - q * MR < MR ? mcb - q * MR : MR;
           long diag = s.lower ? i0 - j0 : BELOW;
           if (diag < 1 - mr)
             continue; /* above the diagonal */
-          double *w = W ? W + ((size_t)p * row_panels + q) * TILE : NULL;
-          const double *ap = Ap + (size_t)q * kcb * MR;
-          double *c = C + i0 * rsc + j0 * csc;
+          real *w = W ? W + ((size_t)p * row_panels + q) * TILE : NULL;
+          const real *ap = Ap + (size_t)q * kcb * MR;
+          real *c = C + i0 * rsc + j0 * csc;
           if (fused)
             micro_kernel_fused(kcb, ap, bp, w, first, last, c, rsc, csc, mr, nr, diag,
                                s.start, s.beta);
@@ -350,29 +378,29 @@ static void product(long M, long N, long K, const double *A, long rsa, long csa,
 #define TWO_FUSED(b, a, b2, a2) __builtin_elementwise_fma(b, a, (b2) * (a2))
 #define TWO_UNFUSED(b, a, b2, a2) ((b) * (a) + (b2) * (a2))
 #define MICRO_KERNEL_TWO(name, TERM)                                                       \
-  static void name(long kc, const double *restrict ap, const double *restrict ap2,         \
-                   const double *restrict bp, const double *restrict bp2,                  \
-                   double *restrict w, int first, int last, double *C, long rsc, long csc, \
-                   long mr, long nr, long diag, long start, double beta) {                \
+  static void name(long kc, const real *restrict ap, const real *restrict ap2,         \
+                   const real *restrict bp, const real *restrict bp2,                  \
+                   real *restrict w, int first, int last, real *C, long rsc, long csc, \
+                   long mr, long nr, long diag, long start, real beta) {                \
     v4 acc[MR][2];                                                                        \
     if (first && start != START_ZERO)                                                     \
       load_tile(acc, C, rsc, csc, mr, nr, diag, start, beta);                             \
     else                                                                                  \
       _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
       if (first) {                                                                        \
-        acc[r][0] = (v4){0.0, 0.0, 0.0, 0.0};                                             \
-        acc[r][1] = (v4){0.0, 0.0, 0.0, 0.0};                                             \
+        acc[r][0] = (v4){};                                                               \
+        acc[r][1] = (v4){};                                                               \
       } else {                                                                            \
         acc[r][0] = *(const v4 *)(w + r * NR);                                            \
-        acc[r][1] = *(const v4 *)(w + r * NR + 4);                                        \
+        acc[r][1] = *(const v4 *)(w + r * NR + LANES);                                        \
       }                                                                                   \
     }                                                                                     \
     for (long k = 0; k < kc; k++) {                                                       \
-      v4 b0 = *(const v4 *)(bp + k * NR), b1 = *(const v4 *)(bp + k * NR + 4);            \
-      v4 c0 = *(const v4 *)(bp2 + k * NR), c1 = *(const v4 *)(bp2 + k * NR + 4);          \
+      v4 b0 = *(const v4 *)(bp + k * NR), b1 = *(const v4 *)(bp + k * NR + LANES);            \
+      v4 c0 = *(const v4 *)(bp2 + k * NR), c1 = *(const v4 *)(bp2 + k * NR + LANES);          \
       _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
-        double a = ap[k * MR + r], a2 = ap2[k * MR + r];                                  \
-        v4 x = {a, a, a, a}, x2 = {a2, a2, a2, a2};                                       \
+        real a = ap[k * MR + r], a2 = ap2[k * MR + r];                                  \
+        v4 x = SPLAT(a), x2 = SPLAT(a2);                                       \
         acc[r][0] = acc[r][0] + TERM(b0, x, c0, x2);                                      \
         acc[r][1] = acc[r][1] + TERM(b1, x, c1, x2);                                      \
       }                                                                                   \
@@ -384,26 +412,26 @@ MICRO_KERNEL_TWO(two_terms_unfused, TWO_UNFUSED)
 
 /* An operand of the two-term product: its base and strides, scaled by alpha or not. */
 struct operand {
-  const double *base;
+  const real *base;
   long rs, cs;
   int scaled;
 };
 
 /* The loop as written, for when no buffer can be had. */
 static void two_terms_loop(long M, long N, long K, struct operand a, struct operand b,
-                           struct operand a2, struct operand b2, double *C, long rsc,
+                           struct operand a2, struct operand b2, real *C, long rsc,
                            long csc, int fused, struct scaling s) {
 #define ELEMENT(op, x, y) ((op).scaled ? s.alpha * (op).base[(x) * (op).rs + (y) * (op).cs] \
                                       : (op).base[(x) * (op).rs + (y) * (op).cs])
   for (long i = 0; i < M; i++)
     for (long j = 0; j < N && (!s.lower || j <= i); j++) {
-      double sum = s.start == START_ZERO ? 0.0 : C[i * rsc + j * csc];
+      real sum = s.start == START_ZERO ? 0.0 : C[i * rsc + j * csc];
       if (s.start == START_C_SCALED)
         sum = sum * s.beta;
       for (long k = 0; k < K; k++) {
-        double x = ELEMENT(b, k, j), y = ELEMENT(a, i, k);
-        double x2 = ELEMENT(b2, k, j), y2 = ELEMENT(a2, i, k);
-        sum = sum + (fused ? __builtin_fma(x, y, x2 * y2) : x * y + x2 * y2);
+        real x = ELEMENT(b, k, j), y = ELEMENT(a, i, k);
+        real x2 = ELEMENT(b2, k, j), y2 = ELEMENT(a2, i, k);
+        sum = sum + (fused ? FMA(x, y, x2 * y2) : x * y + x2 * y2);
       }
       C[i * rsc + j * csc] = sum;
     }
@@ -411,7 +439,7 @@ static void two_terms_loop(long M, long N, long K, struct operand a, struct oper
 }
 
 /* All of an operand packed as B is (pack_b), times alpha where it is scaled. */
-static void pack_b_scaled(long N, long K, struct operand b, double alpha, double *Bp) {
+static void pack_b_scaled(long N, long K, struct operand b, real alpha, real *Bp) {
   pack_b(N, K, b.base, b.rs, b.cs, Bp);
   if (!b.scaled)
     return;
@@ -421,11 +449,11 @@ static void pack_b_scaled(long N, long K, struct operand b, double alpha, double
 }
 
 /* `start`, beta, lower as for the scaled variant; A2 and B2 the second product's. */
-void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
-                   const double *B, long rsb, long csb, const double *A2, long rsa2,
-                   long csa2, const double *B2, long rsb2, long csb2, double *C, long rsc,
-                   long csc, long mc, long kc, long fused, long start, double beta,
-                   double alpha, long scaled, long lower) {
+void KERNEL_SYMBOL(long M, long N, long K, const real *A, long rsa, long csa,
+                   const real *B, long rsb, long csb, const real *A2, long rsa2,
+                   long csa2, const real *B2, long rsb2, long csb2, real *C, long rsc,
+                   long csc, long mc, long kc, long fused, long start, real beta,
+                   real alpha, long scaled, long lower) {
   struct scaling s = {start, beta, 0, alpha, lower};
   struct operand a = {A, rsa, csa, scaled & 1}, b = {B, rsb, csb, (scaled >> 1) & 1};
   struct operand a2 = {A2, rsa2, csa2, (scaled >> 2) & 1};
@@ -439,11 +467,11 @@ void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
     kc = K;
   long panels = (N + NR - 1) / NR, row_panels = mc / MR;
   void *raw[5] = {NULL, NULL, NULL, NULL, NULL};
-  double *Bp = K > 0 ? aligned_doubles((size_t)panels * K * NR, &raw[0]) : NULL;
-  double *Bp2 = K > 0 ? aligned_doubles((size_t)panels * K * NR, &raw[1]) : NULL;
-  double *Ap = K > 0 ? aligned_doubles((size_t)mc * kc, &raw[2]) : NULL;
-  double *Ap2 = K > 0 ? aligned_doubles((size_t)mc * kc, &raw[3]) : NULL;
-  double *W = K > 0 && kc < K ? aligned_doubles((size_t)row_panels * panels * TILE, &raw[4])
+  real *Bp = K > 0 ? aligned_reals((size_t)panels * K * NR, &raw[0]) : NULL;
+  real *Bp2 = K > 0 ? aligned_reals((size_t)panels * K * NR, &raw[1]) : NULL;
+  real *Ap = K > 0 ? aligned_reals((size_t)mc * kc, &raw[2]) : NULL;
+  real *Ap2 = K > 0 ? aligned_reals((size_t)mc * kc, &raw[3]) : NULL;
+  real *W = K > 0 && kc < K ? aligned_reals((size_t)row_panels * panels * TILE, &raw[4])
                               : NULL;
   if (K <= 0 || !Bp || !Bp2 || !Ap || !Ap2 || (kc < K && !W)) {
     for (int x = 0; x < 5; x++)
@@ -471,9 +499,9 @@ void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
           long diag = s.lower ? i0 - j0 : BELOW;
           if (diag < 1 - mr)
             continue; /* above the diagonal */
-          double *w = W ? W + ((size_t)p * row_panels + q) * TILE : NULL;
+          real *w = W ? W + ((size_t)p * row_panels + q) * TILE : NULL;
           size_t from = (size_t)q * kcb * MR;
-          double *c = C + i0 * rsc + j0 * csc;
+          real *c = C + i0 * rsc + j0 * csc;
           if (fused)
             two_terms_fused(kcb, Ap + from, Ap2 + from, Bp + at, Bp2 + at, w, first, last,
                             c, rsc, csc, mr, nr, diag, s.start, s.beta);
@@ -491,16 +519,25 @@ void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
 /* `start` says where each sum starts (START_*), beta what C is scaled by
  * (START_C_SCALED); with scale_a non-zero, A's elements are alpha * A(i,k); with
  * lower non-zero only C(i,j) with j <= i are made (the others are not touched). */
-void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
-                   const double *B, long rsb, long csb, double *C, long rsc, long csc,
-                   long mc, long kc, long fused, long start, double beta, long scale_a,
-                   double alpha, long lower) {
+void KERNEL_SYMBOL(long M, long N, long K, const real *A, long rsa, long csa,
+                   const real *B, long rsb, long csb, real *C, long rsc, long csc,
+                   long mc, long kc, long fused, long start, real beta, long scale_a,
+                   real alpha, long lower) {
   struct scaling s = {start, beta, scale_a, alpha, lower};
   product(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, mc, kc, fused, s);
 }
+#elif POLYRUST_ALPHA
+/* The dot products with A's elements times alpha, packed as alpha * A(i,k): the loop's
+ * own first product (`sum += alpha * A(i,k) * B(k,j)`). */
+void KERNEL_SYMBOL(long M, long N, long K, const real *A, long rsa, long csa,
+                   const real *B, long rsb, long csb, real *C, long rsc, long csc,
+                   long mc, long kc, long fused, real alpha) {
+  struct scaling s = {START_C, 1.0, 1, alpha, 0};
+  product(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, mc, kc, fused, s);
+}
 #else
-void KERNEL_SYMBOL(long M, long N, long K, const double *A, long rsa, long csa,
-                   const double *B, long rsb, long csb, double *C, long rsc, long csc,
+void KERNEL_SYMBOL(long M, long N, long K, const real *A, long rsa, long csa,
+                   const real *B, long rsb, long csb, real *C, long rsc, long csc,
                    long mc, long kc, long fused) {
   struct scaling s = {START_C, 1.0, 0, 1.0, 0};
   product(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, mc, kc, fused, s);

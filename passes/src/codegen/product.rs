@@ -25,7 +25,7 @@ use crate::llvm::ir::as_instruction;
 use crate::llvm::{link, FunctionAnalyses};
 use crate::model::Scop;
 use crate::transform::product::{
-    Accumulator, Factor, Operand, Product, Scaling, Start, MICRO_ROWS,
+    Accumulator, Factor, Operand, Precision, Product, Scaling, Start, MICRO_ROWS,
 };
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
@@ -47,6 +47,16 @@ const KERNEL_TWO_TERMS_BITCODE: &[u8] =
 /// Its variant whose sums start at C, C * beta or +0.0, with A scaled by alpha.
 const KERNEL_SCALED_BITCODE: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled.bc"));
+/// The dot-product kernel's variant with A scaled by alpha.
+const KERNEL_ALPHA_BITCODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/products_alpha.bc"));
+/// The same five, built for floats (in the same order).
+const KERNEL_F32_BITCODE: [&[u8]; 5] = [
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_f32.bc")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_from_c_f32.bc")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_two_terms_f32.bc")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled_f32.bc")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_alpha_f32.bc")),
+];
 
 /// Replaces `region` (modelled as `scop`) by a call of the packed product, behind the
 /// run-time check; with `threads` (the fork threshold in work, as for loops), its rows
@@ -76,11 +86,22 @@ pub fn generate<'f>(
     }
     let runtime = check::runtime_check(&region.spec, scop)?;
     let folds = fold::plan(region, scop, scop, &[])?;
-    let bitcode = match (product.accumulator, &product.second) {
-        (_, Some(_)) => KERNEL_TWO_TERMS_BITCODE,
-        (Accumulator::Sum, None) => KERNEL_BITCODE,
-        (Accumulator::C, None) => KERNEL_FROM_C_BITCODE,
-        (Accumulator::Scaled(_), None) => KERNEL_SCALED_BITCODE,
+    let variant = match (product.accumulator, &product.second) {
+        (_, Some(_)) => 2,
+        (Accumulator::Sum, None) => 0,
+        (Accumulator::C, None) => 1,
+        (Accumulator::Scaled(_), None) => 3,
+        (Accumulator::ScaledSum(_), None) => 4,
+    };
+    let bitcode = match product.precision {
+        Precision::Double => [
+            KERNEL_BITCODE,
+            KERNEL_FROM_C_BITCODE,
+            KERNEL_TWO_TERMS_BITCODE,
+            KERNEL_SCALED_BITCODE,
+            KERNEL_ALPHA_BITCODE,
+        ][variant],
+        Precision::Single => KERNEL_F32_BITCODE[variant],
     };
     let (kernel, ty) = link::kernel(fa.function(), bitcode, product.kernel())
         .map_err(CodegenError::Unsupported)?;
@@ -147,10 +168,16 @@ fn build_call<'f>(
         args.push(em.b.const_i64(size));
     }
     match (product.accumulator, &product.second) {
-        (Accumulator::Scaled(scaling), None) => args.extend(scaling_arguments(em, scaling)?),
-        (Accumulator::Scaled(scaling), Some(second)) => {
-            args.extend(two_terms_arguments(em, scaling, second.scaled_bits())?)
+        (Accumulator::Scaled(scaling), None) => {
+            args.extend(scaling_arguments(em, scaling, product.precision)?)
         }
+        (Accumulator::Scaled(scaling), Some(second)) => args.extend(two_terms_arguments(
+            em,
+            scaling,
+            second.scaled_bits(),
+            product.precision,
+        )?),
+        (Accumulator::ScaledSum(alpha), None) => args.push(available_base(em, alpha)?),
         _ => {}
     }
     branch_on_check(em, check, ok);
@@ -162,7 +189,13 @@ fn build_call<'f>(
         ));
     }
     match em.threads.filter(|_| !lower_triangle(product)) {
-        Some(min_work) => call_by_rows(em, check, (kernel, ty), (args, &rows), min_work),
+        Some(min_work) => {
+            let rows = RowOperands {
+                positions: &rows,
+                element_bytes: product.precision.bytes(),
+            };
+            call_by_rows(em, check, (kernel, ty), (args, rows), min_work)
+        }
         None => {
             let call = em.b.call(kernel, ty, &args);
             em.b.locate_call(call);
@@ -171,12 +204,17 @@ fn build_call<'f>(
     leave_to_exit(em, live)
 }
 
-/// The scaled kernel's `start`, `beta`, `scale_a`, `alpha` (1.0 where unused) and
-/// `lower`.
-fn scaling_arguments(em: &Emitter<'_, '_>, scaling: Scaling) -> Result<[Value; 5], CodegenError> {
-    let factor = |f: Option<Factor>| match f {
-        Some(value) => available_base(em, value),
-        None => Ok(em.b.const_f64(1.0)),
+/// The scaled kernel's `start`, `beta`, `scale_a`, `alpha` (1.0 of the elements' type
+/// where unused) and `lower`.
+fn scaling_arguments(
+    em: &Emitter<'_, '_>,
+    scaling: Scaling,
+    precision: Precision,
+) -> Result<[Value; 5], CodegenError> {
+    let factor = |f: Option<Factor>| match (f, precision) {
+        (Some(value), _) => available_base(em, value),
+        (None, Precision::Double) => Ok(em.b.const_f64(1.0)),
+        (None, Precision::Single) => Ok(em.b.const_f32(1.0)),
     };
     let beta = match scaling.start {
         Start::ScaledC(beta) => Some(beta),
@@ -196,8 +234,9 @@ fn two_terms_arguments(
     em: &Emitter<'_, '_>,
     scaling: Scaling,
     scaled: u64,
+    precision: Precision,
 ) -> Result<[Value; 5], CodegenError> {
-    let [start, beta, _, alpha, lower] = scaling_arguments(em, scaling)?;
+    let [start, beta, _, alpha, lower] = scaling_arguments(em, scaling, precision)?;
     let scaled = i64::try_from(scaled)
         .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
     Ok([start, beta, alpha, em.b.const_i64(scaled), lower])
@@ -206,13 +245,13 @@ fn two_terms_arguments(
 /// The call on blocks of `MICRO_ROWS` rows, from a placeholder `first` block to a
 /// placeholder `end` (see `fork`), left as a site for `outline`: the kernel gets
 /// `min(end * MICRO_ROWS, M) - first * MICRO_ROWS` rows (none or less: it returns), the
-/// operands indexed by i (at `rows` among the arguments) from the first of them. The blocks of rows are weighed as a loop with the j
-/// and k loops inside.
+/// operands indexed by i (`rows`) from the first of them. The blocks of rows are weighed
+/// as a loop with the j and k loops inside.
 fn call_by_rows<'f>(
     em: &mut Emitter<'_, 'f>,
     check: &Check<'_, 'f>,
     (kernel, ty): (Value, inkwell::llvm_sys::prelude::LLVMTypeRef),
-    (mut args, rows): (Vec<Value>, &[usize]),
+    (mut args, rows): (Vec<Value>, RowOperands<'_>),
     min_work: u64,
 ) {
     let b = em.b;
@@ -232,11 +271,11 @@ fn call_by_rows<'f>(
     let past = b.icmp(LLVMIntPredicate::LLVMIntSLT, m, after);
     let last = b.select(past, m, after);
     args[0] = b.binary(LLVMOpcode::LLVMSub, last, row);
-    // Each operand indexed by i: its base, then its row stride; the elements are
-    // doubles.
-    for &base in rows {
+    // Each operand indexed by i: its base, then its row stride in elements.
+    let element_bytes = b.const_i64(rows.element_bytes as i64);
+    for &base in rows.positions {
         let elements = b.binary(LLVMOpcode::LLVMMul, row, args[base + 1]);
-        let bytes = b.binary(LLVMOpcode::LLVMMul, elements, b.const_i64(8));
+        let bytes = b.binary(LLVMOpcode::LLVMMul, elements, element_bytes);
         args[base] = b.byte_address(args[base], bytes);
     }
     let call = b.call(kernel, ty, &args);
@@ -252,6 +291,13 @@ fn call_by_rows<'f>(
         min_trips: super::fork::min_trips(2, min_work),
         iterator: "i".into(),
     });
+}
+
+/// The kernel's arguments that are operands indexed by i (each a base pointer followed
+/// by its row stride), and the bytes of their elements.
+struct RowOperands<'a> {
+    positions: &'a [usize],
+    element_bytes: u64,
 }
 
 /// Whether only C's lower triangle is the product's (`j <= i` with i counted from C's

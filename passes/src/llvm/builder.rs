@@ -56,6 +56,11 @@ impl<'f> IrBuilder<'f> {
         unsafe { c::LLVMConstReal(c::LLVMDoubleTypeInContext(self.context), value) }
     }
 
+    /// `value` as a float constant (exact for the values polyrust makes: 1.0).
+    pub fn const_f32(&self, value: f64) -> Value {
+        unsafe { c::LLVMConstReal(c::LLVMFloatTypeInContext(self.context), value) }
+    }
+
     /// `value` as a constant of the integer type `ty` (truncated to its width).
     pub fn const_int(&self, ty: LLVMTypeRef, value: i64) -> Value {
         unsafe { c::LLVMConstInt(ty, value as u64, 1) }

@@ -14,6 +14,8 @@ use crate::llvm::ir::{as_instruction, called_function_name, operand, phi_incomin
 use crate::llvm::LLVMValueRef;
 use crate::model::Statement;
 
+use super::Factor;
+
 /// The arrays (model names) of a product candidate's accesses, by their part.
 pub struct Roles<'s> {
     /// The scalar the first statement sets and the k loop updates.
@@ -40,12 +42,13 @@ pub enum MultiplyAdd {
 }
 
 /// Whether the IR of the statements `init`, `update`, `add` computes the product
-/// exactly as the packed kernel does; how its steps multiply and add.
+/// exactly as the packed kernel does; how its steps multiply and add, and what A's
+/// element is multiplied by first (`sum += alpha * A[i][k] * B[j][k]`), if anything.
 pub fn check(
     region: &DetectedRegion<'_>,
     roles: &Roles<'_>,
     [init, update, add]: [&Statement; 3],
-) -> Result<MultiplyAdd, String> {
+) -> Result<(MultiplyAdd, Option<Factor>), String> {
     let ir = &region.ir;
     let statement = |st: &Statement| {
         ir.statements
@@ -66,11 +69,11 @@ pub fn check(
     let loads = |st: &StatementIr<'_>, array: &str, opcode: InstructionOpcode| {
         accesses_of(region, st, array, opcode)
     };
-    let factors = [
-        single(loads(update, roles.a, InstructionOpcode::Load))?,
-        single(loads(update, roles.b, InstructionOpcode::Load))?,
-    ];
-    let multiply_add = step_kind(step, sum.as_value_ref(), factors)?;
+    let a = single(loads(update, roles.a, InstructionOpcode::Load))?;
+    let b = single(loads(update, roles.b, InstructionOpcode::Load))?;
+    let alpha = scaled_a(region, step, a);
+    let a_factor = alpha.map_or(a, |(product, _)| product);
+    let multiply_add = step_kind(step, sum.as_value_ref(), [a_factor, b])?;
     // The sum leaves the k loop as the update itself or through a phi of it (LCSSA).
     let last_value = out == step
         || out.get_opcode() == InstructionOpcode::Phi && {
@@ -81,7 +84,29 @@ pub fn check(
         return Err("the sum leaving the k loop is not its last value".into());
     }
     c_update(region, add, roles, out)?;
-    Ok(multiply_add)
+    Ok((multiply_add, alpha.map(|(_, factor)| factor)))
+}
+
+/// `alpha * A element` (either order, alpha made before the region) among the values
+/// the step multiplies, with alpha: the loop's own first product, which the kernel
+/// makes when it packs A.
+fn scaled_a(
+    region: &DetectedRegion<'_>,
+    step: InstructionValue<'_>,
+    a: LLVMValueRef,
+) -> Option<(LLVMValueRef, Factor)> {
+    let mut candidates: Vec<LLVMValueRef> = (0..3).filter_map(|n| operand(step, n)).collect();
+    let products: Vec<LLVMValueRef> = candidates
+        .iter()
+        .filter_map(|v| as_instruction(*v))
+        .filter(|i| i.get_opcode() == InstructionOpcode::FMul)
+        .flat_map(|i| [operand(i, 0), operand(i, 1)])
+        .flatten()
+        .collect();
+    candidates.extend(products);
+    candidates
+        .into_iter()
+        .find_map(|v| scale_of(region, v, |x| x == a).map(|factor| (v, factor)))
 }
 
 /// How the k loop's update `step` of `sum` multiplies the two `factors` (A's and B's
@@ -95,7 +120,7 @@ pub(super) fn step_kind(
     let is_product = |x: Option<LLVMValueRef>, y: Option<LLVMValueRef>| {
         [x, y] == [Some(a), Some(b)] || [x, y] == [Some(b), Some(a)]
     };
-    if called_function_name(step).is_some_and(|n| n == "llvm.fmuladd.f64") {
+    if called_function_name(step).is_some_and(is_fmuladd) {
         if is_product(operand(step, 0), operand(step, 1))
             && operand(step, 2) == Some(sum)
             && !has_fast_math(step)
@@ -215,6 +240,12 @@ pub(super) fn is_positive_zero(value: LLVMValueRef) -> bool {
     }
 }
 
+/// Whether `name` is the multiply-add intrinsic of doubles or of floats (its operands
+/// are then the loads or products checked to be its factors, of one type).
+pub(super) fn is_fmuladd(name: String) -> bool {
+    name == "llvm.fmuladd.f64" || name == "llvm.fmuladd.f32"
+}
+
 /// Whether an instruction has any fast-math flag.
 pub(super) fn has_fast_math(inst: InstructionValue<'_>) -> bool {
     use inkwell::llvm_sys::core as c;
@@ -223,4 +254,27 @@ pub(super) fn has_fast_math(inst: InstructionValue<'_>) -> bool {
         let v = inst.as_value_ref();
         c::LLVMCanValueUseFastMathFlags(v) != 0 && c::LLVMGetFastMathFlags(v) != 0
     }
+}
+
+/// For `value = factor * x` or `x * factor` (an `fmul` without fast-math flags) with
+/// `is_x(x)` and `factor` made before the region: the factor.
+pub(super) fn scale_of(
+    region: &DetectedRegion<'_>,
+    value: LLVMValueRef,
+    is_x: impl Fn(LLVMValueRef) -> bool,
+) -> Option<Factor> {
+    let product = as_instruction(value)
+        .filter(|i| i.get_opcode() == InstructionOpcode::FMul && !has_fast_math(*i))?;
+    match [operand(product, 0)?, operand(product, 1)?] {
+        [f, x] | [x, f] if is_x(x) && made_before(region, f) => Some(f),
+        _ => None,
+    }
+}
+
+/// Whether `value` is made before the region (an argument, a constant, an instruction
+/// outside it), so that the call can pass it.
+pub(super) fn made_before(region: &DetectedRegion<'_>, value: LLVMValueRef) -> bool {
+    !as_instruction(value)
+        .and_then(|i| i.get_parent())
+        .is_some_and(|b| region.ir.blocks.contains(&b))
 }

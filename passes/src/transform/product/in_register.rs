@@ -21,7 +21,7 @@ use crate::transform::Subject;
 
 use super::arithmetic::{accesses_of, single, step_kind, MultiplyAdd};
 use super::recognise::{box_bounds, operand as product_operand, reads_counter, target_has};
-use super::{Accumulator, Blocking, Product};
+use super::{common_precision, Accumulator, Blocking, Precision, Product};
 
 /// The accesses of the statement by their part: A's and B's reads, C's read and write.
 pub(super) struct Parts<'s> {
@@ -73,29 +73,33 @@ pub(super) fn recognise(
     if operand(parts.c_write, ["i0", "i1"])? != c {
         return Err("C is written elsewhere than it is read".into());
     }
+    let arrays = [&parts.a.array, &parts.b.array, &parts.c_read.array].map(String::as_str);
+    let precision = common_precision(scop, &arrays)?;
     Ok(Product {
         a,
         b,
         c,
         trips: [count(m), count(n), count(k)],
-        blocking: Blocking::for_caches(hardware),
+        blocking: Blocking::for_caches(hardware, precision),
         fused,
         accumulator: Accumulator::C,
         second: None,
+        precision,
     })
 }
 
-/// The statement reads two-dimensional arrays of doubles (A and B, maybe one array,
+/// The statement reads two-dimensional arrays of doubles or floats (A and B, maybe one array,
 /// and C) and writes C, which it reads once; nothing else.
 pub(super) fn parts<'s>(scop: &'s Scop, update: &'s Statement) -> Result<Parts<'s>, String> {
     let array = |name: &str| scop.arrays.iter().find(|a| a.name == name);
-    let matrix = |x: &Array| !x.is_scalar && x.rank() == 2 && x.element_type == "double";
+    let matrix =
+        |x: &Array| !x.is_scalar && x.rank() == 2 && Precision::of(&x.element_type).is_some();
     if !update
         .accesses
         .iter()
         .all(|a| array(&a.array).is_some_and(matrix))
     {
-        return Err("the statement accesses other than matrices of doubles".into());
+        return Err("the statement accesses other than matrices of doubles or floats".into());
     }
     let of_kind = |kind: AccessKind| {
         update

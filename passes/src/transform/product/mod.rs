@@ -34,7 +34,8 @@ use crate::transform::hardware::Hardware;
 
 /// Rows of the micro-kernel (the kernel's `MR`).
 pub const MICRO_ROWS: u64 = 6;
-/// Columns of the micro-kernel (the kernel's `NR`).
+/// Columns of the micro-kernel in double precision (the kernel's `NR`: two vectors of
+/// 4 doubles).
 pub const MICRO_COLUMNS: u64 = 8;
 /// The kernel's symbol.
 pub const KERNEL: &str = "polyrust_product_f64";
@@ -45,6 +46,74 @@ pub const KERNEL_SCALED: &str = "polyrust_product_scaled_f64";
 
 /// The symbol of its variant with two products per step (syr2k).
 pub const KERNEL_TWO_TERMS: &str = "polyrust_product_two_terms_f64";
+/// The symbol of the dot-product kernel's variant with A scaled by alpha.
+pub const KERNEL_ALPHA: &str = "polyrust_product_alpha_f64";
+
+/// The element type of a product's matrices (all of A, B and C, and its sums): the
+/// kernel is built once for each (`-DPOLYRUST_F32`), its symbols ending in `_f64` or
+/// `_f32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    /// `double`.
+    Double,
+    /// `float`.
+    Single,
+}
+
+impl Precision {
+    /// The precision of elements of the model's type `name`, if a kernel is built for it.
+    pub fn of(name: &str) -> Option<Precision> {
+        match name {
+            "double" => Some(Precision::Double),
+            "float" => Some(Precision::Single),
+            _ => None,
+        }
+    }
+
+    /// The bytes of an element.
+    pub fn bytes(self) -> u64 {
+        match self {
+            Precision::Double => 8,
+            Precision::Single => 4,
+        }
+    }
+
+    /// Columns of the micro-kernel: two 256-bit vectors of elements.
+    pub fn micro_columns(self) -> u64 {
+        MICRO_COLUMNS * 8 / self.bytes()
+    }
+
+    /// The kernel `symbol` (one of the `KERNEL*` constants) for these elements.
+    fn symbol(self, symbol: &'static str) -> &'static str {
+        match (self, symbol) {
+            (Precision::Double, _) => symbol,
+            (Precision::Single, KERNEL) => "polyrust_product_f32",
+            (Precision::Single, KERNEL_FROM_C) => "polyrust_product_from_c_f32",
+            (Precision::Single, KERNEL_SCALED) => "polyrust_product_scaled_f32",
+            (Precision::Single, KERNEL_ALPHA) => "polyrust_product_alpha_f32",
+            (Precision::Single, _) => "polyrust_product_two_terms_f32",
+        }
+    }
+}
+
+/// The one precision of the model's `arrays` (by name), all of one element type the
+/// kernel is built for.
+pub(crate) fn common_precision(
+    scop: &crate::model::Scop,
+    arrays: &[&str],
+) -> Result<Precision, String> {
+    let precision = |name: &&str| {
+        scop.arrays
+            .iter()
+            .find(|a| a.name == *name)
+            .and_then(|a| Precision::of(&a.element_type))
+    };
+    let found: Vec<Option<Precision>> = arrays.iter().map(precision).collect();
+    match found.first() {
+        Some(Some(first)) if found.iter().all(|p| *p == Some(*first)) => Ok(*first),
+        _ => Err("the matrices are not all of doubles or all of floats".into()),
+    }
+}
 
 /// A value of the function that a scaled product multiplies by (`alpha`, `beta`),
 /// made before the region.
@@ -55,6 +124,10 @@ pub type Factor = crate::llvm::LLVMValueRef;
 pub enum Accumulator {
     /// A scalar starting at +0.0, added to C's element after the k loop.
     Sum,
+    /// The same, each step's A element multiplied by alpha first (`sum += alpha *
+    /// A[i][k] * B[j][k]`, as darknet's gemm_nt writes it): the dot-product kernel's
+    /// variant that packs alpha * A.
+    ScaledSum(Factor),
     /// C's element itself, kept in a register across k: the sum starts at its old value
     /// and is stored back.
     C,
@@ -148,9 +221,10 @@ pub struct Blocking {
 impl Blocking {
     /// Blocks sized for `hardware`'s caches: a packed panel of B over `kc` steps takes
     /// half of L1, the packed block of A (`mc` x `kc`) half of L2.
-    pub fn for_caches(hardware: &Hardware) -> Blocking {
-        let element = 8;
-        let kc = (hardware.l1_bytes.value / 2 / (MICRO_COLUMNS * element)).clamp(16, 1024);
+    pub fn for_caches(hardware: &Hardware, precision: Precision) -> Blocking {
+        let element = precision.bytes();
+        let columns = precision.micro_columns();
+        let kc = (hardware.l1_bytes.value / 2 / (columns * element)).clamp(16, 1024);
         let kc = kc - kc % 8;
         let mc = (hardware.l2_bytes.value / 2 / (kc * element)).clamp(MICRO_ROWS, 1024);
         Blocking {
@@ -181,6 +255,8 @@ pub struct Product {
     pub accumulator: Accumulator,
     /// The second product of each step, when a step makes two (syr2k).
     pub second: Option<Box<SecondProduct>>,
+    /// The element type of the matrices and sums.
+    pub precision: Precision,
 }
 
 impl Product {
@@ -201,7 +277,9 @@ impl Product {
             (true, false, None) => "A transposed, ",
         };
         let form = match self.accumulator {
-            Accumulator::Sum => format!("{transposed}a dot product per element"),
+            Accumulator::Sum | Accumulator::ScaledSum(_) => {
+                format!("{transposed}a dot product per element")
+            }
             Accumulator::C => format!("{transposed}C kept in a register across k"),
             Accumulator::Scaled(scaling) => {
                 let start = match scaling.start {
@@ -219,6 +297,7 @@ impl Product {
         };
         let alpha = match self.accumulator {
             Accumulator::Scaled(Scaling { alpha: Some(_), .. }) => "alpha * ",
+            Accumulator::ScaledSum(_) => "alpha * ",
             _ => "",
         };
         let terms = match &self.second {
@@ -251,20 +330,20 @@ impl Product {
             self.blocking.mc,
             self.blocking.kc,
             MICRO_ROWS,
-            MICRO_COLUMNS
+            self.precision.micro_columns()
         )
     }
 
     /// The symbol of the kernel the product calls.
     pub fn kernel(&self) -> &'static str {
-        if self.second.is_some() {
-            return KERNEL_TWO_TERMS;
-        }
-        match self.accumulator {
-            Accumulator::Sum => KERNEL,
-            Accumulator::C => KERNEL_FROM_C,
-            Accumulator::Scaled(_) => KERNEL_SCALED,
-        }
+        let symbol = match (self.accumulator, &self.second) {
+            (_, Some(_)) => KERNEL_TWO_TERMS,
+            (Accumulator::Sum, None) => KERNEL,
+            (Accumulator::ScaledSum(_), None) => KERNEL_ALPHA,
+            (Accumulator::C, None) => KERNEL_FROM_C,
+            (Accumulator::Scaled(_), None) => KERNEL_SCALED,
+        };
+        self.precision.symbol(symbol)
     }
 
     /// The call as a printer shows it.
@@ -291,6 +370,7 @@ impl Product {
                 second.scaled_bits(),
                 u8::from(s.lower),
             ),
+            (Accumulator::ScaledSum(_), None) => ", scale A = 1".into(),
             _ => String::new(),
         };
         let second = match &self.second {
@@ -359,13 +439,21 @@ mod tests {
     fn blocks_fill_half_of_l1_with_b_and_half_of_l2_with_a() {
         // 32 KiB L1: 16 KiB of B's panel is 256 steps of 8 doubles; 512 KiB L2: 256 KiB
         // of A over 256 steps is 128 rows, 126 in whole micro-kernel rows.
-        let blocks = Blocking::for_caches(&hardware(32 << 10, 512 << 10));
+        let blocks = Blocking::for_caches(&hardware(32 << 10, 512 << 10), Precision::Double);
         assert_eq!(blocks, Blocking { mc: 126, kc: 256 });
     }
 
     #[test]
+    fn float_blocks_fill_the_same_bytes_with_twice_the_columns() {
+        // 16 KiB of B's panel is 256 steps of 16 floats; 256 KiB of A over 256 steps of
+        // floats is 256 rows, 252 in whole micro-kernel rows.
+        let blocks = Blocking::for_caches(&hardware(32 << 10, 512 << 10), Precision::Single);
+        assert_eq!(blocks, Blocking { mc: 252, kc: 256 });
+    }
+
+    #[test]
     fn blocks_stay_whole_micro_kernels_for_tiny_caches() {
-        let blocks = Blocking::for_caches(&hardware(1024, 4096));
+        let blocks = Blocking::for_caches(&hardware(1024, 4096), Precision::Single);
         assert!(blocks.kc.is_multiple_of(8));
         assert!(blocks.mc >= MICRO_ROWS && blocks.mc.is_multiple_of(MICRO_ROWS));
     }

@@ -1,7 +1,7 @@
 //! Recognition of the dot-product nest in a region's model: three statements in one
 //! pair of loops (i, j) (the sum set to a constant, the k loop updating it from one
 //! element of A and one of B, C's element updated from it after the k loop), box
-//! domains from 0, A, B and C distinct two-dimensional arrays of doubles indexed by the
+//! domains from 0, A, B and C distinct two-dimensional arrays of doubles (or all of floats) indexed by the
 //! counters alone, an x86-64 target with AVX2. The arithmetic itself is checked on the
 //! IR (`arithmetic`): its steps are fused in the kernel exactly where the loop's are
 //! (`llvm.fmuladd` on a target with FMA). Anything else is not a product: the region is
@@ -17,7 +17,10 @@ use crate::transform::hardware::Hardware;
 use crate::transform::Subject;
 
 use super::arithmetic::{self, MultiplyAdd, Roles};
-use super::{in_register, scaled, two_terms, Accumulator, Blocking, Operand, Product};
+use super::{
+    common_precision, in_register, scaled, two_terms, Accumulator, Blocking, Operand, Precision,
+    Product,
+};
 
 /// Vector registers the micro-kernel needs, in bits.
 const VECTOR_BITS: u32 = 256;
@@ -66,7 +69,7 @@ fn dot_products(
     }
     let roles = roles(scop, init, update, add)?;
     in_one_pair_of_loops(subject, init, update, add)?;
-    let multiply_add = arithmetic::check(subject.region, &roles, [init, update, add])?;
+    let (multiply_add, alpha) = arithmetic::check(subject.region, &roles, [init, update, add])?;
     // The backend fuses `llvm.fmuladd` exactly where the target has FMA.
     let fused = multiply_add == MultiplyAdd::FmulAdd && target_has(subject, "+fma");
     let trips = trip_counts(subject, scop, init, update, add)?;
@@ -81,15 +84,18 @@ fn dot_products(
     if c_written != c {
         return Err("C is written elsewhere than it is read".into());
     }
+    let arrays = [roles.a, roles.b, roles.c, roles.sum, roles.out];
+    let precision = common_precision(scop, &arrays)?;
     Ok(Product {
         a,
         b,
         c,
         trips,
-        blocking: Blocking::for_caches(hardware),
+        blocking: Blocking::for_caches(hardware, precision),
         fused,
-        accumulator: Accumulator::Sum,
+        accumulator: alpha.map_or(Accumulator::Sum, Accumulator::ScaledSum),
         second: None,
+        precision,
     })
 }
 
@@ -123,7 +129,7 @@ fn roles<'s>(
     add: &'s Statement,
 ) -> Result<Roles<'s>, String> {
     let array = |name: &str| scop.arrays.iter().find(|a| a.name == name);
-    let is_double = |a: &Array| a.element_type == "double";
+    let is_double = |a: &Array| Precision::of(&a.element_type).is_some();
     let scalar = |a: &Access| array(&a.array).is_some_and(|x| x.is_scalar && is_double(x));
     let matrix =
         |a: &Access| array(&a.array).is_some_and(|x| !x.is_scalar && x.rank() == 2 && is_double(x));
@@ -131,7 +137,7 @@ fn roles<'s>(
         return Err("the sum's statement makes other accesses".into());
     };
     if set.kind != AccessKind::MustWrite || !scalar(set) {
-        return Err("the first statement does not set a scalar double".into());
+        return Err("the first statement does not set a scalar double or float".into());
     }
     let sum = set.array.as_str();
     let pick = |st: &'s Statement, kind: AccessKind, wanted: &dyn Fn(&Access) -> bool| {

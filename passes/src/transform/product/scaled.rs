@@ -28,10 +28,10 @@ use crate::transform::hardware::Hardware;
 use crate::transform::Subject;
 
 use super::arithmetic::MultiplyAdd;
-use super::arithmetic::{accesses_of, has_fast_math, is_positive_zero, single, step_kind};
+use super::arithmetic::{accesses_of, is_fmuladd, is_positive_zero, scale_of, single, step_kind};
 use super::in_register::{is_load_of, parts, promoted_chain, step_of, Parts};
 use super::recognise::{operand as product_operand, spanned_box, target_has};
-use super::{Accumulator, Blocking, Factor, Operand, Product, Scaling, Start};
+use super::{common_precision, Accumulator, Blocking, Factor, Operand, Product, Scaling, Start};
 
 /// The product of `update` (three loops deep), after `first` (two loops deep) when
 /// there is one, or why it is not one. The target has been checked.
@@ -67,12 +67,14 @@ pub(super) fn recognise(
     let (c, highs, lower) = c_and_first(subject, scop, &builder, first, update, c_written, j)?;
     let (multiply_add, start, alpha) = arithmetic(subject, first, update, &parts)?;
     let count = |hi: &AstExpr| AstExpr::Op(AstOp::Add, vec![hi.clone(), AstExpr::Int(1)]);
+    let arrays = [&parts.a.array, &parts.b.array, &parts.c_read.array].map(String::as_str);
+    let precision = common_precision(scop, &arrays)?;
     Ok(Product {
         a,
         b,
         c,
         trips: [count(&highs[0]), count(&highs[j]), count(&highs[k])],
-        blocking: Blocking::for_caches(hardware),
+        blocking: Blocking::for_caches(hardware, precision),
         // The backend fuses `llvm.fmuladd` exactly where the target has FMA.
         fused: multiply_add == MultiplyAdd::FmulAdd && target_has(subject, "+fma"),
         accumulator: Accumulator::Scaled(Scaling {
@@ -81,6 +83,7 @@ pub(super) fn recognise(
             lower,
         }),
         second: None,
+        precision,
     })
 }
 
@@ -371,29 +374,6 @@ fn stored_start(
     }
 }
 
-/// For `value = factor * x` or `x * factor` (an `fmul` without fast-math flags) with
-/// `is_x(x)` and `factor` made before the region: the factor.
-pub(super) fn scale_of(
-    region: &DetectedRegion<'_>,
-    value: LLVMValueRef,
-    is_x: impl Fn(LLVMValueRef) -> bool,
-) -> Option<Factor> {
-    let product = as_instruction(value)
-        .filter(|i| i.get_opcode() == InstructionOpcode::FMul && !has_fast_math(*i))?;
-    match [operand(product, 0)?, operand(product, 1)?] {
-        [f, x] | [x, f] if is_x(x) && made_before(region, f) => Some(f),
-        _ => None,
-    }
-}
-
-/// Whether `value` is made before the region (an argument, a constant, an instruction
-/// outside it), so that the call can pass it.
-pub(super) fn made_before(region: &DetectedRegion<'_>, value: LLVMValueRef) -> bool {
-    !as_instruction(value)
-        .and_then(|i| i.get_parent())
-        .is_some_and(|b| region.ir.blocks.contains(&b))
-}
-
 /// The factor that multiplies B's element in a step: A's element itself (`is_a`), or
 /// `alpha * A element` (either order) with alpha made before the region; alpha.
 fn a_factor(
@@ -411,7 +391,7 @@ fn a_factor(
 
 /// The two factors of a step of `sum`: `llvm.fmuladd(p, q, sum)` or `sum + p * q`.
 fn step_factors(step: InstructionValue<'_>, sum: LLVMValueRef) -> Option<[LLVMValueRef; 2]> {
-    if called_function_name(step).is_some_and(|n| n == "llvm.fmuladd.f64") {
+    if called_function_name(step).is_some_and(is_fmuladd) {
         return Some([operand(step, 0)?, operand(step, 1)?]);
     }
     if step.get_opcode() != InstructionOpcode::FAdd {

@@ -22,10 +22,13 @@ use crate::model::{Access, AccessKind, Array, Scop, Statement};
 use crate::transform::hardware::Hardware;
 use crate::transform::Subject;
 
-use super::arithmetic::{has_fast_math, MultiplyAdd};
+use super::arithmetic::{has_fast_math, is_fmuladd, made_before, MultiplyAdd};
 use super::recognise::{operand as product_operand, target_has};
-use super::scaled::{c_and_first, counters, is_load, made_before, update_chain};
-use super::{Accumulator, Blocking, Factor, Operand, Product, Scaling, SecondProduct, Start};
+use super::scaled::{c_and_first, counters, is_load, update_chain};
+use super::{
+    common_precision, Accumulator, Blocking, Factor, Operand, Precision, Product, Scaling,
+    SecondProduct, Start,
+};
 
 /// A factor of a step: the read it loads, and whether alpha multiplies it first.
 #[derive(Clone, Copy)]
@@ -98,12 +101,15 @@ pub(super) fn recognise(
     let ([a, b], [scaled_a, scaled_b]) = operands(pairs[0])?;
     let ([a2, b2], [scaled_a2, scaled_b2]) = operands(pairs[1])?;
     let count = |hi: &AstExpr| AstExpr::Op(AstOp::Add, vec![hi.clone(), AstExpr::Int(1)]);
+    let arrays = [c_read, c_write].into_iter().chain(reads.iter().copied());
+    let names: Vec<&str> = arrays.map(|x| x.array.as_str()).collect();
+    let precision = common_precision(scop, &names)?;
     Ok(Product {
         a,
         b,
         c,
         trips: [count(&highs[0]), count(&highs[j]), count(&highs[k])],
-        blocking: Blocking::for_caches(hardware),
+        blocking: Blocking::for_caches(hardware, precision),
         // The backend fuses `llvm.fmuladd` exactly where the target has FMA.
         fused: multiply_add == MultiplyAdd::FmulAdd && target_has(subject, "+fma"),
         accumulator: Accumulator::Scaled(Scaling {
@@ -116,23 +122,25 @@ pub(super) fn recognise(
             b: b2,
             scaled: [scaled_a, scaled_b, scaled_a2, scaled_b2],
         })),
+        precision,
     })
 }
 
 /// The update's read and write of C and its four other reads, of two-dimensional
-/// arrays of doubles; nothing else.
+/// arrays of doubles or floats; nothing else.
 fn accesses<'s>(
     scop: &'s Scop,
     update: &'s Statement,
 ) -> Result<(&'s Access, &'s Access, Vec<&'s Access>), String> {
     let array = |name: &str| scop.arrays.iter().find(|a| a.name == name);
-    let matrix = |x: &Array| !x.is_scalar && x.rank() == 2 && x.element_type == "double";
+    let matrix =
+        |x: &Array| !x.is_scalar && x.rank() == 2 && Precision::of(&x.element_type).is_some();
     if !update
         .accesses
         .iter()
         .all(|a| array(&a.array).is_some_and(matrix))
     {
-        return Err("the statement accesses other than matrices of doubles".into());
+        return Err("the statement accesses other than matrices of doubles or floats".into());
     }
     let writes: Vec<&Access> = update
         .accesses
@@ -255,7 +263,7 @@ fn terms(
     if has_fast_math(t) {
         return None;
     }
-    if called_function_name(t).is_some_and(|n| n == "llvm.fmuladd.f64") {
+    if called_function_name(t).is_some_and(is_fmuladd) {
         let first = [operand(t, 0)?, operand(t, 1)?];
         return Some((MultiplyAdd::FmulAdd, [first, fmul(operand(t, 2)?)?]));
     }
