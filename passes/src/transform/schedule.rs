@@ -514,7 +514,29 @@ fn compute_with(
     distribute: bool,
 ) -> Result<Option<Schedule>, IslError> {
     let (validity, simplified) = scheduling_constraints(scop, deps)?;
-    let result = scop.context.ctx().within_share(SCHEDULER_SHARE, || {
+    match schedule_with(scop, &validity, distribute) {
+        Ok(schedule) => Ok(Some(schedule)),
+        Err(e) if simplified && !e.is_operation_limit() => {
+            // Simplified for their large constants alone, the dependences may rule out
+            // the schedule the exact ones allow (a nest specialized on a profiled size):
+            // the exact ones then get their turn, at the cost the simplification saves.
+            let exact = deps.validity().copy()?.gist_params(scop.context.copy()?)?;
+            if exact.most_constraints()? > EXACT_CONSTRAINTS {
+                return Ok(None);
+            }
+            match schedule_with(scop, &exact, distribute) {
+                Ok(schedule) => Ok(Some(schedule)),
+                Err(e) if !e.is_operation_limit() => Ok(None),
+                Err(e) => Err(e),
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// isl's schedule of the region under the dependences `validity`.
+fn schedule_with(scop: &Scop, validity: &UnionMap, distribute: bool) -> Result<Schedule, IslError> {
+    scop.context.ctx().within_share(SCHEDULER_SHARE, || {
         // No coincidence relation: polyrust generates sequential code (loops are marked
         // parallel for the vectorizer from the dependences, after scheduling), and
         // isl's search for coincident members took a quarter to a third of the
@@ -529,16 +551,11 @@ fn compute_with(
         compute(
             &scop.domains,
             &scop.context,
-            &validity,
-            &validity,
+            validity,
+            validity,
             &no_coincidence,
         )
-    });
-    match result {
-        Ok(schedule) => Ok(Some(schedule)),
-        Err(e) if simplified && !e.is_operation_limit() => Ok(None),
-        Err(e) => Err(e),
-    }
+    })
 }
 
 /// Most constraints of one piece of the dependences the scheduler gets as they are. Each
