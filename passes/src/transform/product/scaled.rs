@@ -66,25 +66,68 @@ pub(super) fn recognise(
     let c_written = [parts.c_read, parts.c_write];
     let (c, highs, lower) = c_and_first(subject, scop, &builder, first, update, c_written, j)?;
     let (multiply_add, start, alpha) = arithmetic(subject, first, update, &parts)?;
-    let count = |hi: &AstExpr| AstExpr::Op(AstOp::Add, vec![hi.clone(), AstExpr::Int(1)]);
     let arrays = [&parts.a.array, &parts.b.array, &parts.c_read.array].map(String::as_str);
     let precision = common_precision(scop, &arrays)?;
-    Ok(Product {
-        a,
-        b,
-        c,
-        trips: [count(&highs[0]), count(&highs[j]), count(&highs[k])],
-        blocking: Blocking::for_caches(hardware, precision),
-        // The backend fuses `llvm.fmuladd` exactly where the target has FMA.
-        fused: multiply_add == MultiplyAdd::FmulAdd && target_has(subject, "+fma"),
-        accumulator: Accumulator::Scaled(Scaling {
+    let shape = ScaledShape {
+        operands: [a, b, c],
+        highs,
+        counters: (j, k),
+        multiply_add,
+        scaling: Scaling {
             start,
             alpha,
             lower,
-        }),
-        second: None,
+        },
         precision,
-    })
+    };
+    Ok(shape.product(subject, hardware, None))
+}
+
+/// What the scaled forms (`recognise` here, syr2k's in `two_terms`) find, from which
+/// their `Product` is made the same way.
+pub(super) struct ScaledShape {
+    /// A, B and C.
+    pub operands: [Operand; 3],
+    /// The greatest value of each counter of the update.
+    pub highs: Vec<AstExpr>,
+    /// The positions of j and k among the counters.
+    pub counters: (usize, usize),
+    /// How the update multiplies and adds.
+    pub multiply_add: MultiplyAdd,
+    /// C's start, alpha, and whether only C's lower triangle is made.
+    pub scaling: Scaling,
+    /// The element type.
+    pub precision: super::Precision,
+}
+
+impl ScaledShape {
+    /// The product, with `second` for a form with two products per step.
+    pub(super) fn product(
+        self,
+        subject: &Subject<'_, '_>,
+        hardware: &Hardware,
+        second: Option<Box<super::SecondProduct>>,
+    ) -> Product {
+        let count = |hi: &AstExpr| AstExpr::Op(AstOp::Add, vec![hi.clone(), AstExpr::Int(1)]);
+        let [a, b, c] = self.operands;
+        let (j, k) = self.counters;
+        Product {
+            a,
+            b,
+            c,
+            trips: [
+                count(&self.highs[0]),
+                count(&self.highs[j]),
+                count(&self.highs[k]),
+            ],
+            blocking: Blocking::for_caches(hardware, self.precision),
+            // The backend fuses `llvm.fmuladd` exactly where the target has FMA.
+            fused: self.multiply_add == MultiplyAdd::FmulAdd && target_has(subject, "+fma"),
+            accumulator: Accumulator::Scaled(self.scaling),
+            second,
+            precision: self.precision,
+        }
+    }
 }
 
 /// C as an operand (read and written at one element, `[c_read, c_write]`), with the

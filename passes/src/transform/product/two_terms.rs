@@ -15,7 +15,7 @@
 
 use inkwell::values::{InstructionOpcode, InstructionValue};
 
-use crate::isl::ast::{AstExpr, AstOp, ExprBuilder};
+use crate::isl::ast::ExprBuilder;
 use crate::llvm::ir::{as_instruction, called_function_name, operand};
 use crate::llvm::LLVMValueRef;
 use crate::model::{Access, AccessKind, Array, Scop, Statement};
@@ -23,12 +23,9 @@ use crate::transform::hardware::Hardware;
 use crate::transform::Subject;
 
 use super::arithmetic::{has_fast_math, is_fmuladd, made_before, MultiplyAdd};
-use super::recognise::{operand as product_operand, target_has};
-use super::scaled::{c_and_first, counters, is_load, update_chain};
-use super::{
-    common_precision, Accumulator, Blocking, Factor, Operand, Precision, Product, Scaling,
-    SecondProduct, Start,
-};
+use super::recognise::operand as product_operand;
+use super::scaled::{c_and_first, counters, is_load, update_chain, ScaledShape};
+use super::{common_precision, Factor, Operand, Precision, Product, Scaling, SecondProduct, Start};
 
 /// A factor of a step: the read it loads, and whether alpha multiplies it first.
 #[derive(Clone, Copy)]
@@ -100,30 +97,27 @@ pub(super) fn recognise(
     };
     let ([a, b], [scaled_a, scaled_b]) = operands(pairs[0])?;
     let ([a2, b2], [scaled_a2, scaled_b2]) = operands(pairs[1])?;
-    let count = |hi: &AstExpr| AstExpr::Op(AstOp::Add, vec![hi.clone(), AstExpr::Int(1)]);
     let arrays = [c_read, c_write].into_iter().chain(reads.iter().copied());
     let names: Vec<&str> = arrays.map(|x| x.array.as_str()).collect();
     let precision = common_precision(scop, &names)?;
-    Ok(Product {
-        a,
-        b,
-        c,
-        trips: [count(&highs[0]), count(&highs[j]), count(&highs[k])],
-        blocking: Blocking::for_caches(hardware, precision),
-        // The backend fuses `llvm.fmuladd` exactly where the target has FMA.
-        fused: multiply_add == MultiplyAdd::FmulAdd && target_has(subject, "+fma"),
-        accumulator: Accumulator::Scaled(Scaling {
+    let shape = ScaledShape {
+        operands: [a, b, c],
+        highs,
+        counters: (j, k),
+        multiply_add,
+        scaling: Scaling {
             start,
             alpha,
             lower,
-        }),
-        second: Some(Box::new(SecondProduct {
-            a: a2,
-            b: b2,
-            scaled: [scaled_a, scaled_b, scaled_a2, scaled_b2],
-        })),
+        },
         precision,
-    })
+    };
+    let second = SecondProduct {
+        a: a2,
+        b: b2,
+        scaled: [scaled_a, scaled_b, scaled_a2, scaled_b2],
+    };
+    Ok(shape.product(subject, hardware, Some(Box::new(second))))
 }
 
 /// The update's read and write of C and its four other reads, of two-dimensional
