@@ -43,7 +43,7 @@ use super::reject::RejectReason;
 use super::{Detection, RejectedNest, HANDLED};
 
 /// The flag on a versioning branch and on its hoisted loads.
-const HOISTED: &str = "polyrust.hoisted";
+pub(super) const HOISTED: &str = "polyrust.hoisted";
 
 /// How far (bytes) a hoisted field may lie from an address the program reads or
 /// writes whenever the nest is entered to be loaded as it is (`m->data` where
@@ -54,7 +54,7 @@ const NEAR: i64 = 64;
 const MAX_FIELDS: usize = 8;
 
 /// Reasons versioning can remove: they come from values loaded in the nest.
-const SETTLED: [RejectReason; 6] = [
+pub(super) const SETTLED: [RejectReason; 6] = [
     RejectReason::UnknownTripCount,
     RejectReason::NonAffineLoopBound,
     RejectReason::NonAffineCondition,
@@ -66,7 +66,10 @@ const SETTLED: [RejectReason; 6] = [
 /// Versions the first rejected nest that re-reads fixed addresses its writes may reach;
 /// whether one was (the round ends: the copy is modelled with fresh analyses).
 pub fn version_nests(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>) -> bool {
-    detection.rejected.iter().any(|nest| version(fa, nest))
+    detection
+        .rejected
+        .iter()
+        .any(|nest| version(fa, nest) || super::rows::version(fa, nest))
 }
 
 fn version<'f>(fa: &FunctionAnalyses<'f>, nest: &RejectedNest<'f>) -> bool {
@@ -172,7 +175,7 @@ fn hoist<'f>(
 /// bound of an inner loop, read where the outer one has run once) is loaded in front
 /// of it all the same. The value read from the zero is used where the original reads
 /// the field, which it then never does.
-fn null_safe(b: &IrBuilder<'_>, address: LLVMValueRef) -> LLVMValueRef {
+pub(super) fn null_safe(b: &IrBuilder<'_>, address: LLVMValueRef) -> LLVMValueRef {
     let zero = b.const_i64(0);
     let zeros = b.private_constant(b.const_array(b.i64_type(), &[zero, zero]), "polyrust.zero");
     let low = b.icmp(
@@ -306,7 +309,7 @@ fn fixed_loads<'f>(
     fields
 }
 
-fn plain(load: InstructionValue<'_>) -> bool {
+pub(super) fn plain(load: InstructionValue<'_>) -> bool {
     // SAFETY: `load` is a live load instruction.
     let ordering = unsafe { c::LLVMGetOrdering(load.as_value_ref()) };
     !load.get_volatile().unwrap_or(true)
@@ -315,7 +318,7 @@ fn plain(load: InstructionValue<'_>) -> bool {
 
 /// Whether `scev` has one value while `root` runs: no recurrence of its loops, no value
 /// computed in it.
-fn fixed_in(root: Loop<'_>, scev: Scev<'_>, depth: u32) -> bool {
+pub(super) fn fixed_in(root: Loop<'_>, scev: Scev<'_>, depth: u32) -> bool {
     if depth > 32 {
         return false;
     }
@@ -334,7 +337,7 @@ fn fixed_in(root: Loop<'_>, scev: Scev<'_>, depth: u32) -> bool {
     }
 }
 
-fn within(root: Loop<'_>, l: Loop<'_>) -> bool {
+pub(super) fn within(root: Loop<'_>, l: Loop<'_>) -> bool {
     std::iter::successors(Some(l), |x| x.parent()).any(|x| x == root)
 }
 
@@ -408,7 +411,7 @@ fn writes_a_field<'f>(
 
 /// Whether every value the nest computes is used inside it or by a phi of a block it
 /// exits to.
-fn leaves_through_exit_phis(root: Loop<'_>, blocks: &[BasicBlock<'_>]) -> bool {
+pub(super) fn leaves_through_exit_phis(root: Loop<'_>, blocks: &[BasicBlock<'_>]) -> bool {
     let exits = root.exit_blocks();
     blocks.iter().flat_map(|bl| bl.get_instructions()).all(|i| {
         users(&i).into_iter().all(|u| {
@@ -422,7 +425,7 @@ fn leaves_through_exit_phis(root: Loop<'_>, blocks: &[BasicBlock<'_>]) -> bool {
 
 /// A copy of the nest's blocks, its values and edges mapped to the copy's; the exit
 /// blocks' phis get the copy's values. The copies of each block and of each value.
-fn copy_nest<'f>(
+pub(super) fn copy_nest<'f>(
     fa: &FunctionAnalyses<'f>,
     b: &IrBuilder<'f>,
     root: Loop<'f>,
@@ -547,6 +550,8 @@ pub struct Guard<'f> {
     pub original: BasicBlock<'f>,
     /// The hoisted fields: address and bytes loaded.
     pub fields: Vec<(LLVMValueRef, u64)>,
+    /// The row-pointer tables whose rows the copy computes (`detect::rows`).
+    pub rows: Vec<super::rows::RowTable>,
 }
 
 /// The versioning `entering` does, if `entering` enters the copy at `entry`.
@@ -594,6 +599,7 @@ pub fn guard_of<'f>(
         branch,
         original,
         fields,
+        rows: super::rows::tables_of(versioning)?,
     })
 }
 
