@@ -198,7 +198,19 @@ fn tables<'f>(
             .iter()
             .all(|r| multiple_of(fa.minus(r.entry, t.first), ENTRY_BYTES, 0))
     };
-    if tables.iter().all(whole) {
+    // A table the nest stores into would fail the check on every run.
+    let stored = |t: &Table<'f>| {
+        blocks
+            .iter()
+            .flat_map(|bl| bl.get_instructions())
+            .filter(|i| i.get_opcode() == InstructionOpcode::Store)
+            .filter_map(pointer_operand)
+            .any(|p| {
+                let base = fa.pointer_base(fa.scev(&basic_value(p)));
+                fa.minus(base, t.base).constant() == Some(0)
+            })
+    };
+    if tables.iter().all(|t| whole(t) && !stored(t)) {
         tables
     } else {
         Vec::new()
@@ -338,6 +350,9 @@ fn load_first_rows<'f>(
         let next = b.load(pointer_type, null_safe(b, second), "polyrust.rows.next");
         let distance = b.binary(LLVMOpcode::LLVMSub, b.ptr_to_int(next), b.ptr_to_int(base));
         let stride = b.binary(LLVMOpcode::LLVMAShr, distance, b.const_i64(3));
+        let name = "polyrust.rows.stride";
+        // SAFETY: `stride` is a live instruction; LLVM copies the name.
+        unsafe { c::LLVMSetValueName2(stride, name.as_ptr().cast(), name.len()) };
         // The entry's address may be a constant or a value of the program: a freeze of
         // it carries the flag.
         let flagged = b.freeze(first);
