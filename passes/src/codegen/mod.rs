@@ -130,6 +130,10 @@ pub fn generate<'f>(
         Some(_) => check::memory_ranges(&region.spec, code.written)?,
         None => Vec::new(),
     };
+    let rows = match &guard {
+        Some(guard) => rows::tables_of(guard)?,
+        None => Vec::new(),
+    };
 
     let b = IrBuilder::new(fa.function());
     let mut em = emitter(fa, &b, region, entering, recomputed, folds);
@@ -137,7 +141,7 @@ pub fn generate<'f>(
     let mut check = open_check(&mut em, entering, &runtime, recording);
     if let Some(guard) = &guard {
         check.hoisted = (guard.fields.clone(), ranges);
-        check.rows = guard.rows.clone();
+        check.rows = rows;
     }
     let built = build(&mut em, &check, code.ast, &live);
     conclude(&em, check.block, built)?;

@@ -30,6 +30,19 @@ const MAX_STRIDE: i64 = 1 << 40;
 /// The checking function's name (one per module, internal).
 const CHECK_FUNCTION: &str = "polyrust.rows_at_stride";
 
+/// The row tables the versioning of `guard` prepared (none for hoisted fields alone).
+pub(super) fn tables_of(
+    guard: &crate::detect::hoisted::Guard<'_>,
+) -> Result<Vec<RowTable>, CodegenError> {
+    let block = guard
+        .branch
+        .get_parent()
+        .ok_or_else(|| CodegenError::Unsupported("a versioning branch without block".into()))?;
+    crate::detect::rows::tables_of(block).ok_or_else(|| {
+        CodegenError::Unsupported("the versioning block's row tables are incomplete".into())
+    })
+}
+
 /// `ok` and, for each table whose rows the region accesses, the rows at their stride
 /// and the table apart from every written array of `ranges`.
 pub(super) fn rows_at_stride(

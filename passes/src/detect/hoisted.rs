@@ -66,10 +66,7 @@ pub(super) const SETTLED: [RejectReason; 6] = [
 /// Versions the first rejected nest that re-reads fixed addresses its writes may reach;
 /// whether one was (the round ends: the copy is modelled with fresh analyses).
 pub fn version_nests(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>) -> bool {
-    detection
-        .rejected
-        .iter()
-        .any(|nest| version(fa, nest) || super::rows::version(fa, nest))
+    detection.rejected.iter().any(|nest| version(fa, nest))
 }
 
 fn version<'f>(fa: &FunctionAnalyses<'f>, nest: &RejectedNest<'f>) -> bool {
@@ -550,8 +547,6 @@ pub struct Guard<'f> {
     pub original: BasicBlock<'f>,
     /// The hoisted fields: address and bytes loaded.
     pub fields: Vec<(LLVMValueRef, u64)>,
-    /// The row-pointer tables whose rows the copy computes (`detect::rows`).
-    pub rows: Vec<super::rows::RowTable>,
 }
 
 /// The versioning `entering` does, if `entering` enters the copy at `entry`.
@@ -599,7 +594,6 @@ pub fn guard_of<'f>(
         branch,
         original,
         fields,
-        rows: super::rows::tables_of(versioning)?,
     })
 }
 

@@ -91,9 +91,14 @@ struct Table<'f> {
     rows: Vec<RowPointer<'f>>,
 }
 
-/// Versions `nest` when row pointers are all that keeps it out; whether it was (the
+/// Versions the first rejected nest that row pointers keep out; whether one was (the
 /// round ends: the copy is modelled with fresh analyses).
-pub(super) fn version<'f>(fa: &FunctionAnalyses<'f>, nest: &RejectedNest<'f>) -> bool {
+pub fn version_nests(fa: &FunctionAnalyses<'_>, detection: &super::Detection<'_>) -> bool {
+    detection.rejected.iter().any(|nest| version(fa, nest))
+}
+
+/// Versions `nest` when row pointers are all that keeps it out; whether it was.
+fn version<'f>(fa: &FunctionAnalyses<'f>, nest: &RejectedNest<'f>) -> bool {
     let root = nest.root;
     let reasons = || nest.reasons.iter().map(|(r, _)| r.reason);
     if !reasons().all(|r| SETTLED.contains(&r))
@@ -240,7 +245,8 @@ fn row_pointer<'f>(
         InstructionOpcode::GetElementPtr => operand(u, 0) == Some(value),
         InstructionOpcode::Load => true,
         InstructionOpcode::Store => operand(u, 0) != Some(value),
-        InstructionOpcode::Phi => true,
+        // A value that leaves the nest is not checked to be the row it computes.
+        InstructionOpcode::Phi => u.get_parent().is_some_and(|b| root.contains_block(b)),
         _ => false,
     });
     (addressing && !fixed_in(root, row.entry, 0)).then_some(row)
