@@ -374,16 +374,18 @@ fn load_first_rows<'f>(
     Some(loaded)
 }
 
+/// A row pointer of the original nest and the instructions that compute it, the row first.
+type ComputedRow<'f> = (InstructionValue<'f>, Vec<LLVMValueRef>);
+
 /// In the original nest, for each row pointer, the row computed from the first row's
 /// pointer: `base + (entry - first) * stride` bytes (the entries are 8 bytes apart, the
 /// stride counts 8 bytes); with the instructions made, the row's first.
-#[allow(clippy::type_complexity)]
 fn compute_rows<'f>(
     fa: &FunctionAnalyses<'f>,
     b: &IrBuilder<'f>,
     tables: &[Table<'f>],
     loaded: &[RowTable],
-) -> Option<Vec<(InstructionValue<'f>, Vec<LLVMValueRef>)>> {
+) -> Option<Vec<ComputedRow<'f>>> {
     let mut computed = Vec::new();
     for (table, loaded) in tables.iter().zip(loaded) {
         for row in &table.rows {
