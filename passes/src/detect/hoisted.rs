@@ -42,7 +42,9 @@ use crate::llvm::{FunctionAnalyses, Loop, RemarkAt, RemarkKind, Scev, ScevKind};
 use super::reject::RejectReason;
 use super::{Detection, RejectedNest, HANDLED};
 
-/// The flag on a versioning branch and on its hoisted loads.
+/// The flag on a versioning branch and on its hoisted loads; `detect::rows` flags its
+/// versionings with it too, so that `guard_of`, `resolve` and `drop_unresolved` treat
+/// them alike.
 pub(super) const HOISTED: &str = "polyrust.hoisted";
 
 /// How far (bytes) a hoisted field may lie from an address the program reads or
