@@ -58,19 +58,18 @@ pub fn runtime_check(spec: &ScopSpec, scop: &Scop) -> Result<RuntimeCheck, Codeg
     })
 }
 
-/// The range of every memory array the region writes: the fields a versioned nest
-/// hoisted (`detect::hoisted`) must lie outside all of them.
-pub fn written_ranges(spec: &ScopSpec, scop: &Scop) -> Result<Vec<ArrayRange>, CodegenError> {
+/// The range of every memory array the region accesses: the fields a versioned nest
+/// hoisted (`detect::hoisted`) must lie outside those it writes, and the rows a nest
+/// versioned for its row pointers (`detect::rows`) computes are checked over theirs.
+pub fn memory_ranges(spec: &ScopSpec, scop: &Scop) -> Result<Vec<ArrayRange>, CodegenError> {
     let builder = ExprBuilder::new(&scop.context).map_err(CodegenError::Isl)?;
-    let mut written = Vec::new();
+    let mut ranges = Vec::new();
     for array in spec.arrays.iter().filter(|a| !a.is_scalar) {
         if let Some(range) = array_range(&builder, scop, &array.name)? {
-            if range.written {
-                written.push(range);
-            }
+            ranges.push(range);
         }
     }
-    Ok(written)
+    Ok(ranges)
 }
 
 fn clone_range(r: &ArrayRange) -> ArrayRange {

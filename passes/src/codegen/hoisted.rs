@@ -11,16 +11,16 @@ use super::check::ArrayRange;
 use super::emit::Emitter;
 use super::{address_range, CodegenError};
 
-/// `ok` and, for each hoisted field (address, bytes) and each written array, the field
-/// ends before the array's first byte or starts after its last.
+/// `ok` and, for each hoisted field (address, bytes) and each array the region writes
+/// (of `ranges`), the field ends before the array's first byte or starts after its last.
 pub(super) fn fields_apart(
     em: &Emitter<'_, '_>,
     fields: &[(LLVMValueRef, u64)],
-    written: &[ArrayRange],
+    ranges: &[ArrayRange],
     mut ok: Value,
 ) -> Result<Value, CodegenError> {
     let b = em.b;
-    for range in written {
+    for range in ranges.iter().filter(|r| r.written) {
         let (low, high) = address_range(em, range)?;
         for (address, bytes) in fields {
             let start = b.ptr_to_int(*address);

@@ -24,6 +24,7 @@ mod hoisted;
 pub mod outline;
 pub mod product;
 pub mod propagate;
+mod rows;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -125,8 +126,12 @@ pub fn generate<'f>(
     };
     let Prepared { runtime, folds } = prepare(region, scop, code)?;
     let guard = versioning(fa, region, entering)?;
-    let written = match &guard {
-        Some(_) => check::written_ranges(&region.spec, code.written)?,
+    let ranges = match &guard {
+        Some(_) => check::memory_ranges(&region.spec, code.written)?,
+        None => Vec::new(),
+    };
+    let rows = match &guard {
+        Some(guard) => rows::tables_of(guard)?,
         None => Vec::new(),
     };
 
@@ -135,7 +140,8 @@ pub fn generate<'f>(
     em.threads = code.threads;
     let mut check = open_check(&mut em, entering, &runtime, recording);
     if let Some(guard) = &guard {
-        check.hoisted = (guard.fields.clone(), written);
+        check.hoisted = (guard.fields.clone(), ranges);
+        check.rows = rows;
     }
     let built = build(&mut em, &check, code.ast, &live);
     conclude(&em, check.block, built)?;
@@ -285,6 +291,7 @@ fn open_check<'a, 'f>(
         runtime,
         recording,
         hoisted: (Vec::new(), Vec::new()),
+        rows: Vec::new(),
     }
 }
 
@@ -361,11 +368,14 @@ struct Check<'a, 'f> {
     /// What the check records in the profile, under `-polyrust-profile-generate`.
     recording: Option<&'a Recording>,
     /// The fields a versioned nest hoisted (address, bytes) and the ranges of the
-    /// arrays the region writes, which must not cover them.
+    /// arrays the region accesses: those it writes must not cover them.
     hoisted: (
         Vec<(crate::llvm::LLVMValueRef, u64)>,
         Vec<check::ArrayRange>,
     ),
+    /// The row-pointer tables whose rows the region computes, each checked to hold its
+    /// rows at their stride (`detect::rows`).
+    rows: Vec<crate::detect::rows::RowTable>,
 }
 
 /// Fills the check block and builds the new code: the parameters, the run-time
@@ -383,6 +393,7 @@ fn build<'f>(
     evaluate_parameters(em, before)?;
     let (ok, ranges) = check_condition(em, check.runtime)?;
     let ok = hoisted::fields_apart(em, &check.hoisted.0, &check.hoisted.1, ok)?;
+    let ok = rows::rows_at_stride(em, &check.rows, &check.hoisted.1, ok)?;
     if let Some(recording) = check.recording {
         record_check(em, recording, ok, &ranges, before)?;
     }

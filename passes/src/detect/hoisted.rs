@@ -42,8 +42,10 @@ use crate::llvm::{FunctionAnalyses, Loop, RemarkAt, RemarkKind, Scev, ScevKind};
 use super::reject::RejectReason;
 use super::{Detection, RejectedNest, HANDLED};
 
-/// The flag on a versioning branch and on its hoisted loads.
-const HOISTED: &str = "polyrust.hoisted";
+/// The flag on a versioning branch and on its hoisted loads; `detect::rows` flags its
+/// versionings with it too, so that `guard_of`, `resolve` and `drop_unresolved` treat
+/// them alike.
+pub(super) const HOISTED: &str = "polyrust.hoisted";
 
 /// How far (bytes) a hoisted field may lie from an address the program reads or
 /// writes whenever the nest is entered to be loaded as it is (`m->data` where
@@ -54,7 +56,7 @@ const NEAR: i64 = 64;
 const MAX_FIELDS: usize = 8;
 
 /// Reasons versioning can remove: they come from values loaded in the nest.
-const SETTLED: [RejectReason; 6] = [
+pub(super) const SETTLED: [RejectReason; 6] = [
     RejectReason::UnknownTripCount,
     RejectReason::NonAffineLoopBound,
     RejectReason::NonAffineCondition,
@@ -172,7 +174,7 @@ fn hoist<'f>(
 /// bound of an inner loop, read where the outer one has run once) is loaded in front
 /// of it all the same. The value read from the zero is used where the original reads
 /// the field, which it then never does.
-fn null_safe(b: &IrBuilder<'_>, address: LLVMValueRef) -> LLVMValueRef {
+pub(super) fn null_safe(b: &IrBuilder<'_>, address: LLVMValueRef) -> LLVMValueRef {
     let zero = b.const_i64(0);
     let zeros = b.private_constant(b.const_array(b.i64_type(), &[zero, zero]), "polyrust.zero");
     let low = b.icmp(
@@ -306,7 +308,7 @@ fn fixed_loads<'f>(
     fields
 }
 
-fn plain(load: InstructionValue<'_>) -> bool {
+pub(super) fn plain(load: InstructionValue<'_>) -> bool {
     // SAFETY: `load` is a live load instruction.
     let ordering = unsafe { c::LLVMGetOrdering(load.as_value_ref()) };
     !load.get_volatile().unwrap_or(true)
@@ -315,7 +317,7 @@ fn plain(load: InstructionValue<'_>) -> bool {
 
 /// Whether `scev` has one value while `root` runs: no recurrence of its loops, no value
 /// computed in it.
-fn fixed_in(root: Loop<'_>, scev: Scev<'_>, depth: u32) -> bool {
+pub(super) fn fixed_in(root: Loop<'_>, scev: Scev<'_>, depth: u32) -> bool {
     if depth > 32 {
         return false;
     }
@@ -334,7 +336,7 @@ fn fixed_in(root: Loop<'_>, scev: Scev<'_>, depth: u32) -> bool {
     }
 }
 
-fn within(root: Loop<'_>, l: Loop<'_>) -> bool {
+pub(super) fn within(root: Loop<'_>, l: Loop<'_>) -> bool {
     std::iter::successors(Some(l), |x| x.parent()).any(|x| x == root)
 }
 
@@ -408,7 +410,7 @@ fn writes_a_field<'f>(
 
 /// Whether every value the nest computes is used inside it or by a phi of a block it
 /// exits to.
-fn leaves_through_exit_phis(root: Loop<'_>, blocks: &[BasicBlock<'_>]) -> bool {
+pub(super) fn leaves_through_exit_phis(root: Loop<'_>, blocks: &[BasicBlock<'_>]) -> bool {
     let exits = root.exit_blocks();
     blocks.iter().flat_map(|bl| bl.get_instructions()).all(|i| {
         users(&i).into_iter().all(|u| {
@@ -422,7 +424,7 @@ fn leaves_through_exit_phis(root: Loop<'_>, blocks: &[BasicBlock<'_>]) -> bool {
 
 /// A copy of the nest's blocks, its values and edges mapped to the copy's; the exit
 /// blocks' phis get the copy's values. The copies of each block and of each value.
-fn copy_nest<'f>(
+pub(super) fn copy_nest<'f>(
     fa: &FunctionAnalyses<'f>,
     b: &IrBuilder<'f>,
     root: Loop<'f>,

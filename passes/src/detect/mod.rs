@@ -22,6 +22,7 @@ pub mod region;
 pub mod reject;
 pub mod replaceable;
 pub mod rotated;
+pub mod rows;
 pub mod translate;
 
 use std::collections::HashMap;

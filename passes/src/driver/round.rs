@@ -55,10 +55,13 @@ fn reshape(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>, options: &Optio
         return true;
     }
     // Nests that re-read their sizes and base pointers from memory they may write get a
-    // copy that reads them once, in front of it (`detect::hoisted`).
+    // copy that reads them once, in front of it (`detect::hoisted`); nests that load
+    // their rows' pointers from a table, a copy that computes them at a fixed stride
+    // (`detect::rows`).
     options.codegen
         && options.profile_use.is_none()
-        && detect::hoisted::version_nests(fa, detection)
+        && (detect::hoisted::version_nests(fa, detection)
+            || detect::rows::version_nests(fa, detection))
 }
 
 /// Moves the work of each guard detection names (`Detection::splits`) into a block of

@@ -374,6 +374,12 @@ impl<'f> IrBuilder<'f> {
         unsafe { c::LLVMBuildFreeze(self.builder, c::LLVMGetPoison(self.i64_type()), n.as_ptr()) }
     }
 
+    /// `freeze value`: the same value as an instruction of its own (a flag's carrier).
+    pub fn freeze(&self, value: Value) -> Value {
+        let n = name("");
+        unsafe { c::LLVMBuildFreeze(self.builder, value, n.as_ptr()) }
+    }
+
     /// `freeze i1 poison`: a condition nothing is known about, as a placeholder.
     pub fn opaque_bool(&self) -> Value {
         let n = name("");
@@ -619,6 +625,23 @@ impl<'f> IrBuilder<'f> {
         }
     }
 
+    /// `base + offset` bytes as a plain `getelementptr i8`: the address may lie outside
+    /// the object `base` points into (it is compared, or loaded only when checked).
+    pub fn wrapping_byte_address(&self, base: Value, offset: Value) -> Value {
+        let mut indices = [offset];
+        let n = name("");
+        unsafe {
+            c::LLVMBuildGEP2(
+                self.builder,
+                c::LLVMInt8TypeInContext(self.context),
+                base,
+                indices.as_mut_ptr(),
+                1,
+                n.as_ptr(),
+            )
+        }
+    }
+
     /// A call at the insertion point.
     pub fn call(&self, function: Value, ty: LLVMTypeRef, args: &[Value]) -> Value {
         let mut args = args.to_vec();
@@ -717,6 +740,11 @@ impl<'f> IrBuilder<'f> {
             );
             function
         }
+    }
+
+    /// `ret value` at the insertion point.
+    pub fn ret(&self, value: Value) -> Value {
+        unsafe { c::LLVMBuildRet(self.builder, value) }
     }
 
     /// `ret void` at the insertion point.
