@@ -162,7 +162,7 @@ pub(super) fn c_and_first(
         return Err("C is written elsewhere than it is read".into());
     }
     let (highs, lower) = shape(subject, scop, builder, update, j)?;
-    if let Some(first) = first.filter(|f| f.depth() < 2) {
+    if let Some(first) = first.filter(|f| f.depth() == 1) {
         if lower {
             return Err("C is zeroed whole, the product makes its lower triangle".into());
         }

@@ -1,14 +1,13 @@
 //! C zeroed by a `memset` before the product: `for (i) { for (j) C[i][j] = 0; for (k)
 //! for (j) C[i][j] += A[i][k] * B[k][j]; }` after LLVM has turned the zeroing loop into
-//! `memset(&C[i][0], 0, N * sizeof(double))` (as it does at -O3, more so with
-//! `-march=native`), or one `memset` of the whole of C before the nest. The bytes are
-//! all zero, so every element the update reads first is +0.0: the sums start at +0.0
-//! (`Start::Zero`), as after `C[i][j] = 0`.
+//! `memset(&C[i][0], 0, N * sizeof(double))` (as it does at -O3 on every target). The
+//! bytes are all zero, so every element the update reads first is +0.0: the sums start
+//! at +0.0 (`Start::Zero`), as after `C[i][j] = 0`.
 //!
-//! Relies on the model: the `memset` is a statement less than two loops deep whose only
-//! access writes C, ordered before the update in the loops they share; its written
-//! elements are, for each of its instances, exactly the rows (all of C's rows, or row
-//! i) and columns the update makes. The IR gives its value (byte 0).
+//! Relies on the model: the `memset` is a statement in the rows' loop whose only access
+//! writes C, before the update's loops; its instance i writes exactly row i of C, over
+//! the columns the update makes, and its instances are the update's rows. The IR gives
+//! its value (byte 0).
 
 use crate::detect::{DetectedRegion, StatementIr};
 use crate::isl::ast::{AstExpr, ExprBuilder};
@@ -21,8 +20,7 @@ use super::recognise::spanned_box;
 
 /// Checks that `first` zeroes with a `memset` exactly the elements of C the update
 /// writes (rows 0 to `highs[0]`, columns 0 to `highs[j]`), before the update reaches
-/// them: a statement in the rows' loop (row i zeroed before row i is updated) or before
-/// the update's loops (all of C).
+/// them: a statement in the rows' loop, row i zeroed before row i is updated.
 pub(super) fn check_zeroed(
     subject: &Subject<'_, '_>,
     scop: &Scop,
@@ -40,10 +38,14 @@ pub(super) fn check_zeroed(
     if write.kind != AccessKind::MustWrite || !zeroing_memset(ir) {
         return Err("the first statement is not a memset of C to zero".into());
     }
-    let depth = first.depth();
     let (f, u) = (&first.textual_positions, &update.textual_positions);
-    if depth > 1 || f[..depth] != u[..depth] || f.get(depth) >= u.get(depth) {
+    if first.depth() != 1 || f[0] != u[0] || f.get(1) >= u.get(1) {
         return Err("C is not zeroed before the product, in the same rows".into());
+    }
+    // Row i in instance i, the instances those of the product's rows.
+    let (first_highs, boxed) = spanned_box(subject, scop, builder, first)?;
+    if !boxed.is_subset(&first.domain).map_err(isl)? || first_highs != highs[..1] {
+        return Err("C is not zeroed over the product's rows".into());
     }
     let elements = Elements {
         subject,
@@ -56,30 +58,17 @@ pub(super) fn check_zeroed(
             .map_err(isl)?,
     };
     let columns = elements.projected(1)?;
-    let mut expected = elements.within(1, columns.copy().map_err(isl)?)?;
-    let span = |values: &Set| builder.bounds(values).map_err(isl);
-    if span(&columns)? != Some((AstExpr::Int(0), highs[j].clone())) {
+    let span = builder.bounds(&columns).map_err(isl)?;
+    if span != Some((AstExpr::Int(0), highs[j].clone())) {
         return Err("C is not zeroed over the product's columns".into());
     }
-    let instance = Tuple::counters(Some(&first.name), "i", depth);
-    let mut pairs = Map::universe_between(subject.ctx, &scop.params, &instance, &elements.element)
+    let instance = Tuple::counters(Some(&first.name), "i", 1);
+    let expected = Map::universe_between(subject.ctx, &scop.params, &instance, &elements.element)
+        .and_then(|m| m.shifted(0, 0))
         .and_then(|m| m.intersect_domain(first.domain.copy()?))
+        .map_err(isl)?
+        .intersect_range(elements.within(1, columns)?)
         .map_err(isl)?;
-    if depth == 1 {
-        // Row i in instance i, the instances those of the product's rows.
-        let (first_highs, boxed) = spanned_box(subject, scop, builder, first)?;
-        if !boxed.is_subset(&first.domain).map_err(isl)? || first_highs != highs[..1] {
-            return Err("C is not zeroed over the product's rows".into());
-        }
-        pairs = pairs.shifted(0, 0).map_err(isl)?;
-    } else {
-        let rows = elements.projected(0)?;
-        if span(&rows)? != Some((AstExpr::Int(0), highs[0].clone())) {
-            return Err("C is not zeroed over the product's rows".into());
-        }
-        expected = expected.intersect(elements.within(0, rows)?).map_err(isl)?;
-    }
-    let expected = pairs.intersect_range(expected).map_err(isl)?;
     if elements.written.is_equal(&expected).map_err(isl)? {
         Ok(())
     } else {
