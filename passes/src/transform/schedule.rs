@@ -1478,4 +1478,32 @@ mod tests {
         };
         assert_eq!(early, from_spec);
     }
+
+    #[test]
+    fn a_statement_outside_the_innermost_loop_makes_no_chain_in_it() {
+        let ctx = IslCtx::new(None).unwrap();
+        let union = |text: &str| parse_union_map(&ctx, text, "test").unwrap();
+        // C's row zeroed (S0, one loop deep), then C[i][j] += a * B[k][j] in i, k, j.
+        let partial = union(
+            "[n] -> { S0[i] -> [i, 0, 0] : 0 <= i < n; \
+             S1[i, k, j] -> [i, k, j] : 0 <= i, k, j < n }",
+        );
+        let zeroing = "S0[i] -> S1[i, k, j] : 0 <= i, k, j < n";
+        let update = "S1[i, k, j] -> S1[i, k + 1, j] : 0 <= i, j < n and 0 <= k < n - 1";
+        let kept = in_innermost_loop(
+            &ctx,
+            &union(&format!("[n] -> {{ {zeroing}; {update} }}")),
+            &partial,
+            2,
+        )
+        .unwrap();
+        assert!(kept
+            .is_equal(&union(&format!("[n] -> {{ {update} }}")))
+            .unwrap());
+        // A statement the innermost member iterates keeps its dependences.
+        let chain = "S1[i, k, j] -> S1[i, k, j + 1] : 0 <= i, k < n and 0 <= j < n - 1";
+        let all = union(&format!("[n] -> {{ {chain}; {update} }}"));
+        let kept = in_innermost_loop(&ctx, &all, &partial, 2).unwrap();
+        assert!(kept.is_equal(&all).unwrap());
+    }
 }
