@@ -862,9 +862,13 @@ impl SicaTiler<'_> {
 }
 
 /// Whether the innermost member of `band` carries a dependence: some dependence between
-/// statements of the band joins two instances on which the band's other members agree
-/// and the innermost one differs. Dependences carried by loops outside the band are
-/// not told apart (they could only make this say yes too often, giving a short tile).
+/// statements of the band that run in its innermost loop joins two instances on which
+/// the band's other members agree and the innermost one differs. Dependences carried
+/// by loops outside the band are not told apart (they could only make this say yes too
+/// often, giving a short tile). A statement the innermost member does not iterate (one
+/// loop less deep, as C's row zeroed before the loops over k and j) runs outside that
+/// loop: its dependences on the loop's statements make no chain in it, and the loop
+/// stays vectorized.
 fn innermost_carries(
     scop: &Scop,
     band: &BandInfo,
@@ -878,8 +882,7 @@ fn innermost_carries(
         return Ok(false);
     }
     let ctx = scop.context.ctx();
-    let in_band = dependences
-        .copy()?
+    let in_band = in_innermost_loop(&ctx, dependences, partial, members - 1)?
         .apply_domain(partial.copy()?)?
         .apply_range(partial.copy()?)?;
     // `{ [i] -> [o] : o0 = i0 and .. and o(last) != i(last) }`.
@@ -898,6 +901,36 @@ fn innermost_carries(
         .order(last, true)?
         .union(same.order(last, false)?)?;
     Ok(!in_band.intersect(innermost.to_union_map()?)?.is_empty()?)
+}
+
+/// The dependences between statements that member `last` of the band's schedule
+/// `partial` iterates (takes more than one value for).
+fn in_innermost_loop(
+    ctx: &crate::isl::IslCtx,
+    dependences: &UnionMap,
+    partial: &UnionMap,
+    last: usize,
+) -> Result<UnionMap, IslError> {
+    let mut outside = Vec::new();
+    for schedule in partial.maps()? {
+        let name = schedule.domain_name();
+        if let Some((low, high)) = schedule.range()?.dim_value_range(last)? {
+            if low == high {
+                outside.extend(name);
+            }
+        }
+    }
+    if outside.is_empty() {
+        return dependences.copy();
+    }
+    let runs_inside = |name: Option<String>| name.is_some_and(|n| !outside.contains(&n));
+    let mut kept = UnionMap::empty(ctx)?;
+    for dependence in dependences.maps()? {
+        if runs_inside(dependence.domain_name()) && runs_inside(dependence.range_name()) {
+            kept = kept.add_map(dependence)?;
+        }
+    }
+    Ok(kept)
 }
 
 /// The L2 tile of the member outside the vectorized one (see `sica::l2_tile_size`), from
@@ -1444,5 +1477,33 @@ mod tests {
             panic!("a region too large to schedule was found worth scheduling");
         };
         assert_eq!(early, from_spec);
+    }
+
+    #[test]
+    fn a_statement_outside_the_innermost_loop_makes_no_chain_in_it() {
+        let ctx = IslCtx::new(None).unwrap();
+        let union = |text: &str| parse_union_map(&ctx, text, "test").unwrap();
+        // C's row zeroed (S0, one loop deep), then C[i][j] += a * B[k][j] in i, k, j.
+        let partial = union(
+            "[n] -> { S0[i] -> [i, 0, 0] : 0 <= i < n; \
+             S1[i, k, j] -> [i, k, j] : 0 <= i, k, j < n }",
+        );
+        let zeroing = "S0[i] -> S1[i, k, j] : 0 <= i, k, j < n";
+        let update = "S1[i, k, j] -> S1[i, k + 1, j] : 0 <= i, j < n and 0 <= k < n - 1";
+        let kept = in_innermost_loop(
+            &ctx,
+            &union(&format!("[n] -> {{ {zeroing}; {update} }}")),
+            &partial,
+            2,
+        )
+        .unwrap();
+        assert!(kept
+            .is_equal(&union(&format!("[n] -> {{ {update} }}")))
+            .unwrap());
+        // A statement the innermost member iterates keeps its dependences.
+        let chain = "S1[i, k, j] -> S1[i, k, j + 1] : 0 <= i, k < n and 0 <= j < n - 1";
+        let all = union(&format!("[n] -> {{ {chain}; {update} }}"));
+        let kept = in_innermost_loop(&ctx, &all, &partial, 2).unwrap();
+        assert!(kept.is_equal(&all).unwrap());
     }
 }

@@ -28,6 +28,7 @@ mod in_register;
 pub(crate) mod recognise;
 mod scaled;
 mod two_terms;
+mod zeroed;
 
 use crate::isl::ast::{AstExpr, AstOp};
 use crate::transform::hardware::Hardware;

@@ -5,10 +5,10 @@
 //! ```
 //!
 //! or with k innermost (`for (i) for (j) { C[i][j] *= beta; for (k) ... }`, C then kept
-//! in a register across k), with `C[i][j] = 0` or nothing before the update, with or
-//! without alpha. For each element of C the loop computes `C * beta` (rounded once),
-//! then for each k in order `C + (alpha * A[i][k]) * B[k][j]`, `alpha * A[i][k]`
-//! rounded first, the step fused where the IR's `llvm.fmuladd` is (or an `fmul` and an
+//! in a register across k), with `C[i][j] = 0` (or a memset of C's rows to zero:
+//! `zeroed`) or nothing before the update, with or without alpha. For each element of C
+//! the loop computes `C * beta` (rounded once), then for each k in order
+//! `C + (alpha * A[i][k]) * B[k][j]`, `alpha * A[i][k]` rounded first, the step fused where the IR's `llvm.fmuladd` is (or an `fmul` and an
 //! `fadd`). The kernel's scaled variant starts each sum at `C * beta` and packs A as
 //! `alpha * A[i][k]`, the loop's own first product, so its bytes are the loop's.
 //!
@@ -31,6 +31,7 @@ use super::arithmetic::MultiplyAdd;
 use super::arithmetic::{accesses_of, is_fmuladd, is_positive_zero, scale_of, single, step_kind};
 use super::in_register::{is_load_of, parts, promoted_chain, step_of, Parts};
 use super::recognise::{operand as product_operand, spanned_box, target_has};
+use super::zeroed::{check_zeroed, zeroing_memset};
 use super::{common_precision, Accumulator, Blocking, Factor, Operand, Product, Scaling, Start};
 
 /// The product of `update` (three loops deep), after `first` (two loops deep) when
@@ -161,7 +162,12 @@ pub(super) fn c_and_first(
         return Err("C is written elsewhere than it is read".into());
     }
     let (highs, lower) = shape(subject, scop, builder, update, j)?;
-    if let Some(first) = first {
+    if let Some(first) = first.filter(|f| f.depth() == 1) {
+        if lower {
+            return Err("C is zeroed whole, the product makes its lower triangle".into());
+        }
+        check_zeroed(subject, scop, builder, first, update, &highs, j)?;
+    } else if let Some(first) = first {
         let (bounds, first_lower) = shape(subject, scop, builder, first, 1)?;
         if bounds != [highs[0].clone(), highs[j].clone()] || first_lower != lower {
             return Err("C is not scaled over the product's rows and columns".into());
@@ -385,6 +391,10 @@ fn promoted_start(
             Err("C's register does not start at its element".into())
         };
     };
+    // After a memset of zeros C's element is +0.0, loaded or forwarded.
+    if zeroing_memset(first) && is_load_of(start, pointer) {
+        return Ok(Start::Zero);
+    }
     if is_positive_zero(start) {
         return Ok(Start::Zero);
     }
@@ -403,6 +413,9 @@ fn stored_start(
     first: &StatementIr<'_>,
     c: &str,
 ) -> Result<Start, String> {
+    if zeroing_memset(first) {
+        return Ok(Start::Zero);
+    }
     let store = single(accesses_of(region, first, c, InstructionOpcode::Store))?;
     let store = as_instruction(store).ok_or("C's store is not an instruction")?;
     let value = operand(store, 0).ok_or("C's store has no value")?;
