@@ -3,7 +3,9 @@
 //! code), one call of the packed kernel, linked into the module once
 //! (`llvm::link::kernel`) with the calling function's target attributes; its sizes,
 //! base pointers and strides evaluated from the region's parameters in the check
-//! block. The original loops stay as the fallback when the check fails.
+//! block. The original loops stay as the fallback when the check fails. A kernel built
+//! for AVX2 and FMA the caller's target lacks (`KernelTarget::CpuTest`) gets them as
+//! its own target features, and the check also tests the CPU (`cpu`).
 //!
 //! When the region's parallel loops run on OpenMP threads, the rows of C are split:
 //! the call sits in a loop over blocks of `MICRO_ROWS` rows that `fork` and `outline`
@@ -25,7 +27,7 @@ use crate::llvm::ir::as_instruction;
 use crate::llvm::{link, FunctionAnalyses};
 use crate::model::Scop;
 use crate::transform::product::{
-    Accumulator, Factor, Operand, Precision, Product, Scaling, Start, MICRO_ROWS,
+    Accumulator, Factor, KernelTarget, Operand, Precision, Product, Scaling, Start, MICRO_ROWS,
 };
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
@@ -103,7 +105,11 @@ pub fn generate<'f>(
         ][variant],
         Precision::Single => KERNEL_F32_BITCODE[variant],
     };
-    let (kernel, ty) = link::kernel(fa.function(), bitcode, product.kernel())
+    let added = match product.target {
+        KernelTarget::Caller => None,
+        KernelTarget::CpuTest => Some(KernelTarget::CPU_TEST_FEATURES),
+    };
+    let (kernel, ty) = link::kernel(fa.function(), bitcode, product.kernel(), added)
         .map_err(CodegenError::Unsupported)?;
     let b = IrBuilder::new(fa.function());
     let mut em = emitter(fa, &b, region, entering, HashMap::new(), folds);
@@ -138,6 +144,10 @@ fn build_call<'f>(
     em.b.position_before(before);
     evaluate_parameters(em, before)?;
     let (ok, _) = check_condition(em, check.runtime)?;
+    let ok = match product.target {
+        KernelTarget::Caller => ok,
+        KernelTarget::CpuTest => super::cpu::and_has_avx2_and_fma(em.b, ok),
+    };
     let [m, n, k] = [
         em.expr(&product.trips[0])?,
         em.expr(&product.trips[1])?,

@@ -22,6 +22,12 @@
 //! before `C[i][j] += alpha * A[i][k] * B[k][j]` in either loop order (`scaled`): the
 //! kernel's third variant, whose sums start at C, C * beta or +0.0 and whose packed A
 //! is alpha * A, the loop's own first product.
+//!
+//! On an x86-64 target without AVX2 (plain `clang -O3`, no `-march`), the kernel is
+//! linked in for AVX2 and FMA all the same and called only when the CPU running the
+//! program has both (`KernelTarget::CpuTest`, tested in the region's run-time check);
+//! its steps are fused or not as the target's own `llvm.fmuladd` is, not as the CPU
+//! could.
 
 mod arithmetic;
 mod in_register;
@@ -257,6 +263,23 @@ pub struct Product {
     pub second: Option<Box<SecondProduct>>,
     /// The element type of the matrices and sums.
     pub precision: Precision,
+    /// Which instructions the kernel is built with, and whether the CPU is tested.
+    pub target: KernelTarget,
+}
+
+/// The instructions of the linked-in kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelTarget {
+    /// The calling function's own target (it has AVX2).
+    Caller,
+    /// AVX2 and FMA added to the caller's target, which lacks AVX2: the call is made
+    /// only when the CPU running the program has both, the original loops otherwise.
+    CpuTest,
+}
+
+impl KernelTarget {
+    /// The features the kernel takes on top of the caller's (`target-features`).
+    pub const CPU_TEST_FEATURES: &'static str = "+avx2,+fma";
 }
 
 impl Product {
@@ -323,9 +346,13 @@ impl Product {
         } else {
             " (products rounded before they are added, as written)"
         };
+        let cpu = match self.target {
+            KernelTarget::Caller => "",
+            KernelTarget::CpuTest => ", needs AVX2 and FMA at run time, original loops otherwise",
+        };
         format!(
             "matrix product {} += {terms} ({form}): packed, blocks {} x {}, micro-kernel {} x {}{steps}, \
-             bit-exact",
+             bit-exact{cpu}",
             subscripts(&self.c, "i", "j"),
             self.blocking.mc,
             self.blocking.kc,
@@ -377,8 +404,12 @@ impl Product {
             Some(second) => format!(", A2 = {}, B2 = {}", operand(&second.a), operand(&second.b)),
             None => String::new(),
         };
+        let cpu = match self.target {
+            KernelTarget::Caller => "",
+            KernelTarget::CpuTest => " if the CPU has AVX2 and FMA",
+        };
         format!(
-            "{}(M = {}, N = {}, K = {}, A = {}, B = {}{second}, C = {}, mc = {}, kc = {}, fused = {}{scaling})\n",
+            "{}(M = {}, N = {}, K = {}, A = {}, B = {}{second}, C = {}, mc = {}, kc = {}, fused = {}{scaling}){cpu}\n",
             self.kernel(),
             show(m),
             show(n),

@@ -126,6 +126,7 @@ impl ScaledShape {
             accumulator: Accumulator::Scaled(self.scaling),
             second,
             precision: self.precision,
+            target: super::recognise::kernel_target(subject),
         }
     }
 }
