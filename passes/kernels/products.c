@@ -82,7 +82,12 @@ typedef real v4u __attribute__((vector_size(32), aligned(sizeof(real))));
 #ifndef POLYRUST_ALPHA
 #define POLYRUST_ALPHA 0
 #endif
-#if POLYRUST_TWO_TERMS
+#ifndef POLYRUST_BATCHED
+#define POLYRUST_BATCHED 0
+#endif
+#if POLYRUST_BATCHED
+#define KERNEL_SYMBOL SUFFIX(polyrust_product_batched)
+#elif POLYRUST_TWO_TERMS
 #define KERNEL_SYMBOL SUFFIX(polyrust_product_two_terms)
 #elif POLYRUST_SCALED
 #define KERNEL_SYMBOL SUFFIX(polyrust_product_scaled)
@@ -514,6 +519,45 @@ void KERNEL_SYMBOL(long M, long N, long K, const real *A, long rsa, long csa,
   }
   for (int x = 0; x < 5; x++)
     free(raw[x]);
+}
+#elif POLYRUST_BATCHED
+/* The batched product as PolyBench's doitgen writes it, each row of A replaced by its
+ * product with B through the vector `sum`:
+ *
+ *   for (r < R) for (q < Q) {
+ *     for (p < N) { sum(p) = +0.0; for (s < K) sum(p) = fma(A(r,q,s), B(s,p), sum(p)); }
+ *     for (p < N) A(r,q,p) = sum(p);
+ *   }
+ *
+ * (steps rounded twice when `fused` is 0). For each r the rows q of A are multiplied
+ * into a buffer by the packed product, sums from +0.0 (the loop's), then copied into A:
+ * all reads of A's rows come before their writes, as in the loop. `sum` is left as the
+ * last row's. Without a buffer, the loop as written. */
+void KERNEL_SYMBOL(long R, long Q, long N, long K, real *A, long rsr, long rsq, long csa,
+                   const real *B, long rsb, long csb, real *sum, long css, long mc,
+                   long kc, long fused) {
+  if (R <= 0 || Q <= 0 || N <= 0)
+    return;
+  struct scaling s = {START_ZERO, 1.0, 0, 1.0, 0};
+  void *raw;
+  real *T = aligned_reals((size_t)Q * N, &raw);
+  for (long r = 0; r < R; r++) {
+    real *Ar = A + r * rsr;
+    if (T)
+      product(Q, N, K, Ar, rsq, csa, B, rsb, csb, T, N, 1, mc, kc, fused, s);
+    for (long q = 0; q < Q; q++) {
+      real *row = T ? T + q * N : sum;
+      if (!T)
+        dot_loop(1, N, K, Ar + q * rsq, rsq, csa, B, rsb, csb, sum, 0, css, fused != 0, s);
+      for (long p = 0; p < N; p++)
+        Ar[q * rsq + p * csa] = row[T ? p : p * css];
+    }
+  }
+  if (T) {
+    for (long p = 0; p < N; p++)
+      sum[p * css] = T[(Q - 1) * N + p];
+  }
+  free(raw);
 }
 #elif POLYRUST_SCALED
 /* `start` says where each sum starts (START_*), beta what C is scaled by

@@ -51,13 +51,17 @@ const KERNEL_SCALED_BITCODE: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled.bc"));
 /// The dot-product kernel's variant with A scaled by alpha.
 const KERNEL_ALPHA_BITCODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/products_alpha.bc"));
-/// The same five, built for floats (in the same order).
-const KERNEL_F32_BITCODE: [&[u8]; 5] = [
+/// Its batched variant, written back into A (doitgen).
+const KERNEL_BATCHED_BITCODE: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_batched.bc"));
+/// The same six, built for floats (in the same order).
+const KERNEL_F32_BITCODE: [&[u8]; 6] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/products_f32.bc")),
     include_bytes!(concat!(env!("OUT_DIR"), "/products_from_c_f32.bc")),
     include_bytes!(concat!(env!("OUT_DIR"), "/products_two_terms_f32.bc")),
     include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled_f32.bc")),
     include_bytes!(concat!(env!("OUT_DIR"), "/products_alpha_f32.bc")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_batched_f32.bc")),
 ];
 
 /// Replaces `region` (modelled as `scop`) by a call of the packed product, behind the
@@ -89,6 +93,7 @@ pub fn generate<'f>(
     let runtime = check::runtime_check(&region.spec, scop)?;
     let folds = fold::plan(region, scop, scop, &[])?;
     let variant = match (product.accumulator, &product.second) {
+        _ if product.batch.is_some() => 5,
         (_, Some(_)) => 2,
         (Accumulator::Sum, None) => 0,
         (Accumulator::C, None) => 1,
@@ -102,6 +107,7 @@ pub fn generate<'f>(
             KERNEL_TWO_TERMS_BITCODE,
             KERNEL_SCALED_BITCODE,
             KERNEL_ALPHA_BITCODE,
+            KERNEL_BATCHED_BITCODE,
         ][variant],
         Precision::Single => KERNEL_F32_BITCODE[variant],
     };
@@ -148,6 +154,20 @@ fn build_call<'f>(
         KernelTarget::Caller => ok,
         KernelTarget::CpuTest => super::cpu::and_has_avx2_and_fma(em.b, ok),
     };
+    if let Some(batch) = &product.batch {
+        let args = batched_arguments(em, product, batch)?;
+        branch_on_check(em, check, ok);
+        em.b.position_at_end(check.start);
+        if em.threads.is_some() {
+            em.forks.serial.push((
+                "r".into(),
+                "a batched product runs on the calling thread".into(),
+            ));
+        }
+        let call = em.b.call(kernel, ty, &args);
+        em.b.locate_call(call);
+        return leave_to_exit(em, live);
+    }
     let [m, n, k] = [
         em.expr(&product.trips[0])?,
         em.expr(&product.trips[1])?,
@@ -212,6 +232,41 @@ fn build_call<'f>(
         }
     }
     leave_to_exit(em, live)
+}
+
+/// The batched kernel's arguments: R, Q, N, K, A (base, r, q and column strides), B,
+/// sum (base, stride 1), mc, kc, fused.
+fn batched_arguments(
+    em: &Emitter<'_, '_>,
+    product: &Product,
+    batch: &crate::transform::product::batched::Batch,
+) -> Result<Vec<Value>, CodegenError> {
+    let [q, n, k] = &product.trips;
+    let mut args = vec![
+        em.expr(&batch.batches)?,
+        em.expr(q)?,
+        em.expr(n)?,
+        em.expr(k)?,
+    ];
+    let [a, rsq, csa] = operand_arguments(em, &product.a)?;
+    args.extend([a, em.expr(&batch.batch_stride)?, rsq, csa]);
+    args.extend(operand_arguments(em, &product.b)?);
+    let sum =
+        em.region.ir.memory_base(&batch.sum).ok_or_else(|| {
+            CodegenError::Unsupported(format!("no base pointer for {}", batch.sum))
+        })?;
+    args.extend([available_base(em, sum)?, em.b.const_i64(1)]);
+    let constants = [
+        product.blocking.mc,
+        product.blocking.kc,
+        u64::from(product.fused),
+    ];
+    for size in constants {
+        let size = i64::try_from(size)
+            .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
+        args.push(em.b.const_i64(size));
+    }
+    Ok(args)
 }
 
 /// The scaled kernel's `start`, `beta`, `scale_a`, `alpha` (1.0 of the elements' type

@@ -86,6 +86,7 @@ pub(super) fn recognise(
         second: None,
         precision,
         target: super::recognise::kernel_target(subject),
+        batch: None,
     })
 }
 

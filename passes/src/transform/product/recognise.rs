@@ -19,7 +19,7 @@ use crate::transform::Subject;
 
 use super::arithmetic::{self, MultiplyAdd, Roles};
 use super::{
-    common_precision, in_register, scaled, two_terms, Accumulator, Blocking, KernelTarget,
+    batched, common_precision, in_register, scaled, two_terms, Accumulator, Blocking, KernelTarget,
     Operand, Precision, Product,
 };
 
@@ -53,7 +53,11 @@ pub fn recognise(
                 two_terms::recognise(subject, scop, Some(first), update, hardware).map_err(|_| why)
             })
         }
-        [init, update, add] => dot_products(subject, scop, [init, update, add], hardware),
+        [init, update, add] => {
+            dot_products(subject, scop, [init, update, add], hardware).or_else(|why| {
+                batched::recognise(subject, scop, [init, update, add], hardware).map_err(|_| why)
+            })
+        }
         _ => Err("not one, two or three statements".into()),
     }
 }
@@ -98,6 +102,7 @@ fn dot_products(
         second: None,
         precision,
         target: kernel_target(subject),
+        batch: None,
     })
 }
 

@@ -127,6 +127,7 @@ impl ScaledShape {
             second,
             precision: self.precision,
             target: super::recognise::kernel_target(subject),
+            batch: None,
         }
     }
 }
