@@ -66,13 +66,15 @@ const KERNEL_F32_BITCODE: [&[u8]; 6] = [
 
 /// Replaces `region` (modelled as `scop`) by a call of the packed product, behind the
 /// run-time check; with `threads` (the fork threshold in work, as for loops), its rows
-/// run on OpenMP threads.
+/// run on OpenMP threads. Under `-polyrust-profile-generate` the check records into
+/// `recording` as loop code's does (before the test of the CPU, which no profile
+/// decides on).
 pub fn generate<'f>(
     fa: &FunctionAnalyses<'f>,
     region: &DetectedRegion<'f>,
     scop: &Scop,
-    product: &Product,
-    threads: Option<u64>,
+    (product, threads): (&Product, Option<u64>),
+    recording: Option<&crate::speculate::Recording>,
 ) -> Result<Generated, CodegenError> {
     let (entering, live) = structure(fa, region)?;
     if leaves_scalars(&live) {
@@ -120,7 +122,7 @@ pub fn generate<'f>(
     let b = IrBuilder::new(fa.function());
     let mut em = emitter(fa, &b, region, entering, HashMap::new(), folds);
     em.threads = threads;
-    let check = open_check(&mut em, entering, &runtime, None);
+    let check = open_check(&mut em, entering, &runtime, recording);
     let built = build_call(&mut em, &check, product, (kernel, ty), &live);
     conclude(&em, check.block, built)?;
     let mut forks = std::mem::take(&mut em.forks);
@@ -149,7 +151,10 @@ fn build_call<'f>(
         .ok_or_else(|| CodegenError::Unsupported("check block without terminator".into()))?;
     em.b.position_before(before);
     evaluate_parameters(em, before)?;
-    let (ok, _) = check_condition(em, check.runtime)?;
+    let (ok, ranges) = check_condition(em, check.runtime)?;
+    if let Some(recording) = check.recording {
+        super::record_check(em, recording, ok, &ranges, before)?;
+    }
     let ok = match product.target {
         KernelTarget::Caller => ok,
         KernelTarget::CpuTest => super::cpu::and_has_avx2_and_fma(em.b, ok),
