@@ -161,17 +161,7 @@ fn build_call<'f>(
     };
     if let Some(batch) = &product.batch {
         let args = batched_arguments(em, product, batch)?;
-        branch_on_check(em, check, ok);
-        em.b.position_at_end(check.start);
-        if em.threads.is_some() {
-            em.forks.serial.push((
-                "r".into(),
-                "a batched product runs on the calling thread".into(),
-            ));
-        }
-        let call = em.b.call(kernel, ty, &args);
-        em.b.locate_call(call);
-        return leave_to_exit(em, live);
+        return call_on_this_thread(em, check, ok, (kernel, ty, &args), live);
     }
     let [m, n, k] = [
         em.expr(&product.trips[0])?,
@@ -236,6 +226,28 @@ fn build_call<'f>(
             em.b.locate_call(call);
         }
     }
+    leave_to_exit(em, live)
+}
+
+/// The call with `args` when `ok`, on the calling thread (a batched product's rows of
+/// one r are a product of their own, which no fork splits).
+fn call_on_this_thread<'f>(
+    em: &mut Emitter<'_, 'f>,
+    check: &Check<'_, 'f>,
+    ok: Value,
+    (kernel, ty, args): (Value, inkwell::llvm_sys::prelude::LLVMTypeRef, &[Value]),
+    live: &LiveOuts,
+) -> Result<(), CodegenError> {
+    branch_on_check(em, check, ok);
+    em.b.position_at_end(check.start);
+    if em.threads.is_some() {
+        em.forks.serial.push((
+            "r".into(),
+            "a batched product runs on the calling thread".into(),
+        ));
+    }
+    let call = em.b.call(kernel, ty, args);
+    em.b.locate_call(call);
     leave_to_exit(em, live)
 }
 
