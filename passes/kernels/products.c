@@ -529,33 +529,52 @@ void KERNEL_SYMBOL(long M, long N, long K, const real *A, long rsa, long csa,
  *     for (p < N) A(r,q,p) = sum(p);
  *   }
  *
- * (steps rounded twice when `fused` is 0). For each r the rows q of A are multiplied
- * into a buffer by the packed product, sums from +0.0 (the loop's), then copied into A:
- * all reads of A's rows come before their writes, as in the loop. `sum` is left as the
- * last row's. Without a buffer, the loop as written. */
+ * (steps rounded twice when `fused` is 0). Chunks of rows (all of one r's, or, when
+ * the rows of successive r follow each other, of several r's) are multiplied into a
+ * buffer by the packed product, sums from +0.0 (the loop's), then copied into A: each
+ * row is read whole before it is written, and no other row is read after, as in the
+ * loop. `sum` is left as the last row's. Without a buffer, the loop as written. */
+/* Rows per chunk: whole micro-kernel rows, the buffer of their products (at 160 columns
+ * of doubles) within a 512 KiB L2 with room for the packed blocks. */
+#define CHUNK_ROWS (40 * MR)
 void KERNEL_SYMBOL(long R, long Q, long N, long K, real *A, long rsr, long rsq, long csa,
                    const real *B, long rsb, long csb, real *sum, long css, long mc,
                    long kc, long fused) {
   if (R <= 0 || Q <= 0 || N <= 0)
     return;
   struct scaling s = {START_ZERO, 1.0, 0, 1.0, 0};
+  long rows = Q, batches = R;
+  if (rsr == Q * rsq) {
+    rows = R * Q;
+    batches = 1;
+  }
+  long chunk = rows < CHUNK_ROWS ? rows : CHUNK_ROWS;
   void *raw;
-  real *T = aligned_reals((size_t)Q * N, &raw);
-  for (long r = 0; r < R; r++) {
-    real *Ar = A + r * rsr;
-    if (T)
-      product(Q, N, K, Ar, rsq, csa, B, rsb, csb, T, N, 1, mc, kc, fused, s);
-    for (long q = 0; q < Q; q++) {
-      real *row = T ? T + q * N : sum;
-      if (!T)
-        dot_loop(1, N, K, Ar + q * rsq, rsq, csa, B, rsb, csb, sum, 0, css, fused != 0, s);
-      for (long p = 0; p < N; p++)
-        Ar[q * rsq + p * csa] = row[T ? p : p * css];
+  real *T = aligned_reals((size_t)chunk * N, &raw);
+  const real *last = sum;
+  long last_stride = css;
+  for (long r = 0; r < batches; r++) {
+    for (long q0 = 0; q0 < rows; q0 += chunk) {
+      long qn = rows - q0 < chunk ? rows - q0 : chunk;
+      real *Aq = A + r * rsr + q0 * rsq;
+      if (T) {
+        product(qn, N, K, Aq, rsq, csa, B, rsb, csb, T, N, 1, mc, kc, fused, s);
+        last = T + (qn - 1) * N;
+        last_stride = 1;
+      }
+      for (long q = 0; q < qn; q++) {
+        if (!T)
+          dot_loop(1, N, K, Aq + q * rsq, rsq, csa, B, rsb, csb, sum, 0, css, fused != 0, s);
+        const real *row = T ? T + q * N : sum;
+        long stride = T ? 1 : css;
+        for (long p = 0; p < N; p++)
+          Aq[q * rsq + p * csa] = row[p * stride];
+      }
     }
   }
   if (T) {
     for (long p = 0; p < N; p++)
-      sum[p * css] = T[(Q - 1) * N + p];
+      sum[p * css] = last[p * last_stride];
   }
   free(raw);
 }

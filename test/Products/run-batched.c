@@ -2,7 +2,8 @@
 // product with C4, through sum) gives the bytes -O3 gives, A and sum both printed: with
 // and without -march=native (the kernel behind a test of the CPU), in doubles and
 // floats, steps fused and not, for sizes that fill no micro-kernel and that cross
-// blocks of rows and of s (caches given small), and sizes 0 and 1. Rows of A whose q
+// blocks of rows and of s (caches given small), rows of several r in one chunk and
+// across chunks (3 x 400 rows, chunks of 240), and sizes 0 and 1. Rows of A whose q
 // runs short of A's own size (nq < NQ) are products of their own per r.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang -O3 -g -march=native -fpass-plugin=%plugin -Rpass=polyrust -mllvm -polyrust-l1-cache=4K \
@@ -11,11 +12,11 @@
 // RUN: %clang -O3 -g -fpass-plugin=%plugin -Rpass=polyrust -mllvm -polyrust-l1-cache=4K \
 // RUN:   -mllvm -polyrust-l2-cache=32K %s -o %t/baseline 2>&1 | %FileCheck %s --check-prefix=BASELINE
 // RUN: %clang -O3 -g %s -o %t/baseline-plain
-// RUN: %t/native-plain 0 3 4 1 1 1 2 3 5 3 7 13 2 70 37 1 5 300 > %t/native-plain.out
-// RUN: %t/native 0 3 4 1 1 1 2 3 5 3 7 13 2 70 37 1 5 300 > %t/native.out
+// RUN: %t/native-plain 0 3 4 1 1 1 2 3 5 3 7 13 2 70 37 1 5 300 3 400 5 > %t/native-plain.out
+// RUN: %t/native 0 3 4 1 1 1 2 3 5 3 7 13 2 70 37 1 5 300 3 400 5 > %t/native.out
 // RUN: cmp %t/native-plain.out %t/native.out
-// RUN: %t/baseline-plain 0 3 4 1 1 1 2 3 5 3 7 13 2 70 37 1 5 300 > %t/baseline-plain.out
-// RUN: %t/baseline 0 3 4 1 1 1 2 3 5 3 7 13 2 70 37 1 5 300 > %t/baseline.out
+// RUN: %t/baseline-plain 0 3 4 1 1 1 2 3 5 3 7 13 2 70 37 1 5 300 3 400 5 > %t/baseline-plain.out
+// RUN: %t/baseline 0 3 4 1 1 1 2 3 5 3 7 13 2 70 37 1 5 300 3 400 5 > %t/baseline.out
 // RUN: cmp %t/baseline-plain.out %t/baseline.out
 // NATIVE-DAG: remark: region in doitgen at {{.*}} optimized (batched matrix product A[r][q][p] = sum[p] = sum over s of A[r][q][s] * C4[s][p] (a product per r, written back into A): packed, blocks 60 x 32, micro-kernel 6 x 8, bit-exact)
 // NATIVE-DAG: remark: region in doitgen_f32 at {{.*}} optimized (batched matrix product {{.*}} micro-kernel 6 x 16, bit-exact)
