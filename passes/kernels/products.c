@@ -112,6 +112,10 @@ struct scaling {
   real alpha;
   /* Only C's lower triangle, j <= i, is the product's (syrk's C). */
   long lower;
+  /* C is A itself, its rows (i) A's rows: each block of rows of A is packed whole
+   * (every block of k) before any element of those rows of C is stored, so the
+   * product may be made in place, but not by the loop as written (`product`). */
+  long in_place;
 };
 
 /* A tile's diagonal offset when all of it is below the diagonal. */
@@ -310,16 +314,16 @@ MICRO_KERNEL(micro_kernel_unfused, UNFUSED)
  * steps fused or not); blocks of mc rows of A (a multiple of MR) and kc steps of k.
  * Sizes of 0 or less: nothing (M, N), or C(i,j) + 0.0 (K), as the loop does (for sums
  * from C: C(i,j) as `start` makes it). */
-static void product(long M, long N, long K, const real *A, long rsa, long csa,
-                    const real *B, long rsb, long csb, real *C, long rsc, long csc,
-                    long mc, long kc, long fused, struct scaling s) {
+static int product(long M, long N, long K, const real *A, long rsa, long csa,
+                   const real *B, long rsb, long csb, real *C, long rsc, long csc,
+                   long mc, long kc, long fused, struct scaling s) {
   if (M <= 0 || N <= 0)
-    return;
+    return 0;
   if (K <= 0) {
     if (POLYRUST_SUMS_FROM_C && s.start == START_C)
-      return;
+      return 0;
     dot_loop(M, N, 0, A, rsa, csa, B, rsb, csb, C, rsc, csc, 1, s);
-    return;
+    return 0;
   }
   mc = mc < MR ? MR : mc - mc % MR;
   if (mc > M)
@@ -335,8 +339,10 @@ static void product(long M, long N, long K, const real *A, long rsa, long csa,
     free(raw_b);
     free(raw_a);
     free(raw_w);
+    if (s.in_place)
+      return -1;
     dot_loop(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, fused != 0, s);
-    return;
+    return 0;
   }
   pack_b(N, K, B, rsb, csb, Bp);
   for (long ic = 0; ic < M; ic += mc) {
@@ -369,6 +375,7 @@ static void product(long M, long N, long K, const real *A, long rsa, long csa,
   free(raw_b);
   free(raw_a);
   free(raw_w);
+  return 0;
 }
 
 #if POLYRUST_TWO_TERMS
@@ -529,54 +536,37 @@ void KERNEL_SYMBOL(long M, long N, long K, const real *A, long rsa, long csa,
  *     for (p < N) A(r,q,p) = sum(p);
  *   }
  *
- * (steps rounded twice when `fused` is 0). Chunks of rows (all of one r's, or, when
- * the rows of successive r follow each other, of several r's) are multiplied into a
- * buffer by the packed product, sums from +0.0 (the loop's), then copied into A: each
- * row is read whole before it is written, and no other row is read after, as in the
- * loop. `sum` is left as the last row's. Without a buffer, the loop as written. */
-/* Rows per chunk: whole micro-kernel rows, the buffer of their products (at 160 columns
- * of doubles) within a 512 KiB L2 with room for the packed blocks. */
-#define CHUNK_ROWS (40 * MR)
+ * (steps rounded twice when `fused` is 0). The rows of one r (or all rows, when those
+ * of successive r follow each other) are one packed product made in place, sums from
+ * +0.0 (the loop's): each row is read whole before it is stored (`in_place`), and no
+ * other row reads it after, as in the loop. `sum` is left as the last row's. Without
+ * buffers, the loop as written. */
 void KERNEL_SYMBOL(long R, long Q, long N, long K, real *A, long rsr, long rsq, long csa,
                    const real *B, long rsb, long csb, real *sum, long css, long mc,
                    long kc, long fused) {
   if (R <= 0 || Q <= 0 || N <= 0)
     return;
-  struct scaling s = {START_ZERO, 1.0, 0, 1.0, 0};
+  struct scaling s = {START_ZERO, 1.0, 0, 1.0, 0, 1};
   long rows = Q, batches = R;
   if (rsr == Q * rsq) {
     rows = R * Q;
     batches = 1;
   }
-  long chunk = rows < CHUNK_ROWS ? rows : CHUNK_ROWS;
-  void *raw;
-  real *T = aligned_reals((size_t)chunk * N, &raw);
-  const real *last = sum;
-  long last_stride = css;
   for (long r = 0; r < batches; r++) {
-    for (long q0 = 0; q0 < rows; q0 += chunk) {
-      long qn = rows - q0 < chunk ? rows - q0 : chunk;
-      real *Aq = A + r * rsr + q0 * rsq;
-      if (T) {
-        product(qn, N, K, Aq, rsq, csa, B, rsb, csb, T, N, 1, mc, kc, fused, s);
-        last = T + (qn - 1) * N;
-        last_stride = 1;
-      }
-      for (long q = 0; q < qn; q++) {
-        if (!T)
-          dot_loop(1, N, K, Aq + q * rsq, rsq, csa, B, rsb, csb, sum, 0, css, fused != 0, s);
-        const real *row = T ? T + q * N : sum;
-        long stride = T ? 1 : css;
-        for (long p = 0; p < N; p++)
-          Aq[q * rsq + p * csa] = row[p * stride];
-      }
+    real *Ar = A + r * rsr;
+    if (product(rows, N, K, Ar, rsq, csa, B, rsb, csb, Ar, rsq, csa, mc, kc, fused, s) == 0)
+      continue;
+    struct scaling by_row = s;
+    by_row.in_place = 0;
+    for (long q = 0; q < rows; q++) {
+      dot_loop(1, N, K, Ar + q * rsq, rsq, csa, B, rsb, csb, sum, 0, css, fused != 0, by_row);
+      for (long p = 0; p < N; p++)
+        Ar[q * rsq + p * csa] = sum[p * css];
     }
   }
-  if (T) {
-    for (long p = 0; p < N; p++)
-      sum[p * css] = last[p * last_stride];
-  }
-  free(raw);
+  real *last = A + (batches - 1) * rsr + (rows - 1) * rsq;
+  for (long p = 0; p < N; p++)
+    sum[p * css] = last[p * csa];
 }
 #elif POLYRUST_SCALED
 /* `start` says where each sum starts (START_*), beta what C is scaled by
