@@ -10,9 +10,9 @@
 //!
 //! For each r the rows q of A times B are a matrix product whose sums start at +0.0
 //! and take their steps in s order, fused where the loop's `llvm.fmuladd` is: the
-//! kernel's batched variant makes them into a buffer with the packed product (sums
-//! from +0.0, stored), copies them into A and leaves `sum` as the last row's, so the
-//! bytes are the loop's. Relies on the model (box domains, the three statements in
+//! kernel's batched variant makes it in place with the packed product (sums from +0.0,
+//! stored; each block of rows packed whole before any of it is stored) and leaves
+//! `sum` as the last row's, so the bytes are the loop's. Relies on the model (box domains, the three statements in
 //! this order in the loops r and q, the subscripts the counters alone, A, B and `sum`
 //! distinct) and on the IR for the arithmetic (`scaled::update_chain`).
 
