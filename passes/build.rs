@@ -8,7 +8,8 @@
 //! at C's elements (`products_from_c.bc`), and a third for products that scale C by
 //! beta or A by alpha (`products_scaled.bc`), and a fourth for two products per step
 //! (`products_two_terms.bc`), and a fifth for dot products with A scaled by alpha
-//! (`products_alpha.bc`). Each is built again for float elements
+//! (`products_alpha.bc`), and a sixth for doitgen's batched product written back into
+//! A (`products_batched.bc`). Each is built again for float elements
 //! (`-DPOLYRUST_F32=1`, `products_f32.bc` and so on).
 
 use std::env;
@@ -31,13 +32,21 @@ fn main() {
     // stored into C; the one whose sums start at C, C * beta or +0.0, with A scaled; the
     // one with two products per step (syr2k); the dot-product kernel with A scaled by
     // alpha. Each in double and in float.
-    let variants: [(&str, &[&str]); 5] = [
+    let variants: [(&str, &[&str]); 6] = [
         ("products", &[]),
         ("products_alpha", &["-DPOLYRUST_ALPHA=1"]),
         ("products_from_c", &["-DPOLYRUST_SUMS_FROM_C=1"]),
         (
             "products_scaled",
             &["-DPOLYRUST_SUMS_FROM_C=1", "-DPOLYRUST_SCALED=1"],
+        ),
+        (
+            "products_batched",
+            &[
+                "-DPOLYRUST_SUMS_FROM_C=1",
+                "-DPOLYRUST_SCALED=1",
+                "-DPOLYRUST_BATCHED=1",
+            ],
         ),
         (
             "products_two_terms",

@@ -82,7 +82,12 @@ typedef real v4u __attribute__((vector_size(32), aligned(sizeof(real))));
 #ifndef POLYRUST_ALPHA
 #define POLYRUST_ALPHA 0
 #endif
-#if POLYRUST_TWO_TERMS
+#ifndef POLYRUST_BATCHED
+#define POLYRUST_BATCHED 0
+#endif
+#if POLYRUST_BATCHED
+#define KERNEL_SYMBOL SUFFIX(polyrust_product_batched)
+#elif POLYRUST_TWO_TERMS
 #define KERNEL_SYMBOL SUFFIX(polyrust_product_two_terms)
 #elif POLYRUST_SCALED
 #define KERNEL_SYMBOL SUFFIX(polyrust_product_scaled)
@@ -107,6 +112,10 @@ struct scaling {
   real alpha;
   /* Only C's lower triangle, j <= i, is the product's (syrk's C). */
   long lower;
+  /* C is A itself, its rows (i) A's rows: each block of rows of A is packed whole
+   * (every block of k) before any element of those rows of C is stored, so the
+   * product may be made in place, but not by the loop as written (`product`). */
+  long in_place;
 };
 
 /* A tile's diagonal offset when all of it is below the diagonal. */
@@ -305,16 +314,16 @@ MICRO_KERNEL(micro_kernel_unfused, UNFUSED)
  * steps fused or not); blocks of mc rows of A (a multiple of MR) and kc steps of k.
  * Sizes of 0 or less: nothing (M, N), or C(i,j) + 0.0 (K), as the loop does (for sums
  * from C: C(i,j) as `start` makes it). */
-static void product(long M, long N, long K, const real *A, long rsa, long csa,
-                    const real *B, long rsb, long csb, real *C, long rsc, long csc,
-                    long mc, long kc, long fused, struct scaling s) {
+static int product(long M, long N, long K, const real *A, long rsa, long csa,
+                   const real *B, long rsb, long csb, real *C, long rsc, long csc,
+                   long mc, long kc, long fused, struct scaling s) {
   if (M <= 0 || N <= 0)
-    return;
+    return 0;
   if (K <= 0) {
     if (POLYRUST_SUMS_FROM_C && s.start == START_C)
-      return;
+      return 0;
     dot_loop(M, N, 0, A, rsa, csa, B, rsb, csb, C, rsc, csc, 1, s);
-    return;
+    return 0;
   }
   mc = mc < MR ? MR : mc - mc % MR;
   if (mc > M)
@@ -330,8 +339,10 @@ static void product(long M, long N, long K, const real *A, long rsa, long csa,
     free(raw_b);
     free(raw_a);
     free(raw_w);
+    if (s.in_place)
+      return -1;
     dot_loop(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, csc, fused != 0, s);
-    return;
+    return 0;
   }
   pack_b(N, K, B, rsb, csb, Bp);
   for (long ic = 0; ic < M; ic += mc) {
@@ -364,6 +375,7 @@ static void product(long M, long N, long K, const real *A, long rsa, long csa,
   free(raw_b);
   free(raw_a);
   free(raw_w);
+  return 0;
 }
 
 #if POLYRUST_TWO_TERMS
@@ -514,6 +526,47 @@ void KERNEL_SYMBOL(long M, long N, long K, const real *A, long rsa, long csa,
   }
   for (int x = 0; x < 5; x++)
     free(raw[x]);
+}
+#elif POLYRUST_BATCHED
+/* The batched product as PolyBench's doitgen writes it, each row of A replaced by its
+ * product with B through the vector `sum`:
+ *
+ *   for (r < R) for (q < Q) {
+ *     for (p < N) { sum(p) = +0.0; for (s < K) sum(p) = fma(A(r,q,s), B(s,p), sum(p)); }
+ *     for (p < N) A(r,q,p) = sum(p);
+ *   }
+ *
+ * (steps rounded twice when `fused` is 0). The rows of one r (or all rows, when those
+ * of successive r follow each other) are one packed product made in place, sums from
+ * +0.0 (the loop's): each row is read whole before it is stored (`in_place`), and no
+ * other row reads it after, as in the loop. `sum` is left as the last row's. Without
+ * buffers, the loop as written. */
+void KERNEL_SYMBOL(long R, long Q, long N, long K, real *A, long rsr, long rsq, long csa,
+                   const real *B, long rsb, long csb, real *sum, long css, long mc,
+                   long kc, long fused) {
+  if (R <= 0 || Q <= 0 || N <= 0)
+    return;
+  struct scaling s = {START_ZERO, 1.0, 0, 1.0, 0, 1};
+  long rows = Q, batches = R;
+  if (rsr == Q * rsq) {
+    rows = R * Q;
+    batches = 1;
+  }
+  for (long r = 0; r < batches; r++) {
+    real *Ar = A + r * rsr;
+    if (product(rows, N, K, Ar, rsq, csa, B, rsb, csb, Ar, rsq, csa, mc, kc, fused, s) == 0)
+      continue;
+    struct scaling by_row = s;
+    by_row.in_place = 0;
+    for (long q = 0; q < rows; q++) {
+      dot_loop(1, N, K, Ar + q * rsq, rsq, csa, B, rsb, csb, sum, 0, css, fused != 0, by_row);
+      for (long p = 0; p < N; p++)
+        Ar[q * rsq + p * csa] = sum[p * css];
+    }
+  }
+  real *last = A + (batches - 1) * rsr + (rows - 1) * rsq;
+  for (long p = 0; p < N; p++)
+    sum[p * css] = last[p * csa];
 }
 #elif POLYRUST_SCALED
 /* `start` says where each sum starts (START_*), beta what C is scaled by

@@ -5,15 +5,16 @@
 // tiled by 16, so that the out-of-order window overlaps the short chains of successive
 // (i, j) (gram_restrict's product: 0.35 s untiled, as -O3, 0.12 s so). A product whose
 // innermost loop is parallel keeps SICA's L1 tile. The machine is given so that the
-// sizes do not depend on the host.
+// sizes do not depend on the host; products are left to the loop transformations (the
+// packed kernel takes them otherwise, even on the baseline target: test/Products).
 // RUN: %o3ir -fno-discard-value-names %s | %opt %loadpolyrust -passes='print<polyrust-ast>' \
-// RUN:   -polyrust-l1-cache=48K -polyrust-l2-cache=1M -polyrust-simd-width=256 \
+// RUN:   -polyrust-l1-cache=48K -polyrust-l2-cache=1M -polyrust-simd-width=256 -polyrust-products=false \
 // RUN:   -disable-output 2>&1 | %FileCheck %s
 // Generated code keeps P[i][j] in its element (loaded and stored in every iteration of
 // k); after the rewrite, LICM holds it in a register across the k loop again, as it
 // was in the original (3.5x slower otherwise).
 // RUN: %o3ir -fno-discard-value-names %s | %opt %loadpolyrust -passes=polyrust -S \
-// RUN:   -polyrust-l1-cache=48K -polyrust-l2-cache=1M -polyrust-simd-width=256 \
+// RUN:   -polyrust-l1-cache=48K -polyrust-l2-cache=1M -polyrust-simd-width=256 -polyrust-products=false \
 // RUN:   | %FileCheck %s --check-prefix=IR
 
 void product_transposed(int n, int m, double (*restrict P)[n], const double (*restrict G)[m],

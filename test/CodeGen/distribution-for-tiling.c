@@ -5,13 +5,14 @@
 // the product gets its band, tiled for L2 although its vectorized loop (1100 doubles)
 // fits in L1 as a whole, and register tiles. PolyBench gemm (LARGE): 0.12 s at -O3,
 // 0.045 s so.
+// Products are off: the packed kernel would take gemm (test/Products).
 // RUN: %clang -O3 -g -c %s -o /dev/null -fpass-plugin=%plugin -mllvm -polyrust-l2-cache=1M \
-// RUN:   -Rpass=polyrust 2>&1 | %FileCheck %s
+// RUN:   -mllvm -polyrust-products=false -Rpass=polyrust 2>&1 | %FileCheck %s
 // Distribution is taken only for the tiles it reaches, and tiles only when they are
 // estimated to move less data (see cost-model tests; gram's distribution with tiles
 // estimated 1.0x is refused in interchange-distribution.c).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %clang -O3 -fpass-plugin=%plugin %s -o %t/distributed -DSMALL
+// RUN: %clang -O3 -fpass-plugin=%plugin -mllvm -polyrust-products=false %s -o %t/distributed -DSMALL
 // RUN: %clang -O3 %s -o %t/plain -DSMALL
 // RUN: %t/plain > %t/plain.out
 // RUN: %t/distributed > %t/distributed.out

@@ -13,11 +13,11 @@
 //
 // RUN: %o3ir %s > %t.ll
 // RUN: %opt %loadpolyrust -passes='function(print<polyrust-ast>),polyrust' \
-// RUN:   -polyrust-max-operations=200000 -polyrust-l1-cache=48K -polyrust-l2-cache=1M \
+// RUN:   -polyrust-max-operations=200000 -polyrust-l1-cache=48K -polyrust-l2-cache=1M -polyrust-products=false \
 // RUN:   -pass-remarks=polyrust -pass-remarks-analysis=polyrust -disable-output %t.ll 2>&1 \
 // RUN:   | %FileCheck %s --check-prefix=LOW
 // RUN: %opt %loadpolyrust -passes='function(print<polyrust-ast>),polyrust' \
-// RUN:   -polyrust-l1-cache=48K -polyrust-l2-cache=1M -pass-remarks=polyrust \
+// RUN:   -polyrust-l1-cache=48K -polyrust-l2-cache=1M -polyrust-products=false -pass-remarks=polyrust \
 // RUN:   -pass-remarks-analysis=polyrust -disable-output %t.ll 2>&1 | %FileCheck %s
 // RUN: %clang -O3 %s -o %t.plain && %t.plain > %t.plain.out
 // RUN: %clang -O3 -fpass-plugin=%plugin -mllvm -polyrust-max-operations=200000 %s -o %t.opt

@@ -5,9 +5,11 @@
 // RUN: %o3ir -mavx2 -mfma -fno-discard-value-names %s | %opt %loadpolyrust \
 // RUN:   -passes='print<polyrust-ast>' -polyrust-l1-cache=32K -polyrust-l2-cache=512K \
 // RUN:   -disable-output 2>&1 | %FileCheck %s
-// Without AVX2 and FMA (the loop's fmuladd would not be fused), no product.
+// Without AVX2 and FMA in the target (the loop's fmuladd is not fused), the product
+// behind a test of the CPU, its steps unfused (test/Products/dispatch.c).
 // RUN: %o3ir -fno-discard-value-names %s | %opt %loadpolyrust \
-// RUN:   -passes='print<polyrust-ast>' -disable-output 2>&1 | %FileCheck %s --check-prefix=PLAIN
+// RUN:   -passes='print<polyrust-ast>' -polyrust-l1-cache=32K -polyrust-l2-cache=512K \
+// RUN:   -disable-output 2>&1 | %FileCheck %s --check-prefix=PLAIN
 // With AVX2 but no FMA, the loop's fmuladd is a multiply and an add: so are the kernel's.
 // RUN: %o3ir -mavx2 -mno-fma -fno-discard-value-names %s | %opt %loadpolyrust \
 // RUN:   -passes='print<polyrust-ast>' -polyrust-l1-cache=32K -polyrust-l2-cache=512K \
@@ -41,7 +43,9 @@ void dot_rows(int M, int N, int K, const double *A, int lda, const double *B, in
 // NOFMA-LABEL: polyrust-ast: function 'dot_rows'
 // NOFMA: (matrix product C[i][j] += A[i][k] * B[j][k] (B transposed, a dot product per element): packed, blocks 126 x 256, micro-kernel 6 x 8 (products rounded before they are added, as written), bit-exact):
 // NOFMA-NEXT: fused = 0)
-// PLAIN-NOT: matrix product
+// PLAIN-LABEL: polyrust-ast: function 'dot_rows'
+// PLAIN: (matrix product C[i][j] += A[i][k] * B[j][k] (B transposed, a dot product per element): packed, blocks 126 x 256, micro-kernel 6 x 8 (products rounded before they are added, as written), bit-exact, needs AVX2 and FMA at run time, original loops otherwise):
+// PLAIN-NEXT: fused = 0) if the CPU has AVX2 and FMA
 // OFF-NOT: matrix product
 // IR-LABEL: define {{.*}}void @dot_rows(
 // IR: polyrust.check:

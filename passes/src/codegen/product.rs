@@ -3,7 +3,9 @@
 //! code), one call of the packed kernel, linked into the module once
 //! (`llvm::link::kernel`) with the calling function's target attributes; its sizes,
 //! base pointers and strides evaluated from the region's parameters in the check
-//! block. The original loops stay as the fallback when the check fails.
+//! block. The original loops stay as the fallback when the check fails. A kernel built
+//! for AVX2 and FMA the caller's target lacks (`KernelTarget::CpuTest`) gets them as
+//! its own target features, and the check also tests the CPU (`cpu`).
 //!
 //! When the region's parallel loops run on OpenMP threads, the rows of C are split:
 //! the call sits in a loop over blocks of `MICRO_ROWS` rows that `fork` and `outline`
@@ -25,7 +27,7 @@ use crate::llvm::ir::as_instruction;
 use crate::llvm::{link, FunctionAnalyses};
 use crate::model::Scop;
 use crate::transform::product::{
-    Accumulator, Factor, Operand, Precision, Product, Scaling, Start, MICRO_ROWS,
+    Accumulator, Factor, KernelTarget, Operand, Precision, Product, Scaling, Start, MICRO_ROWS,
 };
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
@@ -49,24 +51,30 @@ const KERNEL_SCALED_BITCODE: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled.bc"));
 /// The dot-product kernel's variant with A scaled by alpha.
 const KERNEL_ALPHA_BITCODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/products_alpha.bc"));
-/// The same five, built for floats (in the same order).
-const KERNEL_F32_BITCODE: [&[u8]; 5] = [
+/// Its batched variant, written back into A (doitgen).
+const KERNEL_BATCHED_BITCODE: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_batched.bc"));
+/// The same six, built for floats (in the same order).
+const KERNEL_F32_BITCODE: [&[u8]; 6] = [
     include_bytes!(concat!(env!("OUT_DIR"), "/products_f32.bc")),
     include_bytes!(concat!(env!("OUT_DIR"), "/products_from_c_f32.bc")),
     include_bytes!(concat!(env!("OUT_DIR"), "/products_two_terms_f32.bc")),
     include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled_f32.bc")),
     include_bytes!(concat!(env!("OUT_DIR"), "/products_alpha_f32.bc")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/products_batched_f32.bc")),
 ];
 
 /// Replaces `region` (modelled as `scop`) by a call of the packed product, behind the
 /// run-time check; with `threads` (the fork threshold in work, as for loops), its rows
-/// run on OpenMP threads.
+/// run on OpenMP threads. Under `-polyrust-profile-generate` the check records into
+/// `recording` as loop code's does (before the test of the CPU, which no profile
+/// decides on).
 pub fn generate<'f>(
     fa: &FunctionAnalyses<'f>,
     region: &DetectedRegion<'f>,
     scop: &Scop,
-    product: &Product,
-    threads: Option<u64>,
+    (product, threads): (&Product, Option<u64>),
+    recording: Option<&crate::speculate::Recording>,
 ) -> Result<Generated, CodegenError> {
     let (entering, live) = structure(fa, region)?;
     if leaves_scalars(&live) {
@@ -87,6 +95,7 @@ pub fn generate<'f>(
     let runtime = check::runtime_check(&region.spec, scop)?;
     let folds = fold::plan(region, scop, scop, &[])?;
     let variant = match (product.accumulator, &product.second) {
+        _ if product.batch.is_some() => 5,
         (_, Some(_)) => 2,
         (Accumulator::Sum, None) => 0,
         (Accumulator::C, None) => 1,
@@ -100,15 +109,20 @@ pub fn generate<'f>(
             KERNEL_TWO_TERMS_BITCODE,
             KERNEL_SCALED_BITCODE,
             KERNEL_ALPHA_BITCODE,
+            KERNEL_BATCHED_BITCODE,
         ][variant],
         Precision::Single => KERNEL_F32_BITCODE[variant],
     };
-    let (kernel, ty) = link::kernel(fa.function(), bitcode, product.kernel())
+    let added = match product.target {
+        KernelTarget::Caller => None,
+        KernelTarget::CpuTest => Some(KernelTarget::CPU_TEST_FEATURES),
+    };
+    let (kernel, ty) = link::kernel(fa.function(), bitcode, product.kernel(), added)
         .map_err(CodegenError::Unsupported)?;
     let b = IrBuilder::new(fa.function());
     let mut em = emitter(fa, &b, region, entering, HashMap::new(), folds);
     em.threads = threads;
-    let check = open_check(&mut em, entering, &runtime, None);
+    let check = open_check(&mut em, entering, &runtime, recording);
     let built = build_call(&mut em, &check, product, (kernel, ty), &live);
     conclude(&em, check.block, built)?;
     let mut forks = std::mem::take(&mut em.forks);
@@ -137,7 +151,18 @@ fn build_call<'f>(
         .ok_or_else(|| CodegenError::Unsupported("check block without terminator".into()))?;
     em.b.position_before(before);
     evaluate_parameters(em, before)?;
-    let (ok, _) = check_condition(em, check.runtime)?;
+    let (ok, ranges) = check_condition(em, check.runtime)?;
+    if let Some(recording) = check.recording {
+        super::record_check(em, recording, ok, &ranges, before)?;
+    }
+    let ok = match product.target {
+        KernelTarget::Caller => ok,
+        KernelTarget::CpuTest => super::cpu::and_has_avx2_and_fma(em.b, ok),
+    };
+    if let Some(batch) = &product.batch {
+        let args = batched_arguments(em, product, batch)?;
+        return call_on_this_thread(em, check, ok, (kernel, ty, &args), live);
+    }
     let [m, n, k] = [
         em.expr(&product.trips[0])?,
         em.expr(&product.trips[1])?,
@@ -202,6 +227,63 @@ fn build_call<'f>(
         }
     }
     leave_to_exit(em, live)
+}
+
+/// The call with `args` when `ok`, on the calling thread (a batched product's rows of
+/// one r are a product of their own, which no fork splits).
+fn call_on_this_thread<'f>(
+    em: &mut Emitter<'_, 'f>,
+    check: &Check<'_, 'f>,
+    ok: Value,
+    (kernel, ty, args): (Value, inkwell::llvm_sys::prelude::LLVMTypeRef, &[Value]),
+    live: &LiveOuts,
+) -> Result<(), CodegenError> {
+    branch_on_check(em, check, ok);
+    em.b.position_at_end(check.start);
+    if em.threads.is_some() {
+        em.forks.serial.push((
+            "r".into(),
+            "a batched product runs on the calling thread".into(),
+        ));
+    }
+    let call = em.b.call(kernel, ty, args);
+    em.b.locate_call(call);
+    leave_to_exit(em, live)
+}
+
+/// The batched kernel's arguments: R, Q, N, K, A (base, r, q and column strides), B,
+/// sum (base, stride 1), mc, kc, fused.
+fn batched_arguments(
+    em: &Emitter<'_, '_>,
+    product: &Product,
+    batch: &crate::transform::product::batched::Batch,
+) -> Result<Vec<Value>, CodegenError> {
+    let [q, n, k] = &product.trips;
+    let mut args = vec![
+        em.expr(&batch.batches)?,
+        em.expr(q)?,
+        em.expr(n)?,
+        em.expr(k)?,
+    ];
+    let [a, rsq, csa] = operand_arguments(em, &product.a)?;
+    args.extend([a, em.expr(&batch.batch_stride)?, rsq, csa]);
+    args.extend(operand_arguments(em, &product.b)?);
+    let sum =
+        em.region.ir.memory_base(&batch.sum).ok_or_else(|| {
+            CodegenError::Unsupported(format!("no base pointer for {}", batch.sum))
+        })?;
+    args.extend([available_base(em, sum)?, em.b.const_i64(1)]);
+    let constants = [
+        product.blocking.mc,
+        product.blocking.kc,
+        u64::from(product.fused),
+    ];
+    for size in constants {
+        let size = i64::try_from(size)
+            .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
+        args.push(em.b.const_i64(size));
+    }
+    Ok(args)
 }
 
 /// The scaled kernel's `start`, `beta`, `scale_a`, `alpha` (1.0 of the elements' type

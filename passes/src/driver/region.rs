@@ -54,7 +54,12 @@ pub fn optimize(
             }
             Outcome::Product(product) => {
                 let threads = plan::threads(fa.function(), options);
-                match generate_product(fa, region, scop, (&product, threads), session, at) {
+                let recording = options
+                    .profile_generate
+                    .as_deref()
+                    .and_then(|path| speculate::recording(fa, &session.speculation, region, path));
+                let call = (&*product, threads, recording.as_ref());
+                match generate_product(fa, region, scop, call, session, at) {
                     Ok(changed) => return changed,
                     Err(fallbacks) => {
                         plan = plan::plan_region(
@@ -160,13 +165,13 @@ fn generate_product(
     fa: &FunctionAnalyses<'_>,
     region: &DetectedRegion<'_>,
     scop: &Scop,
-    (product, threads): (&Product, Option<u64>),
+    (product, threads, recording): (&Product, Option<u64>, Option<&speculate::Recording>),
     session: &mut Session,
     at: RemarkAt<'_>,
 ) -> Result<bool, Vec<Fallback>> {
     let generated = {
         let _time = fa.time(Stage::Codegen);
-        codegen::product::generate(fa, region, scop, product, threads)
+        codegen::product::generate(fa, region, scop, (product, threads), recording)
     };
     match generated {
         Ok(Generated::EntrySplit) => {

@@ -764,6 +764,23 @@ impl<'f> IrBuilder<'f> {
         (!global.is_null()).then_some(global)
     }
 
+    /// The module's global `symbol`, declared (external, of type `ty`) if missing.
+    pub fn external_global(&self, symbol: &str, ty: LLVMTypeRef) -> Value {
+        if let Some(global) = self.named_global(symbol) {
+            return global;
+        }
+        let n = name(symbol);
+        // SAFETY: declaring a global in the live module.
+        unsafe { c::LLVMAddGlobal(self.module(), ty, n.as_ptr()) }
+    }
+
+    /// `value & mask == mask` for an integer `value` of `ty`.
+    pub fn has_bits(&self, ty: LLVMTypeRef, value: Value, mask: i64) -> Value {
+        let mask = self.const_int(ty, mask);
+        let masked = self.binary(LLVMOpcode::LLVMAnd, value, mask);
+        self.icmp(LLVMIntPredicate::LLVMIntEQ, masked, mask)
+    }
+
     /// `void`.
     pub fn void_type(&self) -> LLVMTypeRef {
         unsafe { c::LLVMVoidTypeInContext(self.context) }

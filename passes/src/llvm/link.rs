@@ -1,8 +1,10 @@
 //! Linking polyrust's own kernels (LLVM bitcode built with the plugin, see `passes/build.rs`)
 //! into the module of a function that calls them: parsed in the module's context, given
-//! the module's triple and data layout and the calling function's target attributes,
-//! linked once per module with internal linkage, and marked so that polyrust leaves
-//! the kernel's own loops alone.
+//! the module's triple and data layout and the calling function's target attributes
+//! (with features added when the call is guarded by a test of the CPU), linked once per
+//! module with internal linkage, and marked so that polyrust leaves the kernel's own
+//! loops alone. A kernel whose features exceed its caller's is never inlined into it
+//! (LLVM's inliner refuses callees with features the caller lacks).
 
 use std::ffi::CString;
 
@@ -75,13 +77,16 @@ pub fn compiled_with_openmp(function: FunctionValue<'_>) -> bool {
 
 /// The kernel `symbol` defined by `bitcode`, in the module of `caller`, with its
 /// function type: linked in now unless an earlier call did (then it must have been
-/// made for the same target attributes).
+/// made for the same target attributes). `added_features` (`+avx2,+fma`), if any, are
+/// appended to the caller's `target-features`.
 pub fn kernel(
     caller: FunctionValue<'_>,
     bitcode: &[u8],
     symbol: &str,
+    added_features: Option<&str>,
 ) -> Result<(LLVMValueRef, LLVMTypeRef), String> {
     let caller = caller.as_value_ref();
+    let attributes = kernel_target_attributes(caller, added_features);
     let name = CString::new(symbol).map_err(|_| "a kernel name with NUL".to_string())?;
     // SAFETY: the module and context are the caller's, alive for the whole pass; the
     // parsed module is handed to the linker, which destroys it.
@@ -89,11 +94,11 @@ pub fn kernel(
         let module = c::LLVMGetGlobalParent(caller);
         let existing = c::LLVMGetNamedFunction(module, name.as_ptr());
         if !existing.is_null() {
-            return reuse(existing, caller, symbol);
+            return reuse(existing, &attributes, symbol);
         }
         let parsed = parse(module, bitcode)?;
         for function in defined_functions(parsed) {
-            take_target_attributes(function, caller);
+            take_target_attributes(function, &attributes);
         }
         c::LLVMSetTarget(parsed, c::LLVMGetTarget(module));
         c::LLVMSetDataLayout(parsed, c::LLVMGetDataLayoutStr(module));
@@ -109,15 +114,34 @@ pub fn kernel(
     }
 }
 
-/// A kernel an earlier call linked in, if its target attributes are the caller's.
+/// The value of each of `TARGET_ATTRIBUTES` a kernel called from `caller` takes:
+/// the caller's, with `added_features` after its `target-features` (later entries win).
+fn kernel_target_attributes(
+    caller: LLVMValueRef,
+    added_features: Option<&str>,
+) -> [Option<String>; 3] {
+    TARGET_ATTRIBUTES.map(|name| {
+        let own = string_attribute(caller, name);
+        match (name, own, added_features) {
+            ("target-features", Some(own), Some(added)) if !own.is_empty() => {
+                Some(format!("{own},{added}"))
+            }
+            ("target-features", _, Some(added)) => Some(added.to_string()),
+            (_, own, _) => own,
+        }
+    })
+}
+
+/// A kernel an earlier call linked in, if its target attributes are `attributes`.
 fn reuse(
     existing: LLVMValueRef,
-    caller: LLVMValueRef,
+    attributes: &[Option<String>; 3],
     symbol: &str,
 ) -> Result<(LLVMValueRef, LLVMTypeRef), String> {
     let same = TARGET_ATTRIBUTES
         .iter()
-        .all(|a| string_attribute(existing, a) == string_attribute(caller, a));
+        .zip(attributes)
+        .all(|(a, wanted)| string_attribute(existing, a) == *wanted);
     // SAFETY: reading the kind and type of a live function.
     unsafe {
         if !is_kernel(existing) || c::LLVMIsDeclaration(existing) != 0 {
@@ -168,12 +192,12 @@ unsafe fn defined_functions(module: LLVMModuleRef) -> Vec<LLVMValueRef> {
     out
 }
 
-/// Gives `function` the target attributes of `caller` (removing those it lacks) and
-/// the kernel mark.
+/// Gives `function` the target attributes `attributes` (removing those without a
+/// value) and the kernel mark.
 ///
 /// # Safety
-/// Both are live functions of the same context.
-unsafe fn take_target_attributes(function: LLVMValueRef, caller: LLVMValueRef) {
+/// `function` is a live function.
+unsafe fn take_target_attributes(function: LLVMValueRef, attributes: &[Option<String>; 3]) {
     let context = c::LLVMGetTypeContext(c::LLVMTypeOf(function));
     let set = |name: &str, value: &str| {
         let attribute = c::LLVMCreateStringAttribute(
@@ -185,15 +209,15 @@ unsafe fn take_target_attributes(function: LLVMValueRef, caller: LLVMValueRef) {
         );
         c::LLVMAddAttributeAtIndex(function, LLVMAttributeFunctionIndex, attribute);
     };
-    for name in TARGET_ATTRIBUTES {
+    for (name, value) in TARGET_ATTRIBUTES.iter().zip(attributes) {
         c::LLVMRemoveStringAttributeAtIndex(
             function,
             LLVMAttributeFunctionIndex,
             name.as_ptr().cast(),
             name.len() as u32,
         );
-        if let Some(value) = string_attribute(caller, name) {
-            set(name, &value);
+        if let Some(value) = value {
+            set(name, value);
         }
     }
     set(KERNEL_ATTRIBUTE, "");

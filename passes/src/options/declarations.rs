@@ -263,8 +263,9 @@ pub const DECLARATIONS: &[OptionDeclaration] = &[
         help: c"Replace a matrix product written as a dot product per element \
                 (sum += A[i][k] * B[j][k]; C[i][j] += sum), accumulated into C or scaled \
                 (C[i][j] *= beta; C[i][j] += alpha * A[i][k] * B[k][j]) by a packed product with a \
-                register micro-kernel, bit-exact with the loop, on x86-64 targets with \
-                AVX2 (default: true)",
+                register micro-kernel, bit-exact with the loop, on x86-64 targets (without \
+                AVX2 in the target: behind a run-time test of the CPU's AVX2 and FMA) \
+                (default: true)",
         kind: OptionKind::Flag(true),
         hidden: false,
         read: |raw, v| raw.products = v.flag(),

@@ -85,6 +85,8 @@ pub(super) fn recognise(
         accumulator: Accumulator::C,
         second: None,
         precision,
+        target: super::recognise::kernel_target(subject),
+        batch: None,
     })
 }
 

@@ -22,8 +22,15 @@
 //! before `C[i][j] += alpha * A[i][k] * B[k][j]` in either loop order (`scaled`): the
 //! kernel's third variant, whose sums start at C, C * beta or +0.0 and whose packed A
 //! is alpha * A, the loop's own first product.
+//!
+//! On an x86-64 target without AVX2 (plain `clang -O3`, no `-march`), the kernel is
+//! linked in for AVX2 and FMA all the same and called only when the CPU running the
+//! program has both (`KernelTarget::CpuTest`, tested in the region's run-time check);
+//! its steps are fused or not as the target's own `llvm.fmuladd` is, not as the CPU
+//! could.
 
 mod arithmetic;
+pub mod batched;
 mod in_register;
 pub(crate) mod recognise;
 mod scaled;
@@ -49,6 +56,8 @@ pub const KERNEL_SCALED: &str = "polyrust_product_scaled_f64";
 pub const KERNEL_TWO_TERMS: &str = "polyrust_product_two_terms_f64";
 /// The symbol of the dot-product kernel's variant with A scaled by alpha.
 pub const KERNEL_ALPHA: &str = "polyrust_product_alpha_f64";
+/// The symbol of the batched variant, written back into A (doitgen).
+pub const KERNEL_BATCHED: &str = "polyrust_product_batched_f64";
 
 /// The element type of a product's matrices (all of A, B and C, and its sums): the
 /// kernel is built once for each (`-DPOLYRUST_F32`), its symbols ending in `_f64` or
@@ -92,6 +101,7 @@ impl Precision {
             (Precision::Single, KERNEL_FROM_C) => "polyrust_product_from_c_f32",
             (Precision::Single, KERNEL_SCALED) => "polyrust_product_scaled_f32",
             (Precision::Single, KERNEL_ALPHA) => "polyrust_product_alpha_f32",
+            (Precision::Single, KERNEL_BATCHED) => "polyrust_product_batched_f32",
             (Precision::Single, _) => "polyrust_product_two_terms_f32",
         }
     }
@@ -258,11 +268,33 @@ pub struct Product {
     pub second: Option<Box<SecondProduct>>,
     /// The element type of the matrices and sums.
     pub precision: Precision,
+    /// Which instructions the kernel is built with, and whether the CPU is tested.
+    pub target: KernelTarget,
+    /// The batches of a batched product (doitgen), whose C is A written back.
+    pub batch: Option<Box<batched::Batch>>,
+}
+
+/// The instructions of the linked-in kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelTarget {
+    /// The calling function's own target (it has AVX2).
+    Caller,
+    /// AVX2 and FMA added to the caller's target, which lacks AVX2: the call is made
+    /// only when the CPU running the program has both, the original loops otherwise.
+    CpuTest,
+}
+
+impl KernelTarget {
+    /// The features the kernel takes on top of the caller's (`target-features`).
+    pub const CPU_TEST_FEATURES: &'static str = "+avx2,+fma";
 }
 
 impl Product {
     /// What the remark says was done.
     pub fn description(&self) -> String {
+        if let Some(batch) = &self.batch {
+            return self.batched_description(batch);
+        }
         let subscripts = |op: &Operand, first: &str, second: &str| {
             if op.swapped {
                 format!("{}[{second}][{first}]", op.shown)
@@ -324,10 +356,37 @@ impl Product {
         } else {
             " (products rounded before they are added, as written)"
         };
+        let cpu = match self.target {
+            KernelTarget::Caller => "",
+            KernelTarget::CpuTest => ", needs AVX2 and FMA at run time, original loops otherwise",
+        };
         format!(
             "matrix product {} += {terms} ({form}): packed, blocks {} x {}, micro-kernel {} x {}{steps}, \
-             bit-exact",
+             bit-exact{cpu}",
             subscripts(&self.c, "i", "j"),
+            self.blocking.mc,
+            self.blocking.kc,
+            MICRO_ROWS,
+            self.precision.micro_columns()
+        )
+    }
+
+    /// What the remark says of a batched product.
+    fn batched_description(&self, batch: &batched::Batch) -> String {
+        let steps = if self.fused {
+            ""
+        } else {
+            " (products rounded before they are added, as written)"
+        };
+        let cpu = match self.target {
+            KernelTarget::Caller => "",
+            KernelTarget::CpuTest => ", needs AVX2 and FMA at run time, original loops otherwise",
+        };
+        let (a, b, sum) = (&self.a.shown, &self.b.shown, &batch.sum_shown);
+        format!(
+            "batched matrix product {a}[r][q][p] = {sum}[p] = sum over s of {a}[r][q][s] * {b}[s][p] \
+             (a product per r, written back into {a}): packed, blocks {} x {}, micro-kernel {} x {}{steps}, \
+             bit-exact{cpu}",
             self.blocking.mc,
             self.blocking.kc,
             MICRO_ROWS,
@@ -338,6 +397,7 @@ impl Product {
     /// The symbol of the kernel the product calls.
     pub fn kernel(&self) -> &'static str {
         let symbol = match (self.accumulator, &self.second) {
+            _ if self.batch.is_some() => KERNEL_BATCHED,
             (_, Some(_)) => KERNEL_TWO_TERMS,
             (Accumulator::Sum, None) => KERNEL,
             (Accumulator::ScaledSum(_), None) => KERNEL_ALPHA,
@@ -378,10 +438,26 @@ impl Product {
             Some(second) => format!(", A2 = {}, B2 = {}", operand(&second.a), operand(&second.b)),
             None => String::new(),
         };
+        let (m, scaling) = match &self.batch {
+            Some(batch) => (
+                format!(
+                    "{} batches of {} every {}",
+                    show(&batch.batches),
+                    show(m),
+                    show(&batch.batch_stride)
+                ),
+                format!(", sum = {}", batch.sum),
+            ),
+            None => (show(m), scaling),
+        };
+        let cpu = match self.target {
+            KernelTarget::Caller => "",
+            KernelTarget::CpuTest => " if the CPU has AVX2 and FMA",
+        };
         format!(
-            "{}(M = {}, N = {}, K = {}, A = {}, B = {}{second}, C = {}, mc = {}, kc = {}, fused = {}{scaling})\n",
+            "{}(M = {}, N = {}, K = {}, A = {}, B = {}{second}, C = {}, mc = {}, kc = {}, fused = {}{scaling}){cpu}\n",
             self.kernel(),
-            show(m),
+            m,
             show(n),
             show(k),
             operand(&self.a),

@@ -2,7 +2,8 @@
 //! pair of loops (i, j) (the sum set to a constant, the k loop updating it from one
 //! element of A and one of B, C's element updated from it after the k loop), box
 //! domains from 0, A, B and C distinct two-dimensional arrays of doubles (or all of floats) indexed by the
-//! counters alone, an x86-64 target with AVX2. The arithmetic itself is checked on the
+//! counters alone, an x86-64 target (with AVX2, or without: then the CPU is tested at
+//! run time, `kernel_target`). The arithmetic itself is checked on the
 //! IR (`arithmetic`): its steps are fused in the kernel exactly where the loop's are
 //! (`llvm.fmuladd` on a target with FMA). Anything else is not a product: the region is
 //! planned as loops. A region of one statement is tried as the nest that keeps C in a
@@ -18,8 +19,8 @@ use crate::transform::Subject;
 
 use super::arithmetic::{self, MultiplyAdd, Roles};
 use super::{
-    common_precision, in_register, scaled, two_terms, Accumulator, Blocking, Operand, Precision,
-    Product,
+    batched, common_precision, in_register, scaled, two_terms, Accumulator, Blocking, KernelTarget,
+    Operand, Precision, Product,
 };
 
 /// Vector registers the micro-kernel needs, in bits.
@@ -52,7 +53,11 @@ pub fn recognise(
                 two_terms::recognise(subject, scop, Some(first), update, hardware).map_err(|_| why)
             })
         }
-        [init, update, add] => dot_products(subject, scop, [init, update, add], hardware),
+        [init, update, add] => {
+            dot_products(subject, scop, [init, update, add], hardware).or_else(|why| {
+                batched::recognise(subject, scop, [init, update, add], hardware).map_err(|_| why)
+            })
+        }
         _ => Err("not one, two or three statements".into()),
     }
 }
@@ -96,23 +101,33 @@ fn dot_products(
         accumulator: alpha.map_or(Accumulator::Sum, Accumulator::ScaledSum),
         second: None,
         precision,
+        target: kernel_target(subject),
+        batch: None,
     })
 }
 
-/// The function's target is x86-64 with 256-bit vectors and AVX2 (the kernel's
-/// instructions).
+/// The function's target is x86-64: the kernel's instructions are its own or, from
+/// `kernel_target`, AVX2 and FMA behind a test of the CPU.
 fn target_allows(subject: &Subject<'_, '_>) -> Result<(), String> {
-    let fa = subject.fa;
-    if fa.vector_register_bits().is_none_or(|b| b < VECTOR_BITS) {
-        return Err("no 256-bit vectors".into());
-    }
-    if !crate::llvm::ir::module_triple(fa.function()).starts_with("x86_64") {
+    if !crate::llvm::ir::module_triple(subject.fa.function()).starts_with("x86_64") {
         return Err("not an x86-64 target".into());
     }
-    if !target_has(subject, "+avx2") {
-        return Err("the target has no AVX2".into());
-    }
     Ok(())
+}
+
+/// The kernel's instructions: the caller's when its target has AVX2 and 256-bit
+/// vectors; otherwise (x86-64's baseline, as plain `-O3` compiles) AVX2 and FMA added,
+/// and the CPU tested at run time.
+pub(super) fn kernel_target(subject: &Subject<'_, '_>) -> KernelTarget {
+    let wide = subject
+        .fa
+        .vector_register_bits()
+        .is_some_and(|b| b >= VECTOR_BITS);
+    if wide && target_has(subject, "+avx2") {
+        KernelTarget::Caller
+    } else {
+        KernelTarget::CpuTest
+    }
 }
 
 /// Whether the function's `target-features` has `feature` (`+fma`).

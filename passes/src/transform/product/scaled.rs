@@ -127,6 +127,8 @@ impl ScaledShape {
             accumulator: Accumulator::Scaled(self.scaling),
             second,
             precision: self.precision,
+            target: super::recognise::kernel_target(subject),
+            batch: None,
         }
     }
 }
