@@ -110,7 +110,8 @@ struct scaling {
   real beta;
   long scale_a;
   real alpha;
-  /* Only C's lower triangle, j <= i, is the product's (syrk's C). */
+  /* Non-zero: only C's lower triangle, j <= i, is the product's (syrk's C), with
+   * C's first row given being row lower - 1 of the whole C (a thread's rows). */
   long lower;
   /* C is A itself, its rows (i) A's rows: each block of rows of A is packed whole
    * (every block of k) before any element of those rows of C is stored, so the
@@ -135,7 +136,7 @@ static void dot_loop(long M, long N, long K, const real *A, long rsa, long csa,
                      const real *B, long rsb, long csb, real *C, long rsc, long csc,
                      int fused, struct scaling s) {
   for (long i = 0; i < M; i++)
-    for (long j = 0; j < N && (!s.lower || j <= i); j++) {
+    for (long j = 0; j < N && (!s.lower || j <= i + s.lower - 1); j++) {
 #if POLYRUST_SUMS_FROM_C
       real sum = s.start == START_ZERO ? 0.0 : C[i * rsc + j * csc];
       if (s.start == START_C_SCALED)
@@ -356,7 +357,7 @@ static int product(long M, long N, long K, const real *A, long rsa, long csa,
         long j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
         for (long q = 0; q * MR < mcb; q++) {
           long i0 = ic + q * MR, mr = mcb - q * MR < MR ? mcb - q * MR : MR;
-          long diag = s.lower ? i0 - j0 : BELOW;
+          long diag = s.lower ? i0 + s.lower - 1 - j0 : BELOW;
           if (diag < 1 - mr)
             continue; /* above the diagonal */
           real *w = W ? W + ((size_t)p * row_panels + q) * TILE : NULL;
@@ -436,7 +437,7 @@ static void two_terms_loop(long M, long N, long K, struct operand a, struct oper
 #define ELEMENT(op, x, y) ((op).scaled ? s.alpha * (op).base[(x) * (op).rs + (y) * (op).cs] \
                                       : (op).base[(x) * (op).rs + (y) * (op).cs])
   for (long i = 0; i < M; i++)
-    for (long j = 0; j < N && (!s.lower || j <= i); j++) {
+    for (long j = 0; j < N && (!s.lower || j <= i + s.lower - 1); j++) {
       real sum = s.start == START_ZERO ? 0.0 : C[i * rsc + j * csc];
       if (s.start == START_C_SCALED)
         sum = sum * s.beta;
@@ -508,7 +509,7 @@ void KERNEL_SYMBOL(long M, long N, long K, const real *A, long rsa, long csa,
         long j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
         for (long q = 0; q * MR < mcb; q++) {
           long i0 = ic + q * MR, mr = mcb - q * MR < MR ? mcb - q * MR : MR;
-          long diag = s.lower ? i0 - j0 : BELOW;
+          long diag = s.lower ? i0 + s.lower - 1 - j0 : BELOW;
           if (diag < 1 - mr)
             continue; /* above the diagonal */
           real *w = W ? W + ((size_t)p * row_panels + q) * TILE : NULL;
@@ -571,7 +572,8 @@ void KERNEL_SYMBOL(long R, long Q, long N, long K, real *A, long rsr, long rsq, 
 #elif POLYRUST_SCALED
 /* `start` says where each sum starts (START_*), beta what C is scaled by
  * (START_C_SCALED); with scale_a non-zero, A's elements are alpha * A(i,k); with
- * lower non-zero only C(i,j) with j <= i are made (the others are not touched). */
+ * lower non-zero only C(i,j) with j <= i + lower - 1 are made (the others are not
+ * touched): C's first row is row lower - 1 of the triangle. */
 void KERNEL_SYMBOL(long M, long N, long K, const real *A, long rsa, long csa,
                    const real *B, long rsb, long csb, real *C, long rsc, long csc,
                    long mc, long kc, long fused, long start, real beta, long scale_a,

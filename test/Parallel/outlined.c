@@ -2,7 +2,7 @@
 // blocks move into a function of their own (CodeExtractor), a dispatcher runs it on
 // the calling thread when it is short (trip count below the fork threshold: 512
 // iterations of a loop with one loop inside) or the caller is inside a parallel region
-// already, and otherwise forks a team whose threads each run one block of iterations.
+// already, and otherwise forks a team whose threads each run their chunks of iterations.
 // REQUIRES: libomp
 // RUN: %clang -O3 -fopenmp -fpass-plugin=%plugin -fno-discard-value-names -S -emit-llvm \
 // RUN:   -o - %s -Rpass=polyrust -Rpass-missed=polyrust 2>%t.remarks | %FileCheck %s
@@ -35,7 +35,7 @@ void sum_all(int n) {
 }
 
 // REMARK: remark: region in scale at {{.*}} optimized (loops in their original order, for OpenMP threads)
-// REMARK: remark: region in scale at {{.*}}: loop over c0 runs in parallel on OpenMP threads (when it has 512 iterations or more and is not called from a parallel region)
+// REMARK: remark: region in scale at {{.*}}: loop over c0 runs in parallel on OpenMP threads (when it has 512 iterations or more and is not called from a parallel region), its iterations in chunks dealt to the threads back and forth, so that inner loops bounded by it weigh the same on every thread
 // REMARK: remark: region in sum_all at {{.*}} left unchanged: {{.*}}no loop can run on OpenMP threads: every loop carries a dependence (a reduction's updates stay in their order)
 
 // The caller: the dispatcher with the trip count last.
@@ -47,12 +47,26 @@ void sum_all(int n) {
 // The loop itself, from iteration %first to %end of the whole loop; vectorized.
 // CHECK-LABEL: define internal void @scale.polyrust.parallel(i64 %polyrust.first, i64 %polyrust.end,
 // CHECK: <{{[0-9]+}} x double>
-// The microtask: its thread's block of ceil(trips / threads) iterations.
+// The microtask: its thread's chunks of ceil(trips / (threads * 8)) iterations, dealt
+// out in rounds back and forth (round r: chunk r * threads + thread when r is even,
+// r * threads + threads - 1 - thread when odd), until a chunk starts past the end.
 // CHECK-LABEL: define internal void @polyrust.microtask(ptr %0, ptr %1, ptr %2)
-// CHECK: call i32 @omp_get_thread_num()
+// CHECK: %[[THREAD:[0-9]+]] = sext i32 %{{[0-9]+}} to i64
 // CHECK: call i32 @omp_get_num_threads()
-// CHECK: sdiv i64
-// CHECK: call void @scale.polyrust.parallel(
+// CHECK: %[[THREADS:[0-9]+]] = sext i32 %{{[0-9]+}} to i64
+// CHECK: %[[ROUND:[0-9]+]] = shl nsw i64 %[[THREADS]], 3
+// CHECK: %[[CHUNK:[0-9]+]] = sdiv i64 %{{[0-9]+}}, %[[ROUND]]
+// CHECK: polyrust.chunk:
+// CHECK: %[[FIRST:[0-9]+]] = phi i64
+// CHECK: %[[R:polyrust.round[0-9]*]] = phi i64 [ %[[NEXT:[0-9]+]], %polyrust.chunk ], [ 0, %entry ]
+// CHECK: %[[END:[0-9]+]] = add i64 %[[FIRST]], %[[CHUNK]]
+// CHECK: %[[CLAMPED:[0-9]+]] = {{.*}}call i64 @llvm.smin.i64(i64 %[[END]], i64 %polyrust.trips)
+// CHECK: call void @scale.polyrust.parallel(i64 %[[FIRST]], i64 %[[CLAMPED]],
+// CHECK: %[[NEXT]] = add i64 %[[R]], 1
+// CHECK: and i64 %[[R]], 1
+// CHECK: select i1 %{{.*}}, i64 %{{[0-9]+}}, i64 %[[THREAD]]
+// CHECK: mul i64 %[[NEXT]], %[[THREADS]]
+// CHECK: br i1 %{{[0-9]+}}, label %polyrust.chunk, label %polyrust.rounds.end
 // The dispatcher: serial below the threshold or inside a parallel region, else a fork.
 // CHECK-LABEL: define internal void @polyrust.dispatch(
 // CHECK: %[[SHORT:[0-9]+]] = icmp slt i64 %4, 512

@@ -4,8 +4,9 @@
 // call the kernel on their own contiguous rows, A and C offset to their first row; below
 // 48 rows (8 blocks, weighed as a loop with two loops inside) or inside a parallel region
 // the one call takes every row. Each element of C is computed by the same operations
-// whatever rows a call gets: the outputs are -O3's bytes with 1, 2 and 3 threads, at the
-// default threshold and with every product forking (-polyrust-parallel-min-work=0), on
+// whatever rows a call gets (a lower triangle's as well, its rows cut by its work): the
+// outputs are -O3's bytes with 1, 2 and 3 threads, at the default threshold and with
+// every product forking (-polyrust-parallel-min-work=0), on
 // row counts neither the blocks nor the threads divide, with caches given small so that
 // blocks of k and of rows are several (sums kept between blocks of k, per thread).
 // REQUIRES: libomp, avx2-fma
@@ -21,13 +22,13 @@
 // RUN: %clang -O3 -march=native -fopenmp -fpass-plugin=%plugin %s -o %t/poly
 // RUN: %clang -O3 -march=native -fopenmp -fpass-plugin=%plugin -mllvm -polyrust-parallel-min-work=0 \
 // RUN:   -mllvm -polyrust-l1-cache=4K -mllvm -polyrust-l2-cache=32K %s -o %t/always
-// RUN: %t/plain 203 37 53 7 9 33 5 8 8 0 4 4 13 1 0 > %t/expected
-// RUN: env OMP_NUM_THREADS=1 %t/poly 203 37 53 7 9 33 5 8 8 0 4 4 13 1 0 | cmp - %t/expected
-// RUN: env OMP_NUM_THREADS=2 %t/poly 203 37 53 7 9 33 5 8 8 0 4 4 13 1 0 | cmp - %t/expected
-// RUN: env OMP_NUM_THREADS=3 %t/poly 203 37 53 7 9 33 5 8 8 0 4 4 13 1 0 | cmp - %t/expected
-// RUN: env OMP_NUM_THREADS=1 %t/always 203 37 53 7 9 33 5 8 8 0 4 4 13 1 0 | cmp - %t/expected
-// RUN: env OMP_NUM_THREADS=2 %t/always 203 37 53 7 9 33 5 8 8 0 4 4 13 1 0 | cmp - %t/expected
-// RUN: env OMP_NUM_THREADS=3 %t/always 203 37 53 7 9 33 5 8 8 0 4 4 13 1 0 | cmp - %t/expected
+// RUN: %t/plain 203 37 53 7 9 33 5 8 8 0 4 4 13 1 0 101 97 21 > %t/expected
+// RUN: env OMP_NUM_THREADS=1 %t/poly 203 37 53 7 9 33 5 8 8 0 4 4 13 1 0 101 97 21 | cmp - %t/expected
+// RUN: env OMP_NUM_THREADS=2 %t/poly 203 37 53 7 9 33 5 8 8 0 4 4 13 1 0 101 97 21 | cmp - %t/expected
+// RUN: env OMP_NUM_THREADS=3 %t/poly 203 37 53 7 9 33 5 8 8 0 4 4 13 1 0 101 97 21 | cmp - %t/expected
+// RUN: env OMP_NUM_THREADS=1 %t/always 203 37 53 7 9 33 5 8 8 0 4 4 13 1 0 101 97 21 | cmp - %t/expected
+// RUN: env OMP_NUM_THREADS=2 %t/always 203 37 53 7 9 33 5 8 8 0 4 4 13 1 0 101 97 21 | cmp - %t/expected
+// RUN: env OMP_NUM_THREADS=3 %t/always 203 37 53 7 9 33 5 8 8 0 4 4 13 1 0 101 97 21 | cmp - %t/expected
 
 // REMARK: remark: region in dot at {{.*}} optimized (matrix product C[i][j] += A[i][k] * B[k][j] (a dot product per element)
 // REMARK: remark: region in dot at {{.*}}: the product runs in parallel on OpenMP threads, each on its own rows of C in blocks of 6 (when C has 48 rows or more and the product is not called from a parallel region)
@@ -35,9 +36,12 @@
 // REMARK: remark: region in in_c at {{.*}}: the product runs in parallel on OpenMP threads
 // REMARK: remark: region in scaled at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * B[k][j] (beta-scaled C)
 // REMARK: remark: region in scaled at {{.*}}: the product runs in parallel on OpenMP threads
-// The lower triangle is counted from C's first row by the kernel: one call.
+// A lower triangle's rows are cut so that each thread has as many of its elements; the
+// kernel is told which row of C its first is.
 // REMARK: remark: region in syrk at {{.*}} optimized (matrix product C[i][j] += alpha * A[i][k] * A[j][k] (B transposed, lower triangle of C, beta-scaled C)
-// REMARK: remark: region in syrk at {{.*}}: the product stays on one thread: only C's lower triangle is computed, from C's first row on
+// REMARK: remark: region in syrk at {{.*}}: the product runs in parallel on OpenMP threads, each on its own rows of C in blocks of 6 (when C has 48 rows or more and the product is not called from a parallel region), the rows cut so that each thread has as many elements of C's lower triangle
+// REMARK: remark: region in syr2k at {{.*}} optimized (matrix product {{.*}} (two products per step, lower triangle of C, beta-scaled C)
+// REMARK: remark: region in syr2k at {{.*}}: the product runs in parallel on OpenMP threads, {{.*}}, the rows cut so that each thread has as many elements of C's lower triangle
 
 // The callers: a dispatcher each, the number of blocks of rows last.
 // CHECK-LABEL: define {{.*}}void @dot(
@@ -71,6 +75,22 @@
 // CHECK: call void (ptr, i32, ptr, ...) @__kmpc_fork_call(ptr nonnull @polyrust.omp.location, i32 1, ptr nonnull @polyrust.microtask,
 // CHECK-LABEL: define internal void @in_c.polyrust.parallel(
 // CHECK: call void @polyrust_product_from_c_f64(
+// The triangle's block: its columns end at its last row (j <= i), and the kernel's last
+// argument, `lower`, is 1 + the row of C its first row is.
+// CHECK-LABEL: define internal void @syrk.polyrust.parallel(
+// CHECK: %[[TROW:[0-9]+]] = mul i64 %polyrust.first, 6
+// CHECK: %[[TLAST:[0-9]+]] = {{.*}}call i64 @llvm.smin.i64(
+// CHECK: %[[LOWER:[0-9]+]] = {{or disjoint|add nuw nsw|add nsw|add}} i64 %[[TROW]], 1
+// CHECK: %[[COLS:[0-9]+]] = {{.*}}call i64 @llvm.smin.i64(i64 %[[TLAST]], i64 %{{[0-9]+}})
+// CHECK: call void @polyrust_product_scaled_f64(i64 %{{[0-9]+}}, i64 %[[COLS]], {{.*}}, i64 %[[LOWER]])
+// Each thread's block of blocks from trips * sqrt(thread / threads) to the next's.
+// CHECK-LABEL: define internal void @polyrust.microtask.{{[0-9]+}}(
+// CHECK: call i32 @omp_get_thread_num()
+// CHECK: call i32 @omp_get_num_threads()
+// CHECK: call double @llvm.sqrt.f64(
+// CHECK: fptosi double
+// CHECK: call double @llvm.sqrt.f64(
+// CHECK: call void @syrk.polyrust.parallel(
 
 // OFF-LABEL: define {{.*}}void @dot(
 // OFF-NOT: polyrust.dispatch
@@ -130,6 +150,19 @@ __attribute__((noinline)) void syrk(int M, int K, double alpha, double beta, con
   }
 }
 
+/* syr2k: C's lower triangle, two products per step. */
+__attribute__((noinline)) void syr2k(int M, int K, double alpha, double beta,
+                                     const double *A, const double *B, int ld, double *C,
+                                     int ldc) {
+  for (int i = 0; i < M; i++) {
+    for (int j = 0; j <= i; j++)
+      C[i * ldc + j] *= beta;
+    for (int k = 0; k < K; k++)
+      for (int j = 0; j <= i; j++)
+        C[i * ldc + j] += A[j * ld + k] * alpha * B[i * ld + k] + B[j * ld + k] * alpha * A[i * ld + k];
+  }
+}
+
 /* Values of every sign and size, zeros of both signs among them. */
 static double value(unsigned *seed) {
   *seed = *seed * 1103515245u + 12345u;
@@ -169,6 +202,11 @@ int main(int argc, char **argv) {
     syrk(s, K, 0.5, 1.25, A, lda, C, ldc);
     for (size_t i = 0; i < (size_t)m * ldc; i++)
       printf("%a\n", C[i]);
+    double *A2 = filled((size_t)m * lda, &seed);
+    syr2k(s, K, -0.5, 0.75, A, A2, lda, C, ldc);
+    for (size_t i = 0; i < (size_t)m * ldc; i++)
+      printf("%a\n", C[i]);
+    free(A2);
     free(A);
     free(At);
     free(B);

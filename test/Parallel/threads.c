@@ -3,7 +3,9 @@
 // threshold (the outer loop of the product forks, the inner loops of the transposed
 // product are too short) and with every parallel loop forking
 // (-polyrust-parallel-min-work=0), on trip counts the threads do not divide. The
-// time-tiled stencil has no parallel loop (its tiles would need a wavefront).
+// time-tiled stencil has no parallel loop (its tiles would need a wavefront). The
+// triangular nests (rows of growing length; tiled in rank_update) take their iterations in
+// chunks dealt back and forth, so every thread has its share of short and long rows.
 // REQUIRES: libomp
 // RUN: %clang -O3 %s -o %t.o3
 // RUN: %clang -O3 -fopenmp -fpass-plugin=%plugin -mllvm -polyrust-products=false \
@@ -20,6 +22,8 @@
 // REMARK-DAG: region in product {{.*}}: loop over c0 runs in parallel on OpenMP threads (when it has {{[0-9]+}} iterations or more
 // REMARK-DAG: region in stencil {{.*}}: no loop runs on OpenMP threads: every loop carries a dependence
 // REMARK-DAG: region in transposed {{.*}}: loop over c1 runs in parallel on OpenMP threads (when it has 32768 iterations or more
+// REMARK-DAG: region in lower {{.*}}: loop over c0 runs in parallel on OpenMP threads (when it has 512 iterations or more and is not called from a parallel region), its iterations in chunks dealt to the threads back and forth
+// REMARK-DAG: region in rank_update {{.*}}: loop over c0 runs in parallel on OpenMP threads {{.*}}, its iterations in chunks dealt to the threads back and forth
 
 #include <stdio.h>
 
@@ -52,6 +56,19 @@ void transposed(int n) {
   }
 }
 
+void lower(int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= i; j++)
+      C[i][j] = C[i][j] * 0.5 + A[j][i] * B[i][j];
+}
+
+void rank_update(int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= i; j++)
+      for (int k = 0; k < n; k++)
+        C[i][j] += A[i][k] * A[j][k];
+}
+
 int main(void) {
   for (int i = 0; i < N; i++) {
     x[i] = (double)(i % 9) / 9.0;
@@ -63,6 +80,8 @@ int main(void) {
   }
   product(N);
   transposed(N);
+  lower(N);
+  rank_update(N);
   stencil(5, N);
   double sum = 0;
   for (int i = 0; i < N; i++) {

@@ -4,14 +4,16 @@
 //! that `outline` moves into a function of their own once the region's new code
 //! verifies. Only loops whose counter rises by a constant step to an upper bound
 //! (`c <= e`, `c < e`) are forked; the fork threshold weighs the trip count by the loops
-//! nested in the body.
+//! nested in the body. The threads take the iterations in serpentine chunks
+//! (`outline::Schedule`): the inner loops' bounds may depend on the forked counter
+//! (a triangular nest), and the chunks even the work out.
 //!
 //! Relies on: the loop being parallel in the plan's sense (no dependence carried,
 //! reductions included, so no thread adds into another's element); the scalars' stack
 //! slots being only read in the loop (a loop that stores into one stays serial).
 
 use super::emit::Emitter;
-use super::outline::ForkSite;
+use super::outline::{ForkSite, Schedule};
 use super::CodegenError;
 use crate::isl::ast::{AstExpr, AstNode, AstOp};
 use crate::llvm::builder::Value;
@@ -122,6 +124,7 @@ impl<'f> Emitter<'_, 'f> {
             trips,
             min_trips: min_trips(loop_depth(body), self.threads.unwrap_or(0)),
             iterator: iterator.to_string(),
+            schedule: Schedule::Serpentine,
         };
         if self.slot_stores.get() != stores {
             site.stay_serial(b);

@@ -5,10 +5,11 @@
 //! either forks a team (`__kmpc_fork_call`, what clang's `#pragma omp parallel` lowers
 //! to) or, when the loop is too short to pay for a fork or the caller already runs on a
 //! team's thread (`omp_in_parallel()`), runs every iteration itself. Each thread of a
-//! team (the microtask) takes one contiguous block of the iterations, a static schedule
-//! computed from `omp_get_thread_num()` and `omp_get_num_threads()`: simpler than
-//! `__kmpc_for_static_init_8` (no source location or loop kind to describe), and the
-//! blocks depend on nothing but the thread count. OMP_NUM_THREADS is libomp's.
+//! team (the microtask) takes its share of the iterations by the site's `Schedule`, a
+//! static schedule computed from `omp_get_thread_num()` and `omp_get_num_threads()`:
+//! simpler than `__kmpc_for_static_init_8` (no source location or loop kind to
+//! describe), and the shares depend on nothing but the trip and thread counts, so a
+//! thread count always computes the same way. OMP_NUM_THREADS is libomp's.
 //!
 //! Relies on CodeExtractor finding no value of the loop used after it (else the loop
 //! stays serial, in place). The outlined function and its two wrappers carry
@@ -40,14 +41,39 @@ pub struct ForkSite<'f> {
     pub(super) min_trips: i64,
     /// The loop's iterator in the loop AST, for the remark.
     pub iterator: String,
+    /// How the threads share the iterations.
+    pub(super) schedule: Schedule,
 }
+
+/// How the threads of a team share a forked loop's iterations. Any share is exact: no
+/// forked loop splits a reduction, so only the order of independent iterations changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// One contiguous block of `ceil(trips / threads)` iterations per thread: for
+    /// iterations of equal work whose thread pays once per share (a product's rows: one
+    /// kernel call, one packing of B per thread).
+    Blocks,
+    /// Chunks of `ceil(trips / (threads * SERPENTINE_ROUNDS))` iterations dealt out back
+    /// and forth (threads 0 to T-1, then T-1 to 0, ...), so iterations whose work rises
+    /// or falls with the counter (a triangular nest) weigh the same on every thread; a
+    /// tiled loop's iterations are whole tiles, so tiles stay whole.
+    Serpentine,
+    /// One contiguous block per thread, thread t's from `trips * sqrt(t / threads)`:
+    /// iterations whose work grows linearly with the counter (the row blocks of a lower
+    /// triangle) give every thread the same work in one share.
+    Triangle,
+}
+
+/// Rounds of chunks per thread in the serpentine schedule: enough that a triangular
+/// nest's chunks differ little, few enough that a chunk is many iterations.
+const SERPENTINE_ROUNDS: i64 = 8;
 
 /// What became of the loops emitted for threads.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Forks {
     /// The iterators of the loops that now run on OpenMP threads, with the trip count
-    /// from which they fork.
-    pub parallel: Vec<(String, i64)>,
+    /// from which they fork and how the threads share them.
+    pub parallel: Vec<(String, i64, Schedule)>,
     /// Parallel loops kept on the calling thread, with why.
     pub serial: Vec<(String, String)>,
 }
@@ -82,7 +108,9 @@ pub fn outline<'f>(fa: &FunctionAnalyses<'f>, sites: Vec<ForkSite<'f>>, forks: &
             continue;
         };
         if dispatch(&b, call, &site) {
-            forks.parallel.push((site.iterator.clone(), site.min_trips));
+            forks
+                .parallel
+                .push((site.iterator.clone(), site.min_trips, site.schedule));
         } else {
             forks.serial.push((
                 site.iterator.clone(),
@@ -134,7 +162,7 @@ fn dispatch(b: &IrBuilder<'_>, call: Value, site: &ForkSite<'_>) -> bool {
         site.stay_serial(b);
         return false;
     }
-    let microtask = microtask(b, &outlined);
+    let microtask = microtask(b, &outlined, site.schedule);
     let dispatcher = dispatcher(b, &outlined, microtask, site.min_trips);
     let mut params = outlined.params.clone();
     params.push(b.i64_type());
@@ -215,35 +243,136 @@ fn record_type(b: &IrBuilder<'_>, outlined: &Outlined) -> LLVMTypeRef {
 }
 
 /// `void microtask(i32 *gtid, i32 *btid, ptr shared)`: what each thread of the team
-/// runs: its block of the iterations, `ceil(trips / threads)` long.
-fn microtask(b: &IrBuilder<'_>, outlined: &Outlined) -> Value {
+/// runs: its share of the iterations by `schedule`.
+fn microtask(b: &IrBuilder<'_>, outlined: &Outlined, schedule: Schedule) -> Value {
     let ptr = b.ptr_type();
     let (function, fb) = new_function(b, "polyrust.microtask", &[ptr, ptr, ptr]);
     // SAFETY: the function was just made with three parameters.
     let shared = unsafe { c::LLVMGetParam(function, 2) };
     let record = record_type(b, outlined);
-    let (mut args, trips) = unpack(&fb, outlined, record, shared);
+    let (args, trips) = unpack(&fb, outlined, record, shared);
     let i32_type = fb.i32_type();
     let (thread_num, ty) = fb.function_of("omp_get_thread_num", i32_type, &[], false);
     let thread = fb.to_i64(fb.call(thread_num, ty, &[]));
     let (num_threads, ty) = fb.function_of("omp_get_num_threads", i32_type, &[], false);
     let threads = fb.to_i64(fb.call(num_threads, ty, &[]));
-    let rounded = fb.binary(
-        LLVMOpcode::LLVMSub,
-        fb.binary(LLVMOpcode::LLVMAdd, trips, threads),
-        fb.const_i64(1),
-    );
-    let chunk = fb.binary(LLVMOpcode::LLVMSDiv, rounded, threads);
-    let min = |a: Value, x: Value| {
-        let below = fb.icmp(LLVMIntPredicate::LLVMIntSLT, a, x);
-        fb.select(below, a, x)
+    let team = Team {
+        thread,
+        threads,
+        trips,
     };
-    let first = min(fb.binary(LLVMOpcode::LLVMMul, thread, chunk), trips);
-    let end = min(fb.binary(LLVMOpcode::LLVMAdd, first, chunk), trips);
-    set_bounds(&mut args, outlined, first, end);
-    fb.call(outlined.function, outlined.ty, &args);
+    match schedule {
+        Schedule::Blocks => team.block(&fb, outlined, args),
+        Schedule::Triangle => team.triangle_block(&fb, outlined, args),
+        Schedule::Serpentine => team.serpentine(&fb, outlined, args),
+    }
     fb.ret_void();
     function
+}
+
+/// A thread of a team, in its microtask: its number, the team's size, the trip count.
+struct Team {
+    thread: Value,
+    threads: Value,
+    trips: Value,
+}
+
+fn min(fb: &IrBuilder<'_>, a: Value, x: Value) -> Value {
+    let below = fb.icmp(LLVMIntPredicate::LLVMIntSLT, a, x);
+    fb.select(below, a, x)
+}
+
+/// `ceil(a / b)` for `a >= 0`, `b > 0`.
+fn ceil_div(fb: &IrBuilder<'_>, a: Value, b: Value) -> Value {
+    let rounded = fb.binary(
+        LLVMOpcode::LLVMSub,
+        fb.binary(LLVMOpcode::LLVMAdd, a, b),
+        fb.const_i64(1),
+    );
+    fb.binary(LLVMOpcode::LLVMSDiv, rounded, b)
+}
+
+impl Team {
+    /// Calls the outlined loop on the iterations `first..end`.
+    fn run(fb: &IrBuilder<'_>, outlined: &Outlined, args: &[Value], first: Value, end: Value) {
+        let mut args = args.to_vec();
+        set_bounds(&mut args, outlined, first, end);
+        fb.call(outlined.function, outlined.ty, &args);
+    }
+
+    /// The thread's contiguous block of `ceil(trips / threads)` iterations.
+    fn block(&self, fb: &IrBuilder<'_>, outlined: &Outlined, args: Vec<Value>) {
+        let chunk = ceil_div(fb, self.trips, self.threads);
+        let first = min(
+            fb,
+            fb.binary(LLVMOpcode::LLVMMul, self.thread, chunk),
+            self.trips,
+        );
+        let end = min(fb, fb.binary(LLVMOpcode::LLVMAdd, first, chunk), self.trips);
+        Self::run(fb, outlined, &args, first, end);
+    }
+
+    /// The thread's contiguous block from `cut(thread)` to `cut(thread + 1)`, `cut(t) =
+    /// trips * sqrt(t / threads)` truncated: the first `cut(t)` iterations of linearly
+    /// growing work hold `t / threads` of the work. Rounding is monotone and `cut(threads)`
+    /// is exactly `trips`, so the blocks cover every iteration once.
+    fn triangle_block(&self, fb: &IrBuilder<'_>, outlined: &Outlined, args: Vec<Value>) {
+        let trips = fb.signed_to_f64(self.trips);
+        let threads = fb.signed_to_f64(self.threads);
+        let cut = |t: Value| {
+            let share = fb.binary(LLVMOpcode::LLVMFDiv, fb.signed_to_f64(t), threads);
+            let root = fb.sqrt_f64(share);
+            let at = fb.f64_to_i64(fb.binary(LLVMOpcode::LLVMFMul, trips, root));
+            min(fb, at, self.trips)
+        };
+        let next = fb.binary(LLVMOpcode::LLVMAdd, self.thread, fb.const_i64(1));
+        let (first, end) = (cut(self.thread), cut(next));
+        Self::run(fb, outlined, &args, first, end);
+    }
+
+    /// The thread's chunks of the serpentine schedule: in round r, chunk `r * threads +
+    /// thread` (r even) or `r * threads + threads - 1 - thread` (r odd), until a chunk
+    /// starts past the last iteration (every later one does too).
+    fn serpentine(&self, fb: &IrBuilder<'_>, outlined: &Outlined, args: Vec<Value>) {
+        let per_round = fb.binary(
+            LLVMOpcode::LLVMMul,
+            self.threads,
+            fb.const_i64(SERPENTINE_ROUNDS),
+        );
+        let chunk = ceil_div(fb, self.trips, per_round);
+        let last = fb.binary(LLVMOpcode::LLVMSub, self.threads, fb.const_i64(1));
+        let back = fb.binary(LLVMOpcode::LLVMSub, last, self.thread);
+        let Some(entry) = fb.current_block() else {
+            return;
+        };
+        let (head, body, done) = (
+            fb.new_block("polyrust.round"),
+            fb.new_block("polyrust.chunk"),
+            fb.new_block("polyrust.rounds.end"),
+        );
+        fb.br(head);
+        fb.position_at_end(head);
+        let round = fb.phi_i64("polyrust.round");
+        fb.add_incoming(round, fb.const_i64(0), entry);
+        let odd = fb.binary(LLVMOpcode::LLVMAnd, round, fb.const_i64(1));
+        let odd = fb.icmp(LLVMIntPredicate::LLVMIntNE, odd, fb.const_i64(0));
+        let place = fb.select(odd, back, self.thread);
+        let index = fb.binary(
+            LLVMOpcode::LLVMAdd,
+            fb.binary(LLVMOpcode::LLVMMul, round, self.threads),
+            place,
+        );
+        let first = fb.binary(LLVMOpcode::LLVMMul, index, chunk);
+        let more = fb.icmp(LLVMIntPredicate::LLVMIntSLT, first, self.trips);
+        fb.cond_br(more, body, done);
+        fb.position_at_end(body);
+        let end = min(fb, fb.binary(LLVMOpcode::LLVMAdd, first, chunk), self.trips);
+        Self::run(fb, outlined, &args, first, end);
+        let next = fb.binary(LLVMOpcode::LLVMAdd, round, fb.const_i64(1));
+        fb.add_incoming(round, next, body);
+        fb.br(head);
+        fb.position_at_end(done);
+    }
 }
 
 fn set_bounds(args: &mut [Value], outlined: &Outlined, first: Value, end: Value) {

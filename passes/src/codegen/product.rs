@@ -10,7 +10,8 @@
 //! When the region's parallel loops run on OpenMP threads, the rows of C are split:
 //! the call sits in a loop over blocks of `MICRO_ROWS` rows that `fork` and `outline`
 //! fork like any parallel loop, each thread calling the kernel once on its contiguous
-//! rows (A and C offset by the first row times their row strides). Relies on the
+//! rows (A and C offset by the first row times their row strides); a lower triangle's
+//! rows are cut so that every thread has as many of its elements. Relies on the
 //! kernel computing each element of C from its row of A and all of B alone, in the
 //! same operations whatever rows it is given (so any thread count prints the same
 //! bytes), and on its buffers being its own per call (`malloc`, no static state).
@@ -32,7 +33,7 @@ use crate::transform::product::{
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 
 use super::emit::Emitter;
-use super::outline::{self, ForkSite};
+use super::outline::{self, ForkSite, Schedule};
 use super::{
     branch_on_check, check, check_condition, conclude, emitter, evaluate_parameters, fold,
     leave_to_exit, open_check, structure, Check, CodegenError, Generated,
@@ -207,17 +208,12 @@ fn build_call<'f>(
     }
     branch_on_check(em, check, ok);
     em.b.position_at_end(check.start);
-    if em.threads.is_some() && lower_triangle(product) {
-        em.forks.serial.push((
-            "i".into(),
-            "only C's lower triangle is computed, from C's first row on".into(),
-        ));
-    }
-    match em.threads.filter(|_| !lower_triangle(product)) {
+    match em.threads {
         Some(min_work) => {
             let rows = RowOperands {
                 positions: &rows,
                 element_bytes: product.precision.bytes(),
+                lower: lower_triangle(product),
             };
             call_by_rows(em, check, (kernel, ty), (args, rows), min_work)
         }
@@ -328,7 +324,10 @@ fn two_terms_arguments(
 /// placeholder `end` (see `fork`), left as a site for `outline`: the kernel gets
 /// `min(end * MICRO_ROWS, M) - first * MICRO_ROWS` rows (none or less: it returns), the
 /// operands indexed by i (`rows`) from the first of them. The blocks of rows are weighed
-/// as a loop with the j and k loops inside.
+/// as a loop with the j and k loops inside. For a lower triangle, the kernel's `lower`
+/// (its last argument) says which row of C its first is, its columns end at its last
+/// row, and the threads get blocks of equal work (`Schedule::Triangle`); else blocks of
+/// equal rows.
 fn call_by_rows<'f>(
     em: &mut Emitter<'_, 'f>,
     check: &Check<'_, 'f>,
@@ -360,6 +359,15 @@ fn call_by_rows<'f>(
         let bytes = b.binary(LLVMOpcode::LLVMMul, elements, element_bytes);
         args[base] = b.byte_address(args[base], bytes);
     }
+    if rows.lower {
+        if let Some(lower) = args.last_mut() {
+            *lower = b.binary(LLVMOpcode::LLVMAdd, row, b.const_i64(1));
+        }
+        // j <= i < last: the columns past the block's last row are none of its own.
+        let n = args[1];
+        let wide = b.icmp(LLVMIntPredicate::LLVMIntSLT, last, n);
+        args[1] = b.select(wide, last, n);
+    }
     let call = b.call(kernel, ty, &args);
     b.locate_call(call);
     let joined = em.block("polyrust.joined", entry);
@@ -372,18 +380,25 @@ fn call_by_rows<'f>(
         trips,
         min_trips: super::fork::min_trips(2, min_work),
         iterator: "i".into(),
+        schedule: if rows.lower {
+            Schedule::Triangle
+        } else {
+            Schedule::Blocks
+        },
     });
 }
 
 /// The kernel's arguments that are operands indexed by i (each a base pointer followed
-/// by its row stride), and the bytes of their elements.
+/// by its row stride), the bytes of their elements, and whether only C's lower triangle
+/// is computed.
 struct RowOperands<'a> {
     positions: &'a [usize],
     element_bytes: u64,
+    lower: bool,
 }
 
-/// Whether only C's lower triangle is the product's (`j <= i` with i counted from C's
-/// first row by the kernel): such a product stays one call, on the calling thread.
+/// Whether only C's lower triangle is the product's (`j <= i`, i counted by the kernel
+/// from the row its `lower` argument names).
 fn lower_triangle(product: &Product) -> bool {
     matches!(product.accumulator, Accumulator::Scaled(scaling) if scaling.lower)
 }

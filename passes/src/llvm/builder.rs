@@ -337,6 +337,29 @@ impl<'f> IrBuilder<'f> {
         unsafe { c::LLVMBuildIntCast2(self.builder, value, self.i64_type(), 1, n.as_ptr()) }
     }
 
+    /// A signed integer as a `double` (exact below 2^53).
+    pub fn signed_to_f64(&self, value: Value) -> Value {
+        let n = name("");
+        unsafe {
+            let ty = c::LLVMDoubleTypeInContext(self.context);
+            c::LLVMBuildSIToFP(self.builder, value, ty, n.as_ptr())
+        }
+    }
+
+    /// A `double` truncated toward zero to an i64.
+    pub fn f64_to_i64(&self, value: Value) -> Value {
+        let n = name("");
+        unsafe { c::LLVMBuildFPToSI(self.builder, value, self.i64_type(), n.as_ptr()) }
+    }
+
+    /// The square root of a `double` (`llvm.sqrt.f64`, correctly rounded).
+    pub fn sqrt_f64(&self, value: Value) -> Value {
+        // SAFETY: the type is the context's; the intrinsic is declared if missing.
+        let double = unsafe { c::LLVMDoubleTypeInContext(self.context) };
+        let (sqrt, ty) = self.function_of("llvm.sqrt.f64", double, &[double], false);
+        self.call(sqrt, ty, &[value])
+    }
+
     /// A copy of `inst` at the insertion point, with each operand passed through `map`.
     pub fn clone_with(
         &self,

@@ -2,7 +2,7 @@
 //! carried out (`-Rpass=polyrust` for new code, `-Rpass-missed=polyrust` for a region
 //! left as it was, with why).
 
-use crate::codegen::outline::Forks;
+use crate::codegen::outline::{Forks, Schedule};
 use crate::detect::DetectedRegion;
 use crate::isl::ast::AstNode;
 use crate::llvm::{FunctionAnalyses, RemarkAt, RemarkKind};
@@ -75,8 +75,14 @@ pub fn product_threads(
 ) {
     let title = region.spec.title();
     let rows = crate::transform::product::MICRO_ROWS;
-    for (_, min_blocks) in &forks.parallel {
+    for (_, min_blocks, schedule) in &forks.parallel {
         let min_rows = u64::try_from(*min_blocks).unwrap_or(0).saturating_mul(rows);
+        let cut = match schedule {
+            Schedule::Triangle => {
+                ", the rows cut so that each thread has as many elements of C's lower triangle"
+            }
+            Schedule::Blocks | Schedule::Serpentine => "",
+        };
         fa.remark(
             RemarkKind::Passed,
             "Parallel",
@@ -84,7 +90,7 @@ pub fn product_threads(
             &format!(
                 "{title}: the product runs in parallel on OpenMP threads, each on its own \
                  rows of C in blocks of {rows} (when C has {min_rows} rows or more and the \
-                 product is not called from a parallel region)"
+                 product is not called from a parallel region){cut}"
             ),
         );
     }
@@ -109,14 +115,22 @@ pub fn threads(
     root: &AstNode,
 ) {
     let title = region.spec.title();
-    for (iterator, min_trips) in &forks.parallel {
+    for (iterator, min_trips, schedule) in &forks.parallel {
+        let shares = match schedule {
+            Schedule::Serpentine => {
+                ", its iterations in chunks dealt to the threads back and forth, \
+                 so that inner loops bounded by it weigh the same on every thread"
+            }
+            Schedule::Blocks | Schedule::Triangle => "",
+        };
         fa.remark(
             RemarkKind::Passed,
             "Parallel",
             at,
             &format!(
                 "{title}: loop over {iterator} runs in parallel on OpenMP threads (when it \
-                 has {min_trips} iterations or more and is not called from a parallel region)"
+                 has {min_trips} iterations or more and is not called from a parallel \
+                 region){shares}"
             ),
         );
     }
