@@ -162,7 +162,7 @@ def read_file(path):
 # polyrust's stage times (-ftime-report)                                       #
 # --------------------------------------------------------------------------- #
 
-STAGES = ["detect", "model", "deps", "schedule", "codegen"]
+STAGES = ["detect", "model", "deps", "schedule", "ast", "codegen"]
 TR_ROW = re.compile(r"^\s*((?:[0-9.]+\s*\(\s*[0-9.]+%\)\s*)+)(\S.*?)\s*$")
 
 

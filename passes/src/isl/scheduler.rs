@@ -80,10 +80,12 @@ extern "C" {
     fn isl_options_set_tile_scale_tile_loops(ctx: RawPtr, val: c_int) -> c_int;
     fn isl_schedule_node_band_split(node: RawPtr, pos: c_int) -> RawPtr;
     fn isl_schedule_node_band_sink(node: RawPtr) -> RawPtr;
-    fn isl_schedule_node_band_set_ast_build_options(node: RawPtr, options: RawPtr) -> RawPtr;
     fn isl_schedule_node_get_prefix_schedule_union_map(node: RawPtr) -> RawPtr;
     fn isl_schedule_node_get_subtree_schedule_union_map(node: RawPtr) -> RawPtr;
     fn isl_union_set_n_set(uset: RawPtr) -> c_int;
+    fn isl_union_set_list_from_union_set(uset: RawPtr) -> RawPtr;
+    fn isl_union_set_list_add(list: RawPtr, uset: RawPtr) -> RawPtr;
+    fn isl_schedule_node_insert_sequence(node: RawPtr, filters: RawPtr) -> RawPtr;
 }
 
 /// isl's `isl_schedule_node_band`.
@@ -246,8 +248,8 @@ fn tile_bands_with(
 /// those point loops are strip-mined by their factors, and the strips are moved inside
 /// the innermost point loop and unrolled there (unroll-and-jam), so that each element
 /// the innermost loop loads is used by every copy of the body from a register. Full
-/// register tiles are generated apart from the partial ones at the edges (isl's
-/// `isolate` option), without a condition around the copies. Legal wherever tiling is:
+/// register tiles are generated apart from the partial ones at the edges (a sequence
+/// of the two, by filters), without a condition around the copies. Legal wherever tiling is:
 /// a permutable band's point loops may be strip-mined and reordered. Only done for a
 /// point band over one statement with nothing below it; others are tiled alone.
 pub fn tile_bands_jammed(
@@ -399,10 +401,14 @@ unsafe fn visit_node(
 }
 
 /// Register tiles in the point band at `node` (see `tile_bands_jammed`): the band
-/// `[p1, ..., pn]` becomes `[p1 / f1, ..., p(n-1) / f(n-1)]` (isolating full register
-/// tiles), then `[pn]`, then the unrolled `[p1 mod f1, ...]`. Returns the node at the
-/// same position and whether it was done (not when the band has more than one
-/// statement or anything below it).
+/// `[p1, ..., pn]` becomes `[p1 / f1, ..., p(n-1) / f(n-1)]`, then `[pn]`, then the
+/// unrolled `[p1 mod f1, ...]` in full register tiles. Partial register tiles
+/// (at the edges) keep their copies as loops around `[pn]`: unrolled, every copy would
+/// carry its own condition, and building those conditions was most of the loop AST's
+/// cost (seconds for a product with run-time sizes) for code that runs at the edges
+/// only; as loops outside the innermost one, the innermost loop stays free of them.
+/// Returns the node at the same position and whether it was done (not when the band
+/// has more than one statement or anything below it).
 unsafe fn jam_point_band(
     ctx: &CtxRef,
     mut node: RawPtr,
@@ -436,42 +442,91 @@ unsafe fn jam_point_band(
     isl_options_set_tile_scale_tile_loops(raw_ctx, 0);
     node = isl_schedule_node_band_tile(node, mv);
     isl_options_set_tile_scale_tile_loops(raw_ctx, scaled);
-    // The register loops go below the innermost point loop, and are unrolled there.
+    // The register loops go below the innermost point loop.
     node = isl_schedule_node_child(node, 0);
     node = isl_schedule_node_band_sink(node);
-    node = isl_schedule_node_child(node, 0);
-    for pos in 0..outer {
-        node = isl_schedule_node_band_member_set_ast_loop_type(node, pos, AST_LOOP_UNROLL);
-    }
-    node = isl_schedule_node_parent(node);
     node = isl_schedule_node_parent(node);
     if node == 0 {
         return Err(Walk::Isl);
     }
-    let options = match full_register_tiles(ctx, node, factors) {
-        Ok(options) => options,
+    let tiles = match full_register_tiles(ctx, node, factors) {
+        Ok(tiles) => tiles,
         Err(message) => {
             isl_schedule_node_free(node);
             return Err(Walk::Invalid(message));
         }
     };
-    node = isl_schedule_node_band_set_ast_build_options(node, release(options.inner));
+    node = isl_schedule_node_child(node, 0);
+    node = copies_below(node, tiles.full, tiles.partial, outer);
+    node = isl_schedule_node_parent(node);
     if node == 0 {
         return Err(Walk::Isl);
     }
     Ok((node, true))
 }
 
-/// The `isolate` option of the band of register tile loops at `node`: the tiles whose
+/// At `node`, the band of the innermost point loop with the band of copies below it:
+/// the copies of the instances in `full` (full register tiles) unrolled there, those in
+/// `partial` as loops around the innermost one (a sequence of the two, by filters;
+/// none when one of them is empty). Returns the node at the same position.
+unsafe fn copies_below(
+    mut node: RawPtr,
+    full: UnionSet,
+    partial: UnionSet,
+    copies: c_int,
+) -> RawPtr {
+    let (full_empty, partial_empty) = (full.is_empty(), partial.is_empty());
+    let (Ok(full_empty), Ok(partial_empty)) = (full_empty, partial_empty) else {
+        isl_schedule_node_free(node);
+        return 0;
+    };
+    if partial_empty {
+        return unroll_copies(node, copies);
+    }
+    if full_empty {
+        return isl_schedule_node_band_sink(node);
+    }
+    let mut filters = isl_union_set_list_from_union_set(release(full.inner));
+    filters = isl_union_set_list_add(filters, release(partial.inner));
+    node = isl_schedule_node_insert_sequence(node, filters);
+    // The full tiles' filter, then the partial tiles'.
+    node = isl_schedule_node_child(isl_schedule_node_child(node, 0), 0);
+    node = unroll_copies(node, copies);
+    node = isl_schedule_node_parent(isl_schedule_node_parent(node));
+    node = isl_schedule_node_child(isl_schedule_node_child(node, 1), 0);
+    node = isl_schedule_node_band_sink(node);
+    isl_schedule_node_parent(isl_schedule_node_parent(node))
+}
+
+/// At `node`, the band of the innermost point loop: the `copies` members of the band
+/// below it unrolled. Returns the node at the same position.
+unsafe fn unroll_copies(mut node: RawPtr, copies: c_int) -> RawPtr {
+    node = isl_schedule_node_child(node, 0);
+    for pos in 0..copies {
+        node = isl_schedule_node_band_member_set_ast_loop_type(node, pos, AST_LOOP_UNROLL);
+    }
+    isl_schedule_node_parent(node)
+}
+
+/// The instances of a band of register tile loops, by their tiles (see
+/// `full_register_tiles`).
+struct FullTiles {
+    /// The instances in full tiles.
+    full: UnionSet,
+    /// The instances in partial tiles.
+    partial: UnionSet,
+}
+
+/// The instances at `node`, the band of register tile loops, in full tiles (whose
 /// copies all exist at every value of the innermost loop, so that unrolling them needs
-/// no condition. In the flat space `[prefix, tiles, innermost, copies]` of the node's
-/// prefix and subtree schedules, a tile is partial when some copy is missing at an
-/// innermost value another copy has.
+/// no condition) and in partial tiles, as filters. In the flat space `[prefix, tiles, innermost, copies]` of the node's prefix
+/// and subtree schedules, a tile is partial when some copy is missing at an innermost
+/// value another copy has.
 unsafe fn full_register_tiles(
     ctx: &CtxRef,
     node: RawPtr,
     factors: &[i64],
-) -> Result<UnionSet, String> {
+) -> Result<FullTiles, String> {
     let text = |e: IslError| e.to_string();
     let prefix = isl_schedule_node_get_prefix_schedule_union_map(node);
     let subtree = isl_schedule_node_get_subtree_schedule_union_map(node);
@@ -492,12 +547,12 @@ unsafe fn full_register_tiles(
     }
     let domain = UnionSet::adopt(ctx, domain);
     // The subtree's schedule is not restricted to the instances that reach the node.
-    let points = prefix
+    let placed = prefix
         .flat_range_product(subtree)
-        .and_then(|m| m.intersect_domain(domain))
-        .and_then(|m| m.range())
+        .and_then(|m| m.intersect_domain(domain.copy()?))
         .map_err(text)?;
-    let (to_rows, to_tiles, copies, isolate) =
+    let points = placed.copy().and_then(|m| m.range()).map_err(text)?;
+    let (to_rows, to_tiles, copies) =
         register_tile_spaces(&IslCtx::from_ref(ctx), depth as usize, factors).map_err(text)?;
     let rows = points
         .copy()
@@ -508,26 +563,48 @@ unsafe fn full_register_tiles(
         .apply(to_rows.reverse().map_err(text)?)
         .and_then(|s| s.intersect(copies))
         .map_err(text)?;
+    let tiles = points
+        .copy()
+        .map_err(text)?
+        .apply(to_tiles.copy().map_err(text)?)
+        .map_err(text)?;
     let partial = wanted
-        .subtract(points.copy().map_err(text)?)
+        .subtract(points)
         .and_then(|s| s.apply(to_tiles.copy()?))
+        .and_then(|s| s.intersect(tiles.copy()?))
+        .and_then(|s| s.coalesce())
         .map_err(text)?;
-    let full = points
-        .apply(to_tiles)
-        .and_then(|s| s.subtract(partial))
+    let full = tiles
+        .subtract(partial.copy().map_err(text)?)
+        .and_then(|s| s.coalesce())
         .map_err(text)?;
-    full.apply(isolate).map_err(text)
+    // The instances of a set of tiles, as a filter: simplified against the domain, which
+    // the filter's parent restricts the instances to already.
+    let instances = |tiles: UnionSet| -> Result<UnionSet, IslError> {
+        placed
+            .copy()?
+            .apply_range(to_tiles.copy()?)?
+            .intersect_range(tiles)?
+            .domain()?
+            .coalesce()?
+            .gist(domain.copy()?)
+    };
+    let full_instances = instances(full).map_err(text)?;
+    let partial_instances = instances(partial).map_err(text)?;
+    Ok(FullTiles {
+        full: full_instances,
+        partial: partial_instances,
+    })
 }
 
 /// Over the flat space `[p0, .., o0, .., j, r0, ..]` of `full_register_tiles` (`depth`
 /// prefix dimensions, one tile and one copy dimension per factor): the projections on
-/// `[p, o, j]` (rows) and `[p, o]` (tiles), the copies `0 <= r < factor`, and the
-/// option that isolates tiles, `{ [p, o] -> isolate[[p] -> [o]] }`.
+/// `[p, o, j]` (rows) and `[p, o]` (tiles), and the copies `0 <= r < factor`.
 fn register_tile_spaces(
     ctx: &IslCtx,
     depth: usize,
     factors: &[i64],
-) -> Result<(UnionMap, UnionMap, UnionSet, UnionMap), IslError> {
+) -> Result<(UnionMap, UnionMap, UnionSet), IslError> {
     let names = |letter: &str, count: usize| -> Vec<String> {
         (0..count).map(|k| format!("{letter}{k}")).collect()
     };
@@ -550,9 +627,7 @@ fn register_tile_spaces(
             .lower_bound_dim(tiles + 1 + k, 0)?
             .upper_bound_dim(tiles + 1 + k, factor - 1)?;
     }
-    let pairs = Tuple::new(None, [&p[..], &o].concat());
-    let isolate = Map::nesting(ctx, &pairs, "isolate", p.len())?.to_union_map()?;
-    Ok((to_rows, to_tiles, copies.to_union_set()?, isolate))
+    Ok((to_rows, to_tiles, copies.to_union_set()?))
 }
 
 /// The sizes, one per member of the band at `node`, as the multi-value isl's tiling
@@ -760,7 +835,7 @@ mod tests {
     }
 
     #[test]
-    fn register_tiles_are_unrolled_inside_the_innermost_loop_and_full_ones_isolated() {
+    fn register_tiles_are_unrolled_inside_the_innermost_loop_and_partial_ones_kept_as_loops() {
         let ctx = IslCtx::new(None).unwrap();
         let p = matmul(&ctx);
         // The loop order i, k, j: j innermost (contiguous in C and B).
@@ -783,9 +858,21 @@ mod tests {
             w[0].starts_with("for (") && w[1..9].iter().all(|l| l.starts_with("S(")) && w[9] == "}"
         });
         assert!(unguarded, "no loop around 8 copies alone:\n{text}");
-        // Partial tiles exist only for sizes the factors do not divide; they keep
-        // conditions, so they are generated apart.
-        assert!(text.matches("S(").count() > 8, "{text}");
+        // Partial tiles exist only for sizes the factors do not divide; they are
+        // generated apart, with their copies as loops around the innermost one: one
+        // statement per loop nest, never 8 copies each under its own condition.
+        let copies = text.matches("S(").count();
+        assert!(
+            copies > 8 && copies <= 8 + 3,
+            "{copies} statements:\n{text}"
+        );
+        let innermost_alone = lines.windows(3).any(|w| {
+            w[0].starts_with("for (") && w[1].starts_with("for (") && w[2].starts_with("S(")
+        });
+        assert!(
+            innermost_alone,
+            "no partial tile's copy loop around the innermost loop:\n{text}"
+        );
     }
 
     #[test]

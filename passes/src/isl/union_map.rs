@@ -286,6 +286,30 @@ impl UnionMap {
         })
     }
 
+    /// The number of basic maps (pieces) of `self` and their constraints (equalities and
+    /// inequalities) in all. Like `most_constraints`, it runs outside the operation bound.
+    pub fn pieces_and_constraints(&self) -> Result<(usize, usize), IslError> {
+        let operation = "counting the pieces of a union map";
+        let lib = |error| IslError::from_lib(operation, error);
+        let maps = self.maps()?;
+        unbounded(&self.ctx.ctx, || {
+            let (mut pieces, mut constraints) = (0, 0);
+            for map in &maps {
+                let list = map.inner.get_basic_map_list().map_err(lib)?;
+                for piece in 0..list.size().map_err(lib)? {
+                    let list = list
+                        .get_at(piece)
+                        .map_err(lib)?
+                        .get_constraint_list()
+                        .map_err(lib)?;
+                    constraints += count(operation, list.size())?;
+                    pieces += 1;
+                }
+            }
+            Ok((pieces, constraints))
+        })
+    }
+
     /// The largest magnitude of a constant term in the constraints of `self` (`999` in
     /// `i <= 999`), saturated at `u64::MAX`; 0 for an empty relation. Like
     /// `most_constraints`, it runs outside the operation bound.
@@ -385,5 +409,20 @@ mod constant_tests {
         assert!(parametric.largest_constant().unwrap() <= 3);
         let empty = parse_union_map(&ctx, "{ S[i] -> S[i] : 1 = 0 }", "e").unwrap();
         assert_eq!(empty.largest_constant().unwrap(), 0);
+    }
+
+    #[test]
+    fn pieces_and_constraints_count_every_basic_map() {
+        let ctx = IslCtx::new(None).unwrap();
+        let two = parse_union_map(
+            &ctx,
+            "{ S[i] -> S[i + 1] : 0 <= i < 10; T[i] -> T[i + 2] : 0 <= i < 10 }",
+            "d",
+        )
+        .unwrap();
+        // Per piece: the equality of the output and the two bounds of i.
+        assert_eq!(two.pieces_and_constraints().unwrap(), (2, 6));
+        let empty = parse_union_map(&ctx, "{ S[i] -> S[i] : 1 = 0 }", "e").unwrap();
+        assert_eq!(empty.pieces_and_constraints().unwrap().0, 0);
     }
 }

@@ -80,6 +80,16 @@ impl UnionSet {
         )
     }
 
+    /// `self` without the constraints `context` implies: a set that equals `self` within
+    /// `context`.
+    pub fn gist(self, context: UnionSet) -> Result<UnionSet, IslError> {
+        UnionSet::wrap(
+            &self.ctx,
+            "simplifying a union set against its context",
+            self.inner.gist(context.inner),
+        )
+    }
+
     /// Images of the elements of `self` under `map`.
     pub fn apply(self, map: UnionMap) -> Result<UnionSet, IslError> {
         UnionSet::wrap(

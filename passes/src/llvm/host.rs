@@ -812,6 +812,8 @@ pub enum Stage {
     Model,
     Deps,
     Schedule,
+    /// The loop AST of a plan's schedule (isl's AST generation).
+    Ast,
     Codegen,
 }
 
@@ -822,6 +824,7 @@ impl Stage {
             Stage::Model => c"model",
             Stage::Deps => c"deps",
             Stage::Schedule => c"schedule",
+            Stage::Ast => c"ast",
             Stage::Codegen => c"codegen",
         }
     }

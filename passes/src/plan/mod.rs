@@ -21,6 +21,7 @@ pub mod print;
 use crate::codegen::CodegenError;
 use crate::deps::DepsOptions;
 use crate::isl::ast::{self, Ast};
+use crate::llvm::Stage;
 use crate::model::Scop;
 use crate::options::{Options, Parallel};
 use crate::report::Notes;
@@ -206,7 +207,11 @@ pub fn plan_region(
             Err(reason) => return plan(Outcome::Keep(reason), notes),
         };
         let for_threads = new.order.for_threads.clone();
-        match with_ast(new, scop, fallbacks.clone()) {
+        let built = {
+            let _time = subject.fa.time(Stage::Ast);
+            with_ast(new, scop, fallbacks.clone())
+        };
+        match built {
             Ok(new) => {
                 if let Some(reason) = for_threads {
                     if !new.ast.root.has_parallel_loop() {

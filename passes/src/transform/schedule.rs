@@ -503,7 +503,22 @@ pub fn compute(scop: &Scop, deps: &Dependences) -> Result<Schedule, IslError> {
 }
 
 /// Why a region is kept when isl finds no schedule for its simplified dependences.
-const UNSCHEDULABLE: &str = "isl's scheduler finds no schedule for the dependences simplified against the statements' domains (the exact ones are too costly to schedule)";
+const UNSCHEDULABLE: &str = "isl's scheduler finds no schedule for the dependences simplified against the statements' domains; the exact ones are tried only when small enough to schedule at a reasonable cost (at most 16 constraints a piece, 100 in all)";
+
+/// Whether isl's scheduler gets the exact dependences `exact` when the simplified ones
+/// allow no schedule: each constraint is a Farkas multiplier the scheduler eliminates,
+/// with integers as large as the sizes fixed at compile time. Flat-size.c's
+/// specialized elimination has 71 constraints in all (27 ms); PolyBench LARGE's
+/// nussinov 142 and cholesky 166, and each took 0.3 to 0.6 s, twice (fused and
+/// distributed), for schedules the cost model then refused.
+fn exact_retry_affordable(exact: &UnionMap) -> Result<bool, IslError> {
+    let (_, constraints) = exact.pieces_and_constraints()?;
+    Ok(exact.most_constraints()? <= EXACT_CONSTRAINTS && constraints <= EXACT_RETRY_CONSTRAINTS)
+}
+
+/// Most constraints, in all pieces together, of exact dependences the scheduler gets when
+/// the simplified ones allow no schedule (see `exact_retry_affordable`).
+const EXACT_RETRY_CONSTRAINTS: usize = 100;
 
 /// `compute`, with statements distributed into loop nests of their own where the
 /// dependences allow (`distribute`); `None` when isl finds no schedule for the
@@ -521,7 +536,7 @@ fn compute_with(
             // the schedule the exact ones allow (a nest specialized on a profiled size):
             // the exact ones then get their turn, at the cost the simplification saves.
             let exact = deps.validity().copy()?.gist_params(scop.context.copy()?)?;
-            if exact.most_constraints()? > EXACT_CONSTRAINTS {
+            if !exact_retry_affordable(&exact)? {
                 return Ok(None);
             }
             match schedule_with(scop, &exact, distribute) {
@@ -1386,6 +1401,27 @@ mod tests {
                 .expect("a schedule");
             assert!(respects(&deps, &schedule.get_map().unwrap()).unwrap());
         }
+    }
+
+    /// Dependences of `statements` statements, each `S<k>[i, j] -> S<k>[i + 1, j]` over a
+    /// 2499 x 2499 domain (a bound fixed at compile time).
+    fn fixed_size_dependences(ctx: &IslCtx, statements: usize) -> UnionMap {
+        let pieces: Vec<String> = (0..statements)
+            .map(|k| format!("S{k}[i, j] -> S{k}[i + 1, j] : 0 <= i < 2499 and 0 <= j < 2499"))
+            .collect();
+        parse_union_map(ctx, &format!("{{ {} }}", pieces.join("; ")), "deps").unwrap()
+    }
+
+    #[test]
+    fn exact_dependences_get_their_retry_only_under_the_constraint_bound() {
+        let ctx = IslCtx::new(None).unwrap();
+        // 6 constraints per piece (two equalities, four bounds).
+        let few = fixed_size_dependences(&ctx, 4);
+        assert_eq!(few.pieces_and_constraints().unwrap(), (4, 24));
+        assert!(exact_retry_affordable(&few).unwrap());
+        let many = fixed_size_dependences(&ctx, 17);
+        assert!(many.pieces_and_constraints().unwrap().1 > EXACT_RETRY_CONSTRAINTS);
+        assert!(!exact_retry_affordable(&many).unwrap());
     }
 
     #[test]
