@@ -2,7 +2,11 @@
 //! `polyrust_rt_enter` is called at each entry of an instrumented loop nest: it takes a
 //! lock, updates the region's counters and returns; no I/O. Under
 //! `-polyrust-instrument=accesses`, `polyrust_rt_nest_enter` counts an entry and
-//! `polyrust_rt_access` folds one access (its own lock; no I/O either). The first
+//! `polyrust_rt_access` folds one access (its own lock; no I/O either); a nest with a
+//! plain copy calls `polyrust_rt_nest_begin` instead, which says which copy runs,
+//! `polyrust_rt_nest_next` between outermost iterations of the instrumented copy
+//! (whether to go on in the plain one) and `polyrust_rt_nest_plain` at each
+//! outermost iteration of the plain copy (a thread-local count). The first
 //! recorded entry registers an exit handler that writes the profile.
 //! With `POLYRUST_TRACE=DIR`, the exit handler also writes the compressed trace of each
 //! nest and thread into DIR (`trace::file`).
@@ -49,9 +53,13 @@ thread_local! {
     /// profile (another thread's last few are lost if it is still running then).
     static UNFOLDED: Cell<(*const NestDescriptor, u64)> =
         const { Cell::new((std::ptr::null(), 0)) };
+    /// The same for the nest whose plain copy this thread runs, with the iterations of
+    /// its outermost loop counted since they were last added to its record.
+    static PLAIN: Cell<(*const NestDescriptor, u64)> =
+        const { Cell::new((std::ptr::null(), 0)) };
 }
 
-/// Adds this thread's pending count to its record; the caller holds the nest lock.
+/// Adds this thread's pending counts to their records; the caller holds the nest lock.
 fn flush_unfolded(recorder: &mut NestRecorder) {
     let _ = UNFOLDED.try_with(|unfolded| {
         let (nest, accesses) = unfolded.get();
@@ -61,6 +69,19 @@ fn flush_unfolded(recorder: &mut NestRecorder) {
             unfolded.set((nest, 0));
         }
     });
+    let _ = PLAIN.try_with(|plain| {
+        let (nest, iterations) = plain.get();
+        if !nest.is_null() && iterations > 0 {
+            // SAFETY: as above.
+            unsafe { recorder.count_plain(&*nest, iterations) };
+            plain.set((nest, 0));
+        }
+    });
+}
+
+/// Makes `nest` (NULL for none) the one whose plain copy this thread runs.
+fn set_plain(nest: *const NestDescriptor) {
+    let _ = PLAIN.try_with(|plain| plain.set((nest, 0)));
 }
 
 /// Counts the access if this thread is in an entry of `nest` that is only counted;
@@ -111,12 +132,92 @@ fn lock_nests() -> SpinGuard<'static, Option<NestRecorder>> {
 /// documented in `polyrust_rt.h`.
 #[no_mangle]
 pub unsafe extern "C" fn polyrust_rt_nest_enter(nest: *const NestDescriptor) {
+    // SAFETY: as promised by the caller.
+    unsafe { enter_nest(nest) };
+}
+
+/// Counts one entry of the loop nest `nest`, which has a plain copy; returns 1 if the
+/// instrumented nest is to run (its accesses are folded), 0 if the plain copy is.
+///
+/// # Safety
+/// As [`polyrust_rt_nest_enter`].
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_rt_nest_begin(nest: *const NestDescriptor) -> u32 {
+    // SAFETY: as promised by the caller.
+    let recorded = unsafe { enter_nest(nest) } == Some(true);
+    set_plain(if recorded { std::ptr::null() } else { nest });
+    u32::from(recorded)
+}
+
+/// Called by the instrumented copy of `nest` before each iteration of its outermost
+/// loop but the first: returns 1 if the rest of the entry is to run in the plain copy.
+///
+/// # Safety
+/// As [`polyrust_rt_nest_enter`].
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_rt_nest_next(nest: *const NestDescriptor) -> u32 {
+    crate::arena::activate();
+    catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as promised by the caller; NULL is checked here.
+        let Some(nest) = (unsafe { nest.as_ref() }) else {
+            return 0;
+        };
+        let leaves = {
+            let mut nests = lock_nests();
+            let recorder = nests.get_or_insert_with(NestRecorder::default);
+            flush_unfolded(recorder);
+            unsafe { recorder.leaves_for_plain(nest) }
+        };
+        if leaves {
+            set_plain(nest);
+        }
+        u32::from(leaves)
+    }))
+    .unwrap_or(0)
+}
+
+/// Counts one iteration of the outermost loop of the plain copy of `nest`: without
+/// the lock when this thread's last `begin` or `next` sent it there.
+///
+/// # Safety
+/// As [`polyrust_rt_nest_enter`].
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_rt_nest_plain(nest: *const NestDescriptor) {
+    let counted = PLAIN
+        .try_with(|plain| {
+            let (current, iterations) = plain.get();
+            let mine = current == nest && !nest.is_null();
+            if mine {
+                plain.set((nest, iterations + 1));
+            }
+            mine
+        })
+        .unwrap_or(false);
+    if counted {
+        return;
+    }
     crate::arena::activate();
     let _ = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: as promised by the caller; NULL is checked here.
         let Some(nest) = (unsafe { nest.as_ref() }) else {
             return;
         };
+        let mut nests = lock_nests();
+        let recorder = nests.get_or_insert_with(NestRecorder::default);
+        unsafe { recorder.count_plain(nest, 1) };
+    }));
+}
+
+/// Counts one entry of `nest`: `None` if it is not recorded, else whether this entry's
+/// accesses are folded; sets this thread's counting without the lock to match.
+///
+/// # Safety
+/// As [`polyrust_rt_nest_enter`].
+unsafe fn enter_nest(nest: *const NestDescriptor) -> Option<bool> {
+    crate::arena::activate();
+    catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as promised by the caller; NULL is checked here.
+        let nest = unsafe { nest.as_ref() }?;
         let entered = {
             let mut nests = lock_nests();
             let recorder = nests.get_or_insert_with(NestRecorder::default);
@@ -135,7 +236,9 @@ pub unsafe extern "C" fn polyrust_rt_nest_enter(nest: *const NestDescriptor) {
         if entered.is_some() {
             EXIT_HANDLER.call_once(register_exit_handler);
         }
-    }));
+        entered
+    }))
+    .unwrap_or(None)
 }
 
 /// Records one execution of site `site` of `nest` at loop counters `iv` (as many as
