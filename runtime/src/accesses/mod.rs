@@ -629,4 +629,62 @@ mod tests {
         assert_eq!(across[0].distances[0][0], Some(1));
         assert_eq!(profile.validate(), Ok(()));
     }
+
+    /// `for i < 10: for k < 5: load a[i][k]` entered twice, with a budget of 20
+    /// events: the first entry is folded for two outermost iterations (22 events),
+    /// then goes to the plain copy; the second runs there whole. The accesses of the
+    /// plain copy's 18 iterations are estimated at the folded ones' 5 per iteration.
+    #[test]
+    fn past_its_budget_a_nest_runs_its_plain_copy_and_its_accesses_are_estimated() {
+        static POOL: AtomicUsize = AtomicUsize::new(0);
+        let identity = NestIdentity {
+            id: "rows:1:ab".into(),
+            function: "rows".into(),
+            file: "r.c".into(),
+            line: 1,
+            module_hash: "ab".into(),
+            modelled: false,
+            thread: 0,
+            sites: vec![
+                site(SiteKind::Loop, 1, None, "i"),
+                site(SiteKind::Loop, 2, Some(0), "k"),
+                site(SiteKind::Load, 2, Some(1), "a"),
+            ],
+            facts: Vec::new(),
+        };
+        let positions = NestRecord::positions(&identity);
+        let mut nest = NestRecord::new(
+            identity,
+            FoldConfig::default(),
+            Shadow::new(positions, usize::MAX, &POOL),
+            8,
+        )
+        .with_fold_events(20);
+        nest.enter();
+        assert!(nest.records_current_entry());
+        let mut folded_rows = 0;
+        for i in 0..10i64 {
+            if i > 0 && nest.leaves_for_plain() {
+                nest.count_plain(10 - i as u64);
+                break;
+            }
+            folded_rows += 1;
+            nest.access(0, &[i], 0);
+            for k in 0..5i64 {
+                nest.access(1, &[i, k], 0);
+                nest.access(2, &[i, k], 0x8000 + 40 * i as u64 + 8 * k as u64);
+            }
+        }
+        assert_eq!(folded_rows, 2);
+        // Once it has left, the entry stays in the plain copy.
+        assert!(!nest.leaves_for_plain());
+        nest.enter();
+        assert!(!nest.records_current_entry());
+        nest.count_plain(10);
+        let profile = nest.profile();
+        assert_eq!((profile.entries, profile.folded_entries), (2, 1));
+        assert_eq!(profile.sites[2].stream.events, 10);
+        assert_eq!(profile.unfolded_accesses, 90);
+        assert_eq!(profile.validate(), Ok(()));
+    }
 }

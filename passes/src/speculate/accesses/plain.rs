@@ -118,7 +118,9 @@ pub(super) fn wire<'f>(
     let next = b.call(calls.next.0, calls.next.1, &[nest]);
     b.locate_call(next);
     let leave = b.icmp(LLVMIntPredicate::LLVMIntNE, next, zero);
-    b.cond_br(leave, plain.header, header);
+    let back = b.cond_br(leave, plain.header, header);
+    // The back edge, and with it the loop's ID and tags, is now this block's.
+    crate::llvm::move_loop_id(latch_end.as_value_ref(), back);
     // The plain header's phis take what the instrumented latch passes back.
     for phi in phis_of(header) {
         let Some(copied) = plain.map.get(&phi.as_value_ref()).copied() else {
