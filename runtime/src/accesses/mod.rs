@@ -490,6 +490,7 @@ impl NestRecord {
             unfolded_accesses: self
                 .unfolded_accesses
                 .saturating_add(self.estimated_plain_accesses()),
+            plain_iterations: self.plain_outer,
             sites,
             dependences: Vec::new(),
             shadow_full: self.shadow.is_full(),
@@ -684,7 +685,10 @@ mod tests {
         let profile = nest.profile();
         assert_eq!((profile.entries, profile.folded_entries), (2, 1));
         assert_eq!(profile.sites[2].stream.events, 10);
-        assert_eq!(profile.unfolded_accesses, 90);
+        assert_eq!(
+            (profile.unfolded_accesses, profile.plain_iterations),
+            (90, 18)
+        );
         assert_eq!(profile.validate(), Ok(()));
     }
 }
