@@ -36,15 +36,24 @@ use recorder::Recorder;
 use spin_lock::{SpinGuard, SpinLock};
 
 static RECORDER: Mutex<Option<Recorder>> = Mutex::new(None);
-/// Locked after `RECORDER` when both are needed (writing the profile). Taken on every
-/// access, hence the cheaper lock.
-static NESTS: SpinLock<Option<NestRecorder>> = SpinLock::new(None);
+/// Every thread's nest recorder, in the order threads first recorded: each thread folds
+/// into its own (each thread's executions of a nest are folded apart anyway), so no
+/// lock is shared on the hot path. A recorder lives until the process ends (leaked:
+/// its thread may end before the profile is written). Locked after `RECORDER`, and
+/// before any thread's recorder, when writing the profile.
+static THREAD_NESTS: Mutex<Vec<&'static SpinLock<Option<NestRecorder>>>> = Mutex::new(Vec::new());
+/// The recorder of calls made while their thread's own is out of reach (the thread is
+/// being torn down).
+static ORPHAN_NESTS: SpinLock<Option<NestRecorder>> = SpinLock::new(None);
 static EXIT_HANDLER: Once = Once::new();
 
 /// Loads and stores counted without the lock before they are added to their record.
 const UNFOLDED_FLUSH: u64 = 1 << 16;
 
 thread_local! {
+    /// This thread's nest recorder, once it has recorded.
+    static MY_NESTS: Cell<Option<&'static SpinLock<Option<NestRecorder>>>> =
+        const { Cell::new(None) };
     /// The nest whose current entry this thread only counts (its descriptor, NULL for
     /// none) and the loads and stores counted since they were last added to its
     /// record. An entry past the folded ones then costs a thread-local increment per
@@ -120,9 +129,29 @@ fn lock_recorder() -> MutexGuard<'static, Option<Recorder>> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// The nest recorder (a panic while it was held left at worst a stream one point short).
+/// This thread's nest recorder, locked: only the profile's writer takes it from
+/// another thread (a panic while it was held left at worst a stream one point short).
 fn lock_nests() -> SpinGuard<'static, Option<NestRecorder>> {
-    NESTS.lock()
+    MY_NESTS
+        .try_with(|mine| match mine.get() {
+            Some(nests) => nests,
+            None => {
+                let nests: &'static SpinLock<Option<NestRecorder>> =
+                    Box::leak(Box::new(SpinLock::new(None)));
+                lock_thread_nests().push(nests);
+                mine.set(Some(nests));
+                nests
+            }
+        })
+        .unwrap_or(&ORPHAN_NESTS)
+        .lock()
+}
+
+/// The list of every thread's recorder (poisoning ignored: a push is all it sees).
+fn lock_thread_nests() -> MutexGuard<'static, Vec<&'static SpinLock<Option<NestRecorder>>>> {
+    THREAD_NESTS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Counts one entry of the loop nest `nest` (accesses ABI).
@@ -327,22 +356,36 @@ fn register_exit_handler() {
 /// writers (a thread calling `polyrust_rt_write_profile` and the exit handler) take turns.
 fn write_profile() {
     let recorder = lock_recorder();
-    let mut nests = lock_nests();
+    // This thread's pending counts (another thread's last few are lost if it is still
+    // running). Before the list is locked: a first recorder is added to it.
+    if let Some(nests) = lock_nests().as_mut() {
+        flush_unfolded(nests);
+    }
+    let threads = lock_thread_nests();
+    let mut all: Vec<SpinGuard<'static, Option<NestRecorder>>> = threads
+        .iter()
+        .copied()
+        .chain([&ORPHAN_NESTS])
+        .map(SpinLock::lock)
+        .collect();
     let (mut profile, mut compiled_path) = match recorder.as_ref() {
         Some(recorder) => (recorder.profile(), recorder.default_path()),
         None => (crate::profile::Profile::empty(), None),
     };
-    if let Some(nests) = nests.as_mut() {
-        flush_unfolded(nests);
-    }
-    if let Some(nests) = nests.as_ref() {
-        profile.nests = nests.profiles();
-        profile.static_nests = nests.static_nests();
-        profile.canonicalize();
+    let mut refusals: Vec<&str> = Vec::new();
+    for nests in all.iter().filter_map(|guard| guard.as_ref()) {
+        profile.nests.extend(nests.profiles());
+        profile.static_nests.extend(nests.static_nests());
         compiled_path = compiled_path.or(nests.default_path());
         for refusal in nests.refused() {
-            report(refusal);
+            if !refusals.contains(&refusal.as_str()) {
+                refusals.push(refusal);
+            }
         }
+    }
+    profile.canonicalize();
+    for refusal in refusals {
+        report(refusal);
     }
 
     let path = output::profile_path(
@@ -361,14 +404,53 @@ fn write_profile() {
     if let Err(error) = profile.write(&path) {
         report(&error.to_string());
     }
-    if let Some(nests) = nests.as_mut() {
-        for problem in nests.write_traces() {
+    let mut sequence = 0;
+    for nests in all.iter_mut().filter_map(|guard| guard.as_mut()) {
+        for problem in nests.write_traces(sequence) {
             report(&problem);
         }
+        sequence += nests.len();
     }
 }
 
 /// One line on stderr; never panics, even with stderr closed.
 fn report(message: &str) {
     let _ = writeln!(std::io::stderr(), "polyrust_rt: {message}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each thread folds into its own recorder, which the profile's writer finds in
+    /// the list of all of them: no lock is shared on the hot path.
+    #[test]
+    fn each_thread_records_into_its_own_recorder_and_all_are_listed() {
+        let recorder_of_this_thread = || {
+            let mut nests = lock_nests();
+            nests.get_or_insert_with(NestRecorder::default);
+            &*nests as *const Option<NestRecorder> as usize
+        };
+        let here = recorder_of_this_thread();
+        assert_eq!(recorder_of_this_thread(), here);
+        let others: Vec<usize> = (0..3)
+            .map(|_| std::thread::spawn(recorder_of_this_thread))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|thread| thread.join().unwrap())
+            .collect();
+        let mut all = others.clone();
+        all.push(here);
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), 4);
+        // Locking every thread's recorder at once, as the writer does, waits for none.
+        let listed: Vec<usize> = lock_thread_nests()
+            .iter()
+            .map(|lock| &*lock.lock() as *const Option<NestRecorder> as usize)
+            .collect();
+        for recorder in all {
+            assert!(listed.contains(&recorder));
+        }
+    }
 }

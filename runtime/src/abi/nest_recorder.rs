@@ -188,6 +188,11 @@ impl NestRecorder {
         record.access(site, iv, address);
     }
 
+    /// How many nests (per thread) are recorded.
+    pub(crate) fn len(&self) -> usize {
+        self.nests.len()
+    }
+
     pub(crate) fn default_path(&self) -> Option<&str> {
         self.default_path.as_deref()
     }
@@ -197,8 +202,9 @@ impl NestRecorder {
     }
 
     /// Writes the compressed trace of every nest into `POLYRUST_TRACE`'s folder (if
-    /// traces are on); returns what went wrong, one message per file.
-    pub(crate) fn write_traces(&mut self) -> Vec<String> {
+    /// traces are on), numbering the files from `first_sequence` (threads' recorders
+    /// number theirs one after another); returns what went wrong, one message per file.
+    pub(crate) fn write_traces(&mut self, first_sequence: usize) -> Vec<String> {
         let Some(Some((dir, _))) = &self.trace else {
             return Vec::new();
         };
@@ -215,6 +221,7 @@ impl NestRecorder {
             let Some(trace) = nest.compressed_trace() else {
                 continue;
             };
+            let sequence = first_sequence + sequence;
             let path = dir.join(trace_file_name(&trace.nest, trace.thread, pid, sequence));
             if let Err(error) = trace.write(&path) {
                 problems.push(error.to_string());
