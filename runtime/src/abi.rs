@@ -2,8 +2,9 @@
 //! `polyrust_rt_enter` is called at each entry of an instrumented loop nest: it takes a
 //! lock, updates the region's counters and returns; no I/O. Under
 //! `-polyrust-instrument=accesses`, `polyrust_rt_nest_enter` counts an entry and
-//! `polyrust_rt_access` folds one access (its own lock; no I/O either); a nest with a
-//! plain copy calls `polyrust_rt_nest_begin` instead, which says which copy runs,
+//! `polyrust_rt_access` folds one access (into its thread's own recorder; no I/O
+//! either); a nest with a plain copy calls `polyrust_rt_nest_begin` instead, which says
+//! which copy runs,
 //! `polyrust_rt_nest_next` between outermost iterations of the instrumented copy
 //! (whether to go on in the plain one) and `polyrust_rt_nest_plain` at each
 //! outermost iteration of the plain copy (a thread-local count). The first
