@@ -105,6 +105,17 @@ struct polyrust_rt_nest {
 /* Called once in front of each entry into the nest (in the outermost loop's preheader). */
 void polyrust_rt_nest_enter(const struct polyrust_rt_nest *nest);
 
+/* Instead of polyrust_rt_nest_enter, for a nest the pass also left a plain copy of
+   (no calls): counts the entry and returns 1 if the instrumented nest is to run, 0 if
+   the plain copy is (entries past the folded ones). The instrumented nest calls
+   polyrust_rt_nest_next before each iteration of its outermost loop but the first:
+   1 means the rest of the entry runs in the plain copy (the nest has folded its budget,
+   POLYRUST_FOLD_EVENTS). The plain copy calls polyrust_rt_nest_plain once per
+   iteration of its outermost loop: the accesses it makes are estimated from those. */
+uint32_t polyrust_rt_nest_begin(const struct polyrust_rt_nest *nest);
+uint32_t polyrust_rt_nest_next(const struct polyrust_rt_nest *nest);
+void polyrust_rt_nest_plain(const struct polyrust_rt_nest *nest);
+
 /* Called for every execution of a site. iv points to the site's `depth` loop counters,
    outermost first, each 0 at its loop's first iteration and +1 per iteration (canonical
    counters the pass materializes as header phis). `address` is the byte address for

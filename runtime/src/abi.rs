@@ -2,7 +2,12 @@
 //! `polyrust_rt_enter` is called at each entry of an instrumented loop nest: it takes a
 //! lock, updates the region's counters and returns; no I/O. Under
 //! `-polyrust-instrument=accesses`, `polyrust_rt_nest_enter` counts an entry and
-//! `polyrust_rt_access` folds one access (its own lock; no I/O either). The first
+//! `polyrust_rt_access` folds one access (into its thread's own recorder; no I/O
+//! either); a nest with a plain copy calls `polyrust_rt_nest_begin` instead, which says
+//! which copy runs,
+//! `polyrust_rt_nest_next` between outermost iterations of the instrumented copy
+//! (whether to go on in the plain one) and `polyrust_rt_nest_plain` at each
+//! outermost iteration of the plain copy (a thread-local count). The first
 //! recorded entry registers an exit handler that writes the profile.
 //! With `POLYRUST_TRACE=DIR`, the exit handler also writes the compressed trace of each
 //! nest and thread into DIR (`trace::file`).
@@ -32,15 +37,24 @@ use recorder::Recorder;
 use spin_lock::{SpinGuard, SpinLock};
 
 static RECORDER: Mutex<Option<Recorder>> = Mutex::new(None);
-/// Locked after `RECORDER` when both are needed (writing the profile). Taken on every
-/// access, hence the cheaper lock.
-static NESTS: SpinLock<Option<NestRecorder>> = SpinLock::new(None);
+/// Every thread's nest recorder, in the order threads first recorded: each thread folds
+/// into its own (each thread's executions of a nest are folded apart anyway), so no
+/// lock is shared on the hot path. A recorder lives until the process ends (leaked:
+/// its thread may end before the profile is written). Locked after `RECORDER`, and
+/// before any thread's recorder, when writing the profile.
+static THREAD_NESTS: Mutex<Vec<&'static SpinLock<Option<NestRecorder>>>> = Mutex::new(Vec::new());
+/// The recorder of calls made while their thread's own is out of reach (the thread is
+/// being torn down).
+static ORPHAN_NESTS: SpinLock<Option<NestRecorder>> = SpinLock::new(None);
 static EXIT_HANDLER: Once = Once::new();
 
 /// Loads and stores counted without the lock before they are added to their record.
 const UNFOLDED_FLUSH: u64 = 1 << 16;
 
 thread_local! {
+    /// This thread's nest recorder, once it has recorded.
+    static MY_NESTS: Cell<Option<&'static SpinLock<Option<NestRecorder>>>> =
+        const { Cell::new(None) };
     /// The nest whose current entry this thread only counts (its descriptor, NULL for
     /// none) and the loads and stores counted since they were last added to its
     /// record. An entry past the folded ones then costs a thread-local increment per
@@ -49,9 +63,13 @@ thread_local! {
     /// profile (another thread's last few are lost if it is still running then).
     static UNFOLDED: Cell<(*const NestDescriptor, u64)> =
         const { Cell::new((std::ptr::null(), 0)) };
+    /// The same for the nest whose plain copy this thread runs, with the iterations of
+    /// its outermost loop counted since they were last added to its record.
+    static PLAIN: Cell<(*const NestDescriptor, u64)> =
+        const { Cell::new((std::ptr::null(), 0)) };
 }
 
-/// Adds this thread's pending count to its record; the caller holds the nest lock.
+/// Adds this thread's pending counts to their records; the caller holds the nest lock.
 fn flush_unfolded(recorder: &mut NestRecorder) {
     let _ = UNFOLDED.try_with(|unfolded| {
         let (nest, accesses) = unfolded.get();
@@ -61,6 +79,19 @@ fn flush_unfolded(recorder: &mut NestRecorder) {
             unfolded.set((nest, 0));
         }
     });
+    let _ = PLAIN.try_with(|plain| {
+        let (nest, iterations) = plain.get();
+        if !nest.is_null() && iterations > 0 {
+            // SAFETY: as above.
+            unsafe { recorder.count_plain(&*nest, iterations) };
+            plain.set((nest, 0));
+        }
+    });
+}
+
+/// Makes `nest` (NULL for none) the one whose plain copy this thread runs.
+fn set_plain(nest: *const NestDescriptor) {
+    let _ = PLAIN.try_with(|plain| plain.set((nest, 0)));
 }
 
 /// Counts the access if this thread is in an entry of `nest` that is only counted;
@@ -99,9 +130,29 @@ fn lock_recorder() -> MutexGuard<'static, Option<Recorder>> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// The nest recorder (a panic while it was held left at worst a stream one point short).
+/// This thread's nest recorder, locked: only the profile's writer takes it from
+/// another thread (a panic while it was held left at worst a stream one point short).
 fn lock_nests() -> SpinGuard<'static, Option<NestRecorder>> {
-    NESTS.lock()
+    MY_NESTS
+        .try_with(|mine| match mine.get() {
+            Some(nests) => nests,
+            None => {
+                let nests: &'static SpinLock<Option<NestRecorder>> =
+                    Box::leak(Box::new(SpinLock::new(None)));
+                lock_thread_nests().push(nests);
+                mine.set(Some(nests));
+                nests
+            }
+        })
+        .unwrap_or(&ORPHAN_NESTS)
+        .lock()
+}
+
+/// The list of every thread's recorder (poisoning ignored: a push is all it sees).
+fn lock_thread_nests() -> MutexGuard<'static, Vec<&'static SpinLock<Option<NestRecorder>>>> {
+    THREAD_NESTS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Counts one entry of the loop nest `nest` (accesses ABI).
@@ -111,12 +162,92 @@ fn lock_nests() -> SpinGuard<'static, Option<NestRecorder>> {
 /// documented in `polyrust_rt.h`.
 #[no_mangle]
 pub unsafe extern "C" fn polyrust_rt_nest_enter(nest: *const NestDescriptor) {
+    // SAFETY: as promised by the caller.
+    unsafe { enter_nest(nest) };
+}
+
+/// Counts one entry of the loop nest `nest`, which has a plain copy; returns 1 if the
+/// instrumented nest is to run (its accesses are folded), 0 if the plain copy is.
+///
+/// # Safety
+/// As [`polyrust_rt_nest_enter`].
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_rt_nest_begin(nest: *const NestDescriptor) -> u32 {
+    // SAFETY: as promised by the caller.
+    let recorded = unsafe { enter_nest(nest) } == Some(true);
+    set_plain(if recorded { std::ptr::null() } else { nest });
+    u32::from(recorded)
+}
+
+/// Called by the instrumented copy of `nest` before each iteration of its outermost
+/// loop but the first: returns 1 if the rest of the entry is to run in the plain copy.
+///
+/// # Safety
+/// As [`polyrust_rt_nest_enter`].
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_rt_nest_next(nest: *const NestDescriptor) -> u32 {
+    crate::arena::activate();
+    catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as promised by the caller; NULL is checked here.
+        let Some(nest) = (unsafe { nest.as_ref() }) else {
+            return 0;
+        };
+        let leaves = {
+            let mut nests = lock_nests();
+            let recorder = nests.get_or_insert_with(NestRecorder::default);
+            flush_unfolded(recorder);
+            unsafe { recorder.leaves_for_plain(nest) }
+        };
+        if leaves {
+            set_plain(nest);
+        }
+        u32::from(leaves)
+    }))
+    .unwrap_or(0)
+}
+
+/// Counts one iteration of the outermost loop of the plain copy of `nest`: without
+/// the lock when this thread's last `begin` or `next` sent it there.
+///
+/// # Safety
+/// As [`polyrust_rt_nest_enter`].
+#[no_mangle]
+pub unsafe extern "C" fn polyrust_rt_nest_plain(nest: *const NestDescriptor) {
+    let counted = PLAIN
+        .try_with(|plain| {
+            let (current, iterations) = plain.get();
+            let mine = current == nest && !nest.is_null();
+            if mine {
+                plain.set((nest, iterations + 1));
+            }
+            mine
+        })
+        .unwrap_or(false);
+    if counted {
+        return;
+    }
     crate::arena::activate();
     let _ = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: as promised by the caller; NULL is checked here.
         let Some(nest) = (unsafe { nest.as_ref() }) else {
             return;
         };
+        let mut nests = lock_nests();
+        let recorder = nests.get_or_insert_with(NestRecorder::default);
+        unsafe { recorder.count_plain(nest, 1) };
+    }));
+}
+
+/// Counts one entry of `nest`: `None` if it is not recorded, else whether this entry's
+/// accesses are folded; sets this thread's counting without the lock to match.
+///
+/// # Safety
+/// As [`polyrust_rt_nest_enter`].
+unsafe fn enter_nest(nest: *const NestDescriptor) -> Option<bool> {
+    crate::arena::activate();
+    catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as promised by the caller; NULL is checked here.
+        let nest = unsafe { nest.as_ref() }?;
         let entered = {
             let mut nests = lock_nests();
             let recorder = nests.get_or_insert_with(NestRecorder::default);
@@ -135,7 +266,9 @@ pub unsafe extern "C" fn polyrust_rt_nest_enter(nest: *const NestDescriptor) {
         if entered.is_some() {
             EXIT_HANDLER.call_once(register_exit_handler);
         }
-    }));
+        entered
+    }))
+    .unwrap_or(None)
 }
 
 /// Records one execution of site `site` of `nest` at loop counters `iv` (as many as
@@ -224,22 +357,36 @@ fn register_exit_handler() {
 /// writers (a thread calling `polyrust_rt_write_profile` and the exit handler) take turns.
 fn write_profile() {
     let recorder = lock_recorder();
-    let mut nests = lock_nests();
+    // This thread's pending counts (another thread's last few are lost if it is still
+    // running). Before the list is locked: a first recorder is added to it.
+    if let Some(nests) = lock_nests().as_mut() {
+        flush_unfolded(nests);
+    }
+    let threads = lock_thread_nests();
+    let mut all: Vec<SpinGuard<'static, Option<NestRecorder>>> = threads
+        .iter()
+        .copied()
+        .chain([&ORPHAN_NESTS])
+        .map(SpinLock::lock)
+        .collect();
     let (mut profile, mut compiled_path) = match recorder.as_ref() {
         Some(recorder) => (recorder.profile(), recorder.default_path()),
         None => (crate::profile::Profile::empty(), None),
     };
-    if let Some(nests) = nests.as_mut() {
-        flush_unfolded(nests);
-    }
-    if let Some(nests) = nests.as_ref() {
-        profile.nests = nests.profiles();
-        profile.static_nests = nests.static_nests();
-        profile.canonicalize();
+    let mut refusals: Vec<&str> = Vec::new();
+    for nests in all.iter().filter_map(|guard| guard.as_ref()) {
+        profile.nests.extend(nests.profiles());
+        profile.static_nests.extend(nests.static_nests());
         compiled_path = compiled_path.or(nests.default_path());
         for refusal in nests.refused() {
-            report(refusal);
+            if !refusals.contains(&refusal.as_str()) {
+                refusals.push(refusal);
+            }
         }
+    }
+    profile.canonicalize();
+    for refusal in refusals {
+        report(refusal);
     }
 
     let path = output::profile_path(
@@ -258,14 +405,53 @@ fn write_profile() {
     if let Err(error) = profile.write(&path) {
         report(&error.to_string());
     }
-    if let Some(nests) = nests.as_mut() {
-        for problem in nests.write_traces() {
+    let mut sequence = 0;
+    for nests in all.iter_mut().filter_map(|guard| guard.as_mut()) {
+        for problem in nests.write_traces(sequence) {
             report(&problem);
         }
+        sequence += nests.len();
     }
 }
 
 /// One line on stderr; never panics, even with stderr closed.
 fn report(message: &str) {
     let _ = writeln!(std::io::stderr(), "polyrust_rt: {message}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each thread folds into its own recorder, which the profile's writer finds in
+    /// the list of all of them: no lock is shared on the hot path.
+    #[test]
+    fn each_thread_records_into_its_own_recorder_and_all_are_listed() {
+        let recorder_of_this_thread = || {
+            let mut nests = lock_nests();
+            nests.get_or_insert_with(NestRecorder::default);
+            &*nests as *const Option<NestRecorder> as usize
+        };
+        let here = recorder_of_this_thread();
+        assert_eq!(recorder_of_this_thread(), here);
+        let others: Vec<usize> = (0..3)
+            .map(|_| std::thread::spawn(recorder_of_this_thread))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|thread| thread.join().unwrap())
+            .collect();
+        let mut all = others.clone();
+        all.push(here);
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), 4);
+        // Locking every thread's recorder at once, as the writer does, waits for none.
+        let listed: Vec<usize> = lock_thread_nests()
+            .iter()
+            .map(|lock| &*lock.lock() as *const Option<NestRecorder> as usize)
+            .collect();
+        for recorder in all {
+            assert!(listed.contains(&recorder));
+        }
+    }
 }

@@ -1,10 +1,13 @@
 ; -polyrust-instrument=accesses gives every outermost loop nest, whether detection
 ; accepts it (copy2d) or not (find, down), a counter per loop (0 from the preheader, +1
 ; on the latch), an iteration vector on the stack that each header stores its counter
-; into, a call to polyrust_rt_nest_enter in front of the nest, one call to
-; polyrust_rt_access per header execution and one in front of each access, and a
-; private descriptor of the nest's sites. A nest with an irreducible cycle, and one
-; whose loop has no preheader, are left alone.
+; into, a call to polyrust_rt_nest_begin in front of the nest that picks the nest or
+; its plain copy (no calls; polyrust_rt_nest_plain once per outermost iteration), a
+; call to polyrust_rt_nest_next on the outermost loop's back edge that may send the
+; rest of the entry to the plain copy, one call to polyrust_rt_access per header
+; execution and one in front of each access, and a private descriptor of the nest's
+; sites. A nest with an irreducible cycle, and one whose loop has no preheader, are
+; left alone.
 ;
 ; RUN: %opt %loadpolyrust -passes=polyrust -polyrust-profile-generate=prof.json \
 ; RUN:   -polyrust-instrument=accesses -pass-remarks-analysis=polyrust \
@@ -46,9 +49,11 @@
 ; CHECK-NEXT:    %[[IV:polyrust.iv]] = alloca [2 x i64]
 ; CHECK-NEXT:    %[[SLOT2:[0-9]+]] = getelementptr inbounds nuw i8, ptr %[[IV]], i64 8
 ; CHECK:       for.i.pre:
-; CHECK-NEXT:    call void @polyrust_rt_nest_enter(ptr nonnull @[[NEST]])
+; CHECK-NEXT:    %[[BEGIN:[0-9]+]] = call i32 @polyrust_rt_nest_begin(ptr nonnull @[[NEST]])
+; CHECK-NEXT:    %[[TOPLAIN:.*]] = icmp eq i32 %[[BEGIN]], 0
+; CHECK-NEXT:    br i1 %[[TOPLAIN]], label %[[PLAINPRE:polyrust.plain[.a-z]*]], label %for.i.preheader
 ; CHECK:       for.i:
-; CHECK-NEXT:    %[[CI:polyrust.iter[0-9]*]] = phi i64 [ 0, %for.i.pre ], [ %[[NEXTI:[0-9]+]], %for.i.latch ]
+; CHECK-NEXT:    %[[CI:polyrust.iter[0-9]*]] = phi i64 [ %[[NEXTI:[0-9]+]], %[[RESUME:polyrust.resume]] ], [ 0, %for.i.preheader ]
 ; CHECK-NEXT:    %i = phi
 ; CHECK-NEXT:    store i64 %[[CI]], ptr %[[IV]]
 ; CHECK-NEXT:    call void @polyrust_rt_access(ptr nonnull @[[NEST]], i32 0, ptr nonnull %[[IV]], i64 0)
@@ -67,32 +72,43 @@
 ; CHECK:         %[[NEXTJ]] = add i64 %[[CJ]], 1
 ; CHECK-NEXT:    br i1 %jdone, label %for.j,
 ; CHECK:       for.i.latch:
-; CHECK:         %[[NEXTI]] = add i64 %[[CI]], 1
-; CHECK-NEXT:    br i1 %idone, label %for.i, label %exit.loopexit, !llvm.loop ![[TAGS:[0-9]+]]
+; CHECK:         br i1 %idone, label %[[RESUME]], label %{{.*}}{{$}}
+; The plain copy: the loops as they were, with a count per outermost iteration, and
+; the same loop IDs.
+; CHECK:       [[PLAINHEADER:polyrust.plain]]:
+; CHECK-NEXT:    phi i32
+; CHECK-NEXT:    call void @polyrust_rt_nest_plain(ptr nonnull @[[NEST]])
+; CHECK-NOT:     call void @polyrust_rt_access
+; CHECK:         br i1 %{{[0-9]+}}, label %[[PLAINHEADER]], label %{{.*}}, !llvm.loop ![[TAGS:[0-9]+]]
+; Between two outermost iterations: go on, or take the rest of the entry to the plain
+; copy (the back edge carries the loop's ID).
+; CHECK:       [[RESUME]]:
+; CHECK-NEXT:    %[[NEXTI]] = add i64 %[[CI]], 1
+; CHECK-NEXT:    %[[NEXT:[0-9]+]] = call i32 @polyrust_rt_nest_next(ptr nonnull @[[NEST]])
+; CHECK-NEXT:    %[[GOON:.*]] = icmp eq i32 %[[NEXT]], 0
+; CHECK-NEXT:    br i1 %[[GOON]], label %for.i, label %{{.*}}, !llvm.loop ![[TAGS]]
 
-; The early exit needs nothing: the counter is not read after the loop. (The pass's
-; clean-up rotates the loop, so the header's call is in front of it and in its latch.)
+; The early exit needs nothing: the counter is not read after the loop; the exit
+; phi takes the value of whichever copy leaves.
 ; CHECK-LABEL: define i32 @find(
-; CHECK:         call void @polyrust_rt_nest_enter(ptr nonnull @[[FNEST]])
-; CHECK-NEXT:    store i64 0, ptr %[[FIV:polyrust.iv]]
+; CHECK:         call i32 @polyrust_rt_nest_begin(ptr nonnull @[[FNEST]])
+; CHECK:       loop:
+; CHECK:         %[[CF:polyrust.iter[0-9]*]] = phi i64
+; CHECK:         store i64 %[[CF]], ptr %[[FIV:polyrust.iv]]
 ; CHECK-NEXT:    call void @polyrust_rt_access(ptr nonnull @[[FNEST]], i32 0, ptr nonnull %[[FIV]], i64 0)
 ; CHECK:       body:
-; CHECK:         %[[CF:polyrust.iter[0-9]*]] = phi i64 [ 0, %body.lr.ph ], [ %[[NEXTF:[0-9]+]], %next ]
 ; CHECK:         call void @polyrust_rt_access(ptr nonnull @[[FNEST]], i32 1, ptr nonnull %[[FIV]], i64 %{{[0-9]+}})
 ; CHECK-NEXT:    %v = load i32
-; CHECK:       next:
-; CHECK:         %[[NEXTF]] = add i64 %[[CF]], 1
-; CHECK-NEXT:    store i64 %[[NEXTF]], ptr %[[FIV]]
-; CHECK-NEXT:    call void @polyrust_rt_access(ptr nonnull @[[FNEST]], i32 0, ptr nonnull %[[FIV]], i64 0)
 ; CHECK:       found:
-; CHECK-NOT:     polyrust
-; CHECK:         ret i32
+; CHECK-NEXT:    %at = phi i32 [ %{{.*}}, %found.loopexit ], [ %{{.*}}, %found.loopexit{{[0-9]+}} ]
+; CHECK-NEXT:    ret i32
 
 ; The counter counts the iterations of a loop that steps down by 3 from n; the memset
 ; of 16 bytes is one store of its first byte.
 ; CHECK-LABEL: define void @down(
+; CHECK:       loop:
+; CHECK-NEXT:    %[[CD:polyrust.iter[0-9]*]] = phi i64 [ %[[NEXTD:[0-9]+]], %polyrust.resume ], [ 0, %loop.preheader ]
 ; CHECK:       loop.body:
-; CHECK:         %[[CD:polyrust.iter[0-9]*]] = phi i64 [ 0, %loop.body.lr.ph ], [ %[[NEXTD:[0-9]+]], %loop.body ]
 ; CHECK:         %[[PBUF:[0-9]+]] = ptrtoint ptr %row to i64
 ; CHECK-NEXT:    call void @polyrust_rt_access(ptr nonnull @{{polyrust.nest[.0-9]*}}, i32 3, ptr nonnull %{{polyrust.iv[0-9]*}}, i64 %[[PBUF]])
 ; CHECK-NEXT:    call void @llvm.memset.p0.i64({{.*}}%row, i8 0, i64 16, i1 false)
@@ -108,7 +124,9 @@
 
 ; The declarations say what the runtime touches.
 ; CHECK-DAG: declare void @polyrust_rt_access(ptr, i32, ptr, i64) #[[RT:[0-9]+]]
-; CHECK-DAG: declare void @polyrust_rt_nest_enter(ptr) #[[RT]]
+; CHECK-DAG: declare i32 @polyrust_rt_nest_begin(ptr) #[[RT]]
+; CHECK-DAG: declare i32 @polyrust_rt_nest_next(ptr) #[[RT]]
+; CHECK-DAG: declare void @polyrust_rt_nest_plain(ptr) #[[RT]]
 ; CHECK-DAG: attributes #[[RT]] = { nounwind memory(argmem: read, inaccessiblemem: readwrite) }
 ; The outermost loop is tagged: no later round models or rewrites the nest.
 ; CHECK-DAG: ![[TAGS]] = distinct !{![[TAGS]], ![[INSTRUMENTED:[0-9]+]], ![[HANDLED:[0-9]+]]}
@@ -121,11 +139,11 @@
 ; REMARK-DAG: remark: <unknown>:0:0: loop nest not instrumented for accesses: its control flow is irreducible
 ; REMARK-DAG: remark: <unknown>:0:0: loop nest not instrumented for accesses: the loop over i has no single block in front of it to start its counter in
 
-; ONCE-COUNT-3: call void @polyrust_rt_nest_enter(
-; ONCE-NOT: call void @polyrust_rt_nest_enter(
+; ONCE-COUNT-3: call i32 @polyrust_rt_nest_begin(
+; ONCE-NOT: call i32 @polyrust_rt_nest_begin(
 
 ; VALUES-NOT: polyrust_rt_access
-; VALUES-NOT: polyrust_rt_nest_enter
+; VALUES-NOT: polyrust_rt_nest_begin
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"

@@ -100,7 +100,7 @@ fn version<'f>(fa: &FunctionAnalyses<'f>, nest: &RejectedNest<'f>) -> bool {
     let Some(hoisted) = hoist(fa, &b, (root, &touched), fields, terminator) else {
         return false;
     };
-    let (copy, map) = copy_nest(fa, &b, root, &blocks);
+    let (copy, map) = copy_nest(fa, &b, (root, &blocks), HOISTED);
     for (field, loaded) in &hoisted {
         for load in &field.loads {
             let copied = map[&load.as_value_ref()];
@@ -410,7 +410,7 @@ fn writes_a_field<'f>(
 
 /// Whether every value the nest computes is used inside it or by a phi of a block it
 /// exits to.
-pub(super) fn leaves_through_exit_phis(root: Loop<'_>, blocks: &[BasicBlock<'_>]) -> bool {
+pub(crate) fn leaves_through_exit_phis(root: Loop<'_>, blocks: &[BasicBlock<'_>]) -> bool {
     let exits = root.exit_blocks();
     blocks.iter().flat_map(|bl| bl.get_instructions()).all(|i| {
         users(&i).into_iter().all(|u| {
@@ -422,13 +422,15 @@ pub(super) fn leaves_through_exit_phis(root: Loop<'_>, blocks: &[BasicBlock<'_>]
     })
 }
 
-/// A copy of the nest's blocks, its values and edges mapped to the copy's; the exit
-/// blocks' phis get the copy's values. The copies of each block and of each value.
-pub(super) fn copy_nest<'f>(
+/// A copy of the nest's blocks (new blocks named `label`), its values and edges mapped
+/// to the copy's; the exit blocks' phis get the copy's values. The copies of each block
+/// and of each value. Also the plain copy of an instrumented nest
+/// (`speculate::accesses`).
+pub(crate) fn copy_nest<'f>(
     fa: &FunctionAnalyses<'f>,
     b: &IrBuilder<'f>,
-    root: Loop<'f>,
-    blocks: &[BasicBlock<'f>],
+    (root, blocks): (Loop<'f>, &[BasicBlock<'f>]),
+    label: &str,
 ) -> (
     HashMap<BasicBlock<'f>, BasicBlock<'f>>,
     HashMap<LLVMValueRef, LLVMValueRef>,
@@ -436,7 +438,7 @@ pub(super) fn copy_nest<'f>(
     let mut copy = HashMap::new();
     let mut map: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
     for bl in blocks {
-        let new = b.new_block("polyrust.hoisted");
+        let new = b.new_block(label);
         copy.insert(*bl, new);
         // SAFETY: both blocks are live; a block is a value (a branch's operand).
         unsafe {

@@ -135,7 +135,7 @@ fn version<'f>(fa: &FunctionAnalyses<'f>, nest: &RejectedNest<'f>) -> bool {
         }
         return true;
     };
-    let (copy, map) = copy_nest(fa, &b, root, &blocks);
+    let (copy, map) = copy_nest(fa, &b, (root, &blocks), HOISTED);
     for (row, replacement) in &computed {
         // SAFETY: the copied row pointer and its computed replacement are live pointers.
         unsafe { c::LLVMReplaceAllUsesWith(map[&row.as_value_ref()], map[&replacement[0]]) };

@@ -148,6 +148,23 @@ fn attach(instruction: LLVMValueRef, name: &str, node: LLVMMetadataRef) {
     }
 }
 
+/// Moves the loop ID (`!llvm.loop`) of the branch `from` to the branch `to`: the back
+/// edge of a loop moved from one block to another, and with it what the loop is.
+pub(crate) fn move_loop_id(from: LLVMValueRef, to: LLVMValueRef) {
+    let Some(id) = attached(from, "llvm.loop") else {
+        return;
+    };
+    attach(to, "llvm.loop", id);
+    // SAFETY: the instruction is live; a null node removes the attachment.
+    unsafe {
+        c::LLVMSetMetadata(
+            from,
+            kind(context_of(from), "llvm.loop"),
+            std::ptr::null_mut(),
+        )
+    }
+}
+
 /// Adds the property `tag` to the loop ID on a latch's branch, and with a group the
 /// parallel accesses of that group.
 pub(crate) fn tag_latch(

@@ -17,3 +17,4 @@ pub(crate) use host::{
     MemoryEffect, RemarkAt, RemarkKind, Scev, ScevKind, Severity, Stage,
 };
 pub use inkwell::llvm_sys::prelude::LLVMValueRef;
+pub(crate) use metadata::move_loop_id;

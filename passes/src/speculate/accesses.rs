@@ -29,10 +29,12 @@
 //! touch memory are not recorded, which a remark says.
 
 mod facts;
+mod plain;
 
 use std::collections::HashMap;
 
 use inkwell::basic_block::BasicBlock;
+use inkwell::llvm_sys::prelude::LLVMTypeRef;
 use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
@@ -54,6 +56,10 @@ const NEST_ABI_VERSION: i64 = 2;
 /// The runtime's entry points.
 const NEST_ENTER: &str = "polyrust_rt_nest_enter";
 const ACCESS: &str = "polyrust_rt_access";
+/// The entry points of a nest with a plain copy (`plain`).
+const NEST_BEGIN: &str = "polyrust_rt_nest_begin";
+const NEST_NEXT: &str = "polyrust_rt_nest_next";
+const NEST_PLAIN: &str = "polyrust_rt_nest_plain";
 /// The runtime's bounds on one nest (`num_sites`, `max_depth`).
 const MAX_SITES: usize = 4096;
 const MAX_DEPTH: u32 = 16;
@@ -507,32 +513,12 @@ fn emit<'f>(
             module,
         },
     );
-    let i64_type = b.i64_type();
-    let i32_type = b.i32_type();
-    let (access, access_ty) =
-        b.void_function_of(ACCESS, &[b.ptr_type(), i32_type, b.ptr_type(), i64_type]);
-    let (enter, enter_ty) = b.void_function_of(NEST_ENTER, &[b.ptr_type()]);
-    // What the runtime does, said to LLVM: it reads what its arguments point to and
-    // its own state, never unwinds. Without this, every call would clobber all memory
-    // and the optimizer would keep far fewer values in registers than it does in the
-    // program without instrumentation. Only for declarations: a body in the module (a
-    // stand-in for the runtime, in tests) says for itself what it does.
-    for function in [access, enter] {
-        if !b.is_declaration(function) {
-            continue;
-        }
-        b.add_function_attribute(function, "nounwind", 0);
-        b.add_function_attribute(function, "memory", RUNTIME_MEMORY_EFFECTS);
-    }
-    // The function now calls the runtime, which may synchronize and free memory: what
-    // LLVM inferred about it before is no longer true.
-    let instrumented = fa.function().as_value_ref();
-    for attribute in ["memory", "nosync", "nofree"] {
-        b.remove_function_attribute(instrumented, attribute);
-    }
-    // The addresses of its pointer arguments now reach the runtime.
-    b.remove_parameter_attribute(instrumented, "captures");
-
+    let (access, access_ty, plain_calls) = declare_runtime(fa, &b);
+    let (i32_type, i64_type) = (b.i32_type(), b.i64_type());
+    // Tagged before the copy is made: the copy's loops carry the same loop IDs.
+    plan.root.tag(INSTRUMENTED);
+    plan.root.tag(HANDLED);
+    let plain_copy = plain::admits(plan.root).then(|| plain::copy(fa, &b, plan.root));
     b.position_before(entry);
     let iv = b.alloca(
         b.array_type(i64_type, u64::from(plan.max_depth)),
@@ -542,8 +528,12 @@ fn emit<'f>(
         .map(|d| b.element_address(i64_type, iv, d))
         .collect();
 
-    b.position_before(enter_at);
-    b.locate_call(b.call(enter, enter_ty, &[nest]));
+    if plain_copy.is_none() {
+        let (enter, enter_ty) = b.void_function_of(NEST_ENTER, &[b.ptr_type()]);
+        declare_runtime_effects(&b, enter);
+        b.position_before(enter_at);
+        b.locate_call(b.call(enter, enter_ty, &[nest]));
+    }
 
     let mut counters = Vec::with_capacity(plan.loops.len());
     for &(first, _, preheader, latch, latch_end) in &placed {
@@ -588,9 +578,51 @@ fn emit<'f>(
             }
         }
     }
-    plan.root.tag(INSTRUMENTED);
-    plan.root.tag(HANDLED);
+    if let Some(copy) = &plain_copy {
+        plain::wire(fa, &b, (plan.root, copy), nest, &plain_calls)
+            .ok_or("the plain copy of the nest could not be connected")?;
+    }
     Ok(id)
+}
+
+/// The declarations of `polyrust_rt_access` (with its type) and of the entry points
+/// of a nest with a plain copy, with what they do said to LLVM; and what calling the
+/// runtime changes about the instrumented function.
+fn declare_runtime<'f>(
+    fa: &FunctionAnalyses<'f>,
+    b: &IrBuilder<'f>,
+) -> (Value, LLVMTypeRef, plain::PlainCalls) {
+    let (i32_type, i64_type, ptr) = (b.i32_type(), b.i64_type(), b.ptr_type());
+    let (access, access_ty) = b.void_function_of(ACCESS, &[ptr, i32_type, ptr, i64_type]);
+    let calls = plain::PlainCalls {
+        begin: b.function_of(NEST_BEGIN, i32_type, &[ptr], false),
+        next: b.function_of(NEST_NEXT, i32_type, &[ptr], false),
+        plain: b.void_function_of(NEST_PLAIN, &[ptr]),
+    };
+    for function in [access, calls.begin.0, calls.next.0, calls.plain.0] {
+        declare_runtime_effects(b, function);
+    }
+    // The function now calls the runtime, which may synchronize and free memory: what
+    // LLVM inferred about it before is no longer true.
+    let instrumented = fa.function().as_value_ref();
+    for attribute in ["memory", "nosync", "nofree"] {
+        b.remove_function_attribute(instrumented, attribute);
+    }
+    // The addresses of its pointer arguments now reach the runtime.
+    b.remove_parameter_attribute(instrumented, "captures");
+    (access, access_ty, calls)
+}
+
+/// What the runtime does, said to LLVM: it reads what its arguments point to and its
+/// own state, never unwinds. Without this, every call would clobber all memory and the
+/// optimizer would keep far fewer values in registers than it does in the program
+/// without instrumentation. Only for declarations: a body in the module (a stand-in
+/// for the runtime, in tests) says for itself what it does.
+fn declare_runtime_effects(b: &IrBuilder<'_>, function: Value) {
+    if b.is_declaration(function) {
+        b.add_function_attribute(function, "nounwind", 0);
+        b.add_function_attribute(function, "memory", RUNTIME_MEMORY_EFFECTS);
+    }
 }
 
 /// What the descriptor says of the nest besides its sites.

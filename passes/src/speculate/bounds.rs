@@ -878,6 +878,7 @@ mod tests {
             entries: 1,
             folded_entries: 1,
             unfolded_accesses: 0,
+            plain_iterations: 0,
             sites: vec![
                 site(SiteKind::Loop, 1, vec![]),
                 site(SiteKind::Loop, 2, pieces),

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::nest_descriptor::NestDescriptor;
 use crate::accesses::{
-    fold_entries, shadow_budget, NestRecord, Shadow, WordMap, PROCESS_SHADOW_BYTES,
+    fold_entries, fold_events, shadow_budget, NestRecord, Shadow, WordMap, PROCESS_SHADOW_BYTES,
 };
 use crate::fold::FoldConfig;
 use crate::profile::static_model::StaticNest;
@@ -43,6 +43,7 @@ pub(crate) struct NestRecorder {
     default_path: Option<String>,
     budget: Option<usize>,
     fold_entries: Option<u64>,
+    fold_events: Option<u64>,
     /// `POLYRUST_TRACE`'s folder and the trace configuration, read at the first nest.
     trace: Option<Option<(std::path::PathBuf, TraceConfig)>>,
 }
@@ -98,7 +99,9 @@ impl NestRecorder {
             &PROCESS_SHADOW_BYTES,
         );
         let fold_entries = *self.fold_entries.get_or_insert_with(fold_entries);
-        let mut record = NestRecord::new(identity, FoldConfig::default(), shadow, fold_entries);
+        let fold_events = *self.fold_events.get_or_insert_with(fold_events);
+        let mut record = NestRecord::new(identity, FoldConfig::default(), shadow, fold_entries)
+            .with_fold_events(fold_events);
         let trace = self
             .trace
             .get_or_insert_with(|| trace_dir().map(|dir| (dir, TraceConfig::from_environment())));
@@ -118,6 +121,27 @@ impl NestRecorder {
         let record = self.record(nest)?;
         record.enter();
         Some(record.records_current_entry())
+    }
+
+    /// Whether this thread's current entry of `nest` goes on in its plain copy (see
+    /// [`NestRecord::leaves_for_plain`]); false for a nest not recorded.
+    ///
+    /// # Safety
+    /// `nest` is valid as a [`NestDescriptor`].
+    pub(crate) unsafe fn leaves_for_plain(&mut self, nest: &NestDescriptor) -> bool {
+        self.record(nest)
+            .is_some_and(|record| record.leaves_for_plain())
+    }
+
+    /// Adds `iterations` iterations of the outermost loop this thread ran in the plain
+    /// copy of `nest`.
+    ///
+    /// # Safety
+    /// `nest` is valid as a [`NestDescriptor`].
+    pub(crate) unsafe fn count_plain(&mut self, nest: &NestDescriptor, iterations: u64) {
+        if let Some(record) = self.record(nest) {
+            record.count_plain(iterations);
+        }
     }
 
     /// Adds `accesses` loads and stores this thread made in entries of `nest` that are
@@ -164,6 +188,11 @@ impl NestRecorder {
         record.access(site, iv, address);
     }
 
+    /// How many nests (per thread) are recorded.
+    pub(crate) fn len(&self) -> usize {
+        self.nests.len()
+    }
+
     pub(crate) fn default_path(&self) -> Option<&str> {
         self.default_path.as_deref()
     }
@@ -173,8 +202,9 @@ impl NestRecorder {
     }
 
     /// Writes the compressed trace of every nest into `POLYRUST_TRACE`'s folder (if
-    /// traces are on); returns what went wrong, one message per file.
-    pub(crate) fn write_traces(&mut self) -> Vec<String> {
+    /// traces are on), numbering the files from `first_sequence` (threads' recorders
+    /// number theirs one after another); returns what went wrong, one message per file.
+    pub(crate) fn write_traces(&mut self, first_sequence: usize) -> Vec<String> {
         let Some(Some((dir, _))) = &self.trace else {
             return Vec::new();
         };
@@ -191,6 +221,7 @@ impl NestRecorder {
             let Some(trace) = nest.compressed_trace() else {
                 continue;
             };
+            let sequence = first_sequence + sequence;
             let path = dir.join(trace_file_name(&trace.nest, trace.thread, pid, sequence));
             if let Err(error) = trace.write(&path) {
                 problems.push(error.to_string());

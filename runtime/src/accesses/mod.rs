@@ -44,6 +44,22 @@ pub const MAX_DEPENDENCE_STREAMS: usize = 4096;
 /// often: a k-means step entered 226 times ran about 200 times slower than plain with
 /// 64 entries folded, 30 to 55 times with 8.
 pub const DEFAULT_FOLD_ENTRIES: u64 = 8;
+/// Events (loop iterations, loads, stores) of a nest folded by default before its
+/// entries stop being folded: the first entry is always folded, until this many
+/// events and two iterations of its outermost loop; a nest instrumented with a plain
+/// copy (`polyrust_rt_nest_begin`) then runs the rest of the entry, and later entries,
+/// in that copy. Folding costs 100 to 300 ns an event on real programs: this bounds a
+/// nest's folding to about a tenth of a second however long it runs.
+pub const DEFAULT_FOLD_EVENTS: u64 = 1 << 19;
+
+/// Events folded per nest: `POLYRUST_FOLD_EVENTS` if set to a number, else
+/// [`DEFAULT_FOLD_EVENTS`].
+pub fn fold_events() -> u64 {
+    std::env::var("POLYRUST_FOLD_EVENTS")
+        .ok()
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(DEFAULT_FOLD_EVENTS)
+}
 
 /// Entries folded per nest: `POLYRUST_FOLD_ENTRIES` if set to a number, else
 /// [`DEFAULT_FOLD_ENTRIES`].
@@ -97,6 +113,22 @@ pub struct NestRecord {
     entries: u64,
     /// Entries past this many are only counted.
     fold_entries: u64,
+    /// Past this many folded events, no new entry is folded (see [`DEFAULT_FOLD_EVENTS`]).
+    fold_events: u64,
+    /// Whether the current entry's events are folded.
+    folding: bool,
+    /// Entries folded (all or their first iterations): the first ones.
+    folded_entry_count: u64,
+    /// Events folded, loop iterations included.
+    folded_events: u64,
+    /// Loads and stores folded.
+    folded_accesses: u64,
+    /// Iterations of the outermost loop folded, in the current entry and in all.
+    entry_outer: u64,
+    outer_folded: u64,
+    /// Iterations of the outermost loop the plain copy ran: their accesses are
+    /// estimated from the folded ones.
+    plain_outer: u64,
     unfolded_accesses: u64,
     streams: Vec<Stream>,
     shadow: Shadow,
@@ -138,6 +170,14 @@ impl NestRecord {
             identity,
             entries: 0,
             fold_entries,
+            fold_events: DEFAULT_FOLD_EVENTS,
+            folding: false,
+            folded_entry_count: 0,
+            folded_events: 0,
+            folded_accesses: 0,
+            entry_outer: 0,
+            outer_folded: 0,
+            plain_outer: 0,
             unfolded_accesses: 0,
             streams,
             shadow,
@@ -149,6 +189,12 @@ impl NestRecord {
             trace: None,
             trace_chunk: 0,
         }
+    }
+
+    /// The same record, folding no new entry past `events` folded events.
+    pub fn with_fold_events(mut self, events: u64) -> NestRecord {
+        self.fold_events = events;
+        self
     }
 
     /// The same record, also keeping the compressed trace of every load and store.
@@ -180,12 +226,51 @@ impl NestRecord {
 
     pub fn enter(&mut self) {
         self.entries = self.entries.saturating_add(1);
+        self.folding = self.trace.is_some()
+            || (self.entries <= self.fold_entries
+                && (self.entries == 1 || self.folded_events < self.fold_events));
+        if self.folding {
+            self.folded_entry_count += 1;
+        }
+        self.entry_outer = 0;
     }
 
     /// Whether the current entry's accesses are folded (or traced): if not, they are
-    /// only counted, which the ABI layer does without the lock ([`Self::count_unfolded`]).
+    /// only counted, which the ABI layer does without the lock ([`Self::count_unfolded`]),
+    /// or not even seen (the plain copy runs them).
     pub fn records_current_entry(&self) -> bool {
-        self.entries <= self.fold_entries || self.trace.is_some()
+        self.folding
+    }
+
+    /// Whether the rest of the current entry, from the next iteration of the outermost
+    /// loop, is to run in the nest's plain copy: the nest has folded its budget of
+    /// events, and at least two outermost iterations of this entry (so that a
+    /// dependence the outermost loop carries to the next iteration is seen). Stops
+    /// the folding if so. Never while traces are recorded (they keep every access).
+    pub fn leaves_for_plain(&mut self) -> bool {
+        if self.trace.is_some() || !self.folding {
+            return false;
+        }
+        if self.folded_events >= self.fold_events && self.entry_outer >= 2 {
+            self.folding = false;
+            return true;
+        }
+        false
+    }
+
+    /// Adds `iterations` iterations of the outermost loop the plain copy ran.
+    pub fn count_plain(&mut self, iterations: u64) {
+        self.plain_outer = self.plain_outer.saturating_add(iterations);
+    }
+
+    /// The loads and stores of the plain copy's iterations, at the folded ones' mean.
+    fn estimated_plain_accesses(&self) -> u64 {
+        if self.outer_folded == 0 {
+            return 0;
+        }
+        let estimate = u128::from(self.plain_outer) * u128::from(self.folded_accesses)
+            / u128::from(self.outer_folded);
+        u64::try_from(estimate).unwrap_or(u64::MAX)
     }
 
     /// Adds `accesses` loads and stores of entries that are not folded.
@@ -205,7 +290,7 @@ impl NestRecord {
                 trace[site as usize].push(address as i64);
             }
         }
-        if self.entries > self.fold_entries {
+        if !self.folding {
             if info.kind != SiteKind::Loop {
                 self.unfolded_accesses = self.unfolded_accesses.saturating_add(1);
             }
@@ -221,6 +306,13 @@ impl NestRecord {
         point[1..=depth].copy_from_slice(iv);
         let point = &point[..=depth];
         let (kind, size) = (info.kind, info.size);
+        self.folded_events += 1;
+        if kind != SiteKind::Loop {
+            self.folded_accesses += 1;
+        } else if depth == 1 {
+            self.entry_outer += 1;
+            self.outer_folded += 1;
+        }
         match kind {
             SiteKind::Loop => self.streams[site as usize].push(point, &[]),
             SiteKind::Load => {
@@ -394,8 +486,11 @@ impl NestRecord {
             modelled: identity.modelled,
             thread: identity.thread,
             entries: self.entries,
-            folded_entries: self.entries.min(self.fold_entries),
-            unfolded_accesses: self.unfolded_accesses,
+            folded_entries: self.folded_entry_count,
+            unfolded_accesses: self
+                .unfolded_accesses
+                .saturating_add(self.estimated_plain_accesses()),
+            plain_iterations: self.plain_outer,
             sites,
             dependences: Vec::new(),
             shadow_full: self.shadow.is_full(),
@@ -533,6 +628,67 @@ mod tests {
         assert_eq!(across.len(), 1);
         assert_eq!(across[0].stream.events, 4);
         assert_eq!(across[0].distances[0][0], Some(1));
+        assert_eq!(profile.validate(), Ok(()));
+    }
+
+    /// `for i < 10: for k < 5: load a[i][k]` entered twice, with a budget of 20
+    /// events: the first entry is folded for two outermost iterations (22 events),
+    /// then goes to the plain copy; the second runs there whole. The accesses of the
+    /// plain copy's 18 iterations are estimated at the folded ones' 5 per iteration.
+    #[test]
+    fn past_its_budget_a_nest_runs_its_plain_copy_and_its_accesses_are_estimated() {
+        static POOL: AtomicUsize = AtomicUsize::new(0);
+        let identity = NestIdentity {
+            id: "rows:1:ab".into(),
+            function: "rows".into(),
+            file: "r.c".into(),
+            line: 1,
+            module_hash: "ab".into(),
+            modelled: false,
+            thread: 0,
+            sites: vec![
+                site(SiteKind::Loop, 1, None, "i"),
+                site(SiteKind::Loop, 2, Some(0), "k"),
+                site(SiteKind::Load, 2, Some(1), "a"),
+            ],
+            facts: Vec::new(),
+        };
+        let positions = NestRecord::positions(&identity);
+        let mut nest = NestRecord::new(
+            identity,
+            FoldConfig::default(),
+            Shadow::new(positions, usize::MAX, &POOL),
+            8,
+        )
+        .with_fold_events(20);
+        nest.enter();
+        assert!(nest.records_current_entry());
+        let mut folded_rows = 0;
+        for i in 0..10i64 {
+            if i > 0 && nest.leaves_for_plain() {
+                nest.count_plain(10 - i as u64);
+                break;
+            }
+            folded_rows += 1;
+            nest.access(0, &[i], 0);
+            for k in 0..5i64 {
+                nest.access(1, &[i, k], 0);
+                nest.access(2, &[i, k], 0x8000 + 40 * i as u64 + 8 * k as u64);
+            }
+        }
+        assert_eq!(folded_rows, 2);
+        // Once it has left, the entry stays in the plain copy.
+        assert!(!nest.leaves_for_plain());
+        nest.enter();
+        assert!(!nest.records_current_entry());
+        nest.count_plain(10);
+        let profile = nest.profile();
+        assert_eq!((profile.entries, profile.folded_entries), (2, 1));
+        assert_eq!(profile.sites[2].stream.events, 10);
+        assert_eq!(
+            (profile.unfolded_accesses, profile.plain_iterations),
+            (90, 18)
+        );
         assert_eq!(profile.validate(), Ok(()));
     }
 }

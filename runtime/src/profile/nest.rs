@@ -48,8 +48,15 @@ pub struct NestProfile {
     /// How many of the first entries were folded (the runtime folds at most
     /// `POLYRUST_FOLD_ENTRIES` entries per nest, then only counts).
     pub folded_entries: u64,
-    /// Loads and stores of the later entries, counted but not folded.
+    /// Loads and stores of the later entries, counted but not folded (those the plain
+    /// copy made: estimated, see `plain_iterations`).
     pub unfolded_accesses: u64,
+    /// Iterations of the outermost loop run in the nest's plain copy (without
+    /// instrumentation: entries past the folded ones, and the rest of the entry in
+    /// which the nest reached its budget of folded events); their loads and stores are
+    /// estimated at the folded iterations' mean. Absent in profiles without any.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub plain_iterations: u64,
     pub sites: Vec<SiteProfile>,
     pub dependences: Vec<DependenceProfile>,
     /// Whether the shadow memory reached its cap: loads of addresses past it found no
@@ -57,6 +64,10 @@ pub struct NestProfile {
     pub shadow_full: bool,
     /// Dependence events dropped because the nest had too many distinct dependences.
     pub dependences_dropped: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One site (a load, a store or a loop header) and its folded stream.
@@ -496,6 +507,7 @@ mod tests {
             entries: 1,
             folded_entries: 1,
             unfolded_accesses: 0,
+            plain_iterations: 0,
             sites: vec![
                 SiteProfile {
                     kind: SiteKind::Loop,

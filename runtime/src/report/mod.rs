@@ -83,15 +83,24 @@ pub fn location(nest: &NestProfile) -> String {
 }
 
 /// `entered 3 times` or `entered 1000 times (the first 8 folded)`, with the thread
-/// when it is not the first one.
+/// when it is not the first one, and how many iterations the plain copy ran.
 pub fn entries_text(nest: &NestProfile) -> String {
     let thread = match nest.thread {
         0 => String::new(),
         thread => format!("in thread {thread}, "),
     };
-    if nest.folded_entries < nest.entries {
+    let estimated = if nest.plain_iterations > 0 {
         format!(
-            "{thread}entered {} times (the first {} folded)",
+            "; {} iterations of its outermost loop ran uninstrumented, their accesses \
+             estimated",
+            nest.plain_iterations
+        )
+    } else {
+        String::new()
+    };
+    if nest.folded_entries < nest.entries || nest.plain_iterations > 0 {
+        format!(
+            "{thread}entered {} times (the first {} folded{estimated})",
             nest.entries, nest.folded_entries
         )
     } else {

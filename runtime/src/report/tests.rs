@@ -487,6 +487,24 @@ fn nests_rank_by_all_their_accesses_and_no_share_exceeds_the_whole() {
 }
 
 #[test]
+fn a_nest_partly_run_uninstrumented_says_its_accesses_are_estimated() {
+    let mut mm = matmul(8);
+    mm.entries = 3;
+    mm.plain_iterations = 20;
+    let text = markdown::render(&profile_of(vec![mm]), "run.polyprof");
+    assert!(
+        text.contains(
+            "entered 3 times (the first 1 folded; 20 iterations of its outermost loop ran \
+             uninstrumented, their accesses estimated)"
+        ),
+        "{text}"
+    );
+    // Without a plain copy, nothing is said of one.
+    let text = markdown::render(&profile_of(vec![matmul(8)]), "run.polyprof");
+    assert!(!text.contains("uninstrumented"), "{text}");
+}
+
+#[test]
 fn cxx_function_names_are_demangled_and_others_kept() {
     assert_eq!(
         demangled("_Z16single_iterationPfS_S_iifffff"),

@@ -1,9 +1,13 @@
-/* For the tests only: a stand-in for the runtime's two entry points of
+/* For the tests only: a stand-in for the runtime's entry points of
  * -polyrust-instrument=accesses that checks what instrumented code passes and aborts
  * (so the program's output differs) if the descriptor is malformed, a site is called
  * outside an entry of its nest, or a site's iteration vectors do not increase
  * lexicographically within one entry of its nest (the counters are canonical: each
- * loop's from 0, +1 per iteration). Prints nothing. */
+ * loop's from 0, +1 per iteration). A nest with a plain copy runs it in every second
+ * entry (polyrust_rt_nest_begin returns 0), and in the others from the fourth
+ * iteration of its outermost loop on (polyrust_rt_nest_next returns 1 at its third
+ * call); no site of the instrumented copy may be called while the plain copy runs, and
+ * the plain copy's count only then. Prints nothing. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +38,9 @@ struct polyrust_rt_nest {
 static struct {
   const struct polyrust_rt_nest *nest;
   uint64_t entries;
+  /* Calls of polyrust_rt_nest_next in the current entry; whether the plain copy runs. */
+  uint64_t nexts;
+  int plain;
 } nests[SLOTS];
 static struct {
   const struct polyrust_rt_nest *nest;
@@ -42,19 +49,24 @@ static struct {
   int64_t iv[MAX_DEPTH];
 } sites[SLOTS];
 
-static uint64_t *entries_of(const struct polyrust_rt_nest *nest, int insert) {
+static size_t slot_of(const struct polyrust_rt_nest *nest, int insert) {
   size_t h = ((uintptr_t)nest >> 4) % SLOTS;
   for (size_t k = 0; k < SLOTS; k++, h = (h + 1) % SLOTS) {
     if (nests[h].nest == nest)
-      return &nests[h].entries;
+      return h;
     if (!nests[h].nest) {
       if (!insert)
-        return NULL;
+        return SLOTS;
       nests[h].nest = nest;
-      return &nests[h].entries;
+      return h;
     }
   }
-  return NULL;
+  return SLOTS;
+}
+
+static uint64_t *entries_of(const struct polyrust_rt_nest *nest, int insert) {
+  size_t h = slot_of(nest, insert);
+  return h < SLOTS ? &nests[h].entries : NULL;
 }
 
 static void check_descriptor(const struct polyrust_rt_nest *nest) {
@@ -90,14 +102,40 @@ void polyrust_rt_nest_enter(const struct polyrust_rt_nest *nest) {
   uint64_t *entries = entries_of(nest, 1);
   if (entries && *entries == 0)
     check_descriptor(nest);
-  if (entries)
+  if (entries) {
     ++*entries;
+    nests[slot_of(nest, 0)].plain = 0;
+  }
+}
+
+uint32_t polyrust_rt_nest_begin(const struct polyrust_rt_nest *nest) {
+  polyrust_rt_nest_enter(nest);
+  size_t h = slot_of(nest, 0);
+  if (h == SLOTS)
+    abort();
+  nests[h].nexts = 0;
+  nests[h].plain = nests[h].entries % 2 == 0;
+  return !nests[h].plain;
+}
+
+uint32_t polyrust_rt_nest_next(const struct polyrust_rt_nest *nest) {
+  size_t h = slot_of(nest, 0);
+  if (h == SLOTS || nests[h].plain)
+    abort();
+  nests[h].plain = ++nests[h].nexts == 3;
+  return nests[h].plain;
+}
+
+void polyrust_rt_nest_plain(const struct polyrust_rt_nest *nest) {
+  size_t h = slot_of(nest, 0);
+  if (h == SLOTS || !nests[h].plain)
+    abort();
 }
 
 void polyrust_rt_access(const struct polyrust_rt_nest *nest, uint32_t site, const int64_t *iv,
                         uint64_t address) {
   uint64_t *entries = entries_of(nest, 0);
-  if (!entries || site >= nest->num_sites)
+  if (!entries || site >= nest->num_sites || nests[slot_of(nest, 0)].plain)
     abort();
   uint32_t depth = nest->sites[site].depth;
   if ((nest->sites[site].kind == 2) != (address == 0))

@@ -1,9 +1,13 @@
-/* For the tests only: the two entry points of -polyrust-instrument=accesses (the ABI of
+/* For the tests only: the entry points of -polyrust-instrument=accesses (the ABI of
  * struct polyrust_rt_nest, version 2, read up to its facts), printing each call to
  * stderr. The descriptor is printed at the first entry into each nest; addresses are
- * shown relative to the arrays A and B of the program under test. */
+ * shown relative to the arrays A and B of the program under test. A nest with a plain
+ * copy runs its instrumented copy, but with PLAIN_AFTER=N in the environment the rest
+ * of an entry goes to the plain copy after N iterations of its outermost loop; with
+ * PLAIN_ENTRIES_AFTER=N, entries past the Nth run the plain copy. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 struct polyrust_rt_site {
   uint32_t kind, depth, size, line, column, loop;
@@ -65,4 +69,35 @@ void polyrust_rt_access(const struct polyrust_rt_nest *nest, uint32_t site, cons
   fprintf(stderr, "]");
   where(address);
   fprintf(stderr, "\n");
+}
+
+static long number_in(const char *variable) {
+  const char *text = getenv(variable);
+  return text ? atol(text) : -1;
+}
+
+static long iterations, entries;
+
+uint32_t polyrust_rt_nest_begin(const struct polyrust_rt_nest *nest) {
+  polyrust_rt_nest_enter(nest);
+  iterations = 1;
+  long after = number_in("PLAIN_ENTRIES_AFTER");
+  if (after >= 0 && ++entries > after) {
+    fprintf(stderr, "plain copy of %s\n", nest->function);
+    return 0;
+  }
+  return 1;
+}
+
+uint32_t polyrust_rt_nest_next(const struct polyrust_rt_nest *nest) {
+  long after = number_in("PLAIN_AFTER");
+  if (after >= 0 && iterations++ >= after) {
+    fprintf(stderr, "plain copy of %s from here\n", nest->function);
+    return 1;
+  }
+  return 0;
+}
+
+void polyrust_rt_nest_plain(const struct polyrust_rt_nest *nest) {
+  fprintf(stderr, "plain iteration of %s\n", nest->function);
 }
