@@ -3,7 +3,8 @@
 // threshold (the outer loop of the product forks, the inner loops of the transposed
 // product are too short) and with every parallel loop forking
 // (-polyrust-parallel-min-work=0), on trip counts the threads do not divide. The
-// time-tiled stencil has no parallel loop (its tiles would need a wavefront).
+// time-tiled stencil has no parallel loop: a scalar carried along its rows keeps its
+// tiles off a wavefront (see wavefront.c).
 // REQUIRES: libomp
 // RUN: %clang -O3 %s -o %t.o3
 // RUN: %clang -O3 -fopenmp -fpass-plugin=%plugin -mllvm -polyrust-products=false \

@@ -28,13 +28,22 @@ pub struct Wavefront {
     pub description: String,
 }
 
+/// What the wavefront step makes of a schedule.
+pub enum Outcome {
+    /// No tiled band at the top without a parallel tile loop.
+    NotApplicable,
+    /// Such a band, but a dependence between its tiles runs backwards in a tile loop
+    /// (pairs the tiled schedule reorders: a scalar private to a row).
+    Backwards,
+    /// The schedule with the band's tiles along a wavefront.
+    Front(Wavefront),
+}
+
 /// The wavefront of the first tiled band of `schedule` at its top that has no parallel
 /// tile loop, when the dependences (`dependences`, instance to instance, every kind)
-/// allow it; `None` when there is none or a parallel tile loop exists already.
-pub fn wavefront(
-    schedule: &Schedule,
-    dependences: &UnionMap,
-) -> Result<Option<Wavefront>, IslError> {
+/// allow it.
+pub fn wavefront(schedule: &Schedule, dependences: &UnionMap) -> Result<Outcome, IslError> {
+    let mut outcome = Outcome::NotApplicable;
     for (index, band) in scheduler::bands(schedule)?.iter().enumerate() {
         if band.depth != 0 || band.coincident.len() < 2 {
             continue;
@@ -52,11 +61,12 @@ pub fn wavefront(
             continue;
         }
         if !forward_in_both(&distances)? {
+            outcome = Outcome::Backwards;
             continue;
         }
         let weights = weights(&strides);
         let schedule = scheduler::wavefront_band(schedule, index, &weights)?;
-        return Ok(Some(Wavefront {
+        return Ok(Outcome::Front(Wavefront {
             schedule,
             description: format!(
                 "tiles run in parallel along a wavefront (tile loops 1 and 2 summed, weights {}x{})",
@@ -64,19 +74,26 @@ pub fn wavefront(
             ),
         }));
     }
-    Ok(None)
+    Ok(outcome)
 }
 
 /// The plan's wavefront step: the wavefront of `schedule` when its tiles would
-/// otherwise run one after the other, with the remark that says so (or why not, when
-/// isl fails: the schedule then stays).
+/// otherwise run one after the other, with the remark that says so (or why not: a
+/// dependence running backwards, an isl failure; the schedule then stays).
 pub fn choose(schedule: &Schedule, dependences: &UnionMap, notes: &mut Notes) -> Option<Wavefront> {
     match wavefront(schedule, dependences) {
-        Ok(Some(front)) => {
+        Ok(Outcome::Front(front)) => {
             notes.analysis("Wavefront", format!("{}: no tile loop of the band was parallel, each tile waits for its neighbours in every tile loop", front.description));
             Some(front)
         }
-        Ok(None) => None,
+        Ok(Outcome::Backwards) => {
+            notes.analysis(
+                "Wavefront",
+                "tiles keep their order, no wavefront: no tile loop is parallel, and a dependence between tiles runs backwards in a tile loop (a scalar private to a row, whose order across rows the tiles change already)",
+            );
+            None
+        }
+        Ok(Outcome::NotApplicable) => None,
         Err(error) => {
             notes.analysis(
                 "Wavefront",
@@ -198,7 +215,9 @@ mod tests {
     fn skewed_time_tiles_run_along_a_wavefront_whose_second_loop_is_parallel() {
         let ctx = IslCtx::new(None).unwrap();
         let (tiled, deps, context) = skewed(&ctx);
-        let front = wavefront(&tiled, &deps).unwrap().expect("no wavefront");
+        let Outcome::Front(front) = wavefront(&tiled, &deps).unwrap() else {
+            panic!("no wavefront");
+        };
         assert!(
             front.description.contains("weights 2x1"),
             "{}",
@@ -241,7 +260,10 @@ mod tests {
             "deps",
         )
         .unwrap();
-        assert!(wavefront(&tiled, &deps).unwrap().is_none());
+        assert!(matches!(
+            wavefront(&tiled, &deps).unwrap(),
+            Outcome::NotApplicable
+        ));
     }
 
     #[test]
@@ -257,7 +279,10 @@ mod tests {
         )
         .unwrap();
         let deps = deps.union(back).unwrap();
-        assert!(wavefront(&tiled, &deps).unwrap().is_none());
+        assert!(matches!(
+            wavefront(&tiled, &deps).unwrap(),
+            Outcome::Backwards
+        ));
     }
 
     #[test]
