@@ -89,7 +89,7 @@ pub fn choose(schedule: &Schedule, dependences: &UnionMap, notes: &mut Notes) ->
         Ok(Outcome::Backwards) => {
             notes.analysis(
                 "Wavefront",
-                "tiles keep their order, no wavefront: no tile loop is parallel, and a dependence between tiles runs backwards in a tile loop (a scalar private to a row, whose order across rows the tiles change already)",
+                "tiles keep their order, no wavefront: no tile loop is parallel, and a dependence between tiles runs backwards in a tile loop (a pair the tiles already run out of order, such as a scalar private to a row)",
             );
             None
         }
