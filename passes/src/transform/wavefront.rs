@@ -14,7 +14,8 @@
 //!
 //! Relies on the `isl` layer (`scheduler::wavefront_band`, `Set::stride`); only bands at
 //! the top of the schedule (no loop around them) are considered, so that distances
-//! within the band are the whole story.
+//! within the band are the whole story, and only bands whose tiles run whole inner
+//! loops (`whole_loops_inside`), so that a diagonal pays for its fork.
 
 use crate::isl::scheduler;
 use crate::isl::{IslError, Schedule, Set, Tuple, UnionMap};
@@ -51,6 +52,9 @@ pub fn wavefront(schedule: &Schedule, dependences: &UnionMap) -> Result<Outcome,
         let Some(partial) = &band.partial else {
             continue;
         };
+        if !whole_loops_inside(partial, band.coincident.len())? {
+            continue;
+        }
         let Some(strides) = tile_strides(partial, 2)? else {
             continue;
         };
@@ -121,6 +125,18 @@ fn tile_strides(partial: &UnionMap, count: usize) -> Result<Option<Vec<i64>>, Is
     Ok(Some(strides))
 }
 
+/// Whether the deepest statement under the band has loops the band leaves out, so that
+/// each tile runs whole loops (a time tile's rows): a diagonal of such tiles is work
+/// enough for a fork. Tiles over all the loops (a matrix-vector product's 32x16
+/// blocks) would fork once per diagonal for a few thousand operations.
+fn whole_loops_inside(partial: &UnionMap, members: usize) -> Result<bool, IslError> {
+    let mut deepest = 0;
+    for set in partial.copy()?.domain()?.sets()? {
+        deepest = deepest.max(set.n_dims()?);
+    }
+    Ok(deepest > members)
+}
+
 /// The weights that count each summed member in tiles: `lcm / stride`.
 fn weights(strides: &[i64]) -> Vec<i64> {
     let lcm = strides.iter().fold(1, |l, s| l / gcd(l, *s) * s);
@@ -185,25 +201,41 @@ mod tests {
     use crate::isl::ast::{self, AstNode};
     use crate::isl::{parse_set, parse_union_map, parse_union_set, IslCtx};
 
-    /// A 1-D Jacobi sweep skewed by one per time step (`y = t + i`), dependences
-    /// `(1, 0)`, `(1, 1)`, `(1, 2)` in `(t, y)`, tiled 4x8: no tile loop is parallel.
-    fn skewed(ctx: &IslCtx) -> (Schedule, UnionMap, Set) {
+    /// A 2-D Jacobi sweep skewed by one per time step in its rows (`y = t + i`), rows
+    /// `j` whole inside, dependences `(1, 0)`, `(1, 1)`, `(1, 2)` in `(t, y)`, tiled
+    /// 4x8: no tile loop is parallel. With `whole_rows` false, the band also takes `j`
+    /// (tiled by 8): no loop is left whole inside the tiles.
+    fn skewed(ctx: &IslCtx, whole_rows: bool) -> (Schedule, UnionMap, Set) {
         let domain = parse_union_set(
             ctx,
-            "[T, n] -> { S[t, i] : 0 <= t < T and 1 <= i < n - 1 }",
+            "[T, n] -> { S[t, i, j] : 0 <= t < T and 1 <= i < n - 1 and 0 <= j < n }",
             "domain",
         )
         .unwrap();
-        let band = parse_union_map(ctx, "{ S[t, i] -> [t, t + i] }", "band").unwrap();
+        let (outer, inner, sizes) = if whole_rows {
+            (
+                "{ S[t, i, j] -> [t, t + i] }",
+                "{ S[t, i, j] -> [j] }",
+                vec![4, 8],
+            )
+        } else {
+            (
+                "{ S[t, i, j] -> [t, t + i, j] }",
+                "{ S[t, i, j] -> [j] }",
+                vec![4, 8, 8],
+            )
+        };
         let schedule = Schedule::from_domain(domain)
             .unwrap()
-            .insert_band(band)
+            .insert_band(parse_union_map(ctx, inner, "inner").unwrap())
+            .unwrap()
+            .insert_band(parse_union_map(ctx, outer, "band").unwrap())
             .unwrap();
         let tiled =
-            scheduler::tile_bands(&schedule, |b| (b.depth == 0).then(|| vec![4, 8])).unwrap();
+            scheduler::tile_bands(&schedule, |b| (b.depth == 0).then(|| sizes.clone())).unwrap();
         let deps = parse_union_map(
             ctx,
-            "[T, n] -> { S[t, i] -> S[t + 1, j] : -1 <= j - i <= 1 and 0 <= t < T - 1 and 1 <= i < n - 1 and 1 <= j < n - 1 }",
+            "[T, n] -> { S[t, i, j] -> S[t + 1, k, j] : -1 <= k - i <= 1 and 0 <= t < T - 1 and 1 <= i < n - 1 and 1 <= k < n - 1 and 0 <= j < n }",
             "deps",
         )
         .unwrap();
@@ -214,7 +246,7 @@ mod tests {
     #[test]
     fn skewed_time_tiles_run_along_a_wavefront_whose_second_loop_is_parallel() {
         let ctx = IslCtx::new(None).unwrap();
-        let (tiled, deps, context) = skewed(&ctx);
+        let (tiled, deps, context) = skewed(&ctx, true);
         let Outcome::Front(front) = wavefront(&tiled, &deps).unwrap() else {
             panic!("no wavefront");
         };
@@ -252,11 +284,11 @@ mod tests {
     #[test]
     fn a_band_with_a_parallel_tile_loop_gets_no_wavefront() {
         let ctx = IslCtx::new(None).unwrap();
-        let (tiled, _, _) = skewed(&ctx);
+        let (tiled, _, _) = skewed(&ctx, true);
         // Only the time loop carries: the row tiles are parallel already.
         let deps = parse_union_map(
             &ctx,
-            "[T, n] -> { S[t, i] -> S[t + 1, i - 1] : 0 <= t < T - 1 and 2 <= i < n - 1 }",
+            "[T, n] -> { S[t, i, j] -> S[t + 1, i - 1, j] : 0 <= t < T - 1 and 2 <= i < n - 1 and 0 <= j < n }",
             "deps",
         )
         .unwrap();
@@ -269,12 +301,12 @@ mod tests {
     #[test]
     fn a_dependence_backwards_in_a_tile_loop_forbids_the_wavefront() {
         let ctx = IslCtx::new(None).unwrap();
-        let (tiled, deps, _) = skewed(&ctx);
+        let (tiled, deps, _) = skewed(&ctx, true);
         // A pair the tiled schedule runs backwards in the row tiles (a scalar private
         // to a row, say).
         let back = parse_union_map(
             &ctx,
-            "[T, n] -> { S[t, i] -> S[t + 1, 1] : 0 <= t < T - 1 and i = n - 2 and n > 40 }",
+            "[T, n] -> { S[t, i, j] -> S[t + 1, 1, 0] : 0 <= t < T - 1 and i = n - 2 and j = n - 1 and n > 40 }",
             "back",
         )
         .unwrap();
@@ -282,6 +314,16 @@ mod tests {
         assert!(matches!(
             wavefront(&tiled, &deps).unwrap(),
             Outcome::Backwards
+        ));
+    }
+
+    #[test]
+    fn tiles_over_every_loop_are_too_small_a_diagonal_to_fork() {
+        let ctx = IslCtx::new(None).unwrap();
+        let (tiled, deps, _) = skewed(&ctx, false);
+        assert!(matches!(
+            wavefront(&tiled, &deps).unwrap(),
+            Outcome::NotApplicable
         ));
     }
 
