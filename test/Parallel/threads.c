@@ -3,9 +3,10 @@
 // threshold (the outer loop of the product forks, the inner loops of the transposed
 // product are too short) and with every parallel loop forking
 // (-polyrust-parallel-min-work=0), on trip counts the threads do not divide. The
-// time-tiled stencil has no parallel loop (its tiles would need a wavefront). The
-// triangular nests (rows of growing length; tiled in rank_update) take their iterations in
-// chunks dealt back and forth, so every thread has its share of short and long rows.
+// time-tiled stencil has no parallel loop: a scalar carried along its rows keeps its
+// tiles off a wavefront (see wavefront.c). The triangular nests (rows of growing length;
+// tiled in rank_update) take their iterations in chunks dealt back and forth, so every
+// thread has its share of short and long rows.
 // REQUIRES: libomp
 // RUN: %clang -O3 %s -o %t.o3
 // RUN: %clang -O3 -fopenmp -fpass-plugin=%plugin -mllvm -polyrust-products=false \

@@ -86,6 +86,11 @@ extern "C" {
     fn isl_union_set_list_from_union_set(uset: RawPtr) -> RawPtr;
     fn isl_union_set_list_add(list: RawPtr, uset: RawPtr) -> RawPtr;
     fn isl_schedule_node_insert_sequence(node: RawPtr, filters: RawPtr) -> RawPtr;
+    fn isl_union_pw_aff_scale_val(upa: RawPtr, v: RawPtr) -> RawPtr;
+    fn isl_union_pw_aff_add(upa1: RawPtr, upa2: RawPtr) -> RawPtr;
+    fn isl_schedule_node_band_member_get_ast_loop_type(node: RawPtr, pos: c_int) -> c_int;
+    fn isl_schedule_node_band_get_ast_build_options(node: RawPtr) -> RawPtr;
+    fn isl_schedule_node_band_set_ast_build_options(node: RawPtr, options: RawPtr) -> RawPtr;
 }
 
 /// isl's `isl_schedule_node_band`.
@@ -205,6 +210,8 @@ enum BandEdit {
     },
     /// Reorder its members: member `k` of the result is member `order[k]` of the band.
     Permute(Vec<usize>),
+    /// Replace its first member by `sum(weights[k] * member k)` (see `wavefront_band`).
+    Wavefront(Vec<i64>),
 }
 
 /// Tiles every band for which `sizes` returns sizes (one per member, each > 0): the
@@ -280,6 +287,24 @@ pub fn permute_band(
     })
 }
 
+/// Replaces the first member of the `index`-th band (preorder, as `bands` lists them)
+/// by the sum of its first `weights.len()` members, member `k` times `weights[k]` (a
+/// wavefront), and marks member 1 coincident. Legal, and member 1 then parallel, only
+/// when every dependence inside the band has non-negative distances in those members
+/// and a positive weighted sum unless they are all zero, which the caller checks. The
+/// band keeps its permutable flag, its members' AST loop types and build options.
+pub fn wavefront_band(
+    schedule: &Schedule,
+    index: usize,
+    weights: &[i64],
+) -> Result<Schedule, IslError> {
+    let mut seen = 0;
+    walk(schedule, &mut |_| {
+        seen += 1;
+        (seen == index + 1).then(|| BandEdit::Wavefront(weights.to_vec()))
+    })
+}
+
 /// Walks the tree in preorder, editing bands where `visit` asks, and returns the
 /// (possibly) new schedule.
 fn walk(
@@ -343,6 +368,10 @@ unsafe fn visit_node(
         let edit = visit(&info);
         if let Some(BandEdit::Permute(order)) = edit {
             node = permute(node, &info, &order)?;
+            return visit_children(ctx, node, visit, depth);
+        }
+        if let Some(BandEdit::Wavefront(weights)) = edit {
+            node = wavefront(node, &info, &weights)?;
             return visit_children(ctx, node, visit, depth);
         }
         if let Some(BandEdit::Tile { sizes, atomic, jam }) = edit {
@@ -737,6 +766,68 @@ unsafe fn permute(node: RawPtr, info: &BandInfo, order: &[usize]) -> Result<RawP
             k as c_int,
             c_int::from(info.coincident[*from]),
         );
+    }
+    if node == 0 {
+        Err(Walk::Isl)
+    } else {
+        Ok(node)
+    }
+}
+
+/// Replaces the band at `node` by its wavefront with `weights` (see `wavefront_band`).
+unsafe fn wavefront(node: RawPtr, info: &BandInfo, weights: &[i64]) -> Result<RawPtr, Walk> {
+    let members = info.coincident.len();
+    if weights.len() < 2 || weights.len() > members || weights.iter().any(|w| *w <= 0) {
+        isl_schedule_node_free(node);
+        return Err(Walk::Invalid(format!(
+            "wavefront weights {weights:?} for a band of {members} members (two or more, each positive)"
+        )));
+    }
+    let raw_ctx = isl_schedule_node_get_ctx(node);
+    let partial = isl_schedule_node_band_get_partial_schedule(node);
+    if partial == 0 {
+        isl_schedule_node_free(node);
+        return Err(Walk::Isl);
+    }
+    let mut sum: RawPtr = 0;
+    for (k, weight) in weights.iter().enumerate() {
+        let member = isl_multi_union_pw_aff_get_union_pw_aff(partial, k as c_int);
+        let scaled =
+            isl_union_pw_aff_scale_val(member, isl_val_int_from_si(raw_ctx, *weight as c_long));
+        sum = if sum == 0 {
+            scaled
+        } else {
+            isl_union_pw_aff_add(sum, scaled)
+        };
+    }
+    let front = isl_multi_union_pw_aff_set_union_pw_aff(partial, 0, sum);
+    if front == 0 {
+        isl_schedule_node_free(node);
+        return Err(Walk::Isl);
+    }
+    let loop_types: Vec<c_int> = (0..members as c_int)
+        .map(|pos| isl_schedule_node_band_member_get_ast_loop_type(node, pos))
+        .collect();
+    let options = isl_schedule_node_band_get_ast_build_options(node);
+    let mut node = isl_schedule_node_delete(node);
+    node = isl_schedule_node_insert_partial_schedule(node, front);
+    node = isl_schedule_node_band_set_permutable(node, c_int::from(info.permutable));
+    for (pos, coincident) in info.coincident.iter().enumerate() {
+        let coincident = pos == 1 || (pos > 1 && *coincident);
+        node = isl_schedule_node_band_member_set_coincident(
+            node,
+            pos as c_int,
+            c_int::from(coincident),
+        );
+    }
+    for (pos, loop_type) in loop_types.iter().enumerate() {
+        // A failed read (-1) leaves the default.
+        if *loop_type > 0 {
+            node = isl_schedule_node_band_member_set_ast_loop_type(node, pos as c_int, *loop_type);
+        }
+    }
+    if options != 0 {
+        node = isl_schedule_node_band_set_ast_build_options(node, options);
     }
     if node == 0 {
         Err(Walk::Isl)

@@ -288,6 +288,20 @@ impl Set {
         integer_value(operation, self.ctx_ptr(), value)
     }
 
+    /// The stride of dimension `pos`: the largest `s` such that its values differ by
+    /// multiples of `s` (1 when isl finds none; `None` when it does not fit an `i64`).
+    pub fn stride(&self, pos: usize) -> Result<Option<i64>, IslError> {
+        let operation = "finding the stride of a set dimension";
+        if pos >= self.n_dims()? {
+            return Err(IslError::Other {
+                context: operation.to_string(),
+                message: format!("the set has no dimension {pos}"),
+            });
+        }
+        let pos = i32::try_from(pos).map_err(|_| IslError::no_result(operation))?;
+        integer_value(operation, self.ctx_ptr(), self.inner.get_stride(pos))
+    }
+
     /// The value dimension `pos` is fixed to by the set's constraints as they stand (an
     /// equality with a constant), without solving anything; `None` when it is not
     /// plainly fixed. Cheap: for points computed by applying a map to a point.

@@ -10,6 +10,7 @@ use crate::report::Notes;
 use crate::transform::fusion::choice::{fuse_for_folding, FusedStages};
 use crate::transform::quov::storage::{fold_temporaries, Folded};
 use crate::transform::schedule::{Decision, ScheduleSettings};
+use crate::transform::wavefront;
 use crate::transform::Subject;
 
 use super::fallbacks::Enabled;
@@ -81,8 +82,17 @@ pub fn choose(
             ..
         })
     );
-    let (schedule, description, dependences) =
+    let (mut schedule, mut description, dependences) =
         selected(&inputs, decision, in_order.as_ref(), notes)?;
+    if transformed && inputs.settings.threads {
+        if let Some(front) = dependences
+            .as_ref()
+            .and_then(|deps| wavefront::choose(&schedule, deps, notes))
+        {
+            schedule = front.schedule;
+            description = format!("{description}; {}", front.description);
+        }
+    }
     let folded = match in_order {
         Some(folded) => folded,
         None if inputs.enabled.quov => {

@@ -23,6 +23,8 @@
 //!   does not gain;
 //! - `time_tiling`: iterated stencils' time steps tiled together over skewed row loops
 //!   (innermost loops kept whole), where a time step's data leaves the cache;
+//! - `wavefront`: under OpenMP threads, a tiled band without a parallel tile loop runs
+//!   its tiles along diagonals, the tiles of one diagonal on threads;
 //! - `quov`: QUOV storage allocation: the vectors and modular mappings (the paper's rules
 //!   and worked examples), and which folds of a temporary's dimensions the final
 //!   schedule allows (`quov::fold`, checked exactly against it);
@@ -53,5 +55,6 @@ pub(crate) mod sica;
 mod subject;
 pub(crate) mod time_tiling;
 pub(crate) mod traffic;
+pub(crate) mod wavefront;
 
 pub(crate) use subject::Subject;
