@@ -540,34 +540,57 @@ void KERNEL_SYMBOL(long M, long N, long K, const real *A, long rsa, long csa,
  * (steps rounded twice when `fused` is 0). The rows of one r (or all rows, when those
  * of successive r follow each other) are one packed product made in place, sums from
  * +0.0 (the loop's): each row is read whole before it is stored (`in_place`), and no
- * other row reads it after, as in the loop. `sum` is left as the last row's. Without
- * buffers, the loop as written. */
+ * other row reads it after, as in the loop. Only the rows first to last - 1 of the
+ * R * Q rows (r major) are made, so that threads may share them: a row's product is the
+ * same whatever rows a call gets, and `sum` is left as the last row's only by the call
+ * that makes it. Without buffers, the loop as written, through `sum` when the call
+ * makes every row, else through a buffer of its own (threads do not share `sum`). */
+static void batched_by_rows(long rows, long N, long K, real *Ar, long rsq, long csa,
+                            const real *B, long rsb, long csb, real *scratch, long css,
+                            long fused) {
+  struct scaling by_row = {START_ZERO, 1.0, 0, 1.0, 0, 0};
+  for (long q = 0; q < rows; q++) {
+    dot_loop(1, N, K, Ar + q * rsq, rsq, csa, B, rsb, csb, scratch, 0, css, fused != 0, by_row);
+    for (long p = 0; p < N; p++)
+      Ar[q * rsq + p * csa] = scratch[p * css];
+  }
+}
+
 void KERNEL_SYMBOL(long R, long Q, long N, long K, real *A, long rsr, long rsq, long csa,
                    const real *B, long rsb, long csb, real *sum, long css, long mc,
-                   long kc, long fused) {
+                   long kc, long fused, long first, long last) {
   if (R <= 0 || Q <= 0 || N <= 0)
     return;
   struct scaling s = {START_ZERO, 1.0, 0, 1.0, 0, 1};
-  long rows = Q, batches = R;
-  if (rsr == Q * rsq) {
-    rows = R * Q;
-    batches = 1;
-  }
-  for (long r = 0; r < batches; r++) {
-    real *Ar = A + r * rsr;
+  long total = R * Q, contiguous = rsr == Q * rsq;
+  if (first < 0)
+    first = 0;
+  if (last > total)
+    last = total;
+  int whole = first == 0 && last == total;
+  for (long row = first; row < last;) {
+    long r = row / Q, q = row % Q;
+    long rows = contiguous || last - row < Q - q ? last - row : Q - q;
+    real *Ar = A + r * rsr + q * rsq;
+    row += rows;
     if (product(rows, N, K, Ar, rsq, csa, B, rsb, csb, Ar, rsq, csa, mc, kc, fused, s) == 0)
       continue;
-    struct scaling by_row = s;
-    by_row.in_place = 0;
-    for (long q = 0; q < rows; q++) {
-      dot_loop(1, N, K, Ar + q * rsq, rsq, csa, B, rsb, csb, sum, 0, css, fused != 0, by_row);
-      for (long p = 0; p < N; p++)
-        Ar[q * rsq + p * csa] = sum[p * css];
-    }
+    void *raw = NULL;
+    real *scratch = whole ? sum : (real *)malloc((size_t)N * sizeof(real));
+    /* No buffer at all: `sum`, as one thread would (the lack of N reals aside). */
+    if (!scratch)
+      scratch = sum;
+    else if (!whole)
+      raw = scratch;
+    batched_by_rows(rows, N, K, Ar, rsq, csa, B, rsb, csb, scratch, scratch == sum ? css : 1,
+                    fused);
+    free(raw);
   }
-  real *last = A + (batches - 1) * rsr + (rows - 1) * rsq;
+  if (first >= last || last != total)
+    return;
+  real *final = A + (R - 1) * rsr + (Q - 1) * rsq;
   for (long p = 0; p < N; p++)
-    sum[p * css] = last[p * csa];
+    sum[p * css] = final[p * csa];
 }
 #elif POLYRUST_SCALED
 /* `start` says where each sum starts (START_*), beta what C is scaled by

@@ -28,7 +28,7 @@ void doitgen(int nr, int nq, int np, double A[nr][nq][np], double C4[np][np],
 // IR-LABEL: define {{.*}}void @doitgen(
 // IR: polyrust.check:
 // IR-NOT: __cpu_model
-// IR: call void @polyrust_product_batched_f64(i64 {{.*}}, i64 {{.*}}, i64 {{.*}}, i64 {{.*}}, ptr %A, i64 {{.*}}, i64 {{.*}}, i64 1, ptr %C4, i64 {{.*}}, i64 1, ptr %sum, i64 1, i64 126, i64 256, i64 1)
+// IR: call void @polyrust_product_batched_f64(i64 {{.*}}, i64 {{.*}}, i64 {{.*}}, i64 {{.*}}, ptr %A, i64 {{.*}}, i64 {{.*}}, i64 1, ptr %C4, i64 {{.*}}, i64 1, ptr %sum, i64 1, i64 126, i64 256, i64 1, i64 0, i64 {{.*}})
 
 // A[r][q][p] is written in the p loop that reads A[r][q][s] for later p: not a product.
 void in_one_loop(int nr, int nq, int np, double A[nr][nq][np], double C4[np][np],

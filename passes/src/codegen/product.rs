@@ -11,7 +11,10 @@
 //! the call sits in a loop over blocks of `MICRO_ROWS` rows that `fork` and `outline`
 //! fork like any parallel loop, each thread calling the kernel once on its contiguous
 //! rows (A and C offset by the first row times their row strides); a lower triangle's
-//! rows are cut so that every thread has as many of its elements. Relies on the
+//! rows are cut so that every thread has as many of its elements. A batched product's
+//! R * Q rows (r major) are split the same way, the kernel told its first and last
+//! rows (it offsets A itself, its rows of successive r apart or not, and only the call
+//! with the last row leaves `sum`). Relies on the
 //! kernel computing each element of C from its row of A and all of B alone, in the
 //! same operations whatever rows it is given (so any thread count prints the same
 //! bytes), and on its buffers being its own per call (`malloc`, no static state).
@@ -161,8 +164,8 @@ fn build_call<'f>(
         KernelTarget::CpuTest => super::cpu::and_has_avx2_and_fma(em.b, ok),
     };
     if let Some(batch) = &product.batch {
-        let args = batched_arguments(em, product, batch)?;
-        return call_on_this_thread(em, check, ok, (kernel, ty, &args), live);
+        let (args, rows) = batched_arguments(em, product, batch)?;
+        return call_batched(em, check, ok, (kernel, ty, args, rows), live);
     }
     let [m, n, k] = [
         em.expr(&product.trips[0])?,
@@ -214,6 +217,7 @@ fn build_call<'f>(
                 positions: &rows,
                 element_bytes: product.precision.bytes(),
                 lower: lower_triangle(product),
+                range: None,
             };
             call_by_rows(em, check, (kernel, ty), (args, rows), min_work)
         }
@@ -225,35 +229,53 @@ fn build_call<'f>(
     leave_to_exit(em, live)
 }
 
-/// The call with `args` when `ok`, on the calling thread (a batched product's rows of
-/// one r are a product of their own, which no fork splits).
-fn call_on_this_thread<'f>(
+/// The batched call with `args` when `ok`: its rows `first` to `last` (its last two
+/// arguments) all `rows` of the batch (R * Q, r major) on one thread, or split into
+/// blocks of `MICRO_ROWS` by `call_by_rows` under OpenMP.
+fn call_batched<'f>(
     em: &mut Emitter<'_, 'f>,
     check: &Check<'_, 'f>,
     ok: Value,
-    (kernel, ty, args): (Value, inkwell::llvm_sys::prelude::LLVMTypeRef, &[Value]),
+    (kernel, ty, mut args, rows): (
+        Value,
+        inkwell::llvm_sys::prelude::LLVMTypeRef,
+        Vec<Value>,
+        Value,
+    ),
     live: &LiveOuts,
 ) -> Result<(), CodegenError> {
     branch_on_check(em, check, ok);
     em.b.position_at_end(check.start);
-    if em.threads.is_some() {
-        em.forks.serial.push((
-            "r".into(),
-            "a batched product runs on the calling thread".into(),
-        ));
+    match em.threads {
+        Some(min_work) => {
+            let at = args.len() - 2;
+            let split = RowOperands {
+                positions: &[],
+                element_bytes: 0,
+                lower: false,
+                range: Some((rows, at)),
+            };
+            call_by_rows(em, check, (kernel, ty), (args, split), min_work);
+        }
+        None => {
+            let n = args.len();
+            args[n - 2] = em.b.const_i64(0);
+            args[n - 1] = rows;
+            let call = em.b.call(kernel, ty, &args);
+            em.b.locate_call(call);
+        }
     }
-    let call = em.b.call(kernel, ty, args);
-    em.b.locate_call(call);
     leave_to_exit(em, live)
 }
 
 /// The batched kernel's arguments: R, Q, N, K, A (base, r, q and column strides), B,
-/// sum (base, stride 1), mc, kc, fused.
+/// sum (base, stride 1), mc, kc, fused, and two places for its first and last rows;
+/// with the number of rows, R * Q.
 fn batched_arguments(
     em: &Emitter<'_, '_>,
     product: &Product,
     batch: &crate::transform::product::batched::Batch,
-) -> Result<Vec<Value>, CodegenError> {
+) -> Result<(Vec<Value>, Value), CodegenError> {
     let [q, n, k] = &product.trips;
     let mut args = vec![
         em.expr(&batch.batches)?,
@@ -279,7 +301,9 @@ fn batched_arguments(
             .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
         args.push(em.b.const_i64(size));
     }
-    Ok(args)
+    let rows = em.b.binary(LLVMOpcode::LLVMMul, args[0], args[1]);
+    args.extend([em.b.const_i64(0), rows]);
+    Ok((args, rows))
 }
 
 /// The scaled kernel's `start`, `beta`, `scale_a`, `alpha` (1.0 of the elements' type
@@ -323,7 +347,8 @@ fn two_terms_arguments(
 /// The call on blocks of `MICRO_ROWS` rows, from a placeholder `first` block to a
 /// placeholder `end` (see `fork`), left as a site for `outline`: the kernel gets
 /// `min(end * MICRO_ROWS, M) - first * MICRO_ROWS` rows (none or less: it returns), the
-/// operands indexed by i (`rows`) from the first of them. The blocks of rows are weighed
+/// operands indexed by i (`rows`) from the first of them (the batched kernel: its first
+/// and last rows as two arguments). The blocks of rows are weighed
 /// as a loop with the j and k loops inside. For a lower triangle, the kernel's `lower`
 /// (its last argument) says which row of C its first is, its columns end at its last
 /// row, and the threads get blocks of equal work (`Schedule::Triangle`); else blocks of
@@ -337,7 +362,7 @@ fn call_by_rows<'f>(
 ) {
     let b = em.b;
     let unit = b.const_i64(MICRO_ROWS as i64);
-    let m = args[0];
+    let m = rows.range.map_or(args[0], |(total, _)| total);
     let rounded = b.binary(LLVMOpcode::LLVMAdd, m, b.const_i64(MICRO_ROWS as i64 - 1));
     let blocks = b.binary(LLVMOpcode::LLVMSDiv, rounded, unit);
     let none = b.icmp(LLVMIntPredicate::LLVMIntSLT, m, b.const_i64(1));
@@ -351,7 +376,12 @@ fn call_by_rows<'f>(
     let after = b.binary(LLVMOpcode::LLVMMul, end, unit);
     let past = b.icmp(LLVMIntPredicate::LLVMIntSLT, m, after);
     let last = b.select(past, m, after);
-    args[0] = b.binary(LLVMOpcode::LLVMSub, last, row);
+    if let Some((_, at)) = rows.range {
+        args[at] = row;
+        args[at + 1] = last;
+    } else {
+        args[0] = b.binary(LLVMOpcode::LLVMSub, last, row);
+    }
     // Each operand indexed by i: its base, then its row stride in elements.
     let element_bytes = b.const_i64(rows.element_bytes as i64);
     for &base in rows.positions {
@@ -390,11 +420,13 @@ fn call_by_rows<'f>(
 
 /// The kernel's arguments that are operands indexed by i (each a base pointer followed
 /// by its row stride), the bytes of their elements, and whether only C's lower triangle
-/// is computed.
+/// is computed; or, for the batched kernel, the number of rows and where its first and
+/// last rows go (it offsets its operands itself, the rows of successive r apart).
 struct RowOperands<'a> {
     positions: &'a [usize],
     element_bytes: u64,
     lower: bool,
+    range: Option<(Value, usize)>,
 }
 
 /// Whether only C's lower triangle is the product's (`j <= i`, i counted by the kernel
