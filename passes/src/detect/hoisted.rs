@@ -120,16 +120,35 @@ fn version<'f>(fa: &FunctionAnalyses<'f>, nest: &RejectedNest<'f>) -> bool {
         let same = b.icmp(LLVMIntPredicate::LLVMIntEQ, before, loaded);
         condition = b.binary(LLVMOpcode::LLVMAnd, condition, same);
     }
+    branch_to_copy(
+        &b,
+        (preheader, terminator),
+        condition,
+        copy[&root.header()],
+        root,
+    );
+    say_versioned(fa, root, &hoisted);
+    true
+}
+
+/// Replaces the preheader's `terminator` by the versioning branch: to the copy (whose
+/// header is `copy_header`) when `condition` holds, to the original loops otherwise. The
+/// original loops are the fallback: detection leaves them alone from now on. Also
+/// `detect::rows`' versioning.
+pub(super) fn branch_to_copy<'f>(
+    b: &IrBuilder<'f>,
+    (preheader, terminator): (BasicBlock<'f>, InstructionValue<'f>),
+    condition: LLVMValueRef,
+    copy_header: BasicBlock<'f>,
+    root: Loop<'f>,
+) {
     b.erase(terminator.as_value_ref());
     b.position_at_end(preheader);
-    let branch = b.cond_br(condition, copy[&root.header()], root.header());
+    let branch = b.cond_br(condition, copy_header, root.header());
     mark(branch, HOISTED);
-    // The original loops are the fallback: detection leaves them alone from now on.
     for l in root.preorder() {
         l.tag(HANDLED);
     }
-    say_versioned(fa, root, &hoisted);
-    true
 }
 
 /// Loads each field once in front of `terminator` (the preheader's), marked; `None`

@@ -44,7 +44,8 @@ use crate::llvm::ir::{
 use crate::llvm::{FunctionAnalyses, Loop, RemarkAt, RemarkKind, Scev, ScevKind};
 
 use super::hoisted::{
-    copy_nest, fixed_in, leaves_through_exit_phis, null_safe, plain, within, HOISTED, SETTLED,
+    branch_to_copy, copy_nest, fixed_in, leaves_through_exit_phis, null_safe, plain, within,
+    HOISTED, SETTLED,
 };
 use super::reject::RejectReason;
 use super::{RejectedNest, HANDLED};
@@ -152,14 +153,13 @@ fn version<'f>(fa: &FunctionAnalyses<'f>, nest: &RejectedNest<'f>) -> bool {
     b.position_before(terminator);
     let placeholder = b.opaque_bool();
     mark(placeholder, HOISTED);
-    b.erase(terminator.as_value_ref());
-    b.position_at_end(preheader);
-    let branch = b.cond_br(placeholder, copy[&root.header()], root.header());
-    mark(branch, HOISTED);
-    // The original loops are the fallback: detection leaves them alone from now on.
-    for l in root.preorder() {
-        l.tag(HANDLED);
-    }
+    branch_to_copy(
+        &b,
+        (preheader, terminator),
+        placeholder,
+        copy[&root.header()],
+        root,
+    );
     say_versioned(fa, root, &tables);
     true
 }
