@@ -557,34 +557,50 @@ mod tests {
         }
     }
 
-    /// `for i < 4: for k < 5: s[i] += a[i][k]`, sites: loops i, k; load s, load a,
-    /// store s.
-    #[test]
-    fn a_row_sum_has_a_dependence_carried_by_k_with_distance_1() {
-        static POOL: AtomicUsize = AtomicUsize::new(0);
+    /// A nest record of `function` (file r.c, line 1) with these sites, folding its
+    /// first `folded` entries, its shadow memory counted in `pool`.
+    fn test_nest(
+        function: &str,
+        sites: Vec<SiteInfo>,
+        folded: u64,
+        pool: &'static AtomicUsize,
+    ) -> NestRecord {
         let identity = NestIdentity {
-            id: "rowsum:1:ab".into(),
-            function: "rowsum".into(),
+            id: format!("{function}:1:ab"),
+            function: function.into(),
             file: "r.c".into(),
             line: 1,
             module_hash: "ab".into(),
             modelled: false,
             thread: 0,
-            sites: vec![
+            sites,
+            facts: Vec::new(),
+        };
+        let positions = NestRecord::positions(&identity);
+        NestRecord::new(
+            identity,
+            FoldConfig::default(),
+            Shadow::new(positions, usize::MAX, pool),
+            folded,
+        )
+    }
+
+    /// `for i < 4: for k < 5: s[i] += a[i][k]`, sites: loops i, k; load s, load a,
+    /// store s.
+    #[test]
+    fn a_row_sum_has_a_dependence_carried_by_k_with_distance_1() {
+        static POOL: AtomicUsize = AtomicUsize::new(0);
+        let mut nest = test_nest(
+            "rowsum",
+            vec![
                 site(SiteKind::Loop, 1, None, "i"),
                 site(SiteKind::Loop, 2, Some(0), "k"),
                 site(SiteKind::Load, 2, Some(1), "s"),
                 site(SiteKind::Load, 2, Some(1), "a"),
                 site(SiteKind::Store, 2, Some(1), "s"),
             ],
-            facts: Vec::new(),
-        };
-        let positions = NestRecord::positions(&identity);
-        let mut nest = NestRecord::new(
-            identity,
-            FoldConfig::default(),
-            Shadow::new(positions, usize::MAX, &POOL),
             2,
+            &POOL,
         );
         let (s, a) = (0x1000u64, 0x8000u64);
         // Three entries, two folded: the third is only counted.
@@ -638,27 +654,15 @@ mod tests {
     #[test]
     fn past_its_budget_a_nest_runs_its_plain_copy_and_its_accesses_are_estimated() {
         static POOL: AtomicUsize = AtomicUsize::new(0);
-        let identity = NestIdentity {
-            id: "rows:1:ab".into(),
-            function: "rows".into(),
-            file: "r.c".into(),
-            line: 1,
-            module_hash: "ab".into(),
-            modelled: false,
-            thread: 0,
-            sites: vec![
+        let mut nest = test_nest(
+            "rows",
+            vec![
                 site(SiteKind::Loop, 1, None, "i"),
                 site(SiteKind::Loop, 2, Some(0), "k"),
                 site(SiteKind::Load, 2, Some(1), "a"),
             ],
-            facts: Vec::new(),
-        };
-        let positions = NestRecord::positions(&identity);
-        let mut nest = NestRecord::new(
-            identity,
-            FoldConfig::default(),
-            Shadow::new(positions, usize::MAX, &POOL),
             8,
+            &POOL,
         )
         .with_fold_events(20);
         nest.enter();
