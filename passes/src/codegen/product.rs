@@ -1,7 +1,8 @@
 //! Code generation for a recognised matrix product (`transform::product`): behind the
 //! region's run-time check (its assumptions and the arrays' ranges apart, as for loop
-//! code), one call of the packed kernel, linked into the module once
-//! (`llvm::link::kernel`) with the calling function's target attributes; its sizes,
+//! code), one call of the packed kernel, put into the module once
+//! (`llvm::link::kernel`: its assembly, or its IR with the calling function's target
+//! attributes); its sizes,
 //! base pointers and strides evaluated from the region's parameters in the check
 //! block. The original loops stay as the fallback when the check fails. A kernel built
 //! for AVX2 and FMA the caller's target lacks (`KernelTarget::CpuTest`) gets them as
@@ -42,30 +43,37 @@ use super::{
     leave_to_exit, open_check, structure, Check, CodegenError, Generated,
 };
 
-/// The kernel's bitcode, built from `passes/kernels/products.c` by `passes/build.rs`.
-const KERNEL_BITCODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/products.bc"));
-/// Its variant whose sums start at C's elements and are stored into C.
-const KERNEL_FROM_C_BITCODE: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_from_c.bc"));
-/// Its variant with two products per step (syr2k).
-const KERNEL_TWO_TERMS_BITCODE: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_two_terms.bc"));
-/// Its variant whose sums start at C, C * beta or +0.0, with A scaled by alpha.
-const KERNEL_SCALED_BITCODE: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled.bc"));
-/// The dot-product kernel's variant with A scaled by alpha.
-const KERNEL_ALPHA_BITCODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/products_alpha.bc"));
-/// Its batched variant, written back into A (doitgen).
-const KERNEL_BATCHED_BITCODE: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_batched.bc"));
+/// One build of the kernel, named by its stem in `passes/build.rs`.
+macro_rules! kernel_build {
+    ($stem:literal) => {
+        link::KernelBuild {
+            bitcode: include_bytes!(concat!(env!("OUT_DIR"), "/", $stem, ".bc")),
+            assembly: include_str!(concat!(env!("OUT_DIR"), "/", $stem, ".s")),
+        }
+    };
+}
+
+/// The kernel, built from `passes/kernels/products.c` by `passes/build.rs`, for doubles:
+/// the dot-product kernel; its variant whose sums start at C's elements and are stored
+/// into C; the one with two products per step (syr2k); the one whose sums start at C,
+/// C * beta or +0.0, with A scaled by alpha; the dot-product kernel with A scaled by
+/// alpha; the batched one, written back into A (doitgen).
+const KERNELS_F64: [link::KernelBuild; 6] = [
+    kernel_build!("products"),
+    kernel_build!("products_from_c"),
+    kernel_build!("products_two_terms"),
+    kernel_build!("products_scaled"),
+    kernel_build!("products_alpha"),
+    kernel_build!("products_batched"),
+];
 /// The same six, built for floats (in the same order).
-const KERNEL_F32_BITCODE: [&[u8]; 6] = [
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_f32.bc")),
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_from_c_f32.bc")),
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_two_terms_f32.bc")),
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled_f32.bc")),
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_alpha_f32.bc")),
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_batched_f32.bc")),
+const KERNELS_F32: [link::KernelBuild; 6] = [
+    kernel_build!("products_f32"),
+    kernel_build!("products_from_c_f32"),
+    kernel_build!("products_two_terms_f32"),
+    kernel_build!("products_scaled_f32"),
+    kernel_build!("products_alpha_f32"),
+    kernel_build!("products_batched_f32"),
 ];
 
 /// Replaces `region` (modelled as `scop`) by a call of the packed product, behind the
@@ -106,22 +114,15 @@ pub fn generate<'f>(
         (Accumulator::Scaled(_), None) => 3,
         (Accumulator::ScaledSum(_), None) => 4,
     };
-    let bitcode = match product.precision {
-        Precision::Double => [
-            KERNEL_BITCODE,
-            KERNEL_FROM_C_BITCODE,
-            KERNEL_TWO_TERMS_BITCODE,
-            KERNEL_SCALED_BITCODE,
-            KERNEL_ALPHA_BITCODE,
-            KERNEL_BATCHED_BITCODE,
-        ][variant],
-        Precision::Single => KERNEL_F32_BITCODE[variant],
+    let build = match product.precision {
+        Precision::Double => KERNELS_F64[variant],
+        Precision::Single => KERNELS_F32[variant],
     };
     let added = match product.target {
         KernelTarget::Caller => None,
         KernelTarget::CpuTest => Some(KernelTarget::CPU_TEST_FEATURES),
     };
-    let (kernel, ty) = link::kernel(fa.function(), bitcode, product.kernel(), added)
+    let (kernel, ty) = link::kernel(fa.function(), build, product.kernel(), added)
         .map_err(CodegenError::Unsupported)?;
     let b = IrBuilder::new(fa.function());
     let mut em = emitter(fa, &b, region, entering, HashMap::new(), folds);
