@@ -9,7 +9,8 @@
 //! beta or A by alpha (`products_scaled.bc`), and a fourth for two products per step
 //! (`products_two_terms.bc`), and a fifth for dot products with A scaled by alpha
 //! (`products_alpha.bc`), and a sixth for doitgen's batched product written back into
-//! A (`products_batched.bc`). Each is built again for float elements
+//! A (`products_batched.bc`), and a seventh for symm's symmetric product
+//! (`products_symm.bc`). Each is built again for float elements
 //! (`-DPOLYRUST_F32=1`, `products_f32.bc` and so on).
 //!
 //! Each variant is also compiled to x86-64 ELF assembly (`stem.s`, position
@@ -39,7 +40,7 @@ fn main() {
     // stored into C; the one whose sums start at C, C * beta or +0.0, with A scaled; the
     // one with two products per step (syr2k); the dot-product kernel with A scaled by
     // alpha. Each in double and in float.
-    let variants: [(&str, &[&str]); 6] = [
+    let variants: [(&str, &[&str]); 7] = [
         ("products", &[]),
         ("products_alpha", &["-DPOLYRUST_ALPHA=1"]),
         ("products_from_c", &["-DPOLYRUST_SUMS_FROM_C=1"]),
@@ -54,6 +55,10 @@ fn main() {
                 "-DPOLYRUST_SCALED=1",
                 "-DPOLYRUST_BATCHED=1",
             ],
+        ),
+        (
+            "products_symm",
+            &["-DPOLYRUST_SUMS_FROM_C=1", "-DPOLYRUST_SYMM=1"],
         ),
         (
             "products_two_terms",

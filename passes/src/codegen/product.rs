@@ -57,23 +57,25 @@ macro_rules! kernel_build {
 /// the dot-product kernel; its variant whose sums start at C's elements and are stored
 /// into C; the one with two products per step (syr2k); the one whose sums start at C,
 /// C * beta or +0.0, with A scaled by alpha; the dot-product kernel with A scaled by
-/// alpha; the batched one, written back into A (doitgen).
-const KERNELS_F64: [link::KernelBuild; 6] = [
+/// alpha; the batched one, written back into A (doitgen); the symmetric one (symm).
+const KERNELS_F64: [link::KernelBuild; 7] = [
     kernel_build!("products"),
     kernel_build!("products_from_c"),
     kernel_build!("products_two_terms"),
     kernel_build!("products_scaled"),
     kernel_build!("products_alpha"),
     kernel_build!("products_batched"),
+    kernel_build!("products_symm"),
 ];
-/// The same six, built for floats (in the same order).
-const KERNELS_F32: [link::KernelBuild; 6] = [
+/// The same seven, built for floats (in the same order).
+const KERNELS_F32: [link::KernelBuild; 7] = [
     kernel_build!("products_f32"),
     kernel_build!("products_from_c_f32"),
     kernel_build!("products_two_terms_f32"),
     kernel_build!("products_scaled_f32"),
     kernel_build!("products_alpha_f32"),
     kernel_build!("products_batched_f32"),
+    kernel_build!("products_symm_f32"),
 ];
 
 /// Replaces `region` (modelled as `scop`) by a call of the packed product, behind the
@@ -108,6 +110,7 @@ pub fn generate<'f>(
     let folds = fold::plan(region, scop, scop, &[])?;
     let variant = match (product.accumulator, &product.second) {
         _ if product.batch.is_some() => 5,
+        _ if product.symmetric.is_some() => 6,
         (_, Some(_)) => 2,
         (Accumulator::Sum, None) => 0,
         (Accumulator::C, None) => 1,
@@ -167,6 +170,16 @@ fn build_call<'f>(
     if let Some(batch) = &product.batch {
         let (args, rows) = batched_arguments(em, product, batch)?;
         return call_batched(em, check, ok, (kernel, ty, args, rows), live);
+    }
+    if let Some(symmetric) = product.symmetric {
+        let args = symmetric_arguments(em, product, symmetric)?;
+        // Its rows are not independent (each takes updates from the rows below it):
+        // one call, on one thread.
+        branch_on_check(em, check, ok);
+        em.b.position_at_end(check.start);
+        let call = em.b.call(kernel, ty, &args);
+        em.b.locate_call(call);
+        return leave_to_exit(em, live);
     }
     let [m, n, k] = [
         em.expr(&product.trips[0])?,
@@ -305,6 +318,32 @@ fn batched_arguments(
     let rows = em.b.binary(LLVMOpcode::LLVMMul, args[0], args[1]);
     args.extend([em.b.const_i64(0), rows]);
     Ok((args, rows))
+}
+
+/// The symmetric kernel's arguments: M, N, A, B, C (base, row and column strides),
+/// mc, kc, fused, alpha and beta.
+fn symmetric_arguments(
+    em: &Emitter<'_, '_>,
+    product: &Product,
+    symmetric: crate::transform::product::symmetric::Symmetric,
+) -> Result<Vec<Value>, CodegenError> {
+    let mut args = vec![em.expr(&product.trips[0])?, em.expr(&product.trips[1])?];
+    for op in [&product.a, &product.b, &product.c] {
+        args.extend(operand_arguments(em, op)?);
+    }
+    let constants = [
+        product.blocking.mc,
+        product.blocking.kc,
+        u64::from(product.fused),
+    ];
+    for size in constants {
+        let size = i64::try_from(size)
+            .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
+        args.push(em.b.const_i64(size));
+    }
+    args.push(available_base(em, symmetric.alpha)?);
+    args.push(available_base(em, symmetric.beta)?);
+    Ok(args)
 }
 
 /// The scaled kernel's `start`, `beta`, `scale_a`, `alpha` (1.0 of the elements' type
