@@ -23,6 +23,10 @@
 // RUN: cmp %t.d/plain.out %t.d/new.out
 // RUN: %clang -O3 -fpass-plugin=%plugin -Rpass=polyrust -c %s -o /dev/null 2>&1 \
 // RUN:   | %FileCheck %s --check-prefix=REMARK
+// Under OpenMP threads the passes keep their own parallel loops (a block's loops would
+// fork once per row):
+// RUN: %clang -O3 -fpass-plugin=%plugin -mllvm -polyrust-parallel=true -Rpass=polyrust -c %s \
+// RUN:   -o /dev/null 2>&1 | %FileCheck %s --check-prefix=THREADS
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +94,8 @@ __attribute__((noinline)) void feedback(int m, int n, double A[restrict m][n],
 // REMARK: remark: region in atax {{.*}} optimized (matrix passes fused by blocks of 8 rows
 // REMARK: remark: region in mvt {{.*}} optimized (matrix passes fused by blocks of 8 rows
 // REMARK-NOT: region in feedback {{.*}} matrix passes fused
+// THREADS: remark: region in atax {{.*}} optimized
+// THREADS-NOT: matrix passes fused
 
 static double checksum(int n, const double *v) {
   double s = 0.0;

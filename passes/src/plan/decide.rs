@@ -54,7 +54,7 @@ pub fn decide(
         return imported_schedule(scop, &deps);
     };
     let _time = fa.time(Stage::Schedule);
-    if let Some(fused) = row_blocks(scop, &deps, schedule)? {
+    if let Some(fused) = row_blocks(scop, &deps, settings, schedule)? {
         return Ok(fused);
     }
     schedule::decide(scop, &deps, schedule, &hardware, &locality).map_err(|e| e.to_string())
@@ -63,12 +63,16 @@ pub fn decide(
 /// The first choice of the order: matrix-vector passes fused by blocks of rows
 /// (`transform::row_blocks`), where the region has their shape; SICA tiling
 /// (`-polyrust-tiling=sica`, the default) enables it, as it is a tiling of the rows.
+/// Not under OpenMP threads: the passes' own loops over rows (or, interchanged, over
+/// columns) run on the threads whole, where a block of 8 rows would fork its inner
+/// loops once per row.
 fn row_blocks(
     scop: &Scop,
     deps: &Dependences,
+    settings: &PlanSettings,
     schedule: &ScheduleSettings,
 ) -> Result<Option<Decision>, String> {
-    if schedule.tiling != Tiling::Sica {
+    if schedule.tiling != Tiling::Sica || settings.threads {
         return Ok(None);
     }
     let Some(fused) = transform::row_blocks::choose(scop, deps).map_err(|e| e.to_string())? else {
