@@ -137,9 +137,14 @@ impl<'f> Tree<'f> {
                     // Code generation recomputes it from the loop counters.
                     continue;
                 }
-                if op_block != block {
-                    // Another statement's value would be read from its scalar, which
-                    // the reader may run after the next write to.
+                // Another statement's value would be read from its scalar, which the
+                // reader may run after the next write to. Under a data-dependent
+                // branch around loops (`control::Guard`) it is recomputed with the
+                // tree instead, from the block that dominates this one (BLAS's
+                // `temp = alpha*b[l + j*ldb]` after the test of the same element):
+                // the scalar's may-write would keep the loops around the reader in
+                // their order.
+                if op_block != block && !conditions.guards.contains_key(&block) {
                     return None;
                 }
                 pending.push(op);
@@ -204,6 +209,15 @@ impl<'f> Tree<'f> {
             _ => false,
         }
     }
+}
+
+/// Whether `inst` may be recomputed elsewhere: a load from an array no access of the
+/// region writes, or an instruction without side effects.
+pub(super) fn recomputable_instruction<'f>(
+    accesses: &Accesses<'f>,
+    inst: InstructionValue<'f>,
+) -> bool {
+    Tree::admits(accesses, inst)
 }
 
 /// Replaces the reads of scalar `a` by reads of what its tree loads, and drops its
