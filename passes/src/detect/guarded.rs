@@ -23,7 +23,7 @@ use super::forward::recomputable_instruction;
 use super::reject::{RejectReason, Rejection};
 use super::translate::Translator;
 use crate::llvm::ir::{as_instruction, basic_value, operand, users};
-use crate::llvm::source_terms::describe_branch;
+use crate::llvm::source_terms::{describe_access, describe_branch, describe_value};
 use crate::model::spec::AccessKind;
 
 /// Most instructions in one condition: each is recomputed in every instance of every
@@ -84,6 +84,32 @@ pub fn conditions<'f>(
         .filter(|t| !t.is_empty())
         .map(|t| t.iter().map(|i| i.as_value_ref()).collect())
         .collect())
+}
+
+/// Why the condition's instruction `inst` cannot be computed again where the
+/// statements under the branch run.
+fn not_recomputable<'f>(
+    tr: &Translator<'_, 'f>,
+    accesses: &Accesses<'f>,
+    inst: InstructionValue<'f>,
+) -> String {
+    let written = accesses
+        .accesses
+        .iter()
+        .any(|x| x.inst == Some(inst) && accesses.arrays[x.array].written);
+    match written {
+        true => format!(
+            "the condition around a loop needs the {}, an array the region writes, so \
+             it cannot be tested again where the statements under it run",
+            describe_access(tr.fa(), inst)
+        ),
+        false => format!(
+            "the condition around a loop needs {}, which cannot be computed again where \
+             the statements under it run (loads from arrays the region does not write \
+             and arithmetic can)",
+            describe_value(tr.fa(), inst.as_value_ref())
+        ),
+    }
 }
 
 /// Drops the reads no instance needs once the conditions and forwarded values are
@@ -193,12 +219,7 @@ fn condition_tree<'f>(
             continue;
         }
         if !recomputable_instruction(accesses, inst) {
-            return Err(format!(
-                "the condition around a loop is computed by `{}`, which cannot be \
-                 recomputed where the statements under it run (only loads from arrays \
-                 the region does not write, and arithmetic, can)",
-                tr.fa().instruction_text(inst)
-            ));
+            return Err(not_recomputable(tr, accesses, inst));
         }
         if tree.len() == MAX_CONDITION_TREE {
             return Err(format!(
