@@ -168,7 +168,23 @@ fn drop_recomputed_reads<'f>(
                     && i.get_parent()
                         .is_some_and(|b| conditions.statement_block(b) == x.block)
             });
-            !own_load.is_some_and(|load| users(&load).iter().all(needless))
+            // Users in other statements read a recomputed copy, which they hold an
+            // access for (forwarded values' and conditions' loads are copied).
+            let copied_to = |b: BasicBlock<'f>| {
+                accesses
+                    .accesses
+                    .iter()
+                    .any(|y| y.block == b && y.inst == x.inst && y.kind == AccessKind::Read)
+            };
+            !own_load.is_some_and(|load| {
+                users(&load).iter().all(|u| {
+                    u.get_parent().is_some_and(|b| {
+                        let statement = conditions.statement_block(b);
+                        shape.contains_block(b)
+                            && (needless(u) || (statement != x.block && copied_to(statement)))
+                    })
+                })
+            })
         })
         .collect();
     let mut keep = kept.into_iter();
@@ -192,6 +208,31 @@ fn drop_recomputed_reads<'f>(
         })
         .collect();
     accesses.accesses.retain(|x| !unread.contains(&x.array));
+    drop_idle_statements(conditions, accesses, guard_branches);
+}
+
+/// Drops the statements under a guard (and the guards' own blocks) that write nothing:
+/// what is left of them is reads for values computed again elsewhere, and they do
+/// nothing.
+fn drop_idle_statements<'f>(
+    conditions: &BlockConditions<'f>,
+    accesses: &mut Accesses<'f>,
+    guard_branches: &HashSet<LLVMValueRef>,
+) {
+    let writers: HashSet<BasicBlock<'f>> = accesses
+        .accesses
+        .iter()
+        .filter(|x| x.kind != AccessKind::Read)
+        .map(|x| x.block)
+        .collect();
+    let guarded_or_test = |b: BasicBlock<'f>| {
+        conditions.guards.contains_key(&b)
+            || b.get_terminator()
+                .is_some_and(|t| guard_branches.contains(&t.as_value_ref()))
+    };
+    accesses
+        .accesses
+        .retain(|x| writers.contains(&x.block) || !guarded_or_test(x.block));
     accesses.drop_unused_arrays();
 }
 
