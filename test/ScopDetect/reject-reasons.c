@@ -80,8 +80,11 @@ void switch_in_loop(int *restrict v, int n) {
   }
 }
 
+// A data-dependent branch around a loop is modelled when its condition can be tested
+// again where the loop's instances run (ScopInfo/guarded-loops.c); this one reads v,
+// which the loop writes.
 void data_dependent_branch_around_loop(double *restrict v, int n) {
-  // CHECK: reject-reasons.c:[[@LINE+1]]:3: remark: loop not modelled: non-affine branch condition: branch at line [[@LINE+2]]: data-dependent floating-point comparison [-Rpass-missed=polyrust]
+  // CHECK: reject-reasons.c:[[@LINE+1]]:3: remark: loop not modelled: non-affine branch condition: branch at line [[@LINE+2]]: the condition around a loop needs the read of v[i], an array the region writes, so it cannot be tested again where the statements under it run [-Rpass-missed=polyrust]
   for (int i = 0; i < n; i++)
     if (v[i] > 0.0)
       for (int j = 0; j < n; j++)

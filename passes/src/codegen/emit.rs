@@ -69,6 +69,9 @@ pub struct Emitter<'a, 'f> {
     pub threads: Option<u64>,
     /// The code being emitted is inside a loop emitted for threads (no fork nests).
     pub forking: bool,
+    /// Statements whose data-dependent conditions a loop around the code being emitted
+    /// tested already (see `hoist_guards`).
+    pub tested: Vec<String>,
     /// Stores into the scalars' stack slots emitted so far.
     pub slot_stores: std::cell::Cell<usize>,
     /// The loops emitted for threads, to outline once the region verifies.
@@ -225,7 +228,17 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     return Ok(());
                 }
                 let start = self.expr(init)?;
-                self.counted_loop(iterator, start, None, cond, inc, body, *parallel)
+                let Some(skips) = self.hoist_guards(iterator, start, cond, body)? else {
+                    return self.counted_loop(iterator, start, None, cond, inc, body, *parallel);
+                };
+                let built = self.counted_loop(iterator, start, None, cond, inc, body, *parallel);
+                self.tested.pop();
+                built?;
+                for skipped in skips.into_iter().rev() {
+                    self.b.br(skipped);
+                    self.b.position_at_end(skipped);
+                }
+                Ok(())
             }
             AstNode::User { statement, args } => self.statement(statement, args),
         }
@@ -377,6 +390,11 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 "statement {name} has no block"
             )));
         }
+        let skipped = if self.tested.contains(&st.name) {
+            None
+        } else {
+            self.open_guards(st, &counters)?
+        };
         // Expansions go before a placeholder terminator, removed at the end.
         let start = self.current()?;
         let placeholder = self.placeholder()?;
@@ -392,7 +410,105 @@ impl<'a, 'f> Emitter<'a, 'f> {
         self.write_scalars(spec, &instance, placeholder, &mut local)?;
         self.b.erase(placeholder.as_value_ref());
         self.b.position_at_end(end);
+        if let Some(skipped) = skipped {
+            self.b.br(skipped);
+            self.b.position_at_end(skipped);
+        }
         Ok(())
+    }
+
+    /// When every statement instance in the loop of `iterator` (from `start` while
+    /// `cond`; its `body`, without guards of the AST) is of one statement under
+    /// data-dependent branches, whose conditions read counters the loop gives the same
+    /// value to in all of them: the conditions tested once, in front of the loop, once
+    /// it is known to run (so that they read only elements the original reads), and
+    /// the loop then emitted where they hold (the builder is left there, the statement
+    /// marked tested). Returns the blocks to go on from, innermost test last.
+    fn hoist_guards(
+        &mut self,
+        iterator: &str,
+        start: Value,
+        cond: &AstExpr,
+        body: &AstNode,
+    ) -> Result<Option<Vec<BasicBlock<'f>>>, CodegenError> {
+        let mut calls = Vec::new();
+        let mut inner = vec![iterator.to_string()];
+        if !statement_calls(body, &mut calls, &mut inner) {
+            return Ok(None);
+        }
+        let Some((name, args)) = calls.first().copied() else {
+            return Ok(None);
+        };
+        let Some(st) = self.region.ir.statements.iter().find(|s| s.name == *name) else {
+            return Ok(None);
+        };
+        if st.guards.is_empty() || self.tested.contains(&st.name) || args.len() < st.guard_depth {
+            return Ok(None);
+        }
+        let outer = &args[..st.guard_depth];
+        let same = calls
+            .iter()
+            .all(|(n, a)| *n == name && a.get(..st.guard_depth) == Some(outer));
+        if !same || outer.iter().any(|e| mentions(e, &inner)) {
+            return Ok(None);
+        }
+        let counters: Vec<Value> = outer
+            .iter()
+            .map(|a| self.expr(a))
+            .collect::<Result<_, _>>()?;
+        let previous = self.ids.insert(iterator.to_string(), start);
+        let runs = self.condition(cond);
+        self.restore(iterator, previous);
+        let here = self.current()?;
+        let entered = self.block("polyrust.entered", here);
+        let not_entered = self.block("polyrust.not.entered", here);
+        self.b.cond_br(runs?, entered, not_entered);
+        self.b.position_at_end(entered);
+        let mut skips = vec![not_entered];
+        skips.extend(self.open_guards(st, &counters)?);
+        self.tested.push(st.name.clone());
+        Ok(Some(skips))
+    }
+
+    /// For a statement under data-dependent branches around loops (`detect::guarded`):
+    /// their conditions, recomputed for this instance, and a branch to a new block
+    /// where the instance runs (the builder is left there) or to the block returned,
+    /// where the code goes on. `None` (and nothing emitted) for other statements.
+    fn open_guards(
+        &mut self,
+        st: &StatementIr<'f>,
+        counters: &[Value],
+    ) -> Result<Option<BasicBlock<'f>>, CodegenError> {
+        if st.guards.is_empty() {
+            return Ok(None);
+        }
+        let start = self.current()?;
+        let placeholder = self.placeholder()?;
+        let mut local: HashMap<Value, Value> = HashMap::new();
+        let mut runs: Option<Value> = None;
+        for guard in &st.guards {
+            let condition = guard
+                .branch
+                .get_terminator()
+                .and_then(|t| crate::llvm::ir::operand(t, 0))
+                .ok_or_else(|| CodegenError::Unsupported("a guard without condition".into()))?;
+            let mut holds = self.value(condition, st, counters, placeholder, &mut local)?;
+            if !guard.taken {
+                let all_ones = self.b.const_int(type_of(holds), -1);
+                holds = self.b.binary(LLVMOpcode::LLVMXor, holds, all_ones);
+            }
+            runs = Some(match runs {
+                Some(r) => self.b.binary(LLVMOpcode::LLVMAnd, r, holds),
+                None => holds,
+            });
+        }
+        let runs = runs.ok_or_else(|| CodegenError::Unsupported("no guard".into()))?;
+        let body = self.block("polyrust.guarded", start);
+        let skipped = self.block("polyrust.unguarded", start);
+        self.b.cond_br(runs, body, skipped);
+        self.b.erase(placeholder.as_value_ref());
+        self.b.position_at_end(body);
+        Ok(Some(skipped))
     }
 
     /// The values the blocks of a statement with a branch inside take from outside the
@@ -1032,5 +1148,39 @@ impl<'a, 'f> Emitter<'a, 'f> {
         };
         local.insert(op, mapped);
         Ok(mapped)
+    }
+}
+
+/// The statement calls in `node` (name and arguments), and the iterators of the loops
+/// in it added to `iterators`; false if `node` holds a guard of the AST (an `if`),
+/// whose instances may not run at all.
+fn statement_calls<'n>(
+    node: &'n AstNode,
+    calls: &mut Vec<(&'n String, &'n [AstExpr])>,
+    iterators: &mut Vec<String>,
+) -> bool {
+    match node {
+        AstNode::Block(children) => children
+            .iter()
+            .all(|child| statement_calls(child, calls, iterators)),
+        AstNode::Mark(inner) => statement_calls(inner, calls, iterators),
+        AstNode::If { .. } => false,
+        AstNode::For { iterator, body, .. } => {
+            iterators.push(iterator.clone());
+            statement_calls(body, calls, iterators)
+        }
+        AstNode::User { statement, args } => {
+            calls.push((statement, args.as_slice()));
+            true
+        }
+    }
+}
+
+/// Whether `e` reads one of `names`.
+fn mentions(e: &AstExpr, names: &[String]) -> bool {
+    match e {
+        AstExpr::Int(_) => false,
+        AstExpr::Id(name) => names.contains(name),
+        AstExpr::Op(_, args) => args.iter().any(|a| mentions(a, names)),
     }
 }

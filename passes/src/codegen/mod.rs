@@ -263,6 +263,7 @@ fn emitter<'a, 'f>(
         storage: Vec::new(),
         threads: None,
         forking: false,
+        tested: Vec::new(),
         slot_stores: std::cell::Cell::new(0),
         fork_sites: Vec::new(),
         forks: outline::Forks::default(),

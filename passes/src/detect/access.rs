@@ -277,7 +277,8 @@ fn raw_access<'f>(
         ));
     }
     let statement = conditions.statement_block(block);
-    let conditional = statement != block;
+    // Under a data-dependent branch, in the statement's own blocks or around its loops.
+    let conditional = statement != block || conditions.guards.contains_key(&statement);
     let value = touch.value;
     let raw = RawAccess {
         inst,
@@ -1532,8 +1533,14 @@ impl<'f> Scalars<'_, '_, 'f> {
             for inst in original.get_instructions() {
                 out.extend(memory.remove(&inst).unwrap_or_default());
             }
+            // A statement under a data-dependent branch around loops may not run.
+            let kind = if self.conditions.guards.contains_key(&block) {
+                AccessKind::MayWrite
+            } else {
+                AccessKind::MustWrite
+            };
             for w in self.writes.remove(&index).unwrap_or_default() {
-                out.push(scalar_access(AccessKind::MustWrite, w));
+                out.push(scalar_access(kind, w));
             }
         }
         out

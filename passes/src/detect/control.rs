@@ -88,6 +88,19 @@ pub struct BlockConditions<'f> {
     /// Blocks under a data-dependent branch, mapped to the block holding that branch:
     /// together they form one statement whose writes may or may not happen.
     pub absorbed: HashMap<BasicBlock<'f>, BasicBlock<'f>>,
+    /// Blocks under a data-dependent branch whose subregion holds loops (the reference
+    /// BLAS `if (b[l + j*ldb] != 0.) for (i) ...`): each keeps its own statements and
+    /// loops, which may or may not run; code generation tests the branch's condition
+    /// again in each instance (outermost guard first).
+    pub guards: HashMap<BasicBlock<'f>, Vec<Guard<'f>>>,
+}
+
+/// A data-dependent branch a block runs under: the block runs only when the branch in
+/// `branch` goes the `taken` way (`true`: its first successor).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Guard<'f> {
+    pub branch: BasicBlock<'f>,
+    pub taken: bool,
 }
 
 impl<'f> BlockConditions<'f> {
@@ -108,6 +121,7 @@ pub fn block_conditions<'f>(
     // Edge conditions of each branch, computed once per branching block.
     let mut edges: HashMap<(BasicBlock<'f>, BasicBlock<'f>), Cond> = HashMap::new();
     let mut absorbed: HashMap<BasicBlock<'f>, BasicBlock<'f>> = HashMap::new();
+    let mut guards: HashMap<BasicBlock<'f>, Vec<Guard<'f>>> = HashMap::new();
     // Branches on `i1` phis, translated once the blocks before them have conditions.
     let mut deferred: Vec<BasicBlock<'f>> = Vec::new();
     for block in &shape.blocks {
@@ -167,16 +181,28 @@ pub fn block_conditions<'f>(
                 tr.take_assumed();
                 // A data-dependent if/else without loops inside becomes part of one
                 // statement (its edges stay unconstrained); anything else is rejected.
-                match conditional_subregion(tr, *block) {
-                    Some(members) => {
-                        for m in members {
-                            absorbed.insert(m, *block);
-                        }
+                // One whose subregion holds loops keeps its statements, which may or
+                // may not run (`guarded_subregion`).
+                if let Some(members) = conditional_subregion(tr, *block) {
+                    for m in members {
+                        absorbed.insert(m, *block);
                     }
-                    None => problems.push(Rejection::new(
+                } else if let Some(members) = guarded_subregion(tr, *block) {
+                    // Both edges stay unconstrained: the blocks under them run at most
+                    // when the branch does.
+                    edges.insert((*block, succs[0]), Cond::True);
+                    edges.insert((*block, succs[1]), Cond::True);
+                    for (m, taken) in members {
+                        guards.entry(m).or_default().push(Guard {
+                            branch: *block,
+                            taken,
+                        });
+                    }
+                } else {
+                    problems.push(Rejection::new(
                         RejectReason::NonAffineCondition,
                         format!("{}: {why}", describe_branch(fa, *block)),
-                    )),
+                    ))
                 }
             }
         }
@@ -290,6 +316,7 @@ pub fn block_conditions<'f>(
         conds,
         assumed,
         absorbed,
+        guards,
     })
 }
 
@@ -440,6 +467,71 @@ fn conditional_subregion<'f>(
         }
     }
     Some(members)
+}
+
+/// The blocks strictly between `branch` and the first later block of the same loop
+/// that every path from `branch` reaches, each with the way of the branch it lies
+/// under, when that subregion holds loops: each block lies directly in the branch's
+/// loop or in a loop entered inside the subregion, none is reached from both ways,
+/// and no path goes back to a header of the branch's loops. `None` otherwise.
+fn guarded_subregion<'f>(
+    tr: &Translator<'_, 'f>,
+    branch: BasicBlock<'f>,
+) -> Option<Vec<(BasicBlock<'f>, bool)>> {
+    let fa = tr.fa();
+    let shape = tr.shape();
+    let level = fa.loop_for_block(branch);
+    let start = shape.position(branch)?;
+    let merge = *shape.blocks[start + 1..]
+        .iter()
+        .find(|b| fa.loop_for_block(**b) == level && fa.post_dominates(**b, branch))?;
+    let mut members: Vec<(BasicBlock<'f>, bool)> = Vec::new();
+    for (k, first) in successors(branch).into_iter().enumerate() {
+        let taken = k == 0;
+        let mut stack = vec![first];
+        while let Some(b) = stack.pop() {
+            if b == merge || members.contains(&(b, taken)) {
+                continue;
+            }
+            if members.iter().any(|(m, _)| *m == b)
+                || !shape.contains_block(b)
+                || !entered_below(tr, level, branch, b)
+            {
+                return None;
+            }
+            members.push((b, taken));
+            stack.extend(successors(b));
+            if members.len() > 1000 {
+                return None;
+            }
+        }
+    }
+    let holds_loop = members.iter().any(|(m, _)| fa.loop_for_block(*m) != level);
+    holds_loop.then_some(members)
+}
+
+/// Whether `block` lies directly in `level` (not at its header) or in a loop nested in
+/// `level` whose outermost loop below `level` has its header dominated by `branch`.
+fn entered_below<'f>(
+    tr: &Translator<'_, 'f>,
+    level: Option<Loop<'f>>,
+    branch: BasicBlock<'f>,
+    block: BasicBlock<'f>,
+) -> bool {
+    let fa = tr.fa();
+    let mut current = fa.loop_for_block(block);
+    if current == level {
+        return !level.is_some_and(|l| l.header() == block);
+    }
+    while let Some(l) = current {
+        if l.parent() == level {
+            return tr.shape().contains_loop(l)
+                && l.header() != branch
+                && fa.dominates(branch, l.header());
+        }
+        current = l.parent();
+    }
+    false
 }
 
 /// Predecessors inside the region over forward (non-back) edges.

@@ -106,7 +106,8 @@ impl<'f> Tree<'f> {
             let user_block = user.get_parent()?;
             if user.get_opcode() == InstructionOpcode::Phi
                 || !shape.contains_block(user_block)
-                || conditions.statement_block(user_block) == statement
+                || (conditions.statement_block(user_block) == statement
+                    && !tests_guard(conditions, user))
             {
                 return None;
             }
@@ -137,9 +138,14 @@ impl<'f> Tree<'f> {
                     // Code generation recomputes it from the loop counters.
                     continue;
                 }
-                if op_block != block {
-                    // Another statement's value would be read from its scalar, which
-                    // the reader may run after the next write to.
+                // Another statement's value would be read from its scalar, which the
+                // reader may run after the next write to. Under a data-dependent
+                // branch around loops (`control::Guard`) it is recomputed with the
+                // tree instead, from the block that dominates this one (BLAS's
+                // `temp = alpha*b[l + j*ldb]` after the test of the same element):
+                // the scalar's may-write would keep the loops around the reader in
+                // their order.
+                if op_block != block && !conditions.guards.contains_key(&block) {
                     return None;
                 }
                 pending.push(op);
@@ -204,6 +210,34 @@ impl<'f> Tree<'f> {
             _ => false,
         }
     }
+}
+
+/// Whether `user` is the condition of a data-dependent branch around loops
+/// (`control::Guard`), used by nothing else: it is computed again where the statements
+/// under the branch run (`guarded`), so it needs no value of its block (the weight in
+/// `if (w[i] > 0.) for (j) y[i][j] += w[i] * z[j][i]`).
+fn tests_guard<'f>(conditions: &BlockConditions<'f>, user: InstructionValue<'f>) -> bool {
+    let Some(block) = user.get_parent() else {
+        return false;
+    };
+    let is_guard = conditions
+        .guards
+        .values()
+        .flatten()
+        .any(|g| g.branch == block);
+    let only_branch = users(&user)
+        .iter()
+        .all(|u| Some(*u) == block.get_terminator());
+    is_guard && only_branch
+}
+
+/// Whether `inst` may be recomputed elsewhere: a load from an array no access of the
+/// region writes, or an instruction without side effects.
+pub(super) fn recomputable_instruction<'f>(
+    accesses: &Accesses<'f>,
+    inst: InstructionValue<'f>,
+) -> bool {
+    Tree::admits(accesses, inst)
 }
 
 /// Replaces the reads of scalar `a` by reads of what its tree loads, and drops its

@@ -14,6 +14,7 @@ pub mod affine;
 pub mod build;
 pub mod control;
 pub mod forward;
+pub mod guarded;
 pub mod hoisted;
 pub mod instructions;
 pub mod promoted;
@@ -112,6 +113,12 @@ pub struct StatementIr<'f> {
     pub loops: Vec<Loop<'f>>,
     /// Values of promoted scalars the statement writes to their element.
     pub promoted_writes: Vec<promoted::PromotedWrite>,
+    /// The data-dependent branches around loops it runs under, outermost first: each
+    /// instance runs only where their conditions (recomputed, see `guarded`) hold.
+    pub guards: Vec<control::Guard<'f>>,
+    /// How many of its counters, outermost first, the conditions of `guards` read
+    /// (the loops around the innermost guard's branch).
+    pub guard_depth: usize,
 }
 
 #[derive(Clone, Copy)]
@@ -452,7 +459,9 @@ fn memory<'f>(
 ) -> Result<Memory<'f>, Vec<Rejection>> {
     let mut accesses = access::collect(tr, conditions, bounds)?;
     let promotions = promoted::to_memory(tr, conditions, bounds, &mut accesses);
-    let forwarded = forward::recompute(tr, conditions, &mut accesses);
+    let mut forwarded = forward::recompute(tr, conditions, &mut accesses);
+    let conditions_recomputed = guarded::conditions(tr, conditions, &mut accesses, &forwarded)?;
+    forwarded.extend(conditions_recomputed);
     Ok(Memory {
         accesses,
         promotions,
@@ -545,6 +554,21 @@ fn statement_irs<'f>(
                 .filter(|(block, _)| block == rep)
                 .map(|(_, write)| *write)
                 .collect(),
+            guards: found
+                .conditions
+                .guards
+                .get(rep)
+                .cloned()
+                .unwrap_or_default(),
+            guard_depth: found
+                .conditions
+                .guards
+                .get(rep)
+                .into_iter()
+                .flatten()
+                .map(|g| found.shape.loops_around(fa, g.branch).len())
+                .max()
+                .unwrap_or(0),
         })
         .collect()
 }

@@ -523,6 +523,7 @@ impl<'a, 't, 'f> Search<'a, 't, 'f> {
             let fa = self.tr.fa();
             let store_block = element.after_home?.0.get_parent()?;
             if self.conditions.absorbed.contains_key(&store_block)
+                || self.conditions.guards.contains_key(&store_block)
                 || !fa.dominates(self.pre, store_block)
                 || !fa.post_dominates(store_block, self.pre)
             {

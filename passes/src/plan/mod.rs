@@ -201,7 +201,20 @@ pub fn plan_region(
     }
     loop {
         subject.ctx.start_region();
-        let enabled = settings.enabled.less(&fallbacks);
+        let mut enabled = settings.enabled.less(&fallbacks);
+        // Register tiles put copies of a statement for several values of its outer
+        // counters into one innermost loop: under a data-dependent condition
+        // (`detect::guarded`) each copy tests its own there, which keeps the loop from
+        // vectorizing; without them the test is made once around the innermost loop.
+        if subject
+            .region
+            .ir
+            .statements
+            .iter()
+            .any(|s| !s.guards.is_empty())
+        {
+            enabled.register_tiling = false;
+        }
         let new = match attempt(subject, scop, imported, settings, enabled, &mut notes) {
             Ok(new) => new,
             Err(reason) => return plan(Outcome::Keep(reason), notes),

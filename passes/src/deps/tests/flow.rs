@@ -220,3 +220,34 @@ fn unrolled_point_writes_still_kill_as_must_writes() {
     assert_relation(&deps.flow, "{ S1[] -> S2[i] : 0 <= i < 8 }");
     assert_relation(&deps.output, "{ S0[] -> S1[] }");
 }
+
+#[test]
+fn guarded_update_reads_every_earlier_update_and_keeps_its_inner_loop_parallel() {
+    // The reference BLAS dgemm under `if (B(l,j) != 0.)`: every instance may write
+    // C(i,j), so a read of it may see any earlier l's value (not only l - 1's), yet
+    // nothing crosses i, and j stays parallel.
+    let spec = region(
+        "guarded:entry",
+        &["n"],
+        vec![array("B", &["n"]), array("A", &["n"]), array("C", &["n"])],
+        vec![statement(
+            "S0",
+            "[n] -> { S0[j, l, i] : 0 <= j < n and 0 <= l < n and 0 <= i < n }",
+            &[0, 0, 0, 0],
+            vec![
+                read("B", "{ S0[j, l, i] -> B[j, l] }"),
+                read("A", "{ S0[j, l, i] -> A[l, i] }"),
+                read("C", "{ S0[j, l, i] -> C[j, i] }"),
+                may_write("C", "{ S0[j, l, i] -> C[j, i] }"),
+            ],
+        )],
+    );
+    let (_scop, deps) = deps_of(&spec);
+    assert_relation(
+        &deps.flow,
+        "[n] -> { S0[j, l, i] -> S0[j, l2, i] : 0 <= j < n and 0 <= l < l2 < n and 0 <= i < n }",
+    );
+    assert_eq!(deps.loop_is_parallel("S0", 1), Some(true));
+    assert_eq!(deps.loop_is_parallel("S0", 2), Some(false));
+    assert_eq!(deps.loop_is_parallel("S0", 3), Some(true));
+}
