@@ -30,6 +30,10 @@ pub fn decide(
         return Ok(Decision::Keep(e.to_string()));
     }
     let hardware = hardware(fa, &settings.hardware);
+    let schedule = &ScheduleSettings {
+        reruns: subject.region.ir.reruns_over_its_arrays(fa),
+        ..schedule.clone()
+    };
     let locality = if imported {
         None
     } else {

@@ -80,6 +80,10 @@ pub struct ScheduleSettings {
     pub register_tiling: bool,
     /// The share of L1 that SICA's tiles fill, in (0, 1].
     pub sica_rho: f64,
+    /// The region runs again over the same arrays in a loop of its function
+    /// (`RegionIr::reruns_over_its_arrays`), so the rows a two-loop chain band
+    /// interleaves may come from cache (see `chain_band`); true until the region is known.
+    pub reruns: bool,
 }
 
 impl ScheduleSettings {
@@ -90,6 +94,7 @@ impl ScheduleSettings {
             time_tiling: options.time_tiling,
             register_tiling: options.register_tiling,
             sica_rho: options.sica_rho,
+            reruns: true,
         }
     }
 }
@@ -646,7 +651,8 @@ fn worth_tiling(band: &BandInfo, min_loops: usize) -> bool {
 /// 1600; `for i: for k < j: s -= A[i][k] * A[j][k]`, `s` in `A[i][j]`): 0.55 s at -O3,
 /// 0.22 s with i by 21 and k by 16 (Polly, 32 x 32: 0.26 s); i is now tiled by the
 /// chains that overlap (`sica::OVERLAPPED_CHAINS`). Other two-loop bands stay untiled
-/// (stencils and rank-1 updates lost up to 20%).
+/// (stencils and rank-1 updates lost up to 20%). Only in a region that runs again over
+/// its arrays (`ScheduleSettings::reruns`): see `CHAINS_FROM_MEMORY`.
 fn chain_band(
     scop: &Scop,
     band: &BandInfo,
@@ -658,6 +664,7 @@ fn chain_band(
         return false;
     };
     settings.tiling == Tiling::Sica
+        && settings.reruns
         && band.permutable
         && band.coincident.len() == 2
         && band.coincident.len() < MIN_TILED_LOOPS
@@ -1168,11 +1175,13 @@ fn nothing_to_gain(
     let min_loops = min_tiled_loops(settings);
     let deep = scop.statements.iter().any(|s| s.depth() >= min_loops);
     let locality = reuse::analyse(scop, min_loops, hardware.l2_bytes.value)?;
+    let chain = locality.chain.is_some();
     let prospect = prospect(locality, settings, deep, min_loops);
     // A 1-D stencil iterated in time has no third loop but gains from time tiles
     // (asked only of regions nothing else would take: a reduction's rows read other
-    // elements than they write too, and their chains are tiled otherwise).
+    // elements than they write too, and their chains are tiled or refused otherwise).
     if matches!(prospect, Prospect::Refused(_))
+        && !chain
         && settings.time_tiling
         && settings.tiling != Tiling::None
         && time_tiling::may_be_1d_stencil(scop)?
@@ -1201,8 +1210,11 @@ fn prospect(
         // Sizes the user gave are used wherever a band is deep enough.
         Tiling::Fixed(_) if deep => return Prospect::Worth(locality),
         // Two loops whose innermost one accumulates: tiled for the chains' overlap
-        // (see `chain_band`), whatever the cache holds.
-        Tiling::Sica if locality.chain.is_some() => return Prospect::Worth(locality),
+        // (see `chain_band`) where the rows may come from cache.
+        Tiling::Sica if locality.chain.is_some() && settings.reruns => {
+            return Prospect::Worth(locality)
+        }
+        Tiling::Sica if locality.chain.is_some() && !deep => CHAINS_FROM_MEMORY.to_string(),
         _ if !deep => format!("no statement is {min_loops} or more loops deep (nothing to tile)"),
         _ => match locality.temporal.why_not() {
             None => return Prospect::Worth(locality),
@@ -1213,6 +1225,22 @@ fn prospect(
         "{no_tiling}, and no loop order would make a strided innermost access contiguous (nothing to reorder)"
     ))
 }
+
+/// Why a two-loop nest whose innermost loop accumulates into one element (a
+/// matrix-vector product, `val += w[i * n + j] * x[j]`) keeps its order when the
+/// region does not run again over its arrays in a loop of its function: its rows may
+/// then stream from memory, where interleaving them (`sica::OVERLAPPED_CHAINS` rows
+/// walked in lockstep) prefetches worse than -O3's one row after the other, and the
+/// cost model cannot tell which. Measured on llama2.c's `matmul` (floats, -O3 without
+/// FMA, 2-core EPYC): the 32000 x 288 classifier 0.78-0.90x of -O3, 288 x 288 and 768
+/// x 288 matrices not in cache 0.87x and 0.91x (2x faster in cache). With FMA (a longer
+/// chain step) the same nests were 1.1-1.4x faster; chol_factor's `s -= A[i][k] *
+/// A[j][k]`, which the loop around it re-reads from cache, 2.5x.
+const CHAINS_FROM_MEMORY: &str = "its innermost loop accumulates into one element, and \
+     interleaving rows to overlap the chains pays only on rows read from cache; the \
+     region does not run again over the same arrays in a loop of its function, so its \
+     rows may stream from memory, where one row after the other is as fast (nothing to \
+     tile)";
 
 /// A problem size below which nothing is worth transforming (see `only_tiny_problems`).
 const LARGE_PROBLEM: u32 = 32;
