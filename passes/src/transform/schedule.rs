@@ -80,10 +80,13 @@ pub struct ScheduleSettings {
     pub register_tiling: bool,
     /// The share of L1 that SICA's tiles fill, in (0, 1].
     pub sica_rho: f64,
-    /// The region runs again over the same arrays in a loop of its function
-    /// (`RegionIr::reruns_over_its_arrays`), so the rows a two-loop chain band
-    /// interleaves may come from cache (see `chain_band`); true until the region is known.
-    pub reruns: bool,
+    /// The rows of a two-loop chain band may be interleaved (see `chain_band` and
+    /// `CHAINS_FROM_MEMORY`): the region runs again over the same arrays in a loop of
+    /// its function (`RegionIr::reruns_over_its_arrays`), so its rows may come from
+    /// cache, or the target fuses multiply-adds, whose longer steps make -O3's row
+    /// after row slower than streaming the rows from memory; true until the region
+    /// is known.
+    pub interleave_rows: bool,
 }
 
 impl ScheduleSettings {
@@ -94,7 +97,7 @@ impl ScheduleSettings {
             time_tiling: options.time_tiling,
             register_tiling: options.register_tiling,
             sica_rho: options.sica_rho,
-            reruns: true,
+            interleave_rows: true,
         }
     }
 }
@@ -651,8 +654,8 @@ fn worth_tiling(band: &BandInfo, min_loops: usize) -> bool {
 /// 1600; `for i: for k < j: s -= A[i][k] * A[j][k]`, `s` in `A[i][j]`): 0.55 s at -O3,
 /// 0.22 s with i by 21 and k by 16 (Polly, 32 x 32: 0.26 s); i is now tiled by the
 /// chains that overlap (`sica::OVERLAPPED_CHAINS`). Other two-loop bands stay untiled
-/// (stencils and rank-1 updates lost up to 20%). Only in a region that runs again over
-/// its arrays (`ScheduleSettings::reruns`): see `CHAINS_FROM_MEMORY`.
+/// (stencils and rank-1 updates lost up to 20%). Only where the rows may be
+/// interleaved (`ScheduleSettings::interleave_rows`): see `CHAINS_FROM_MEMORY`.
 fn chain_band(
     scop: &Scop,
     band: &BandInfo,
@@ -664,7 +667,7 @@ fn chain_band(
         return false;
     };
     settings.tiling == Tiling::Sica
-        && settings.reruns
+        && settings.interleave_rows
         && band.permutable
         && band.coincident.len() == 2
         && band.coincident.len() < MIN_TILED_LOOPS
@@ -1211,7 +1214,7 @@ fn prospect(
         Tiling::Fixed(_) if deep => return Prospect::Worth(locality),
         // Two loops whose innermost one accumulates: tiled for the chains' overlap
         // (see `chain_band`) where the rows may come from cache.
-        Tiling::Sica if locality.chain.is_some() && settings.reruns => {
+        Tiling::Sica if locality.chain.is_some() && settings.interleave_rows => {
             return Prospect::Worth(locality)
         }
         Tiling::Sica if locality.chain.is_some() && !deep => CHAINS_FROM_MEMORY.to_string(),
@@ -1228,19 +1231,21 @@ fn prospect(
 
 /// Why a two-loop nest whose innermost loop accumulates into one element (a
 /// matrix-vector product, `val += w[i * n + j] * x[j]`) keeps its order when the
-/// region does not run again over its arrays in a loop of its function: its rows may
-/// then stream from memory, where interleaving them (`sica::OVERLAPPED_CHAINS` rows
-/// walked in lockstep) prefetches worse than -O3's one row after the other, and the
-/// cost model cannot tell which. Measured on llama2.c's `matmul` (floats, -O3 without
-/// FMA, 2-core EPYC): the 32000 x 288 classifier 0.78-0.90x of -O3, 288 x 288 and 768
-/// x 288 matrices not in cache 0.87x and 0.91x (2x faster in cache). With FMA (a longer
-/// chain step) the same nests were 1.1-1.4x faster; chol_factor's `s -= A[i][k] *
-/// A[j][k]`, which the loop around it re-reads from cache, 2.5x.
+/// region does not run again over its arrays in a loop of its function and the target
+/// has no fused multiply-add: its rows may then stream from memory, where -O3's one
+/// row after the other (a 3-cycle add a step) keeps up with the memory, and
+/// interleaving them (`sica::OVERLAPPED_CHAINS` rows walked in lockstep) prefetches
+/// worse; the cost model cannot tell where the rows come from. Measured on llama2.c's
+/// `matmul` (floats, 2-core EPYC): without FMA the 32000 x 288 classifier ran at
+/// 0.78-0.90x of -O3 interleaved, 288 x 288 and 768 x 288 matrices not in cache at
+/// 0.87x and 0.91x (2x faster in cache); with FMA (`-march=native`: a fused step of
+/// 4 cycles) 1.3-1.4x faster from memory and 2-3x in cache. chol_factor's `s -= A[i][k]
+/// * A[j][k]`, which the loop around it re-reads from cache: 2.5x.
 const CHAINS_FROM_MEMORY: &str = "its innermost loop accumulates into one element, and \
-     interleaving rows to overlap the chains pays only on rows read from cache; the \
-     region does not run again over the same arrays in a loop of its function, so its \
-     rows may stream from memory, where one row after the other is as fast (nothing to \
-     tile)";
+     interleaving rows to overlap the chains pays only on rows read from cache or with \
+     fused multiply-adds; the region does not run again over the same arrays in a loop \
+     of its function, so its rows may stream from memory, where one row after the other \
+     is as fast without fused multiply-adds (nothing to tile)";
 
 /// A problem size below which nothing is worth transforming (see `only_tiny_problems`).
 const LARGE_PROBLEM: u32 = 32;
