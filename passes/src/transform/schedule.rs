@@ -1414,6 +1414,51 @@ mod tests {
         }
     }
 
+    /// `for i < n: for k < n: y[i] += A[i][k] * x[k]` in doubles: a matrix-vector
+    /// product, its accumulator kept in `y[i]`.
+    fn matrix_vector() -> ScopSpec {
+        let mut arrays = vec![array("A", &["n"]), array("x", &[]), array("y", &[])];
+        for a in &mut arrays {
+            a.element_type = "double".into();
+        }
+        ScopSpec {
+            name: "f:for.cond".into(),
+            function: "f".into(),
+            location: None,
+            params: vec!["n".into()],
+            context: "[n] -> { : -2147483648 <= n <= 2147483647 }".into(),
+            assumptions: vec![],
+            arrays,
+            statements: vec![statement(
+                "S0",
+                "[n] -> { S0[i, k] : 0 <= i, k < n }",
+                &[0, 0, 0],
+                vec![
+                    read("y", "{ S0[i, k] -> y[i] }"),
+                    read("A", "{ S0[i, k] -> A[i, k] }"),
+                    read("x", "{ S0[i, k] -> x[k] }"),
+                    crate::model::spec_builders::write("y", "{ S0[i, k] -> y[i] }"),
+                ],
+            )],
+            alias_groups: vec![],
+        }
+    }
+
+    #[test]
+    fn matrix_vector_rows_are_interleaved_only_where_the_settings_allow() {
+        let ctx = IslCtx::new(None).unwrap();
+        let scop = Scop::build(&ctx, &matrix_vector()).unwrap();
+        let hardware = Hardware::resolve(&Default::default(), None, &Default::default());
+        let mut settings = ScheduleSettings::new(&Options::default());
+        let prospect = refuse_early(&scop, &settings, &hardware).unwrap();
+        assert!(matches!(prospect, Prospect::Worth(l) if l.chain.as_deref() == Some("S0")));
+        settings.interleave_rows = false;
+        let Prospect::Refused(reason) = refuse_early(&scop, &settings, &hardware).unwrap() else {
+            panic!("rows that may stream from memory were interleaved");
+        };
+        assert!(reason.starts_with(CHAINS_FROM_MEMORY), "{reason}");
+    }
+
     #[test]
     fn sizes_fixed_at_compile_time_give_the_scheduler_simplified_dependences() {
         let ctx = IslCtx::new(None).unwrap();
