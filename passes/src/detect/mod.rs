@@ -94,7 +94,34 @@ pub struct RegionIr<'f> {
     pub memory_arrays: HashMap<inkwell::llvm_sys::prelude::LLVMValueRef, String>,
 }
 
-impl RegionIr<'_> {
+impl<'f> RegionIr<'f> {
+    /// Whether the region runs again over the same arrays: it lies in a loop of its
+    /// function (outside its own loops) that computes none of its memory arrays' base
+    /// pointers, so what one run reads the next may find in cache. A region alone in
+    /// its function (a library's `matmul` called with another matrix each time), or one
+    /// whose arrays move with the loop around it, cannot be told to read from cache.
+    pub fn reruns_over_its_arrays(&self, fa: &FunctionAnalyses<'f>) -> bool {
+        let mut enclosing = fa.loop_for_block(self.entry);
+        while let Some(own) = enclosing.filter(|l| self.loops.contains(l)) {
+            enclosing = own.parent();
+        }
+        let Some(enclosing) = enclosing else {
+            return false;
+        };
+        let blocks: Vec<_> = enclosing.blocks().iter().map(|b| b.as_mut_ptr()).collect();
+        self.arrays.iter().all(|(_, array)| match array {
+            ArrayIr::Memory { base } => {
+                use inkwell::llvm_sys::core::{LLVMGetInstructionParent, LLVMIsAInstruction};
+                // SAFETY: `base` is a live value of the function being optimized.
+                let defined_in = unsafe {
+                    (!LLVMIsAInstruction(*base).is_null()).then(|| LLVMGetInstructionParent(*base))
+                };
+                defined_in.is_none_or(|block| !blocks.contains(&block))
+            }
+            ArrayIr::Scalar { .. } => true,
+        })
+    }
+
     /// The base pointer of the memory array named `array` in the model (`None` for a
     /// scalar or an unknown name).
     pub fn memory_base(&self, array: &str) -> Option<inkwell::llvm_sys::prelude::LLVMValueRef> {

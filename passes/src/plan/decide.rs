@@ -32,6 +32,10 @@ pub fn decide(
         return Ok(Decision::Keep(e.to_string()));
     }
     let hardware = hardware(fa, &settings.hardware);
+    let schedule = &ScheduleSettings {
+        interleave_rows: fuses_multiply_add(fa) || subject.region.ir.reruns_over_its_arrays(fa),
+        ..schedule.clone()
+    };
     let locality = if imported {
         None
     } else {
@@ -116,6 +120,13 @@ fn imported_schedule(scop: &Scop, deps: &Dependences) -> Result<Decision, String
         register_tiles: false,
         dependences: deps.all().map_err(|e| e.to_string())?,
     })
+}
+
+/// Whether the function is compiled with fused multiply-adds (x86's `+fma`; other
+/// targets are not told apart and count as without).
+fn fuses_multiply_add(fa: &FunctionAnalyses<'_>) -> bool {
+    crate::llvm::link::target_features(fa.function())
+        .is_some_and(|features| features.split(',').any(|f| f == "+fma"))
 }
 
 /// Whether the module targets the architecture polyrust runs on.

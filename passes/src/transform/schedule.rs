@@ -80,6 +80,13 @@ pub struct ScheduleSettings {
     pub register_tiling: bool,
     /// The share of L1 that SICA's tiles fill, in (0, 1].
     pub sica_rho: f64,
+    /// The rows of a two-loop chain band may be interleaved (see `chain_band` and
+    /// `CHAINS_FROM_MEMORY`): the region runs again over the same arrays in a loop of
+    /// its function (`RegionIr::reruns_over_its_arrays`), so its rows may come from
+    /// cache, or the target fuses multiply-adds, whose longer steps make -O3's row
+    /// after row slower than streaming the rows from memory; true until the region
+    /// is known.
+    pub interleave_rows: bool,
 }
 
 impl ScheduleSettings {
@@ -90,6 +97,7 @@ impl ScheduleSettings {
             time_tiling: options.time_tiling,
             register_tiling: options.register_tiling,
             sica_rho: options.sica_rho,
+            interleave_rows: true,
         }
     }
 }
@@ -646,7 +654,8 @@ fn worth_tiling(band: &BandInfo, min_loops: usize) -> bool {
 /// 1600; `for i: for k < j: s -= A[i][k] * A[j][k]`, `s` in `A[i][j]`): 0.55 s at -O3,
 /// 0.22 s with i by 21 and k by 16 (Polly, 32 x 32: 0.26 s); i is now tiled by the
 /// chains that overlap (`sica::OVERLAPPED_CHAINS`). Other two-loop bands stay untiled
-/// (stencils and rank-1 updates lost up to 20%).
+/// (stencils and rank-1 updates lost up to 20%). Only where the rows may be
+/// interleaved (`ScheduleSettings::interleave_rows`): see `CHAINS_FROM_MEMORY`.
 fn chain_band(
     scop: &Scop,
     band: &BandInfo,
@@ -658,6 +667,7 @@ fn chain_band(
         return false;
     };
     settings.tiling == Tiling::Sica
+        && settings.interleave_rows
         && band.permutable
         && band.coincident.len() == 2
         && band.coincident.len() < MIN_TILED_LOOPS
@@ -1168,11 +1178,13 @@ fn nothing_to_gain(
     let min_loops = min_tiled_loops(settings);
     let deep = scop.statements.iter().any(|s| s.depth() >= min_loops);
     let locality = reuse::analyse(scop, min_loops, hardware.l2_bytes.value)?;
+    let chain = locality.chain.is_some();
     let prospect = prospect(locality, settings, deep, min_loops);
     // A 1-D stencil iterated in time has no third loop but gains from time tiles
     // (asked only of regions nothing else would take: a reduction's rows read other
-    // elements than they write too, and their chains are tiled otherwise).
+    // elements than they write too, and their chains are tiled or refused otherwise).
     if matches!(prospect, Prospect::Refused(_))
+        && !chain
         && settings.time_tiling
         && settings.tiling != Tiling::None
         && time_tiling::may_be_1d_stencil(scop)?
@@ -1201,8 +1213,11 @@ fn prospect(
         // Sizes the user gave are used wherever a band is deep enough.
         Tiling::Fixed(_) if deep => return Prospect::Worth(locality),
         // Two loops whose innermost one accumulates: tiled for the chains' overlap
-        // (see `chain_band`), whatever the cache holds.
-        Tiling::Sica if locality.chain.is_some() => return Prospect::Worth(locality),
+        // (see `chain_band`) where the rows may come from cache.
+        Tiling::Sica if locality.chain.is_some() && settings.interleave_rows => {
+            return Prospect::Worth(locality)
+        }
+        Tiling::Sica if locality.chain.is_some() && !deep => CHAINS_FROM_MEMORY.to_string(),
         _ if !deep => format!("no statement is {min_loops} or more loops deep (nothing to tile)"),
         _ => match locality.temporal.why_not() {
             None => return Prospect::Worth(locality),
@@ -1213,6 +1228,24 @@ fn prospect(
         "{no_tiling}, and no loop order would make a strided innermost access contiguous (nothing to reorder)"
     ))
 }
+
+/// Why a two-loop nest whose innermost loop accumulates into one element (a
+/// matrix-vector product, `val += w[i * n + j] * x[j]`) keeps its order when the
+/// region does not run again over its arrays in a loop of its function and the target
+/// has no fused multiply-add: its rows may then stream from memory, where -O3's one
+/// row after the other (a 3-cycle add a step) keeps up with the memory, and
+/// interleaving them (`sica::OVERLAPPED_CHAINS` rows walked in lockstep) prefetches
+/// worse; the cost model cannot tell where the rows come from. Measured on llama2.c's
+/// `matmul` (floats, 2-core EPYC): without FMA the 32000 x 288 classifier ran at
+/// 0.78-0.90x of -O3 interleaved, 288 x 288 and 768 x 288 matrices not in cache at
+/// 0.87x and 0.91x (2x faster in cache); with FMA (`-march=native`: a fused step of
+/// 4 cycles) 1.3-1.4x faster from memory and 2-3x in cache. chol_factor's `s -= A[i][k]
+/// * A[j][k]`, which the loop around it re-reads from cache: 2.5x.
+const CHAINS_FROM_MEMORY: &str = "its innermost loop accumulates into one element, and \
+     interleaving rows to overlap the chains pays only on rows read from cache or with \
+     fused multiply-adds; the region does not run again over the same arrays in a loop \
+     of its function, so its rows may stream from memory, where one row after the other \
+     is as fast without fused multiply-adds (nothing to tile)";
 
 /// A problem size below which nothing is worth transforming (see `only_tiny_problems`).
 const LARGE_PROBLEM: u32 = 32;
@@ -1379,6 +1412,51 @@ mod tests {
             )],
             alias_groups: vec![],
         }
+    }
+
+    /// `for i < n: for k < n: y[i] += A[i][k] * x[k]` in doubles: a matrix-vector
+    /// product, its accumulator kept in `y[i]`.
+    fn matrix_vector() -> ScopSpec {
+        let mut arrays = vec![array("A", &["n"]), array("x", &[]), array("y", &[])];
+        for a in &mut arrays {
+            a.element_type = "double".into();
+        }
+        ScopSpec {
+            name: "f:for.cond".into(),
+            function: "f".into(),
+            location: None,
+            params: vec!["n".into()],
+            context: "[n] -> { : -2147483648 <= n <= 2147483647 }".into(),
+            assumptions: vec![],
+            arrays,
+            statements: vec![statement(
+                "S0",
+                "[n] -> { S0[i, k] : 0 <= i, k < n }",
+                &[0, 0, 0],
+                vec![
+                    read("y", "{ S0[i, k] -> y[i] }"),
+                    read("A", "{ S0[i, k] -> A[i, k] }"),
+                    read("x", "{ S0[i, k] -> x[k] }"),
+                    crate::model::spec_builders::write("y", "{ S0[i, k] -> y[i] }"),
+                ],
+            )],
+            alias_groups: vec![],
+        }
+    }
+
+    #[test]
+    fn matrix_vector_rows_are_interleaved_only_where_the_settings_allow() {
+        let ctx = IslCtx::new(None).unwrap();
+        let scop = Scop::build(&ctx, &matrix_vector()).unwrap();
+        let hardware = Hardware::resolve(&Default::default(), None, &Default::default());
+        let mut settings = ScheduleSettings::new(&Options::default());
+        let prospect = refuse_early(&scop, &settings, &hardware).unwrap();
+        assert!(matches!(prospect, Prospect::Worth(l) if l.chain.as_deref() == Some("S0")));
+        settings.interleave_rows = false;
+        let Prospect::Refused(reason) = refuse_early(&scop, &settings, &hardware).unwrap() else {
+            panic!("rows that may stream from memory were interleaved");
+        };
+        assert!(reason.starts_with(CHAINS_FROM_MEMORY), "{reason}");
     }
 
     #[test]
