@@ -420,6 +420,7 @@ mod tests {
         let ctx = IslCtx::new(None).unwrap();
         let (tiled, deps) = time_tiled(&ctx, EXPANDED);
         let schedule = scheduler::wavefront_band(&tiled, 0, &[2, 1]).unwrap();
+        assert!(crate::deps::respects(&deps, &schedule.get_map().unwrap()).unwrap());
         let (low, high) = first_step_fronts(&schedule);
         assert!(high - low >= 190, "diagonals {low}..{high}");
     }
