@@ -19,9 +19,9 @@
 // RUN: env OMP_NUM_THREADS=1 %t.always | cmp - %t.expected
 // RUN: env OMP_NUM_THREADS=2 %t.always | cmp - %t.expected
 // RUN: env OMP_NUM_THREADS=3 %t.always | cmp - %t.expected
-// REMARK: region in jacobi1d {{.*}} optimized (time-tiled: loop 2 cut into strips of 512 {{.*}}; tiled in diamonds along (y, 2t - y), y the skewed loop 2, 8x8: concurrent start, the tiles of the first time steps start at once; tiles run in parallel along a wavefront (tile loops 1 and 2 summed, weights 1x1))
+// REMARK: region in jacobi1d {{.*}} optimized (time-tiled: loop 2 cut into strips of 512 {{.*}}; tiled in diamonds along (y, 2t - y), y the skewed loop 2, 12x12 (as many points as the 8x8 time tiles): concurrent start, the tiles of the first time steps start at once; tiles run in parallel along a wavefront (tile loops 1 and 2 summed, weights 1x1))
 // REMARK: region in jacobi1d {{.*}}: loop over c1 runs in parallel on OpenMP threads
-// REMARK: remark: tiled in diamonds along (y, 4t - y), y the skewed loop 2, 16x16: concurrent start, {{.*}}; diamonds, since every dependence runs forward or stays along both y and 4t - y
+// REMARK: remark: tiled in diamonds along (y, 4t - y), y the skewed loop 2, 23x23 (as many points as the 8x16 time tiles): concurrent start, {{.*}}; diamonds, since every dependence runs forward or stays along both y and 4t - y
 // REMARK: region in jacobi2d {{.*}} optimized (time-tiled: loop 2 skewed by 2 per time step {{.*}}; tiled in diamonds along (y, 4t - y), {{.*}} weights 1x1))
 // REMARK: region in jacobi2d {{.*}}: loop over c1 runs in parallel on OpenMP threads
 // REMARK: remark: tiles run in parallel along a wavefront (tile loops 1 and 2 summed, weights 2x1): {{.*}}; the tiles start one after another (no diamonds: a dependence runs forward along the rows within a time step, as an update in place does)

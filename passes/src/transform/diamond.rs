@@ -66,14 +66,16 @@ pub struct Diamond {
     pub hyperplane: Hyperplane,
     /// The diamonds' size along `y` and along the second hyperplane.
     pub size: i64,
+    /// The time tiles' sizes they replace (time steps, rows).
+    pub time_tiles: (i64, i64),
 }
 
 impl Diamond {
     /// For remarks: the hyperplanes.
     pub fn describe(&self) -> String {
         format!(
-            "tiled in diamonds along (y, {}t - y), y the skewed loop 2, {}x{}: concurrent start, the tiles of the first time steps start at once",
-            self.hyperplane.factor, self.size, self.size
+            "tiled in diamonds along (y, {}t - y), y the skewed loop 2, {}x{} (as many points as the {}x{} time tiles): concurrent start, the tiles of the first time steps start at once",
+            self.hyperplane.factor, self.size, self.size, self.time_tiles.0, self.time_tiles.1
         )
     }
 }
@@ -154,8 +156,10 @@ pub fn tiles(
     let Some(hyperplane) = hyperplane(&points, deps)? else {
         return Ok(Err(Pipelined::OutsideCone));
     };
-    let size = strides[1];
-    let diamonds = diamond_tile_loops(&points, &hyperplane, &strides)?;
+    let size = diamond_size(strides[0], strides[1], hyperplane.factor);
+    let mut sizes = strides.clone();
+    sizes[1] = size;
+    let diamonds = diamond_tile_loops(&points, &hyperplane, &sizes)?;
     if !forward_in_every_member(&diamonds, deps)? || !forward_in_every_member(&points, deps)? {
         return Ok(Err(Pipelined::Unchecked));
     }
@@ -165,7 +169,20 @@ pub fn tiles(
         schedule,
         hyperplane,
         size,
+        time_tiles: (strides[0], strides[1]),
     }))
+}
+
+/// The diamonds' size along `y` and `h`: as many band points `(t, y)` as the time
+/// tiles of `steps` x `rows` held (a diamond of `B x B` holds `B * B / factor`), so
+/// that each tile reuses its rows as often.
+fn diamond_size(steps: i64, rows: i64, factor: i64) -> i64 {
+    let points = steps * rows * factor;
+    let mut size = rows;
+    while size * size < points {
+        size += 1;
+    }
+    size
 }
 
 /// The band's own members, `[t, y, ...]`: isl's point loops count from their tile's
@@ -199,7 +216,8 @@ fn strides(tiles: &UnionMap, members: usize) -> Result<Option<Vec<i64>>, IslErro
 }
 
 /// The diamonds' tile loops over `points`: `[B1 * floor(y / B1), B1 * floor(h / B1),
-/// Bk * floor(xk / Bk) ...]`, `h` the second hyperplane.
+/// Bk * floor(xk / Bk) ...]`, `h` the second hyperplane (`sizes[0]` is not used: the
+/// diamonds replace the time tiles).
 fn diamond_tile_loops(
     points: &UnionMap,
     hyperplane: &Hyperplane,
@@ -313,6 +331,15 @@ mod tests {
         // more; S1 -> S0 of the next step then needs 4 per step (2t - i over (t, i)).
         assert_eq!(found.factor, 4);
         assert_eq!(found.shifts["S1"] - found.shifts["S0"], 2, "{found:?}");
+    }
+
+    #[test]
+    fn diamonds_hold_as_many_points_as_the_time_tiles() {
+        // 8 steps x 16 rows = 128 points; a 23x23 diamond over 4t - y holds 132.
+        assert_eq!(diamond_size(8, 16, 4), 23);
+        assert_eq!(diamond_size(8, 16, 2), 16);
+        assert_eq!(diamond_size(8, 8, 2), 12);
+        assert_eq!(diamond_size(4, 8, 2), 8);
     }
 
     #[test]
