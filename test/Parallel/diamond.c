@@ -1,9 +1,10 @@
-// Concurrent-start (diamond) tiles on OpenMP threads: the time tiles of a Jacobi sweep
-// (two arrays, each step a sweep into the other, 1-D in strips and 2-D in rows) are
-// tiled along y (the skewed rows) and a * t - y instead, so that every tile of the
+// Concurrent-start (diamond) tiles on OpenMP threads: the time tiles of a 2-D Jacobi
+// sweep (two arrays, each step a sweep into the other) are tiled along y (the skewed
+// rows) and a * t - y instead, so that every tile of the
 // first time steps is on the first diagonal of the wavefront; rows updated in place
 // (each row reads the new row above it) keep the pipelined start, and the remark says
-// why. The program prints, with 1, 2 and 3 threads and every parallel loop forking
+// why. The 1-D Jacobi sweep keeps its time tiles of strips in order (no wavefront:
+// slower on one thread). The program prints, with 1, 2 and 3 threads and every parallel loop forking
 // (-polyrust-parallel-min-work=0), exactly what it prints at -O3.
 // REQUIRES: libomp
 // RUN: %clang -O3 %s -o %t.o3
@@ -19,8 +20,7 @@
 // RUN: env OMP_NUM_THREADS=1 %t.always | cmp - %t.expected
 // RUN: env OMP_NUM_THREADS=2 %t.always | cmp - %t.expected
 // RUN: env OMP_NUM_THREADS=3 %t.always | cmp - %t.expected
-// REMARK: region in jacobi1d {{.*}} optimized (time-tiled: loop 2 cut into strips of 512 {{.*}}; tiled in diamonds along (y, 2t - y), y the skewed loop 2, 12x12 (as many points as the 8x8 time tiles): concurrent start, the tiles of the first time steps start at once; tiles run in parallel along a wavefront (tile loops 1 and 2 summed, weights 1x1))
-// REMARK: region in jacobi1d {{.*}}: loop over c1 runs in parallel on OpenMP threads
+// REMARK: region in jacobi1d {{.*}} optimized (time-tiled: loop 2 cut into strips of 512 {{.*}} memory traffic estimated {{[0-9.]+}}x lower), behind
 // REMARK: remark: tiled in diamonds along (y, 4t - y), y the skewed loop 2, 23x23 (as many points as the 8x16 time tiles): concurrent start, {{.*}}; diamonds, since every dependence runs forward or stays along both y and 4t - y
 // REMARK: region in jacobi2d {{.*}} optimized (time-tiled: loop 2 skewed by 2 per time step {{.*}}; tiled in diamonds along (y, 4t - y), {{.*}} weights 1x1))
 // REMARK: region in jacobi2d {{.*}}: loop over c1 runs in parallel on OpenMP threads
