@@ -1,6 +1,7 @@
 // Time tiles of a stencil run along a wavefront on OpenMP threads: the Jacobi sweep
 // (5 points, copied back) is time-tiled, no tile loop is parallel, so the first tile
-// loop becomes the sum of the two and the second forks. Gauss-Seidel in place (each
+// loop becomes the sum of the two and the second forks (its tiles are diamonds, see
+// diamond.c). Gauss-Seidel in place (each
 // point reads its new left and upper neighbours) goes its own way. The program prints, with 1, 2 and 3 threads and every parallel
 // loop forking (-polyrust-parallel-min-work=0), exactly what it prints at -O3; with
 // -polyrust-parallel=false there is no wavefront.
@@ -22,8 +23,8 @@
 // RUN: env OMP_NUM_THREADS=2 %t.always | cmp - %t.expected
 // RUN: env OMP_NUM_THREADS=3 %t.always | cmp - %t.expected
 // RUN: %t.serial | cmp - %t.expected
-// REMARK: remark: tiles run in parallel along a wavefront (tile loops 1 and 2 summed, weights 2x1): no tile loop of the band was parallel
-// REMARK: region in jacobi {{.*}} optimized (time-tiled: {{.*}}; tiles run in parallel along a wavefront (tile loops 1 and 2 summed, weights 2x1))
+// REMARK: remark: {{.*}}tiles run in parallel along a wavefront (tile loops 1 and 2 summed, weights 1x1): no tile loop of the band was parallel
+// REMARK: region in jacobi {{.*}} optimized (time-tiled: {{.*}}; tiles run in parallel along a wavefront (tile loops 1 and 2 summed, weights 1x1))
 // REMARK: region in jacobi {{.*}}: loop over c1 runs in parallel on OpenMP threads
 // SERIAL-NOT: along a wavefront
 // SERIAL: region in jacobi {{.*}} optimized (time-tiled: {{.*}} memory traffic estimated {{[0-9.]+}}x lower)

@@ -57,6 +57,7 @@ extern "C" {
     fn isl_schedule_node_delete(node: RawPtr) -> RawPtr;
     fn isl_schedule_node_insert_partial_schedule(node: RawPtr, schedule: RawPtr) -> RawPtr;
     fn isl_multi_union_pw_aff_copy(mupa: RawPtr) -> RawPtr;
+    fn isl_multi_union_pw_aff_from_union_map(umap: RawPtr) -> RawPtr;
     fn isl_multi_union_pw_aff_free(mupa: RawPtr) -> RawPtr;
     fn isl_multi_union_pw_aff_get_union_pw_aff(mupa: RawPtr, pos: c_int) -> RawPtr;
     fn isl_multi_union_pw_aff_set_union_pw_aff(mupa: RawPtr, pos: c_int, upa: RawPtr) -> RawPtr;
@@ -212,6 +213,8 @@ enum BandEdit {
     Permute(Vec<usize>),
     /// Replace its first member by `sum(weights[k] * member k)` (see `wavefront_band`).
     Wavefront(Vec<i64>),
+    /// Replace its partial schedule by this one, of as many members (see `replace_band`).
+    Replace(UnionMap),
 }
 
 /// Tiles every band for which `sizes` returns sizes (one per member, each > 0): the
@@ -305,6 +308,28 @@ pub fn wavefront_band(
     })
 }
 
+/// Replaces the partial schedule of the `index`-th band (preorder, as `bands` lists
+/// them) by `partial`, which has as many members and is defined on the band's domain
+/// (diamond tiles: `transform/diamond.rs`). Legal only when the caller has checked the
+/// new order against the dependences. The band keeps its permutable flag, its members'
+/// coincidence, AST loop types and build options.
+pub fn replace_band(
+    schedule: &Schedule,
+    index: usize,
+    partial: &UnionMap,
+) -> Result<Schedule, IslError> {
+    let mut seen = 0;
+    let mut edit = Some(partial.copy()?);
+    walk(schedule, &mut |_| {
+        seen += 1;
+        if seen == index + 1 {
+            edit.take().map(BandEdit::Replace)
+        } else {
+            None
+        }
+    })
+}
+
 /// Walks the tree in preorder, editing bands where `visit` asks, and returns the
 /// (possibly) new schedule.
 fn walk(
@@ -372,6 +397,10 @@ unsafe fn visit_node(
         }
         if let Some(BandEdit::Wavefront(weights)) = edit {
             node = wavefront(node, &info, &weights)?;
+            return visit_children(ctx, node, visit, depth);
+        }
+        if let Some(BandEdit::Replace(partial)) = edit {
+            node = replace(node, &info, partial)?;
             return visit_children(ctx, node, visit, depth);
         }
         if let Some(BandEdit::Tile { sizes, atomic, jam }) = edit {
@@ -801,23 +830,55 @@ unsafe fn wavefront(node: RawPtr, info: &BandInfo, weights: &[i64]) -> Result<Ra
         };
     }
     let front = isl_multi_union_pw_aff_set_union_pw_aff(partial, 0, sum);
-    if front == 0 {
+    reinsert(node, info, front, |pos, coincident| {
+        pos == 1 || (pos > 1 && coincident)
+    })
+}
+
+/// The band at `node` with its partial schedule replaced by `partial` (see
+/// `replace_band`), of as many members.
+unsafe fn replace(node: RawPtr, info: &BandInfo, partial: UnionMap) -> Result<RawPtr, Walk> {
+    let members = match partial.maps().map(|maps| maps.first().map(Map::n_out)) {
+        Ok(Some(Ok(n))) => n,
+        _ => 0,
+    };
+    if members != info.coincident.len() {
+        isl_schedule_node_free(node);
+        return Err(Walk::Invalid(format!(
+            "a partial schedule of {members} members for a band of {}",
+            info.coincident.len()
+        )));
+    }
+    let mupa = isl_multi_union_pw_aff_from_union_map(release(partial.inner));
+    reinsert(node, info, mupa, |_, coincident| coincident)
+}
+
+/// The band at `node` deleted and `partial` (taken) inserted in its place, with the
+/// band's permutable flag, its members' AST loop types and build options, and member
+/// `pos` coincident as `coincident(pos, was_coincident)` says.
+unsafe fn reinsert(
+    node: RawPtr,
+    info: &BandInfo,
+    partial: RawPtr,
+    coincident: impl Fn(usize, bool) -> bool,
+) -> Result<RawPtr, Walk> {
+    if partial == 0 {
         isl_schedule_node_free(node);
         return Err(Walk::Isl);
     }
+    let members = info.coincident.len();
     let loop_types: Vec<c_int> = (0..members as c_int)
         .map(|pos| isl_schedule_node_band_member_get_ast_loop_type(node, pos))
         .collect();
     let options = isl_schedule_node_band_get_ast_build_options(node);
     let mut node = isl_schedule_node_delete(node);
-    node = isl_schedule_node_insert_partial_schedule(node, front);
+    node = isl_schedule_node_insert_partial_schedule(node, partial);
     node = isl_schedule_node_band_set_permutable(node, c_int::from(info.permutable));
-    for (pos, coincident) in info.coincident.iter().enumerate() {
-        let coincident = pos == 1 || (pos > 1 && *coincident);
+    for (pos, was) in info.coincident.iter().enumerate() {
         node = isl_schedule_node_band_member_set_coincident(
             node,
             pos as c_int,
-            c_int::from(coincident),
+            c_int::from(coincident(pos, *was)),
         );
     }
     for (pos, loop_type) in loop_types.iter().enumerate() {

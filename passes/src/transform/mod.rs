@@ -27,6 +27,8 @@
 //!   (innermost loops kept whole), where a time step's data leaves the cache;
 //! - `wavefront`: under OpenMP threads, a tiled band without a parallel tile loop runs
 //!   its tiles along diagonals, the tiles of one diagonal on threads;
+//! - `diamond`: the wavefront's time tiles as diamonds (concurrent start) where every
+//!   dependence allows a second hyperplane `a * t - y + c` (Jacobi, not Gauss-Seidel);
 //! - `quov`: QUOV storage allocation: the vectors and modular mappings (the paper's rules
 //!   and worked examples), and which folds of a temporary's dimensions the final
 //!   schedule allows (`quov::fold`, checked exactly against it);
@@ -43,6 +45,7 @@
 //! Relies on the `isl` layer for everything polyhedral; no LLVM type appears here.
 
 pub(crate) mod cost;
+pub(crate) mod diamond;
 pub(crate) mod exprprop;
 pub(crate) mod fusion;
 pub mod hardware;
