@@ -415,6 +415,7 @@ fn call_by_rows<'f>(
         } else {
             Schedule::Blocks
         },
+        partials: Vec::new(),
     });
 }
 

@@ -715,6 +715,21 @@ impl<'f> IrBuilder<'f> {
         }
     }
 
+    /// Stack space for `count` values of `ty` (`count` an i64 known at run time).
+    pub fn array_alloca(&self, ty: LLVMTypeRef, count: Value, label: &str) -> Value {
+        let n = name(label);
+        unsafe { c::LLVMBuildArrayAlloca(self.builder, ty, count, n.as_ptr()) }
+    }
+
+    /// The address of element `index` (an i64 value) of the values of `ty` at `base`.
+    pub fn element_at(&self, ty: LLVMTypeRef, base: Value, index: Value) -> Value {
+        let mut indices = [index];
+        let n = name("");
+        unsafe {
+            c::LLVMBuildInBoundsGEP2(self.builder, ty, base, indices.as_mut_ptr(), 1, n.as_ptr())
+        }
+    }
+
     /// `[count x ty]`.
     pub fn array_type(&self, ty: LLVMTypeRef, count: u64) -> LLVMTypeRef {
         unsafe { c::LLVMArrayType2(ty, count) }
