@@ -48,17 +48,7 @@ pub fn scalar_reductions(
     scop: &Scop,
     deps: &Dependences,
 ) -> Vec<ScalarReduction> {
-    let value_of = |array: &str| {
-        subject
-            .region
-            .ir
-            .arrays
-            .iter()
-            .find_map(|(name, ir)| match ir {
-                ArrayIr::Scalar { value } if name == array => Some(*value),
-                _ => None,
-            })
-    };
+    let value_of = |array: &str| scalar_value(subject, array);
     let is_scalar = |array: &str| scop.arrays.iter().any(|a| a.name == array && a.is_scalar);
     let mut out = Vec::new();
     for reduction in &deps.reductions {
@@ -90,6 +80,19 @@ pub fn scalar_reductions(
         });
     }
     out
+}
+
+/// The IR value a scalar of the model stands for.
+fn scalar_value(subject: &Subject<'_, '_>, array: &str) -> Option<Value> {
+    subject
+        .region
+        .ir
+        .arrays
+        .iter()
+        .find_map(|(name, ir)| match ir {
+            ArrayIr::Scalar { value } if name == array => Some(*value),
+            _ => None,
+        })
 }
 
 /// Whether `value` is the update of the reduction `phi` carries: the update itself, or
@@ -167,9 +170,14 @@ fn conflicts(statement: &Statement, relaxed: &[&str]) -> Result<UnionMap, IslErr
 /// Why a loop that only reduces into scalars stays serial without
 /// `-polyrust-allow-reassociation`, for the remark: `reduction into s: ...`.
 pub fn serial_reason(subject: &Subject<'_, '_>, reductions: &[ScalarReduction]) -> Option<String> {
+    // Without debug information the scalar has only the model's name.
     let mut names: Vec<String> = reductions
         .iter()
-        .map(|r| subject.source_name(&r.scalar))
+        .map(|r| {
+            scalar_value(subject, &r.scalar)
+                .and_then(|phi| subject.fa.source_name(phi))
+                .unwrap_or_else(|| "a scalar the loop carries".to_string())
+        })
         .collect();
     names.dedup();
     (!names.is_empty()).then(|| {
