@@ -16,6 +16,7 @@
 
 use super::emit::Emitter;
 use super::outline::{ForkSite, Schedule};
+use super::partials::partials_for;
 use super::CodegenError;
 use crate::isl::ast::{AstExpr, AstNode, AstOp};
 use crate::llvm::builder::Value;
@@ -120,7 +121,8 @@ impl<'f> Emitter<'_, 'f> {
         let mut blocks = vec![entry];
         blocks.extend(self.created[made..].iter().copied().filter(|b| *b != exit));
         let stored = self.slot_stores.borrow()[stores..].to_vec();
-        let partials = self.partials_for(&stored);
+        let slot = |v| self.slots.get(&v).map(|s| (s.pointer, s.ty));
+        let partials = partials_for(self.region, slot, &self.reductions, &stored);
         let schedule = match &partials {
             Some(p) if !p.is_empty() => Schedule::Partials,
             _ => Schedule::Serpentine,

@@ -16,10 +16,10 @@ use inkwell::llvm_sys::core as c;
 use inkwell::llvm_sys::prelude::LLVMTypeRef;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 
-use super::emit::Emitter;
 use crate::detect::reduction::{scalar_operator, Operator};
-use crate::detect::ArrayIr;
+use crate::detect::{ArrayIr, DetectedRegion};
 use crate::llvm::builder::{IrBuilder, Value};
+use crate::plan::reductions::ScalarReduction;
 
 /// A scalar reduction of a forked loop, with the stack slots it updates.
 #[derive(Clone, Debug)]
@@ -34,50 +34,53 @@ pub struct Partial {
     pub companions: Vec<Value>,
 }
 
-impl Emitter<'_, '_> {
-    /// The reductions whose slots cover every one of `stored` (slots the loop stores
-    /// into), or `None` when one of them is no reduction's.
-    pub(super) fn partials_for(&self, stored: &[Value]) -> Option<Vec<Partial>> {
-        let slot_of = |array: &str| {
-            self.region
-                .ir
-                .arrays
-                .iter()
-                .find_map(|(name, ir)| match ir {
-                    ArrayIr::Scalar { value } if name == array => Some(*value),
-                    _ => None,
-                })
-                .and_then(|value| Some((value, self.slots.get(&value)?)))
+/// The reductions of `reductions` whose slots (`slot` of each scalar's IR value: its
+/// address and type) cover every one of `stored` (slots a loop stores into), or `None`
+/// when one of them is no reduction's.
+pub(super) fn partials_for(
+    region: &DetectedRegion<'_>,
+    slot: impl Fn(Value) -> Option<(Value, LLVMTypeRef)>,
+    reductions: &[ScalarReduction],
+    stored: &[Value],
+) -> Option<Vec<Partial>> {
+    let slot_of = |array: &str| {
+        region
+            .ir
+            .arrays
+            .iter()
+            .find_map(|(name, ir)| match ir {
+                ArrayIr::Scalar { value } if name == array => Some(*value),
+                _ => None,
+            })
+            .and_then(|value| Some((value, slot(value)?)))
+    };
+    let mut partials: Vec<Partial> = Vec::new();
+    for reduction in reductions {
+        let Some((phi, (pointer, ty))) = slot_of(&reduction.scalar) else {
+            continue;
         };
-        let mut partials: Vec<Partial> = Vec::new();
-        for reduction in &self.reductions {
-            let Some((phi, slot)) = slot_of(&reduction.scalar) else {
-                continue;
-            };
-            let companions: Vec<Value> = reduction
-                .companions
-                .iter()
-                .filter_map(|c| slot_of(c).map(|(_, s)| s.pointer))
-                .collect();
-            let touched =
-                stored.contains(&slot.pointer) || companions.iter().any(|c| stored.contains(c));
-            if !touched || partials.iter().any(|p| p.slot == slot.pointer) {
-                continue;
-            }
-            partials.push(Partial {
-                slot: slot.pointer,
-                ty: slot.ty,
-                operator: scalar_operator(phi)?,
-                companions,
-            });
+        let companions: Vec<Value> = reduction
+            .companions
+            .iter()
+            .filter_map(|c| slot_of(c).map(|(_, (pointer, _))| pointer))
+            .collect();
+        let touched = stored.contains(&pointer) || companions.iter().any(|c| stored.contains(c));
+        if !touched || partials.iter().any(|p| p.slot == pointer) {
+            continue;
         }
-        let covered = |s: &Value| {
-            partials
-                .iter()
-                .any(|p| p.slot == *s || p.companions.contains(s))
-        };
-        stored.iter().all(covered).then_some(partials)
+        partials.push(Partial {
+            slot: pointer,
+            ty,
+            operator: scalar_operator(phi)?,
+            companions,
+        });
     }
+    let covered = |s: &Value| {
+        partials
+            .iter()
+            .any(|p| p.slot == *s || p.companions.contains(s))
+    };
+    stored.iter().all(covered).then_some(partials)
 }
 
 /// The operator's identity in `ty`: `x op identity` is `x`, bit for bit (`-0.0` for
