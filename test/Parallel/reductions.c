@@ -44,6 +44,16 @@
 // CHECK-LABEL: define {{.*}}double @dot(
 // CHECK: store double 0.000000e+00, ptr %[[SLOT:polyrust[.a-z_0-9]+]]
 // CHECK: call void @polyrust.dispatch(i64 0, i64 0, ptr {{.*}}%[[SLOT]],
+// The loop itself: the slots are its own (the caller's or a thread's), so the sum is
+// kept in a register from the first iteration to the last.
+// CHECK-LABEL: define internal void @dot.polyrust.parallel(
+// CHECK-SAME: i64 %polyrust.first, i64 %polyrust.end, ptr noalias %[[OWN:[a-z._0-9]+]],
+// CHECK: load double, ptr %[[OWN]]
+// CHECK: call double @llvm.fmuladd.f64
+// CHECK-NOT: load double, ptr %[[OWN]]
+// CHECK: store double %{{.*}}, ptr %[[OWN]]
+// CHECK-NOT: load double, ptr %[[OWN]]
+// CHECK: ret void
 // The microtask: the thread's contiguous block of ceil(trips / threads) iterations, on
 // private slots that start at -0.0; its partial goes to its element of the partials.
 // CHECK-LABEL: define internal void @polyrust.microtask(

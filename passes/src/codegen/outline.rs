@@ -179,7 +179,12 @@ fn dispatch(b: &IrBuilder<'_>, call: Value, site: &ForkSite<'_>) -> Result<(), &
                         it was moved into",
             );
         };
-        let companions = partial.companions.iter().filter_map(position).collect();
+        let companions: Vec<usize> = partial.companions.iter().filter_map(position).collect();
+        // Each slot is a stack slot of the caller's, or a thread's own, that nothing
+        // else in the loop points to: LLVM may then keep it in a register.
+        for k in std::iter::once(slot).chain(companions.iter().copied()) {
+            b.add_parameter_attribute(outlined.function, k as u32, "noalias");
+        }
         outlined.partials.push((partial.clone(), slot, companions));
     }
     let microtask = microtask(b, &outlined, site.schedule);

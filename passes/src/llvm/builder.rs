@@ -557,6 +557,20 @@ impl<'f> IrBuilder<'f> {
         }
     }
 
+    /// Adds the enum attribute `attribute` to parameter `index` (from 0) of `function`.
+    pub fn add_parameter_attribute(&self, function: Value, index: u32, attribute: &str) {
+        // SAFETY: as `add_function_attribute`; parameter k is attribute index k + 1.
+        unsafe {
+            let kind =
+                c::LLVMGetEnumAttributeKindForName(attribute.as_ptr().cast(), attribute.len());
+            if kind == 0 {
+                return;
+            }
+            let attribute = c::LLVMCreateEnumAttribute(self.context, kind, 0);
+            c::LLVMAddAttributeAtIndex(function, index + 1, attribute);
+        }
+    }
+
     /// Whether a function is only declared in the module (its body is elsewhere).
     pub fn is_declaration(&self, function: Value) -> bool {
         unsafe { c::LLVMIsDeclaration(function) != 0 }
