@@ -9,8 +9,16 @@
 //! beta or A by alpha (`products_scaled.bc`), and a fourth for two products per step
 //! (`products_two_terms.bc`), and a fifth for dot products with A scaled by alpha
 //! (`products_alpha.bc`), and a sixth for doitgen's batched product written back into
-//! A (`products_batched.bc`). Each is built again for float elements
+//! A (`products_batched.bc`), and a seventh for symm's symmetric product
+//! (`products_symm.bc`). Each is built again for float elements
 //! (`-DPOLYRUST_F32=1`, `products_f32.bc` and so on).
+//!
+//! Each variant is also compiled to x86-64 ELF assembly (`stem.s`, position
+//! independent), made local to the object it lands in: no `.globl`, its labels and
+//! static symbols renamed with the stem, the whole kept between `.pushsection` and
+//! `.popsection`. The plugin puts that text in a module's inline assembly on x86-64 ELF
+//! targets (`llvm::link`), so a module that calls a kernel only assembles it instead of
+//! optimizing and compiling it again (most of polyrust's compile time on a small file).
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -32,7 +40,7 @@ fn main() {
     // stored into C; the one whose sums start at C, C * beta or +0.0, with A scaled; the
     // one with two products per step (syr2k); the dot-product kernel with A scaled by
     // alpha. Each in double and in float.
-    let variants: [(&str, &[&str]); 6] = [
+    let variants: [(&str, &[&str]); 7] = [
         ("products", &[]),
         ("products_alpha", &["-DPOLYRUST_ALPHA=1"]),
         ("products_from_c", &["-DPOLYRUST_SUMS_FROM_C=1"]),
@@ -47,6 +55,10 @@ fn main() {
                 "-DPOLYRUST_SCALED=1",
                 "-DPOLYRUST_BATCHED=1",
             ],
+        ),
+        (
+            "products_symm",
+            &["-DPOLYRUST_SUMS_FROM_C=1", "-DPOLYRUST_SYMM=1"],
         ),
         (
             "products_two_terms",
@@ -133,6 +145,105 @@ fn build_kernel(clang: &str, source: &Path, stem: &Path, defines: &[&str]) {
             assembler.display()
         )),
     }
+    build_assembly(clang, source, stem, defines);
+}
+
+/// Compiles `source` (with `defines`) into `stem.s`, the kernel as inline assembly
+/// local to any object (see the module comment).
+fn build_assembly(clang: &str, source: &Path, stem: &Path, defines: &[&str]) {
+    let raw = stem.with_extension("raw.s");
+    let status = Command::new(clang)
+        .args([
+            "-O3",
+            "-mavx2",
+            "-mfma",
+            "-ffp-contract=off",
+            "-fno-math-errno",
+            "-fPIC",
+            "-fno-stack-protector",
+            "-target",
+            "x86_64-unknown-linux-gnu",
+        ])
+        .args(defines)
+        .args(["-S", "-o"])
+        .arg(&raw)
+        .arg(source)
+        .status();
+    match status {
+        Ok(s) if s.success() => {}
+        Ok(s) => fail(&format!("{clang} -S failed on {} ({s})", source.display())),
+        Err(e) => fail(&format!("cannot run {clang} ({e})")),
+    }
+    let text = match std::fs::read_to_string(&raw) {
+        Ok(text) => text,
+        Err(e) => fail(&format!("cannot read {}: {e}", raw.display())),
+    };
+    let name = stem
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if let Err(e) = std::fs::write(stem.with_extension("s"), local_assembly(&text, &name)) {
+        fail(&format!("cannot write the kernel's assembly: {e}"));
+    }
+}
+
+/// `text` made local to the object it is assembled into: directives that belong to a
+/// whole file dropped, no symbol global, local labels and static symbols prefixed with
+/// `stem` (so two kernels, or a kernel and the module's own code, never share a name).
+fn local_assembly(text: &str, stem: &str) -> String {
+    let exported: Vec<&str> = text
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix(".globl"))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .collect();
+    let statics: Vec<String> = text
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix(".type"))
+        .filter_map(|rest| rest.split(',').next())
+        .map(|name| name.trim().to_string())
+        .filter(|name| !exported.contains(&name.as_str()))
+        .collect();
+    let dropped = [
+        ".file",
+        ".ident",
+        ".addrsig",
+        ".globl",
+        ".section\t\".note.GNU-stack\"",
+    ];
+    let mut out = format!("# polyrust kernel {stem}\n\t.pushsection .text\n");
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if dropped.iter().any(|d| trimmed.starts_with(d)) {
+            continue;
+        }
+        out.push_str(&rename_symbols(line, stem, &statics));
+        out.push('\n');
+    }
+    out.push_str("\t.popsection\n");
+    out
+}
+
+/// `line` with each local label (`.L...`) and each of `statics` prefixed with `stem`.
+fn rename_symbols(line: &str, stem: &str, statics: &[String]) -> String {
+    let is_symbol_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$');
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(start) = rest.find(is_symbol_char) {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let end = tail.find(|c| !is_symbol_char(c)).unwrap_or(tail.len());
+        let token = &tail[..end];
+        if let Some(label) = token.strip_prefix(".L") {
+            out.push_str(&format!(".Lpolyrust_{stem}_{label}"));
+        } else if statics.iter().any(|s| s == token) {
+            out.push_str(&format!("polyrust_{stem}_{token}"));
+        } else {
+            out.push_str(token);
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn fail(message: &str) -> ! {

@@ -42,6 +42,7 @@ config.substitutions.append(("%clangxx", os.path.join(llvm_bin, "clang++")))
 config.substitutions.append(("%clang", os.path.join(llvm_bin, "clang")))
 config.substitutions.append(("%FileCheck", os.path.join(llvm_bin, "FileCheck")))
 config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
+config.substitutions.append(("%llvm-nm", os.path.join(llvm_bin, "llvm-nm")))
 config.substitutions.append(("%polyrust-cc", os.path.join(repo, "scripts", "polyrust-cc")))
 release = os.path.dirname(plugin)
 config.substitutions.append(

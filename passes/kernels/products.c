@@ -85,7 +85,12 @@ typedef real v4u __attribute__((vector_size(32), aligned(sizeof(real))));
 #ifndef POLYRUST_BATCHED
 #define POLYRUST_BATCHED 0
 #endif
-#if POLYRUST_BATCHED
+#ifndef POLYRUST_SYMM
+#define POLYRUST_SYMM 0
+#endif
+#if POLYRUST_SYMM
+#define KERNEL_SYMBOL SUFFIX(polyrust_product_symm)
+#elif POLYRUST_BATCHED
 #define KERNEL_SYMBOL SUFFIX(polyrust_product_batched)
 #elif POLYRUST_TWO_TERMS
 #define KERNEL_SYMBOL SUFFIX(polyrust_product_two_terms)
@@ -605,6 +610,215 @@ void KERNEL_SYMBOL(long R, long Q, long N, long K, real *A, long rsr, long rsq, 
   real *final = A + (R - 1) * rsr + (Q - 1) * rsq;
   for (long p = 0; p < N; p++)
     sum[p * css] = final[p * csa];
+}
+#elif POLYRUST_SYMM
+/* The symmetric product as PolyBench's symm writes it (A's lower triangle read, C
+ * M x N, B M x N):
+ *
+ *   for (i < M) for (j < N) {
+ *     t = +0.0;
+ *     for (k < i) { C(k,j) = fma(alpha * B(i,j), A(i,k), C(k,j)); t = fma(B(k,j), A(i,k), t); }
+ *     C(i,j) = fma(alpha, t, fma(beta, C(i,j), (alpha * B(i,j)) * A(i,i)));
+ *   }
+ *
+ * (each fma two roundings when `fused` is 0). Each element's operations keep their
+ * order: t(i,j) is a dot product of row i of A's strict lower triangle with column j
+ * of B, from +0.0 in k order; C(i,j) is set once, at i, from its old value and t(i,j),
+ * and only then takes its updates from the rows i' > i, in increasing i' (the loop
+ * writes C(k,j) only for k < i). So the kernel makes, in this order: every t (a
+ * product whose k stops before the row's diagonal, kept in a buffer per block of
+ * rows), C's rows set from them, then C(r,j) += sum over i > r of A(i,r) * (alpha *
+ * B(i,j)) in increasing i (a product with A transposed whose k starts past the row's
+ * diagonal, sums from C). A tile's steps outside its rows' ranges are skipped per row,
+ * never padded with zeros (a zero product can change a -0.0 sum, or meet an infinity). */
+
+/* One MR x NR tile over kc packed steps: row r takes step k only when k < d + r
+ * (`above` 0: the steps before the row's diagonal, d the tile's first row minus the
+ * block's first k) or k > d + r (`above` 1: the steps past it). Otherwise as
+ * MICRO_KERNEL (sums stored into C). */
+#define MICRO_KERNEL_TRIANGLE(name, UPDATE)                                               \
+  static void name(long kc, const real *restrict ap, const real *restrict bp,         \
+                   real *restrict w, int first, int last, real *C, long rsc, long csc, \
+                   long mr, long nr, long d, int above, long start) {                  \
+    v4 acc[MR][2];                                                                        \
+    if (first && start != START_ZERO)                                                     \
+      load_tile(acc, C, rsc, csc, mr, nr, BELOW, start, 1.0);                             \
+    else                                                                                  \
+      _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
+      if (first) {                                                                        \
+        acc[r][0] = (v4){};                                                               \
+        acc[r][1] = (v4){};                                                               \
+      } else {                                                                            \
+        acc[r][0] = *(const v4 *)(w + r * NR);                                            \
+        acc[r][1] = *(const v4 *)(w + r * NR + LANES);                                    \
+      }                                                                                   \
+    }                                                                                     \
+    long lo = above ? d + MR : 0, hi = above ? kc : d;                                    \
+    long plo = above ? d + 1 : d, phi = above ? d + MR : d + MR - 1;                      \
+    lo = lo < 0 ? 0 : lo > kc ? kc : lo;                                                  \
+    hi = hi < lo ? lo : hi > kc ? kc : hi;                                                \
+    plo = plo < 0 ? 0 : plo;                                                              \
+    phi = phi > kc ? kc : phi;                                                            \
+    if (above)                                                                            \
+      for (long k = plo; k < phi; k++) {                                                  \
+        v4 b0 = *(const v4 *)(bp + k * NR), b1 = *(const v4 *)(bp + k * NR + LANES);      \
+        _Pragma("unroll") for (int r = 0; r < MR; r++) if (k > d + r) {                   \
+          v4 x = SPLAT(ap[k * MR + r]);                                                   \
+          acc[r][0] = UPDATE(x, b0, acc[r][0]);                                           \
+          acc[r][1] = UPDATE(x, b1, acc[r][1]);                                           \
+        }                                                                                 \
+      }                                                                                   \
+    for (long k = lo; k < hi; k++) {                                                      \
+      v4 b0 = *(const v4 *)(bp + k * NR), b1 = *(const v4 *)(bp + k * NR + LANES);        \
+      _Pragma("unroll") for (int r = 0; r < MR; r++) {                                    \
+        real a = ap[k * MR + r];                                                          \
+        v4 x = SPLAT(a);                                                                  \
+        acc[r][0] = UPDATE(x, b0, acc[r][0]);                                             \
+        acc[r][1] = UPDATE(x, b1, acc[r][1]);                                             \
+      }                                                                                   \
+    }                                                                                     \
+    if (!above)                                                                           \
+      for (long k = plo; k < phi; k++) {                                                  \
+        v4 b0 = *(const v4 *)(bp + k * NR), b1 = *(const v4 *)(bp + k * NR + LANES);      \
+        _Pragma("unroll") for (int r = 0; r < MR; r++) if (k < d + r) {                   \
+          v4 x = SPLAT(ap[k * MR + r]);                                                   \
+          acc[r][0] = UPDATE(x, b0, acc[r][0]);                                           \
+          acc[r][1] = UPDATE(x, b1, acc[r][1]);                                           \
+        }                                                                                 \
+      }                                                                                   \
+    store_tile(acc, w, last, C, rsc, csc, mr, nr, BELOW);                                 \
+  }
+MICRO_KERNEL_TRIANGLE(triangle_fused, FUSED)
+MICRO_KERNEL_TRIANGLE(triangle_unfused, UNFUSED)
+
+/* The buffers of the symmetric product: B packed whole, a block of A, the sums kept
+ * between blocks of k, and t for a block of rows. */
+struct symm_buffers {
+  real *Bp, *Ap, *W, *T;
+};
+
+/* One block of rows ic .. ic+mcb-1 of a product whose row i takes the steps k < i
+ * (`above` 0, sums from +0.0 into T, mcb x N) or i < k < K (`above` 1, sums from C
+ * into C), A(i,k) = A[i*rsa + k*csa], B packed in bf. */
+static void triangle_rows(long ic, long mcb, long N, long K, const real *A, long rsa,
+                          long csa, struct symm_buffers bf, real *C, long rsc, long csc,
+                          long kc, long fused, int above) {
+  long panels = (N + NR - 1) / NR, row_panels = (mcb + MR - 1) / MR;
+  /* The block's steps: below the diagonal, up to its last row's; past it, from its
+   * first row's. At least one step below, so that every t is stored. */
+  long k0 = above ? ic + 1 : 0, k1 = above ? K : ic + mcb - 1;
+  if (!above && k1 < 1)
+    k1 = 1;
+  if (k1 > K)
+    k1 = K;
+  struct scaling plain = {START_C, 1.0, 0, 1.0, 0, 0};
+  for (long pc = k0; pc < k1; pc += kc) {
+    long kcb = k1 - pc < kc ? k1 - pc : kc;
+    int first = pc == k0, last = pc + kcb == k1;
+    pack_a(mcb, kcb, A, rsa, csa, ic, pc, bf.Ap, plain);
+    for (long p = 0; p < panels; p++) {
+      const real *bp = bf.Bp + ((size_t)p * K + pc) * NR;
+      long j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
+      for (long q = 0; q < row_panels; q++) {
+        long i0 = ic + q * MR, mr = mcb - q * MR < MR ? mcb - q * MR : MR;
+        long d = i0 - pc;
+        /* No step of this tile in this block, nor a start or an end to make. */
+        int none = above ? pc + kcb <= i0 + 1 : pc >= i0 + mr - 1;
+        if (none && !first && !last)
+          continue;
+        real *w = bf.W ? bf.W + ((size_t)p * row_panels + q) * TILE : NULL;
+        const real *ap = bf.Ap + (size_t)q * kcb * MR;
+        real *c = above ? C + i0 * rsc + j0 * csc : bf.T + (i0 - ic) * N + j0;
+        long rs = above ? rsc : N, cs = above ? csc : 1;
+        long start = above ? START_C : START_ZERO;
+        if (fused)
+          triangle_fused(kcb, ap, bp, w, first, last, c, rs, cs, mr, nr, d, above, start);
+        else
+          triangle_unfused(kcb, ap, bp, w, first, last, c, rs, cs, mr, nr, d, above,
+                           start);
+      }
+    }
+  }
+}
+
+/* C's rows ic .. ic+mcb-1 set from their t: fma(alpha, t, fma(beta, C, (alpha * B) *
+ * A(i,i))), as the loop's last statement makes each. */
+static void symm_rows(long ic, long mcb, long N, const real *A, long rsa, long csa,
+                      const real *B, long rsb, long csb, real *C, long rsc, long csc,
+                      const real *T, long fused, real alpha, real beta) {
+  for (long i = ic; i < ic + mcb; i++) {
+    real diagonal = A[i * rsa + i * csa];
+    for (long j = 0; j < N; j++) {
+      real *c = &C[i * rsc + j * csc];
+      real x = alpha * B[i * rsb + j * csb] * diagonal, t = T[(i - ic) * N + j];
+      real y = fused ? FMA(beta, *c, x) : beta * *c + x;
+      *c = fused ? FMA(alpha, t, y) : y + alpha * t;
+    }
+  }
+}
+
+/* The loop as written, for when no buffer can be had. */
+static void symm_loop(long M, long N, const real *A, long rsa, long csa, const real *B,
+                      long rsb, long csb, real *C, long rsc, long csc, long fused,
+                      real alpha, real beta) {
+  for (long i = 0; i < M; i++)
+    for (long j = 0; j < N; j++) {
+      real t = 0.0, bij = alpha * B[i * rsb + j * csb];
+      for (long k = 0; k < i; k++) {
+        real a = A[i * rsa + k * csa], *c = &C[k * rsc + j * csc];
+        *c = fused ? FMA(bij, a, *c) : *c + bij * a;
+        real b = B[k * rsb + j * csb];
+        t = fused ? FMA(b, a, t) : t + b * a;
+      }
+      real *c = &C[i * rsc + j * csc];
+      real x = bij * A[i * rsa + i * csa];
+      real y = fused ? FMA(beta, *c, x) : beta * *c + x;
+      *c = fused ? FMA(alpha, t, y) : y + alpha * t;
+    }
+}
+
+/* A is M x M (only its lower triangle read), B and C M x N. */
+void KERNEL_SYMBOL(long M, long N, const real *A, long rsa, long csa, const real *B,
+                   long rsb, long csb, real *C, long rsc, long csc, long mc, long kc,
+                   long fused, real alpha, real beta) {
+  if (M <= 0 || N <= 0)
+    return;
+  mc = mc < MR ? MR : mc - mc % MR;
+  if (mc > M)
+    mc = (M + MR - 1) / MR * MR;
+  if (kc < 1 || kc > M)
+    kc = M;
+  long panels = (N + NR - 1) / NR, row_panels = mc / MR;
+  void *raw[4] = {NULL, NULL, NULL, NULL};
+  struct symm_buffers bf = {
+      aligned_reals((size_t)panels * M * NR, &raw[0]),
+      aligned_reals((size_t)mc * kc, &raw[1]),
+      aligned_reals((size_t)row_panels * panels * TILE, &raw[2]),
+      aligned_reals((size_t)mc * N, &raw[3]),
+  };
+  if (!bf.Bp || !bf.Ap || !bf.W || !bf.T) {
+    for (int x = 0; x < 4; x++)
+      free(raw[x]);
+    symm_loop(M, N, A, rsa, csa, B, rsb, csb, C, rsc, csc, fused, alpha, beta);
+    return;
+  }
+  pack_b(N, M, B, rsb, csb, bf.Bp);
+  for (long ic = 0; ic < M; ic += mc) {
+    long mcb = M - ic < mc ? M - ic : mc;
+    triangle_rows(ic, mcb, N, M, A, rsa, csa, bf, C, rsc, csc, kc, fused, 0);
+    symm_rows(ic, mcb, N, A, rsa, csa, B, rsb, csb, C, rsc, csc, bf.T, fused, alpha, beta);
+  }
+  /* The updates take alpha * B(i,j), the loop's own first product. */
+  size_t packed = (size_t)panels * M * NR;
+  for (size_t x = 0; x < packed; x++)
+    bf.Bp[x] = alpha * bf.Bp[x];
+  for (long ic = 0; ic < M; ic += mc) {
+    long mcb = M - ic < mc ? M - ic : mc;
+    /* A transposed: row r of the product is column r of A. */
+    triangle_rows(ic, mcb, N, M, A, csa, rsa, bf, C, rsc, csc, kc, fused, 1);
+  }
+  for (int x = 0; x < 4; x++)
+    free(raw[x]);
 }
 #elif POLYRUST_SCALED
 /* `start` says where each sum starts (START_*), beta what C is scaled by

@@ -18,8 +18,8 @@
 // RUN: %o3ir -mavx2 -mfma -fno-discard-value-names %s | %opt %loadpolyrust \
 // RUN:   -passes='print<polyrust-ast>' -polyrust-products=false -disable-output 2>&1 \
 // RUN:   | %FileCheck %s --check-prefix=OFF
-// The new code: the check, then one call of the kernel, linked in once with internal
-// linkage and the caller's target attributes.
+// The new code: the check, then one call of the kernel, declared once, its assembly in
+// the module's inline assembly once.
 // RUN: %o3ir -mavx2 -mfma -fno-discard-value-names %s | %opt %loadpolyrust -passes=polyrust \
 // RUN:   -polyrust-l1-cache=32K -polyrust-l2-cache=512K -S | %FileCheck %s --check-prefix=IR
 // The remark, from clang.
@@ -47,15 +47,21 @@ void dot_rows(int M, int N, int K, const double *A, int lda, const double *B, in
 // PLAIN: (matrix product C[i][j] += A[i][k] * B[j][k] (B transposed, a dot product per element): packed, blocks 126 x 256, micro-kernel 6 x 8 (products rounded before they are added, as written), bit-exact, needs AVX2 and FMA at run time, original loops otherwise):
 // PLAIN-NEXT: fused = 0) if the CPU has AVX2 and FMA
 // OFF-NOT: matrix product
+// IR: module asm "# polyrust kernel products"
+// IR-NOT: module asm "# polyrust kernel products"
+// IR: module asm "# polyrust kernel products_f32"
+// IR: module asm "# polyrust kernel products_from_c"
+// IR-NOT: module asm "# polyrust kernel products"
 // IR-LABEL: define {{.*}}void @dot_rows(
 // IR: polyrust.check:
 // IR: call void @polyrust_product_f64(i64 {{.*}}, ptr %A, i64 {{.*}}, i64 1, ptr %B, i64 1, i64 {{.*}}, ptr %C, i64 {{.*}}, i64 1, i64 126, i64 256, i64 1)
 // The products that keep C in a register across k call the kernel's variant.
 // IR: call void @polyrust_product_from_c_f64(
-// IR: define internal void @polyrust_product_f64({{.*}}) {{.*}}#[[KERNEL:[0-9]+]]
-// IR: define internal void @polyrust_product_from_c_f64(
-// IR-NOT: define {{.*}}@polyrust_product_f64
-// IR: attributes #[[KERNEL]] = { {{.*}}"polyrust-kernel"{{.*}}"target-features"="{{.*}}+avx2{{.*}}+fma
+// IR-NOT: define {{.*}}@polyrust_product
+// IR: declare hidden void @polyrust_product_f64(
+// IR-NOT: declare {{.*}}@polyrust_product_f64
+// IR: declare hidden void @polyrust_product_from_c_f64(
+// IR-NOT: declare {{.*}}@polyrust_product_f64
 // REMARK: remark: region in dot_rows at {{.*}} optimized (matrix product C[i][j] += A[i][k] * B[j][k] (B transposed, a dot product per element): packed, blocks 126 x 256, micro-kernel 6 x 8, bit-exact), behind a run-time check
 
 // A second product in the same module calls the same kernel.

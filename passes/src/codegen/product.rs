@@ -1,7 +1,8 @@
 //! Code generation for a recognised matrix product (`transform::product`): behind the
 //! region's run-time check (its assumptions and the arrays' ranges apart, as for loop
-//! code), one call of the packed kernel, linked into the module once
-//! (`llvm::link::kernel`) with the calling function's target attributes; its sizes,
+//! code), one call of the packed kernel, put into the module once
+//! (`llvm::link::kernel`: its assembly, or its IR with the calling function's target
+//! attributes); its sizes,
 //! base pointers and strides evaluated from the region's parameters in the check
 //! block. The original loops stay as the fallback when the check fails. A kernel built
 //! for AVX2 and FMA the caller's target lacks (`KernelTarget::CpuTest`) gets them as
@@ -45,30 +46,39 @@ use super::{
     leave_to_exit, open_check, structure, Check, CodegenError, Generated,
 };
 
-/// The kernel's bitcode, built from `passes/kernels/products.c` by `passes/build.rs`.
-const KERNEL_BITCODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/products.bc"));
-/// Its variant whose sums start at C's elements and are stored into C.
-const KERNEL_FROM_C_BITCODE: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_from_c.bc"));
-/// Its variant with two products per step (syr2k).
-const KERNEL_TWO_TERMS_BITCODE: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_two_terms.bc"));
-/// Its variant whose sums start at C, C * beta or +0.0, with A scaled by alpha.
-const KERNEL_SCALED_BITCODE: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled.bc"));
-/// The dot-product kernel's variant with A scaled by alpha.
-const KERNEL_ALPHA_BITCODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/products_alpha.bc"));
-/// Its batched variant, written back into A (doitgen).
-const KERNEL_BATCHED_BITCODE: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_batched.bc"));
-/// The same six, built for floats (in the same order).
-const KERNEL_F32_BITCODE: [&[u8]; 6] = [
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_f32.bc")),
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_from_c_f32.bc")),
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_two_terms_f32.bc")),
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_scaled_f32.bc")),
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_alpha_f32.bc")),
-    include_bytes!(concat!(env!("OUT_DIR"), "/products_batched_f32.bc")),
+/// One build of the kernel, named by its stem in `passes/build.rs`.
+macro_rules! kernel_build {
+    ($stem:literal) => {
+        link::KernelBuild {
+            bitcode: include_bytes!(concat!(env!("OUT_DIR"), "/", $stem, ".bc")),
+            assembly: include_str!(concat!(env!("OUT_DIR"), "/", $stem, ".s")),
+        }
+    };
+}
+
+/// The kernel, built from `passes/kernels/products.c` by `passes/build.rs`, for doubles:
+/// the dot-product kernel; its variant whose sums start at C's elements and are stored
+/// into C; the one with two products per step (syr2k); the one whose sums start at C,
+/// C * beta or +0.0, with A scaled by alpha; the dot-product kernel with A scaled by
+/// alpha; the batched one, written back into A (doitgen); the symmetric one (symm).
+const KERNELS_F64: [link::KernelBuild; 7] = [
+    kernel_build!("products"),
+    kernel_build!("products_from_c"),
+    kernel_build!("products_two_terms"),
+    kernel_build!("products_scaled"),
+    kernel_build!("products_alpha"),
+    kernel_build!("products_batched"),
+    kernel_build!("products_symm"),
+];
+/// The same seven, built for floats (in the same order).
+const KERNELS_F32: [link::KernelBuild; 7] = [
+    kernel_build!("products_f32"),
+    kernel_build!("products_from_c_f32"),
+    kernel_build!("products_two_terms_f32"),
+    kernel_build!("products_scaled_f32"),
+    kernel_build!("products_alpha_f32"),
+    kernel_build!("products_batched_f32"),
+    kernel_build!("products_symm_f32"),
 ];
 
 /// Replaces `region` (modelled as `scop`) by a call of the packed product, behind the
@@ -103,28 +113,22 @@ pub fn generate<'f>(
     let folds = fold::plan(region, scop, scop, &[])?;
     let variant = match (product.accumulator, &product.second) {
         _ if product.batch.is_some() => 5,
+        _ if product.symmetric.is_some() => 6,
         (_, Some(_)) => 2,
         (Accumulator::Sum, None) => 0,
         (Accumulator::C, None) => 1,
         (Accumulator::Scaled(_), None) => 3,
         (Accumulator::ScaledSum(_), None) => 4,
     };
-    let bitcode = match product.precision {
-        Precision::Double => [
-            KERNEL_BITCODE,
-            KERNEL_FROM_C_BITCODE,
-            KERNEL_TWO_TERMS_BITCODE,
-            KERNEL_SCALED_BITCODE,
-            KERNEL_ALPHA_BITCODE,
-            KERNEL_BATCHED_BITCODE,
-        ][variant],
-        Precision::Single => KERNEL_F32_BITCODE[variant],
+    let build = match product.precision {
+        Precision::Double => KERNELS_F64[variant],
+        Precision::Single => KERNELS_F32[variant],
     };
     let added = match product.target {
         KernelTarget::Caller => None,
         KernelTarget::CpuTest => Some(KernelTarget::CPU_TEST_FEATURES),
     };
-    let (kernel, ty) = link::kernel(fa.function(), bitcode, product.kernel(), added)
+    let (kernel, ty) = link::kernel(fa.function(), build, product.kernel(), added)
         .map_err(CodegenError::Unsupported)?;
     let b = IrBuilder::new(fa.function());
     let mut em = emitter(fa, &b, region, entering, HashMap::new(), folds);
@@ -169,6 +173,16 @@ fn build_call<'f>(
     if let Some(batch) = &product.batch {
         let (args, rows) = batched_arguments(em, product, batch)?;
         return call_batched(em, check, ok, (kernel, ty, args, rows), live);
+    }
+    if let Some(symmetric) = product.symmetric {
+        let args = symmetric_arguments(em, product, symmetric)?;
+        // Its rows are not independent (each takes updates from the rows below it):
+        // one call, on one thread.
+        branch_on_check(em, check, ok);
+        em.b.position_at_end(check.start);
+        let call = em.b.call(kernel, ty, &args);
+        em.b.locate_call(call);
+        return leave_to_exit(em, live);
     }
     let [m, n, k] = [
         em.expr(&product.trips[0])?,
@@ -307,6 +321,32 @@ fn batched_arguments(
     let rows = em.b.binary(LLVMOpcode::LLVMMul, args[0], args[1]);
     args.extend([em.b.const_i64(0), rows]);
     Ok((args, rows))
+}
+
+/// The symmetric kernel's arguments: M, N, A, B, C (base, row and column strides),
+/// mc, kc, fused, alpha and beta.
+fn symmetric_arguments(
+    em: &Emitter<'_, '_>,
+    product: &Product,
+    symmetric: crate::transform::product::symmetric::Symmetric,
+) -> Result<Vec<Value>, CodegenError> {
+    let mut args = vec![em.expr(&product.trips[0])?, em.expr(&product.trips[1])?];
+    for op in [&product.a, &product.b, &product.c] {
+        args.extend(operand_arguments(em, op)?);
+    }
+    let constants = [
+        product.blocking.mc,
+        product.blocking.kc,
+        u64::from(product.fused),
+    ];
+    for size in constants {
+        let size = i64::try_from(size)
+            .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
+        args.push(em.b.const_i64(size));
+    }
+    args.push(available_base(em, symmetric.alpha)?);
+    args.push(available_base(em, symmetric.beta)?);
+    Ok(args)
 }
 
 /// The scaled kernel's `start`, `beta`, `scale_a`, `alpha` (1.0 of the elements' type

@@ -1392,7 +1392,9 @@ impl<'f> Scalars<'_, '_, 'f> {
             .iter()
             .all(|(_, p)| self.stmt(*p) == self.stmt(block))
         {
-            // A merge of values computed inside one statement.
+            // A merge of values computed inside one statement: a value like any other
+            // for the statements that use it.
+            self.value(block, inst, name);
             return;
         }
         let a = self.scalar(format!("{name}__phi"), inst.as_value_ref());
@@ -1404,6 +1406,11 @@ impl<'f> Scalars<'_, '_, 'f> {
                 self.write(pred, a, &text);
             }
         }
+        // Other statements that use the merged value read it too (an LCSSA copy of a
+        // loop's sum read by a later loop): without these reads, the statements that
+        // write the value were not ordered before them.
+        let crossing = self.crossing_uses(block, inst);
+        self.read_in(&crossing, a, &text);
     }
 
     /// A value used in other statements (or after the region): a scalar its statement
@@ -1412,21 +1419,34 @@ impl<'f> Scalars<'_, '_, 'f> {
         if inst.get_type().is_void_type() || synthesizable(self.tr, inst) {
             return;
         }
-        let crossing: Vec<_> = self
-            .use_blocks(inst)
-            .into_iter()
-            .filter(|b| self.stmt(*b) != self.stmt(block))
-            .collect();
+        let crossing = self.crossing_uses(block, inst);
         if crossing.is_empty() {
             return;
         }
         let a = self.scalar(format!("{name}__s"), inst.as_value_ref());
         let text = self.tr.fa().instruction_text(inst);
         self.write(block, a, &text);
+        self.read_in(&crossing, a, &text);
+    }
+
+    /// Blocks outside the statement of `block` where `inst` (defined there) is used.
+    fn crossing_uses(
+        &self,
+        block: BasicBlock<'f>,
+        inst: InstructionValue<'f>,
+    ) -> Vec<BasicBlock<'f>> {
+        self.use_blocks(inst)
+            .into_iter()
+            .filter(|b| self.stmt(*b) != self.stmt(block))
+            .collect()
+    }
+
+    /// A read of scalar `array` in each statement of the region among `blocks`.
+    fn read_in(&mut self, blocks: &[BasicBlock<'f>], array: usize, text: &str) {
         let mut seen = HashSet::new();
-        for b in crossing {
-            if self.tr.shape().contains_block(b) && seen.insert(self.stmt(b)) {
-                self.read(b, a, &text);
+        for b in blocks {
+            if self.tr.shape().contains_block(*b) && seen.insert(self.stmt(*b)) {
+                self.read(*b, array, text);
             }
         }
     }

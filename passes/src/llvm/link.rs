@@ -5,6 +5,13 @@
 //! module with internal linkage, and marked so that polyrust leaves the kernel's own
 //! loops alone. A kernel whose features exceed its caller's is never inlined into it
 //! (LLVM's inliner refuses callees with features the caller lacks).
+//!
+//! On x86-64 ELF targets a kernel is not linked as IR but put in the module's inline
+//! assembly, compiled once when the plugin was built (`passes/build.rs` makes it local to
+//! the object), and declared with the type its bitcode gives: the module then only
+//! assembles it, where optimizing and compiling the IR again cost a small file most of
+//! its compile time. Both forms come from the same IR, built for AVX2 and FMA with
+//! contraction off, so they compute the same bits.
 
 use std::ffi::CString;
 
@@ -75,13 +82,22 @@ pub fn compiled_with_openmp(function: FunctionValue<'_>) -> bool {
     }
 }
 
-/// The kernel `symbol` defined by `bitcode`, in the module of `caller`, with its
-/// function type: linked in now unless an earlier call did (then it must have been
-/// made for the same target attributes). `added_features` (`+avx2,+fma`), if any, are
-/// appended to the caller's `target-features`.
+/// One kernel as the plugin carries it (both built from the same source and flags).
+#[derive(Clone, Copy)]
+pub struct KernelBuild {
+    /// Its LLVM bitcode.
+    pub bitcode: &'static [u8],
+    /// Its x86-64 ELF assembly, local to the object it is assembled into.
+    pub assembly: &'static str,
+}
+
+/// The kernel `symbol` of `build`, in the module of `caller`, with its function type:
+/// assembled or linked in now unless an earlier call did (linked IR must have been made
+/// for the same target attributes). `added_features` (`+avx2,+fma`), if any, are
+/// appended to the caller's `target-features` of linked IR.
 pub fn kernel(
     caller: FunctionValue<'_>,
-    bitcode: &[u8],
+    build: KernelBuild,
     symbol: &str,
     added_features: Option<&str>,
 ) -> Result<(LLVMValueRef, LLVMTypeRef), String> {
@@ -92,6 +108,10 @@ pub fn kernel(
     // parsed module is handed to the linker, which destroys it.
     unsafe {
         let module = c::LLVMGetGlobalParent(caller);
+        if takes_assembly(module) {
+            return assembled(module, build, &name, symbol);
+        }
+        let bitcode = build.bitcode;
         let existing = c::LLVMGetNamedFunction(module, name.as_ptr());
         if !existing.is_null() {
             return reuse(existing, &attributes, symbol);
@@ -112,6 +132,64 @@ pub fn kernel(
         c::LLVMSetLinkage(function, LLVMLinkage::LLVMInternalLinkage);
         Ok((function, c::LLVMGlobalGetValueType(function)))
     }
+}
+
+/// Whether `module` is for x86-64 ELF with 64-bit pointers, where the kernel's
+/// assembly fits.
+///
+/// # Safety
+/// `module` is a live module.
+unsafe fn takes_assembly(module: LLVMModuleRef) -> bool {
+    let triple = c::LLVMGetTarget(module);
+    if triple.is_null() {
+        return false;
+    }
+    let triple = std::ffi::CStr::from_ptr(triple).to_string_lossy();
+    triple.starts_with("x86_64-") && triple.contains("-linux") && !triple.ends_with("x32")
+}
+
+/// The kernel `symbol` declared in `module` (hidden: the definition is the module's
+/// own) with the type its bitcode gives, and its assembly appended to the module's
+/// inline assembly, unless an earlier call did both.
+///
+/// # Safety
+/// `module` is a live module.
+unsafe fn assembled(
+    module: LLVMModuleRef,
+    build: KernelBuild,
+    name: &CString,
+    symbol: &str,
+) -> Result<(LLVMValueRef, LLVMTypeRef), String> {
+    let label = format!("\n{symbol}:");
+    let existing = c::LLVMGetNamedFunction(module, name.as_ptr());
+    if !existing.is_null() {
+        let mut len = 0usize;
+        let text = c::LLVMGetModuleInlineAsm(module, &mut len);
+        let own = !text.is_null()
+            && c::LLVMIsDeclaration(existing) != 0
+            && String::from_utf8_lossy(std::slice::from_raw_parts(text.cast::<u8>(), len))
+                .contains(&label);
+        if !own {
+            return Err(format!("the module has its own {symbol}"));
+        }
+        return Ok((existing, c::LLVMGlobalGetValueType(existing)));
+    }
+    if !build.assembly.contains(&label) {
+        return Err(format!("the kernel's assembly does not define {symbol}"));
+    }
+    let parsed = parse(module, build.bitcode)?;
+    let defined = c::LLVMGetNamedFunction(parsed, name.as_ptr());
+    // The type belongs to the context, which outlives the parsed module.
+    let ty = (!defined.is_null()).then(|| c::LLVMGlobalGetValueType(defined));
+    c::LLVMDisposeModule(parsed);
+    let ty = ty.ok_or_else(|| format!("the kernel's bitcode does not define {symbol}"))?;
+    let declared = c::LLVMAddFunction(module, name.as_ptr(), ty);
+    c::LLVMSetVisibility(
+        declared,
+        inkwell::llvm_sys::LLVMVisibility::LLVMHiddenVisibility,
+    );
+    c::LLVMAppendModuleInlineAsm(module, build.assembly.as_ptr().cast(), build.assembly.len());
+    Ok((declared, ty))
 }
 
 /// The value of each of `TARGET_ATTRIBUTES` a kernel called from `caller` takes:

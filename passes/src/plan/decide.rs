@@ -1,17 +1,19 @@
 //! The scheduling stage's decision on one modelled region, for the machine the code is
 //! compiled for: cheap refusals first (a shape new code cannot replace, as detection found, a
 //! problem too large to schedule, nothing to gain, assumptions that exclude real problem
-//! sizes), then the dependences, and then the imported schedule or the transformation
-//! stage's choice (`transform::schedule::decide`).
+//! sizes), then the dependences, and then the imported schedule, matrix-vector passes
+//! fused by blocks of rows (`transform::row_blocks`) or the transformation stage's
+//! choice (`transform::schedule::decide`).
 
 use crate::deps::{Dependences, DepsOptions, DEPS_SHARE};
 use crate::llvm::{CacheLevel, FunctionAnalyses, Stage};
 use crate::model::Scop;
+use crate::options::Tiling;
 use crate::transform::hardware::{
     read_host_caches, ExplicitHardware, Hardware, TargetHardware, HOST_CACHE_DIR,
 };
 use crate::transform::schedule::{self, Decision, Prospect, ScheduleSettings};
-use crate::transform::Subject;
+use crate::transform::{self, Subject};
 
 use super::PlanSettings;
 
@@ -52,7 +54,36 @@ pub fn decide(
         return imported_schedule(scop, &deps);
     };
     let _time = fa.time(Stage::Schedule);
+    if let Some(fused) = row_blocks(scop, &deps, settings, schedule)? {
+        return Ok(fused);
+    }
     schedule::decide(scop, &deps, schedule, &hardware, &locality).map_err(|e| e.to_string())
+}
+
+/// The first choice of the order: matrix-vector passes fused by blocks of rows
+/// (`transform::row_blocks`), where the region has their shape; SICA tiling
+/// (`-polyrust-tiling=sica`, the default) enables it, as it is a tiling of the rows.
+/// Not under OpenMP threads: the passes' own loops over rows (or, interchanged, over
+/// columns) run on the threads whole, where a block of 8 rows would fork its inner
+/// loops once per row.
+fn row_blocks(
+    scop: &Scop,
+    deps: &Dependences,
+    settings: &PlanSettings,
+    schedule: &ScheduleSettings,
+) -> Result<Option<Decision>, String> {
+    if schedule.tiling != Tiling::Sica || settings.threads {
+        return Ok(None);
+    }
+    let Some(fused) = transform::row_blocks::choose(scop, deps).map_err(|e| e.to_string())? else {
+        return Ok(None);
+    };
+    Ok(Some(Decision::Transform {
+        schedule: fused.schedule,
+        description: fused.description,
+        register_tiles: false,
+        dependences: deps.all().map_err(|e| e.to_string())?,
+    }))
 }
 
 /// The machine the code is optimized for: options first, then the host's caches when

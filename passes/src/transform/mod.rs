@@ -21,6 +21,8 @@
 //!   permutations and shifts alone (no skewing), before isl's scheduler is asked;
 //! - `interchange`: the original order with loops interchanged, when isl's schedule
 //!   does not gain;
+//! - `row_blocks`: matrix-vector passes over the same rows fused by blocks of rows, so
+//!   that each block streams from memory once (dot products' chains interleaved);
 //! - `time_tiling`: iterated stencils' time steps tiled together over skewed row loops
 //!   (innermost loops kept whole), where a time step's data leaves the cache;
 //! - `wavefront`: under OpenMP threads, a tiled band without a parallel tile loop runs
@@ -50,6 +52,7 @@ pub(crate) mod product;
 pub(crate) mod quov;
 pub(crate) mod register_tiling;
 pub mod reuse;
+pub(crate) mod row_blocks;
 pub mod schedule;
 pub(crate) mod sica;
 mod subject;

@@ -144,7 +144,7 @@ pub(super) fn step_kind(
 
 /// The k loop's update of the sum (the phi `sum` in the k loop's block): the phi takes
 /// +0.0 from the first statement and the update from the k loop.
-fn sum_update<'f>(
+pub(super) fn sum_update<'f>(
     sum: InstructionValue<'f>,
     init: &StatementIr<'f>,
     update: &StatementIr<'f>,

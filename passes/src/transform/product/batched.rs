@@ -106,6 +106,7 @@ pub(super) fn recognise(
             sum: parts.sum.to_string(),
             sum_shown: subject.source_name(parts.sum),
         })),
+        symmetric: None,
     })
 }
 

@@ -87,6 +87,7 @@ pub(super) fn recognise(
         precision,
         target: super::recognise::kernel_target(subject),
         batch: None,
+        symmetric: None,
     })
 }
 

@@ -34,6 +34,7 @@ pub mod batched;
 mod in_register;
 pub(crate) mod recognise;
 mod scaled;
+pub mod symmetric;
 mod two_terms;
 mod zeroed;
 
@@ -58,6 +59,8 @@ pub const KERNEL_TWO_TERMS: &str = "polyrust_product_two_terms_f64";
 pub const KERNEL_ALPHA: &str = "polyrust_product_alpha_f64";
 /// The symbol of the batched variant, written back into A (doitgen).
 pub const KERNEL_BATCHED: &str = "polyrust_product_batched_f64";
+/// The symbol of the symmetric variant (symm).
+pub const KERNEL_SYMM: &str = "polyrust_product_symm_f64";
 
 /// The element type of a product's matrices (all of A, B and C, and its sums): the
 /// kernel is built once for each (`-DPOLYRUST_F32`), its symbols ending in `_f64` or
@@ -102,6 +105,7 @@ impl Precision {
             (Precision::Single, KERNEL_SCALED) => "polyrust_product_scaled_f32",
             (Precision::Single, KERNEL_ALPHA) => "polyrust_product_alpha_f32",
             (Precision::Single, KERNEL_BATCHED) => "polyrust_product_batched_f32",
+            (Precision::Single, KERNEL_SYMM) => "polyrust_product_symm_f32",
             (Precision::Single, _) => "polyrust_product_two_terms_f32",
         }
     }
@@ -272,6 +276,8 @@ pub struct Product {
     pub target: KernelTarget,
     /// The batches of a batched product (doitgen), whose C is A written back.
     pub batch: Option<Box<batched::Batch>>,
+    /// alpha and beta of a symmetric product (symm), A's lower triangle read.
+    pub symmetric: Option<symmetric::Symmetric>,
 }
 
 /// The instructions of the linked-in kernel.
@@ -294,6 +300,9 @@ impl Product {
     pub fn description(&self) -> String {
         if let Some(batch) = &self.batch {
             return self.batched_description(batch);
+        }
+        if self.symmetric.is_some() {
+            return self.symmetric_description();
         }
         let subscripts = |op: &Operand, first: &str, second: &str| {
             if op.swapped {
@@ -394,10 +403,35 @@ impl Product {
         )
     }
 
+    /// What the remark says of a symmetric product.
+    fn symmetric_description(&self) -> String {
+        let steps = if self.fused {
+            ""
+        } else {
+            " (products rounded before they are added, as written)"
+        };
+        let cpu = match self.target {
+            KernelTarget::Caller => "",
+            KernelTarget::CpuTest => ", needs AVX2 and FMA at run time, original loops otherwise",
+        };
+        let (a, b, c) = (&self.a.shown, &self.b.shown, &self.c.shown);
+        format!(
+            "symmetric matrix product {c}[i][j] = beta * {c}[i][j] + alpha * sum over k of {a}[i][k] * {b}[k][j] \
+             ({a} symmetric, its lower triangle read: the rows' sums below the diagonal, then the \
+             updates from above it, each element's in the loop's order): packed, blocks {} x {}, \
+             micro-kernel {} x {}{steps}, bit-exact{cpu}",
+            self.blocking.mc,
+            self.blocking.kc,
+            MICRO_ROWS,
+            self.precision.micro_columns()
+        )
+    }
+
     /// The symbol of the kernel the product calls.
     pub fn kernel(&self) -> &'static str {
         let symbol = match (self.accumulator, &self.second) {
             _ if self.batch.is_some() => KERNEL_BATCHED,
+            _ if self.symmetric.is_some() => KERNEL_SYMM,
             (_, Some(_)) => KERNEL_TWO_TERMS,
             (Accumulator::Sum, None) => KERNEL,
             (Accumulator::ScaledSum(_), None) => KERNEL_ALPHA,
@@ -418,6 +452,24 @@ impl Product {
                 show(&op.second_stride)
             )
         };
+        let cpu = match self.target {
+            KernelTarget::Caller => "",
+            KernelTarget::CpuTest => " if the CPU has AVX2 and FMA",
+        };
+        if self.symmetric.is_some() {
+            return format!(
+                "{}(M = {}, N = {}, A = {}, B = {}, C = {}, mc = {}, kc = {}, fused = {}, alpha, beta){cpu}\n",
+                self.kernel(),
+                show(m),
+                show(n),
+                operand(&self.a),
+                operand(&self.b),
+                operand(&self.c),
+                self.blocking.mc,
+                self.blocking.kc,
+                u8::from(self.fused)
+            );
+        }
         let scaling = match (self.accumulator, &self.second) {
             (Accumulator::Scaled(s), None) => format!(
                 ", start = {}, scale A = {}, lower = {}",
@@ -449,10 +501,6 @@ impl Product {
                 format!(", sum = {}", batch.sum),
             ),
             None => (show(m), scaling),
-        };
-        let cpu = match self.target {
-            KernelTarget::Caller => "",
-            KernelTarget::CpuTest => " if the CPU has AVX2 and FMA",
         };
         format!(
             "{}(M = {}, N = {}, K = {}, A = {}, B = {}{second}, C = {}, mc = {}, kc = {}, fused = {}{scaling}){cpu}\n",

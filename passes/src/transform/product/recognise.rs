@@ -19,8 +19,8 @@ use crate::transform::Subject;
 
 use super::arithmetic::{self, MultiplyAdd, Roles};
 use super::{
-    batched, common_precision, in_register, scaled, two_terms, Accumulator, Blocking, KernelTarget,
-    Operand, Precision, Product,
+    batched, common_precision, in_register, scaled, symmetric, two_terms, Accumulator, Blocking,
+    KernelTarget, Operand, Precision, Product,
 };
 
 /// Vector registers the micro-kernel needs, in bits.
@@ -53,12 +53,18 @@ pub fn recognise(
                 two_terms::recognise(subject, scop, Some(first), update, hardware).map_err(|_| why)
             })
         }
-        [init, update, add] => {
-            dot_products(subject, scop, [init, update, add], hardware).or_else(|why| {
+        [init, update, add] => dot_products(subject, scop, [init, update, add], hardware)
+            .or_else(|why| {
                 batched::recognise(subject, scop, [init, update, add], hardware).map_err(|_| why)
             })
+            .or_else(|why| {
+                let statements = [*init, *update, *add];
+                symmetric::recognise(subject, scop, statements, None, hardware).map_err(|_| why)
+            }),
+        [init, update, last, first] => {
+            symmetric::recognise(subject, scop, [init, update, last], Some(first), hardware)
         }
-        _ => Err("not one, two or three statements".into()),
+        _ => Err("not one, two, three or four statements".into()),
     }
 }
 
@@ -103,6 +109,7 @@ fn dot_products(
         precision,
         target: kernel_target(subject),
         batch: None,
+        symmetric: None,
     })
 }
 

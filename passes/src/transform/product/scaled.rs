@@ -129,6 +129,7 @@ impl ScaledShape {
             precision: self.precision,
             target: super::recognise::kernel_target(subject),
             batch: None,
+            symmetric: None,
         }
     }
 }
