@@ -547,9 +547,13 @@ void KERNEL_SYMBOL(long M, long N, long K, const real *A, long rsa, long csa,
  * +0.0 (the loop's): each row is read whole before it is stored (`in_place`), and no
  * other row reads it after, as in the loop. Only the rows first to last - 1 of the
  * R * Q rows (r major) are made, so that threads may share them: a row's product is the
- * same whatever rows a call gets, and `sum` is left as the last row's only by the call
- * that makes it. Without buffers, the loop as written, through `sum` when the call
- * makes every row, else through a buffer of its own (threads do not share `sum`). */
+ * same whatever rows a call gets, and `sum` is left as the last row's by a call that
+ * makes every row, or by the call with no rows at all (first = last = R * Q) the caller
+ * makes once the threads have joined: a thread's call never writes `sum` last. Without
+ * buffers, the loop as written, through `sum` when the call makes every row, else
+ * through a buffer of its own (threads do not share `sum`), or, when there is no memory
+ * for one, through `sum` one call at a time (`sum_taken`): the rows come out right
+ * whatever `sum` holds meanwhile, and the call after the join leaves it right. */
 static void batched_by_rows(long rows, long N, long K, real *Ar, long rsq, long csa,
                             const real *B, long rsb, long csb, real *scratch, long css,
                             long fused) {
@@ -560,6 +564,9 @@ static void batched_by_rows(long rows, long N, long K, real *Ar, long rsq, long 
       Ar[q * rsq + p * csa] = scratch[p * css];
   }
 }
+
+/* Set while a call without a buffer of its own makes its rows through `sum`. */
+static int sum_taken;
 
 void KERNEL_SYMBOL(long R, long Q, long N, long K, real *A, long rsr, long rsq, long csa,
                    const real *B, long rsb, long csb, real *sum, long css, long mc,
@@ -572,7 +579,7 @@ void KERNEL_SYMBOL(long R, long Q, long N, long K, real *A, long rsr, long rsq, 
     first = 0;
   if (last > total)
     last = total;
-  int whole = first == 0 && last == total;
+  int whole = first == 0 && last == total, finish = first == total && last == total;
   for (long row = first; row < last;) {
     long r = row / Q, q = row % Q;
     long rows = contiguous || last - row < Q - q ? last - row : Q - q;
@@ -582,16 +589,23 @@ void KERNEL_SYMBOL(long R, long Q, long N, long K, real *A, long rsr, long rsq, 
       continue;
     void *raw = NULL;
     real *scratch = whole ? sum : (real *)malloc((size_t)N * sizeof(real));
-    /* No buffer at all: `sum`, as one thread would (the lack of N reals aside). */
-    if (!scratch)
+    int taken = 0;
+    if (!scratch) {
+      /* No buffer at all: `sum`, which other threads' calls may want too. */
+      while (__atomic_exchange_n(&sum_taken, 1, __ATOMIC_ACQUIRE))
+        ;
+      taken = 1;
       scratch = sum;
-    else if (!whole)
+    } else if (!whole) {
       raw = scratch;
+    }
     batched_by_rows(rows, N, K, Ar, rsq, csa, B, rsb, csb, scratch, scratch == sum ? css : 1,
                     fused);
+    if (taken)
+      __atomic_store_n(&sum_taken, 0, __ATOMIC_RELEASE);
     free(raw);
   }
-  if (first >= last || last != total)
+  if (!whole && !finish)
     return;
   real *final = A + (R - 1) * rsr + (Q - 1) * rsq;
   for (long p = 0; p < N; p++)

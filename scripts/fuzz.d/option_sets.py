@@ -51,6 +51,13 @@ OPTION_SETS = (
     # flag), every one forking from two iterations on, run on two threads.
     OptionSet("openmp", CODEGEN + ("-polyrust-parallel=true", "-polyrust-parallel-min-work=0"),
               cflags=("-fopenmp",), env=(("OMP_NUM_THREADS", "2"),)),
+    # With reassociation, as users get it (no forced code: regions the cost model keeps
+    # get new code in their original order for their parallel loops): loops that only
+    # add into a scalar run on the two threads too, each into a partial of its own
+    # (sums compared with a tolerance).
+    OptionSet("openmp-reassoc", ("-polyrust-parallel=true", "-polyrust-parallel-min-work=0",
+                                 "-polyrust-allow-reassociation"),
+              compare="tolerant", cflags=("-fopenmp",), env=(("OMP_NUM_THREADS", "2"),)),
     # Profile-guided speculation (two compiles, a profiling run between them): nests
     # whose products of run-time sizes or strides and loop counters keep them from
     # being regions are instrumented, then specialized for the profiled values behind

@@ -2,7 +2,7 @@
 // the other products do: its R * Q rows of A (r major) are dealt to the dispatcher's
 // threads in blocks of 6, the kernel told its first and last rows; it makes the rows of
 // one r (or of several, when those of successive r follow each other) as one product,
-// and only the call holding the last row leaves `sum`. The outputs (A and sum) are
+// and a call on no rows after the threads join leaves `sum`. The outputs (A and sum) are
 // -O3's bytes with 1, 2 and 3 threads, at the default threshold and with every product
 // forking (-polyrust-parallel-min-work=0), on row counts neither the blocks nor the
 // threads divide, with rows of successive r apart (short_rows: q stops short of A's
@@ -36,7 +36,10 @@
 // The dispatcher takes the blocks of R * Q rows; each call gets rows 6 * first to
 // min(6 * end, R * Q) as its last two arguments, A not offset.
 // CHECK-LABEL: define {{.*}}void @doitgen(
-// CHECK: call void @polyrust.dispatch{{[.0-9]*}}(i64 0, i64 0,
+// CHECK: call void @polyrust.dispatch{{[.0-9]*}}(i64 0, i64 0, i64 %[[TOTAL:[0-9a-z.]+]],
+// Once the threads have joined, one call on no rows (first = last = R * Q) leaves
+// `sum`: no thread's call does, for one short of memory makes its rows through `sum`.
+// CHECK-NEXT: call void @polyrust_product_batched_f64({{.*}}, ptr %sum, {{.*}}, i64 %[[TOTAL]], i64 %[[TOTAL]])
 // CHECK-LABEL: define internal void @doitgen.polyrust.parallel(
 // CHECK-SAME: i64 %polyrust.first, i64 %polyrust.end, i64 %[[ROWS:[0-9]+]],
 // CHECK: %[[ROW:[0-9]+]] = mul i64 %polyrust.first, 6

@@ -36,7 +36,7 @@ void sum_all(int n) {
 
 // REMARK: remark: region in scale at {{.*}} optimized (loops in their original order, for OpenMP threads)
 // REMARK: remark: region in scale at {{.*}}: loop over c0 runs in parallel on OpenMP threads (when it has 512 iterations or more and is not called from a parallel region), its iterations in chunks dealt to the threads back and forth, so that inner loops bounded by it weigh the same on every thread
-// REMARK: remark: region in sum_all at {{.*}} left unchanged: {{.*}}no loop can run on OpenMP threads: every loop carries a dependence (a reduction's updates stay in their order)
+// REMARK: remark: region in sum_all at {{.*}} left unchanged: {{.*}}no loop can run on OpenMP threads: reduction into a scalar the loop carries: runs in parallel only with -polyrust-allow-reassociation
 
 // The caller: the dispatcher with the trip count last.
 // CHECK-LABEL: define {{.*}}void @scale(

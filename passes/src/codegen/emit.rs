@@ -72,8 +72,11 @@ pub struct Emitter<'a, 'f> {
     /// Statements whose data-dependent conditions a loop around the code being emitted
     /// tested already (see `hoist_guards`).
     pub tested: Vec<String>,
-    /// Stores into the scalars' stack slots emitted so far.
-    pub slot_stores: std::cell::Cell<usize>,
+    /// The scalars' stack slots stored into so far, once per store emitted.
+    pub slot_stores: std::cell::RefCell<Vec<Value>>,
+    /// The scalar reductions whose updates the threads of a forked loop may split
+    /// (`plan::reductions`): each thread then updates a partial of its own.
+    pub reductions: Vec<crate::plan::reductions::ScalarReduction>,
     /// The loops emitted for threads, to outline once the region verifies.
     pub fork_sites: Vec<super::outline::ForkSite<'f>>,
     /// What became of the parallel loops meant for threads.
@@ -677,7 +680,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
         }
         for (written, pointer) in stores {
             if !homes.contains_key(&pointer) {
-                self.slot_stores.set(self.slot_stores.get() + 1);
+                self.slot_stores.borrow_mut().push(pointer);
             }
             let store = self.b.store(written, pointer);
             // A promoted scalar's element is memory like any other access.

@@ -9,11 +9,14 @@
 //! (a triangular nest), and the chunks even the work out.
 //!
 //! Relies on: the loop being parallel in the plan's sense (no dependence carried,
-//! reductions included, so no thread adds into another's element); the scalars' stack
-//! slots being only read in the loop (a loop that stores into one stays serial).
+//! reductions included, so no thread adds into another's element, but for the scalar
+//! reductions `plan::reductions` relaxes); the scalars' stack slots being only read in
+//! the loop but for those reductions' slots, which the threads update in partials of
+//! their own (`partials`; a loop that stores into another slot stays serial).
 
 use super::emit::Emitter;
 use super::outline::{ForkSite, Schedule};
+use super::partials::partials_for;
 use super::CodegenError;
 use crate::isl::ast::{AstExpr, AstNode, AstOp};
 use crate::llvm::builder::Value;
@@ -109,7 +112,7 @@ impl<'f> Emitter<'_, 'f> {
         };
         let (from, to) = (scaled(first), scaled(end));
         let made = self.created.len();
-        let stores = self.slot_stores.get();
+        let stores = self.slot_stores.borrow().len();
         self.forking = true;
         let built = self.counted_loop(iterator, from, Some(to), cond, inc, body, true);
         self.forking = false;
@@ -117,6 +120,13 @@ impl<'f> Emitter<'_, 'f> {
         let exit = self.current()?;
         let mut blocks = vec![entry];
         blocks.extend(self.created[made..].iter().copied().filter(|b| *b != exit));
+        let stored = self.slot_stores.borrow()[stores..].to_vec();
+        let slot = |v| self.slots.get(&v).map(|s| (s.pointer, s.ty));
+        let partials = partials_for(self.region, slot, &self.reductions, &stored);
+        let schedule = match &partials {
+            Some(p) if !p.is_empty() => Schedule::Partials,
+            _ => Schedule::Serpentine,
+        };
         let site = ForkSite {
             blocks,
             first,
@@ -124,9 +134,10 @@ impl<'f> Emitter<'_, 'f> {
             trips,
             min_trips: min_trips(loop_depth(body), self.threads.unwrap_or(0)),
             iterator: iterator.to_string(),
-            schedule: Schedule::Serpentine,
+            schedule,
+            partials: partials.clone().unwrap_or_default(),
         };
-        if self.slot_stores.get() != stores {
+        if partials.is_none() {
             site.stay_serial(b);
             self.forks.serial.push((
                 iterator.to_string(),

@@ -23,6 +23,7 @@ mod fold;
 mod fork;
 mod hoisted;
 pub mod outline;
+mod partials;
 pub mod product;
 pub mod propagate;
 mod rows;
@@ -109,6 +110,8 @@ pub struct NewCode<'a> {
     /// The outermost parallel loops run on OpenMP threads (`fork`) when the work of
     /// one (statement instances, estimated) reaches this.
     pub threads: Option<u64>,
+    /// The scalar reductions whose updates the threads of a forked loop split.
+    pub reductions: &'a [crate::plan::reductions::ScalarReduction],
 }
 
 /// Generates `code` for `region`; the original code stays behind the check.
@@ -139,6 +142,7 @@ pub fn generate<'f>(
     let b = IrBuilder::new(fa.function());
     let mut em = emitter(fa, &b, region, entering, recomputed, folds);
     em.threads = code.threads;
+    em.reductions = code.reductions.to_vec();
     let mut check = open_check(&mut em, entering, &runtime, recording);
     if let Some(guard) = &guard {
         check.hoisted = (guard.fields.clone(), ranges);
@@ -264,7 +268,8 @@ fn emitter<'a, 'f>(
         threads: None,
         forking: false,
         tested: Vec::new(),
-        slot_stores: std::cell::Cell::new(0),
+        slot_stores: std::cell::RefCell::new(Vec::new()),
+        reductions: Vec::new(),
         fork_sites: Vec::new(),
         forks: outline::Forks::default(),
     }

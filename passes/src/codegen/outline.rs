@@ -23,6 +23,7 @@ use inkwell::llvm_sys::prelude::LLVMTypeRef;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 use inkwell::values::FunctionValue;
 
+use super::partials::{self, Partial};
 use crate::llvm::builder::{IrBuilder, Value};
 use crate::llvm::link::OUTLINED_ATTRIBUTE;
 use crate::llvm::FunctionAnalyses;
@@ -43,10 +44,13 @@ pub struct ForkSite<'f> {
     pub iterator: String,
     /// How the threads share the iterations.
     pub(super) schedule: Schedule,
+    /// The scalar reductions whose slots the loop updates, each thread in a partial of
+    /// its own (`partials`).
+    pub(super) partials: Vec<Partial>,
 }
 
-/// How the threads of a team share a forked loop's iterations. Any share is exact: no
-/// forked loop splits a reduction, so only the order of independent iterations changes.
+/// How the threads of a team share a forked loop's iterations. Any share but `Partials`
+/// is exact: only the order of independent iterations changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schedule {
     /// One contiguous block of `ceil(trips / threads)` iterations per thread: for
@@ -62,6 +66,10 @@ pub enum Schedule {
     /// iterations whose work grows linearly with the counter (the row blocks of a lower
     /// triangle) give every thread the same work in one share.
     Triangle,
+    /// One contiguous block of `ceil(trips / threads)` iterations per thread, each
+    /// updating private partials of the loop's scalar reductions, combined in thread
+    /// order after the join (`partials`): the same bytes for a given thread count.
+    Partials,
 }
 
 /// Rounds of chunks per thread in the serpentine schedule: enough that a triangular
@@ -107,15 +115,11 @@ pub fn outline<'f>(fa: &FunctionAnalyses<'f>, sites: Vec<ForkSite<'f>>, forks: &
             ));
             continue;
         };
-        if dispatch(&b, call, &site) {
-            forks
+        match dispatch(&b, call, &site) {
+            Ok(()) => forks
                 .parallel
-                .push((site.iterator.clone(), site.min_trips, site.schedule));
-        } else {
-            forks.serial.push((
-                site.iterator.clone(),
-                "its bounds did not become parameters of the function it was moved into".into(),
-            ));
+                .push((site.iterator.clone(), site.min_trips, site.schedule)),
+            Err(why) => forks.serial.push((site.iterator.clone(), why.into())),
         }
     }
 }
@@ -128,14 +132,17 @@ struct Outlined {
     params: Vec<LLVMTypeRef>,
     first: Option<usize>,
     end: Option<usize>,
+    /// The scalar reductions with the positions of their slots among the parameters
+    /// (the scalar's, then its companions').
+    partials: Vec<(Partial, usize, Vec<usize>)>,
 }
 
 /// Replaces the call of the outlined loop by a call of its dispatcher, which takes the
-/// same arguments and the trip count; `false` when the placeholders are not among the
-/// arguments (the call then runs every iteration).
-fn dispatch(b: &IrBuilder<'_>, call: Value, site: &ForkSite<'_>) -> bool {
+/// same arguments and the trip count; why not when the placeholders or a reduction's
+/// slot are not among the arguments (the call then runs every iteration).
+fn dispatch(b: &IrBuilder<'_>, call: Value, site: &ForkSite<'_>) -> Result<(), &'static str> {
     // SAFETY: `call` is the call CodeExtractor just made, of a defined function.
-    let (outlined, args) = unsafe {
+    let (mut outlined, args) = unsafe {
         let function = c::LLVMGetCalledValue(call);
         let ty = c::LLVMGlobalGetValueType(function);
         let count = c::LLVMCountParamTypes(ty) as usize;
@@ -153,6 +160,7 @@ fn dispatch(b: &IrBuilder<'_>, call: Value, site: &ForkSite<'_>) -> bool {
                 params,
                 first,
                 end,
+                partials: Vec::new(),
             },
             args,
         )
@@ -160,7 +168,24 @@ fn dispatch(b: &IrBuilder<'_>, call: Value, site: &ForkSite<'_>) -> bool {
     b.add_string_attribute(outlined.function, OUTLINED_ATTRIBUTE, "");
     if outlined.first.is_none() || outlined.end.is_none() {
         site.stay_serial(b);
-        return false;
+        return Err("its bounds did not become parameters of the function it was moved into");
+    }
+    let position = |v: &Value| args.iter().position(|a| a == v);
+    for partial in &site.partials {
+        let Some(slot) = position(&partial.slot) else {
+            site.stay_serial(b);
+            return Err(
+                "its reduction's scalar did not become a parameter of the function \
+                        it was moved into",
+            );
+        };
+        let companions: Vec<usize> = partial.companions.iter().filter_map(position).collect();
+        // Each slot is a stack slot of the caller's, or a thread's own, that nothing
+        // else in the loop points to: LLVM may then keep it in a register.
+        for k in std::iter::once(slot).chain(companions.iter().copied()) {
+            b.add_parameter_attribute(outlined.function, k as u32, "noalias");
+        }
+        outlined.partials.push((partial.clone(), slot, companions));
     }
     let microtask = microtask(b, &outlined, site.schedule);
     let dispatcher = dispatcher(b, &outlined, microtask, site.min_trips);
@@ -184,7 +209,7 @@ fn dispatch(b: &IrBuilder<'_>, call: Value, site: &ForkSite<'_>) -> bool {
             }
         }
     }
-    true
+    Ok(())
 }
 
 /// A new internal function `ret name(params)` carrying the caller's target attributes
@@ -235,10 +260,11 @@ fn unpack(
 }
 
 /// The type of the struct the dispatcher hands the threads: the outlined function's
-/// parameters, then the trip count.
+/// parameters, the trip count, then the address of each reduction's partials.
 fn record_type(b: &IrBuilder<'_>, outlined: &Outlined) -> LLVMTypeRef {
     let mut fields = outlined.params.clone();
     fields.push(b.i64_type());
+    fields.extend(outlined.partials.iter().map(|_| b.ptr_type()));
     b.struct_type(&fields)
 }
 
@@ -265,6 +291,7 @@ fn microtask(b: &IrBuilder<'_>, outlined: &Outlined, schedule: Schedule) -> Valu
         Schedule::Blocks => team.block(&fb, outlined, args),
         Schedule::Triangle => team.triangle_block(&fb, outlined, args),
         Schedule::Serpentine => team.serpentine(&fb, outlined, args),
+        Schedule::Partials => team.partial_block(&fb, outlined, args, (record, shared)),
     }
     fb.ret_void();
     function
@@ -310,6 +337,36 @@ impl Team {
         );
         let end = min(fb, fb.binary(LLVMOpcode::LLVMAdd, first, chunk), self.trips);
         Self::run(fb, outlined, &args, first, end);
+    }
+
+    /// The thread's contiguous block (as `block`) on private slots for the reductions,
+    /// starting from their identities; each partial then goes into the thread's element
+    /// of its array (the record's fields after the trip count).
+    fn partial_block(
+        &self,
+        fb: &IrBuilder<'_>,
+        outlined: &Outlined,
+        mut args: Vec<Value>,
+        (record, shared): (LLVMTypeRef, Value),
+    ) {
+        let mut private = Vec::new();
+        for (partial, slot, companions) in &outlined.partials {
+            let unit = partials::identity(fb, partial.ty, partial.operator);
+            for k in std::iter::once(slot).chain(companions) {
+                let own = fb.alloca(partial.ty, "polyrust.private");
+                fb.store(unit, own);
+                args[*k] = own;
+            }
+            private.push((partial.ty, args[*slot]));
+        }
+        self.block(fb, outlined, args);
+        let after_trips = outlined.params.len() as u32 + 1;
+        for (j, (ty, own)) in private.into_iter().enumerate() {
+            let field = fb.field_address(record, shared, after_trips + j as u32);
+            let array = fb.load(fb.ptr_type(), field, "polyrust.partials");
+            let value = fb.load(ty, own, "polyrust.partial");
+            fb.store(value, fb.element_at(ty, array, self.thread));
+        }
     }
 
     /// The thread's contiguous block from `cut(thread)` to `cut(thread + 1)`, `cut(t) =
@@ -417,7 +474,21 @@ fn dispatcher(b: &IrBuilder<'_>, outlined: &Outlined, microtask: Value, min_trip
     fb.position_at_end(fork);
     let record = record_type(b, outlined);
     let shared = fb.alloca(record, "polyrust.shared");
-    for (k, value) in args.iter().chain(std::iter::once(&trips)).enumerate() {
+    let slots: Vec<Partial> = outlined.partials.iter().map(|p| p.0.clone()).collect();
+    // One partial per thread the team can have; no call when there is none to make.
+    let count = if slots.is_empty() {
+        fb.const_i64(0)
+    } else {
+        let (max_threads, ty) = fb.function_of("omp_get_max_threads", fb.i32_type(), &[], false);
+        fb.to_i64(fb.call(max_threads, ty, &[]))
+    };
+    let arrays = partials::make_arrays(&fb, &slots, count);
+    for (k, value) in args
+        .iter()
+        .chain(std::iter::once(&trips))
+        .chain(&arrays)
+        .enumerate()
+    {
         fb.store(*value, fb.field_address(record, shared, k as u32));
     }
     let ptr = fb.ptr_type();
@@ -433,6 +504,15 @@ fn dispatcher(b: &IrBuilder<'_>, outlined: &Outlined, microtask: Value, min_trip
         ty,
         &[location, fb.const_int(fb.i32_type(), 1), microtask, shared],
     );
+    let updated: Vec<(Partial, Value, Vec<Value>)> = outlined
+        .partials
+        .iter()
+        .map(|(p, slot, companions)| {
+            let companions = companions.iter().map(|k| args[*k]).collect();
+            (p.clone(), args[*slot], companions)
+        })
+        .collect();
+    partials::combine_arrays(&fb, &updated, &arrays, count);
     fb.ret_void();
     function
 }

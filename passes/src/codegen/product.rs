@@ -14,11 +14,14 @@
 //! rows (A and C offset by the first row times their row strides); a lower triangle's
 //! rows are cut so that every thread has as many of its elements. A batched product's
 //! R * Q rows (r major) are split the same way, the kernel told its first and last
-//! rows (it offsets A itself, its rows of successive r apart or not, and only the call
-//! with the last row leaves `sum`). Relies on the
+//! rows (it offsets A itself, its rows of successive r apart or not); no thread's call
+//! leaves `sum`: one more call after the join, on no rows (first and last both R * Q),
+//! copies the last row into it, so that a thread that had to make its rows through
+//! `sum` for want of memory cannot leave it wrong. Relies on the
 //! kernel computing each element of C from its row of A and all of B alone, in the
 //! same operations whatever rows it is given (so any thread count prints the same
-//! bytes), and on its buffers being its own per call (`malloc`, no static state).
+//! bytes), and on its buffers being its own per call (`malloc`; the batched kernel's
+//! calls that find no memory take turns with `sum` through one flag).
 
 use std::collections::HashMap;
 
@@ -407,6 +410,13 @@ fn call_by_rows<'f>(
     let blocks = b.binary(LLVMOpcode::LLVMSDiv, rounded, unit);
     let none = b.icmp(LLVMIntPredicate::LLVMIntSLT, m, b.const_i64(1));
     let trips = b.select(none, b.const_i64(0), blocks);
+    // The batched kernel's call after the join, on no rows: it leaves `sum`.
+    let finish = rows.range.map(|(total, at)| {
+        let mut finish = args.clone();
+        finish[at] = total;
+        finish[at + 1] = total;
+        finish
+    });
     let first = b.opaque_i64("polyrust.first");
     let end = b.opaque_i64("polyrust.end");
     let entry = em.block("polyrust.fork", check.start);
@@ -443,6 +453,12 @@ fn call_by_rows<'f>(
     let joined = em.block("polyrust.joined", entry);
     b.br(joined);
     b.position_at_end(joined);
+    if let Some(finish) = finish {
+        // Once every thread's rows are made: no thread's call leaves `sum`, and one
+        // without memory for a buffer may have used it meanwhile.
+        let call = b.call(kernel, ty, &finish);
+        b.locate_call(call);
+    }
     em.fork_sites.push(ForkSite {
         blocks: vec![entry],
         first,
@@ -455,6 +471,7 @@ fn call_by_rows<'f>(
         } else {
             Schedule::Blocks
         },
+        partials: Vec::new(),
     });
 }
 

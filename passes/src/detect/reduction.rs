@@ -70,31 +70,84 @@ pub fn find<'f>(accesses: &Accesses<'f>) -> HashMap<BasicBlock<'f>, Vec<usize>> 
     out
 }
 
+/// The operator of a reduction, as threads combine their partial results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operator {
+    /// `fadd`, or `llvm.fmuladd`'s accumulator.
+    FAdd,
+    FMul,
+    Add,
+    Mul,
+    And,
+    Or,
+    Xor,
+}
+
+impl Operator {
+    fn of(inst: InstructionValue<'_>) -> Option<Operator> {
+        Some(match inst.get_opcode() {
+            InstructionOpcode::FAdd => Operator::FAdd,
+            InstructionOpcode::FMul => Operator::FMul,
+            InstructionOpcode::Add => Operator::Add,
+            InstructionOpcode::Mul => Operator::Mul,
+            InstructionOpcode::And => Operator::And,
+            InstructionOpcode::Or => Operator::Or,
+            InstructionOpcode::Xor => Operator::Xor,
+            InstructionOpcode::Call
+                if called_function_name(inst).is_some_and(|n| n.starts_with("llvm.fmuladd.")) =>
+            {
+                Operator::FAdd
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// Longest chain of updates followed back to the old value (an unrolled loop's
+/// `((s + a0) + a1) + a2` is a chain of three).
+const MAX_CHAIN: usize = 64;
+
+/// The operator of the scalar reduction carried by `phi`: the operator of the value
+/// it takes back from its loop, when that value updates it (see `updates`).
+pub fn scalar_operator(phi: Value) -> Option<Operator> {
+    let phi_inst = as_instruction(phi).filter(|p| p.get_opcode() == InstructionOpcode::Phi)?;
+    phi_incoming(phi_inst)
+        .into_iter()
+        .find_map(|(value, _)| update_operator(value, phi))
+}
+
 /// Whether `value` is `old op y` (or `y op old`, or `fmuladd(a, b, old)`) with an
 /// associative, commutative `op`, and `old` feeds nothing else.
-fn updates(value: Value, old: Value) -> bool {
-    let Some(inst) = as_instruction(value) else {
-        return false;
-    };
-    let uses_old_only_here = || {
-        let users: Vec<InstructionValue<'_>> = users(&basic_value(old));
-        users.len() == 1 && users[0].as_value_ref() == value
-    };
-    match inst.get_opcode() {
-        InstructionOpcode::FAdd
-        | InstructionOpcode::FMul
-        | InstructionOpcode::Add
-        | InstructionOpcode::Mul
-        | InstructionOpcode::And
-        | InstructionOpcode::Or
-        | InstructionOpcode::Xor => {
-            (operand(inst, 0) == Some(old) || operand(inst, 1) == Some(old)) && uses_old_only_here()
+pub fn updates(value: Value, old: Value) -> bool {
+    update_operator(value, old).is_some()
+}
+
+/// The operator of `value` when it updates `old` (see `updates`), directly or through a
+/// chain of updates with the same operator whose links feed nothing else.
+fn update_operator(value: Value, old: Value) -> Option<Operator> {
+    let inst = as_instruction(value)?;
+    let op = Operator::of(inst)?;
+    let mut link = inst;
+    for _ in 0..MAX_CHAIN {
+        let accumulators: &[u32] = if link.get_opcode() == InstructionOpcode::Call {
+            &[2]
+        } else {
+            &[0, 1]
+        };
+        let sole_use = |v: Value| {
+            let users: Vec<InstructionValue<'_>> = users(&basic_value(v));
+            users.len() == 1 && users[0].as_value_ref() == link.as_value_ref()
+        };
+        if accumulators.iter().any(|k| operand(link, *k) == Some(old)) {
+            return sole_use(old).then_some(op);
         }
-        InstructionOpcode::Call => {
-            called_function_name(inst).is_some_and(|n| n.starts_with("llvm.fmuladd."))
-                && operand(inst, 2) == Some(old)
-                && uses_old_only_here()
-        }
-        _ => false,
+        // Follow the accumulator that is itself an update with the same operator.
+        let next = accumulators.iter().find_map(|k| {
+            let v = operand(link, *k)?;
+            let inner = as_instruction(v)?;
+            (Operator::of(inner) == Some(op) && sole_use(v)).then_some(inner)
+        })?;
+        link = next;
     }
+    None
 }

@@ -154,6 +154,7 @@ fn generate(
         ast: &new.ast,
         written: scop,
         threads: plan::threads(fa.function(), options),
+        reductions: &new.reductions,
     };
     codegen::generate(fa, region, new.scop(scop), &code, recording.as_ref())
 }

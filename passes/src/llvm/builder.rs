@@ -557,6 +557,20 @@ impl<'f> IrBuilder<'f> {
         }
     }
 
+    /// Adds the enum attribute `attribute` to parameter `index` (from 0) of `function`.
+    pub fn add_parameter_attribute(&self, function: Value, index: u32, attribute: &str) {
+        // SAFETY: as `add_function_attribute`; parameter k is attribute index k + 1.
+        unsafe {
+            let kind =
+                c::LLVMGetEnumAttributeKindForName(attribute.as_ptr().cast(), attribute.len());
+            if kind == 0 {
+                return;
+            }
+            let attribute = c::LLVMCreateEnumAttribute(self.context, kind, 0);
+            c::LLVMAddAttributeAtIndex(function, index + 1, attribute);
+        }
+    }
+
     /// Whether a function is only declared in the module (its body is elsewhere).
     pub fn is_declaration(&self, function: Value) -> bool {
         unsafe { c::LLVMIsDeclaration(function) != 0 }
@@ -709,6 +723,21 @@ impl<'f> IrBuilder<'f> {
     /// The address of element `index` of the array `[_ x ty]` at `base`.
     pub fn element_address(&self, ty: LLVMTypeRef, base: Value, index: u64) -> Value {
         let mut indices = [self.const_i64(index as i64)];
+        let n = name("");
+        unsafe {
+            c::LLVMBuildInBoundsGEP2(self.builder, ty, base, indices.as_mut_ptr(), 1, n.as_ptr())
+        }
+    }
+
+    /// Stack space for `count` values of `ty` (`count` an i64 known at run time).
+    pub fn array_alloca(&self, ty: LLVMTypeRef, count: Value, label: &str) -> Value {
+        let n = name(label);
+        unsafe { c::LLVMBuildArrayAlloca(self.builder, ty, count, n.as_ptr()) }
+    }
+
+    /// The address of element `index` (an i64 value) of the values of `ty` at `base`.
+    pub fn element_at(&self, ty: LLVMTypeRef, base: Value, index: Value) -> Value {
+        let mut indices = [index];
         let n = name("");
         unsafe {
             c::LLVMBuildInBoundsGEP2(self.builder, ty, base, indices.as_mut_ptr(), 1, n.as_ptr())

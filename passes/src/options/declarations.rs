@@ -272,8 +272,10 @@ pub const DECLARATIONS: &[OptionDeclaration] = &[
     },
     OptionDeclaration {
         name: c"polyrust-allow-reassociation",
-        help: c"Let schedules reorder the updates of reductions (s += x): floating-point \
-                results may then differ in their last bits (default: false)",
+        help: c"Let schedules reorder the updates of reductions (s += x), and OpenMP \
+                threads split a loop that adds into a scalar (partials combined in thread \
+                order): floating-point results may then differ in their last bits \
+                (default: false)",
         kind: OptionKind::Flag(false),
         hidden: false,
         read: |raw, v| raw.allow_reassociation = v.flag(),

@@ -17,6 +17,7 @@ mod decide;
 pub mod fallbacks;
 mod order;
 pub mod print;
+pub mod reductions;
 
 use crate::codegen::CodegenError;
 use crate::deps::DepsOptions;
@@ -160,6 +161,9 @@ pub struct NewRegion {
     pub ast: Ast,
     /// The steps back taken to get here, in order.
     pub fallbacks: Vec<Fallback>,
+    /// The scalar reductions whose updates the threads of a forked loop split, each
+    /// thread into a partial of its own (`reductions`).
+    pub reductions: Vec<reductions::ScalarReduction>,
 }
 
 impl NewRegion {
@@ -220,6 +224,7 @@ pub fn plan_region(
             Err(reason) => return plan(Outcome::Keep(reason), notes),
         };
         let for_threads = new.order.for_threads.clone();
+        let serial_reductions = new.order.serial_reductions.clone();
         let built = {
             let _time = subject.fa.time(Stage::Ast);
             with_ast(new, scop, fallbacks.clone())
@@ -228,10 +233,13 @@ pub fn plan_region(
             Ok(new) => {
                 if let Some(reason) = for_threads {
                     if !new.ast.root.has_parallel_loop() {
-                        let reason = format!(
-                            "{reason}; and no loop can run on OpenMP threads: every loop \
-                             carries a dependence (a reduction's updates stay in their order)"
-                        );
+                        let why = serial_reductions.unwrap_or_else(|| {
+                            "every loop carries a dependence (a reduction's updates stay in \
+                             their order)"
+                                .into()
+                        });
+                        let reason =
+                            format!("{reason}; and no loop can run on OpenMP threads: {why}");
                         return plan(Outcome::Keep(KeepReason::NothingToGain(reason)), notes);
                     }
                 }
@@ -372,6 +380,7 @@ fn with_ast(
             folds: order.folded.folds,
             ast,
             fallbacks,
+            reductions: order.reductions,
         }),
         Err(e) => Err((shape, CodegenError::Isl(e))),
     }

@@ -14,6 +14,7 @@ use crate::transform::wavefront;
 use crate::transform::Subject;
 
 use super::fallbacks::Enabled;
+use super::reductions::ScalarReduction;
 use super::{KeepReason, PlanSettings};
 
 /// The order chosen, with the temporaries' storage under it.
@@ -30,6 +31,10 @@ pub struct Order {
     /// The order is the original one, new code only for its parallel loops to run on
     /// OpenMP threads: why the region would stay as it is otherwise.
     pub for_threads: Option<String>,
+    /// The scalar reductions whose updates threads may split (see `reductions`).
+    pub reductions: Vec<ScalarReduction>,
+    /// Why the scalar reductions keep their loops serial (reassociation not allowed).
+    pub serial_reductions: Option<String>,
 }
 
 /// What the order is chosen from besides the region.
@@ -106,6 +111,8 @@ pub fn choose(
         register_tiled,
         folded,
         for_threads: None,
+        reductions: Vec::new(),
+        serial_reductions: None,
     };
     if transformed && !order.folded.kept.is_empty() {
         keep_original_if_it_folds_more(subject, &inputs, &mut order, notes);
@@ -130,6 +137,22 @@ fn for_threads(subject: &Subject<'_, '_>, inputs: &OrderInputs<'_>, reason: &str
             Dependences::compute(scop, inputs.deps_options)
         })
         .ok()?;
+    let reductions = super::reductions::scalar_reductions(subject, scop, &deps);
+    let (relaxed, serial_reductions) = if settings.allow_reassociation {
+        (reductions, None)
+    } else {
+        (
+            Vec::new(),
+            super::reductions::serial_reason(subject, &reductions),
+        )
+    };
+    let marking = scop
+        .context
+        .ctx()
+        .within_share(DEPS_SHARE, || {
+            super::reductions::marking_dependences(scop, &deps, &relaxed)
+        })
+        .ok()?;
     Some(Order {
         schedule: scop.schedule.copy().ok()?,
         description: format!(
@@ -137,8 +160,10 @@ fn for_threads(subject: &Subject<'_, '_>, inputs: &OrderInputs<'_>, reason: &str
             inputs.propagated
         ),
         register_tiled: false,
-        folded: Folded::nothing(Some(deps.all().ok()?)),
+        folded: Folded::nothing(Some(marking)),
         for_threads: Some(reason.to_string()),
+        reductions: relaxed,
+        serial_reductions,
     })
 }
 

@@ -81,7 +81,7 @@ pub fn product_threads(
             Schedule::Triangle => {
                 ", the rows cut so that each thread has as many elements of C's lower triangle"
             }
-            Schedule::Blocks | Schedule::Serpentine => "",
+            Schedule::Blocks | Schedule::Serpentine | Schedule::Partials => "",
         };
         fa.remark(
             RemarkKind::Passed,
@@ -120,6 +120,12 @@ pub fn threads(
             Schedule::Serpentine => {
                 ", its iterations in chunks dealt to the threads back and forth, \
                  so that inner loops bounded by it weigh the same on every thread"
+            }
+            Schedule::Partials => {
+                ", one block of iterations per thread, each thread adding into a partial \
+                 result of its own, the partials combined in thread order after the threads \
+                 join (-polyrust-allow-reassociation: a thread count always gives the same \
+                 result)"
             }
             Schedule::Blocks | Schedule::Triangle => "",
         };
