@@ -41,7 +41,13 @@ pub fn decide(
     } else {
         // The cheap refusals belong to the scheduling stage's decision.
         let _time = fa.time(Stage::Schedule);
-        match schedule::refuse_early(scop, schedule, &hardware).map_err(|e| e.to_string())? {
+        // Rows kept in order for their chains may still be fused by blocks (below):
+        // that refusal waits for `row_blocks`.
+        let early = ScheduleSettings {
+            interleave_rows: true,
+            ..schedule.clone()
+        };
+        match schedule::refuse_early(scop, &early, &hardware).map_err(|e| e.to_string())? {
             Prospect::Refused(reason) => return Ok(Decision::Keep(reason)),
             Prospect::Worth(locality) => Some(locality),
         }
@@ -60,6 +66,13 @@ pub fn decide(
     let _time = fa.time(Stage::Schedule);
     if let Some(fused) = row_blocks(scop, &deps, settings, schedule)? {
         return Ok(fused);
+    }
+    if !schedule.interleave_rows {
+        let refused =
+            schedule::refuse_early(scop, schedule, &hardware).map_err(|e| e.to_string())?;
+        if let Prospect::Refused(reason) = refused {
+            return Ok(Decision::Keep(reason));
+        }
     }
     schedule::decide(scop, &deps, schedule, &hardware, &locality).map_err(|e| e.to_string())
 }
