@@ -27,6 +27,19 @@ use std::process::Command;
 /// Where clang 22 is, unless `POLYRUST_KERNEL_CLANG` says otherwise.
 const DEFAULT_CLANG: &str = "/usr/lib/llvm-22/bin/clang";
 
+/// How every form of the kernel is compiled (the bitcode and the assembly must compute
+/// the same bits): for AVX2 and FMA, products and sums rounded apart as written.
+const KERNEL_FLAGS: [&str; 8] = [
+    "-O3",
+    "-mavx2",
+    "-mfma",
+    "-ffp-contract=off",
+    "-fno-math-errno",
+    "-fno-stack-protector",
+    "-target",
+    "x86_64-unknown-linux-gnu",
+];
+
 fn main() {
     let source = PathBuf::from("kernels/products.c");
     println!("cargo:rerun-if-changed={}", source.display());
@@ -90,17 +103,8 @@ fn main() {
 fn build_kernel(clang: &str, source: &Path, stem: &Path, defines: &[&str]) {
     let raw = stem.with_extension("raw.ll");
     let status = Command::new(clang)
-        .args([
-            "-O3",
-            "-mavx2",
-            "-mfma",
-            "-ffp-contract=off",
-            "-fno-math-errno",
-            "-fno-pic",
-            "-fno-stack-protector",
-            "-target",
-            "x86_64-unknown-linux-gnu",
-        ])
+        .args(KERNEL_FLAGS)
+        .arg("-fno-pic")
         .args(defines)
         .args(["-S", "-emit-llvm", "-o"])
         .arg(&raw)
@@ -153,17 +157,8 @@ fn build_kernel(clang: &str, source: &Path, stem: &Path, defines: &[&str]) {
 fn build_assembly(clang: &str, source: &Path, stem: &Path, defines: &[&str]) {
     let raw = stem.with_extension("raw.s");
     let status = Command::new(clang)
-        .args([
-            "-O3",
-            "-mavx2",
-            "-mfma",
-            "-ffp-contract=off",
-            "-fno-math-errno",
-            "-fPIC",
-            "-fno-stack-protector",
-            "-target",
-            "x86_64-unknown-linux-gnu",
-        ])
+        .args(KERNEL_FLAGS)
+        .arg("-fPIC")
         .args(defines)
         .args(["-S", "-o"])
         .arg(&raw)

@@ -203,16 +203,7 @@ fn build_call<'f>(
         }
         args.extend(operand_arguments(em, op)?);
     }
-    let constants = [
-        product.blocking.mc,
-        product.blocking.kc,
-        u64::from(product.fused),
-    ];
-    for size in constants {
-        let size = i64::try_from(size)
-            .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
-        args.push(em.b.const_i64(size));
-    }
+    args.extend(blocking_arguments(em, product)?);
     match (product.accumulator, &product.second) {
         (Accumulator::Scaled(scaling), None) => {
             args.extend(scaling_arguments(em, scaling, product.precision)?)
@@ -308,19 +299,27 @@ fn batched_arguments(
             CodegenError::Unsupported(format!("no base pointer for {}", batch.sum))
         })?;
     args.extend([available_base(em, sum)?, em.b.const_i64(1)]);
+    args.extend(blocking_arguments(em, product)?);
+    let rows = em.b.binary(LLVMOpcode::LLVMMul, args[0], args[1]);
+    args.extend([em.b.const_i64(0), rows]);
+    Ok((args, rows))
+}
+
+/// The kernel's blocking arguments, the same in every variant: mc, kc and fused.
+fn blocking_arguments(em: &Emitter<'_, '_>, product: &Product) -> Result<Vec<Value>, CodegenError> {
     let constants = [
         product.blocking.mc,
         product.blocking.kc,
         u64::from(product.fused),
     ];
-    for size in constants {
-        let size = i64::try_from(size)
-            .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
-        args.push(em.b.const_i64(size));
-    }
-    let rows = em.b.binary(LLVMOpcode::LLVMMul, args[0], args[1]);
-    args.extend([em.b.const_i64(0), rows]);
-    Ok((args, rows))
+    constants
+        .into_iter()
+        .map(|size| {
+            i64::try_from(size)
+                .map(|size| em.b.const_i64(size))
+                .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))
+        })
+        .collect()
 }
 
 /// The symmetric kernel's arguments: M, N, A, B, C (base, row and column strides),
@@ -334,16 +333,7 @@ fn symmetric_arguments(
     for op in [&product.a, &product.b, &product.c] {
         args.extend(operand_arguments(em, op)?);
     }
-    let constants = [
-        product.blocking.mc,
-        product.blocking.kc,
-        u64::from(product.fused),
-    ];
-    for size in constants {
-        let size = i64::try_from(size)
-            .map_err(|_| CodegenError::Unsupported("a kernel argument out of range".into()))?;
-        args.push(em.b.const_i64(size));
-    }
+    args.extend(blocking_arguments(em, product)?);
     args.push(available_base(em, symmetric.alpha)?);
     args.push(available_base(em, symmetric.beta)?);
     Ok(args)

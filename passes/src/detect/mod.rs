@@ -95,6 +95,14 @@ pub struct RegionIr<'f> {
 }
 
 impl<'f> RegionIr<'f> {
+    /// The IR of the statement `name` of the region's model.
+    pub fn statement(&self, name: &str) -> Result<&StatementIr<'f>, String> {
+        self.statements
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| format!("no IR for statement {name}"))
+    }
+
     /// Whether the region runs again over the same arrays: it lies in a loop of its
     /// function (outside its own loops) that computes none of its memory arrays' base
     /// pointers, so what one run reads the next may find in cache. A region alone in

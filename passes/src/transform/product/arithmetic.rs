@@ -50,12 +50,7 @@ pub fn check(
     [init, update, add]: [&Statement; 3],
 ) -> Result<(MultiplyAdd, Option<Factor>), String> {
     let ir = &region.ir;
-    let statement = |st: &Statement| {
-        ir.statements
-            .iter()
-            .find(|s| s.name == st.name)
-            .ok_or_else(|| format!("no IR for statement {}", st.name))
-    };
+    let statement = |st: &Statement| ir.statement(&st.name);
     let (init, update, add) = (statement(init)?, statement(update)?, statement(add)?);
     let scalar = |name: &str| {
         ir.arrays.iter().find_map(|(n, a)| match a {

@@ -184,13 +184,7 @@ fn in_order(
     copy: &Statement,
 ) -> Result<(), String> {
     let ir = &subject.region.ir;
-    let loops = |st: &Statement| {
-        ir.statements
-            .iter()
-            .find(|s| s.name == st.name)
-            .map(|s| s.loops.clone())
-            .ok_or_else(|| format!("no IR for statement {}", st.name))
-    };
+    let loops = |st: &Statement| ir.statement(&st.name).map(|s| s.loops.clone());
     let (l0, l1, l2) = (loops(init)?, loops(update)?, loops(copy)?);
     if l0 != l1[..3] || l2[..2] != l1[..2] || l2[2] == l1[2] {
         return Err("the statements are not in the loops r, q and p".into());

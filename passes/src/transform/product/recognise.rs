@@ -233,13 +233,7 @@ fn in_one_pair_of_loops(
     add: &Statement,
 ) -> Result<(), String> {
     let ir = &subject.region.ir;
-    let loops = |name: &str| {
-        ir.statements
-            .iter()
-            .find(|s| s.name == name)
-            .map(|s| s.loops.clone())
-            .ok_or_else(|| format!("no IR for statement {name}"))
-    };
+    let loops = |name: &str| ir.statement(name).map(|s| s.loops.clone());
     let (l0, l1, l2) = (loops(&init.name)?, loops(&update.name)?, loops(&add.name)?);
     if l1.len() != 3 || l0 != l1[..2] || l2 != l1[..2] {
         return Err("the statements are not in one pair of loops".into());

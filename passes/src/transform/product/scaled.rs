@@ -277,14 +277,7 @@ fn arithmetic(
     parts: &Parts<'_>,
 ) -> Result<(MultiplyAdd, Start, Option<Factor>), String> {
     let region = subject.region;
-    let ir = |st: &Statement| {
-        region
-            .ir
-            .statements
-            .iter()
-            .find(|s| s.name == st.name)
-            .ok_or_else(|| format!("no IR for statement {}", st.name))
-    };
+    let ir = |st: &Statement| region.ir.statement(&st.name);
     let st = ir(update)?;
     let first = first.map(ir).transpose()?;
     let c = &parts.c_write.array;

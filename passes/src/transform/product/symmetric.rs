@@ -276,13 +276,7 @@ fn in_order(
     first: Option<&Statement>,
 ) -> Result<(), String> {
     let ir = &subject.region.ir;
-    let loops = |st: &Statement| {
-        ir.statements
-            .iter()
-            .find(|s| s.name == st.name)
-            .map(|s| s.loops.clone())
-            .ok_or_else(|| format!("no IR for statement {}", st.name))
-    };
+    let loops = |st: &Statement| ir.statement(&st.name).map(|s| s.loops.clone());
     let (l0, l1, l2) = (loops(init)?, loops(update)?, loops(last)?);
     if l1.len() != 3 || l0 != l1[..2] || l2 != l1[..2] {
         return Err("the statements are not in one pair of loops".into());
