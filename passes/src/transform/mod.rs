@@ -38,12 +38,16 @@
 //!   cache, for the original order and a tiled one (what the remarks say tiling gains);
 //! - `product`: matrix products written as a dot product per element, recognised in the
 //!   model and IR and replaced by the packed product (bit-exact);
+//! - `closure`: the in-place all-pairs shortest-path nest (Floyd-Warshall) on ints,
+//!   replaced by a blocked kernel that checks, per block of steps, that no negative
+//!   cycle makes the blocking change the result;
 //! - `hardware`: the machine description SICA needs (L1 and L2 data cache sizes, SIMD
 //!   register width), taken from the options, the host's sysfs, the target or documented
 //!   defaults, remembering where each value came from for remarks.
 //!
 //! Relies on the `isl` layer for everything polyhedral; no LLVM type appears here.
 
+pub(crate) mod closure;
 pub(crate) mod cost;
 pub(crate) mod diamond;
 pub(crate) mod exprprop;
