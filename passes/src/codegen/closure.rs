@@ -67,8 +67,8 @@ pub fn generate<'f>(
     let b = IrBuilder::new(fa.function());
     let mut em = emitter(fa, &b, region, entering, HashMap::new(), folds);
     let check = open_check(&mut em, entering, &runtime, recording);
-    let built = build_call(&mut em, &check, closure, (kernel, ty))
-        .and_then(|()| leave_to_exit(&em, &live));
+    let built =
+        build_call(&mut em, &check, closure, (kernel, ty)).and_then(|()| leave_to_exit(&em, &live));
     conclude(&em, check.block, built)?;
     Ok(Generated::Region(super::outline::Forks::default()))
 }

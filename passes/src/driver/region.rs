@@ -166,7 +166,13 @@ fn generate_call(
         let _time = fa.time(Stage::Codegen);
         match &call {
             Outcome::Product(product) => (
-                codegen::product::generate(fa, region, scop, (product, threads), recording.as_ref()),
+                codegen::product::generate(
+                    fa,
+                    region,
+                    scop,
+                    (product, threads),
+                    recording.as_ref(),
+                ),
                 product.description(),
                 Fallback::ProductDropped,
             ),

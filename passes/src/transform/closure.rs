@@ -154,7 +154,11 @@ fn arithmetic(subject: &Subject<'_, '_>, st: &Statement) -> Result<(), String> {
     if !ir.guards.is_empty() {
         return Err("the statement runs under a data-dependent condition".into());
     }
-    let instructions: Vec<_> = ir.blocks.iter().flat_map(|b| b.get_instructions()).collect();
+    let instructions: Vec<_> = ir
+        .blocks
+        .iter()
+        .flat_map(|b| b.get_instructions())
+        .collect();
     let of = |opcode: InstructionOpcode| {
         instructions
             .iter()
@@ -167,7 +171,9 @@ fn arithmetic(subject: &Subject<'_, '_>, st: &Statement) -> Result<(), String> {
         return Err("not three loads and one store".into());
     };
     let not_min = || "the element's new value is not min(A[i][j], A[i][k] + A[k][j])".to_string();
-    let least = operand(*store, 0).and_then(as_instruction).ok_or_else(not_min)?;
+    let least = operand(*store, 0)
+        .and_then(as_instruction)
+        .ok_or_else(not_min)?;
     if called_function_name(least).as_deref() != Some("llvm.smin.i32") {
         return Err(not_min());
     }
