@@ -103,7 +103,7 @@ pub fn recognise(subject: &Subject<'_, '_>, scop: &Scop) -> Result<Closure, Stri
     Ok(Closure {
         shown: subject.source_name(&array),
         array,
-        size: AstExpr::Op(AstOp::Add, vec![k.clone(), AstExpr::Int(1)]),
+        size: trip_count(k),
         row_stride,
         target: kernel_target(subject),
     })
@@ -207,11 +207,44 @@ fn no_signed_wrap(value: LLVMValueRef) -> bool {
     unsafe { inkwell::llvm_sys::core::LLVMGetNSW(value) != 0 }
 }
 
+/// The trip count of a counter from 0 to `high`: `n` rather than `n - 1 + 1`.
+fn trip_count(high: &AstExpr) -> AstExpr {
+    match high {
+        AstExpr::Op(AstOp::Sub, args)
+            if args.get(1) == Some(&AstExpr::Int(1)) && args.len() == 2 =>
+        {
+            args[0].clone()
+        }
+        AstExpr::Int(v) if *v < i64::MAX => AstExpr::Int(v + 1),
+        _ => AstExpr::Op(AstOp::Add, vec![high.clone(), AstExpr::Int(1)]),
+    }
+}
+
 fn show(e: &AstExpr) -> String {
+    let joined = |args: &[AstExpr], symbol: &str| {
+        let shown: Vec<String> = args.iter().map(show).collect();
+        format!("({})", shown.join(symbol))
+    };
     match e {
         AstExpr::Int(v) => v.to_string(),
         AstExpr::Id(name) => name.clone(),
-        AstExpr::Op(AstOp::Add, args) => args.iter().map(show).collect::<Vec<_>>().join(" + "),
+        AstExpr::Op(AstOp::Add, args) => joined(args, " + "),
+        AstExpr::Op(AstOp::Sub, args) => joined(args, " - "),
+        AstExpr::Op(AstOp::Mul, args) => joined(args, " * "),
         _ => format!("{e:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trip_count_of_n_minus_one_is_n() {
+        let n = AstExpr::Id("p_0".into());
+        let high = AstExpr::Op(AstOp::Sub, vec![n.clone(), AstExpr::Int(1)]);
+        assert_eq!(trip_count(&high), n);
+        assert_eq!(trip_count(&AstExpr::Int(2799)), AstExpr::Int(2800));
+        assert_eq!(show(&trip_count(&n)), "(p_0 + 1)");
     }
 }
