@@ -756,6 +756,7 @@ pub fn emit_remarks<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) {
                 &format!("loop not modelled: {reason}"),
             );
         }
+        inner_regions_remark(fa, detection, nest);
     }
     for stop in &detection.stops {
         if let Some((reason, _)) = stop.reasons.first() {
@@ -769,6 +770,59 @@ pub fn emit_remarks<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) {
             );
         }
     }
+}
+
+/// For a nest refused only because it is left from several places (a pivot search's
+/// early `return` on a zero pivot, a `break`), what became of the nests inside it that
+/// are regions of their own: each run of the outer loop's body is optimized alone with
+/// its counter as a parameter, so the iterations of the outer loop keep their order
+/// (the work of one run is never moved into another). Nothing is said when no nest
+/// inside is a region: the refusal's remark already says why.
+fn inner_regions_remark<'f>(
+    fa: &FunctionAnalyses<'f>,
+    detection: &Detection<'f>,
+    nest: &RejectedNest<'f>,
+) {
+    let exits_only = !nest.reasons.is_empty()
+        && nest
+            .reasons
+            .iter()
+            .all(|(r, _)| r.reason == reject::RejectReason::MultipleExits);
+    if !exits_only {
+        return;
+    }
+    let inside: Vec<&DetectedRegion<'f>> = detection
+        .regions
+        .iter()
+        .filter(|r| {
+            r.top.first().is_some_and(|l| {
+                l.depth() > nest.root.depth() && nest.root.contains_block(l.header())
+            })
+        })
+        .collect();
+    if inside.is_empty() {
+        return;
+    }
+    let loops: Vec<String> = inside
+        .iter()
+        .filter_map(|r| r.top.first())
+        .map(|l| crate::llvm::source_terms::describe_loop(fa, *l))
+        .collect();
+    let one = inside.len() == 1;
+    let message = format!(
+        "the loop nest{} inside it ({}) {} modelled as region{} of {} own, once per iteration of this loop (its counter a parameter): the iterations of this loop keep their order and only the work within one iteration can be reordered",
+        if one { "" } else { "s" },
+        loops.join("; "),
+        if one { "is" } else { "are" },
+        if one { "" } else { "s" },
+        if one { "its" } else { "their" },
+    );
+    fa.remark(
+        RemarkKind::Analysis,
+        "InnerRegions",
+        RemarkAt::loop_start(nest.root),
+        &message,
+    );
 }
 
 /// `print<polyrust-detect>`.
