@@ -47,6 +47,9 @@ pub struct LoopVerdict {
     /// Calls in it (or in loops inside it) whose accesses were not recorded: nothing is
     /// known about its dependences.
     pub unrecorded_calls: Vec<String>,
+    /// Arrays whose loaded values decide when it leaves (a search; empty name when
+    /// unknown): not parallel as written.
+    pub searches: Vec<String>,
 }
 
 /// A value accumulated across a loop, as the compiler saw it.
@@ -54,7 +57,7 @@ pub struct LoopVerdict {
 pub struct Reduction {
     /// Source name, empty when unknown.
     pub name: String,
-    /// `+`, `*`, `min/max`, `&`, `|`, `^`.
+    /// `+`, `*`, `min/max`, `&`, `|`, `^`, `flag` (set to one invariant value).
     pub operation: String,
     /// Updated through memory (`y[i] += d`), not kept in a register.
     pub in_memory: bool,
@@ -70,6 +73,7 @@ impl LoopVerdict {
                 .iter()
                 .all(|d| self.memory_reductions.contains(d))
             && self.recurrences.is_empty()
+            && self.searches.is_empty()
             && self.unrecorded_calls.is_empty()
     }
 
@@ -245,6 +249,7 @@ impl NestVerdict {
                 memory_reductions: Vec::new(),
                 recurrences: Vec::new(),
                 unrecorded_calls: Vec::new(),
+                searches: Vec::new(),
             })
             .collect();
         apply_facts(nest, facts, &mut loops);
@@ -335,7 +340,7 @@ fn apply_facts(nest: &NestProfile, facts: &[LoopFact], loops: &mut [LoopVerdict]
         let site = fact.loop_site as usize;
         let around = match fact.kind {
             FactKind::UnrecordedCall => nest.loops_around(site),
-            FactKind::Reduction | FactKind::Recurrence => vec![site],
+            FactKind::Reduction | FactKind::Recurrence | FactKind::DataExit => vec![site],
             // Applies to the dependences a loop carries: see `apply_memory_reductions`.
             FactKind::MemoryReduction => continue,
         };
@@ -354,6 +359,7 @@ fn apply_facts(nest: &NestProfile, facts: &[LoopFact], loops: &mut [LoopVerdict]
                 }
                 FactKind::Recurrence => push_once(&mut verdict.recurrences, &fact.name),
                 FactKind::UnrecordedCall => push_once(&mut verdict.unrecorded_calls, &fact.name),
+                FactKind::DataExit => push_once(&mut verdict.searches, &fact.name),
                 FactKind::MemoryReduction => {}
             }
         }

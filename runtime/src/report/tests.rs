@@ -412,6 +412,27 @@ fn a_value_carried_in_a_register_that_is_no_reduction_makes_the_loop_not_paralle
 }
 
 #[test]
+fn a_loop_that_leaves_on_loaded_data_is_a_search_not_parallel() {
+    let nest = matmul(6);
+    let facts = [fact(3, FactKind::DataExit, "", "keys")];
+    let verdict = NestVerdict::of(&nest, &facts);
+    let k = verdict.loops.iter().find(|l| l.name == "k").unwrap();
+    assert!(!k.parallel && !k.is_reduction());
+    assert_eq!(k.parallel_text(), "no");
+    assert!(carried(&nest, k)
+        .iter()
+        .any(|c| c == "its exit depends on keys (a search)"));
+    // The loops around it are not searches.
+    let j = verdict.loops.iter().find(|l| l.name == "j").unwrap();
+    assert!(j.parallel && j.searches.is_empty());
+    assert!(
+        !verdict.suggestion.contains("innermost loop k is parallel"),
+        "{}",
+        verdict.suggestion
+    );
+}
+
+#[test]
 fn the_report_reads_the_facts_from_the_profiles_static_section() {
     let nest = product(6, true);
     let mut profile = profile_of(vec![nest.clone()]);
