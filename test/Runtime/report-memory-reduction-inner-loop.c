@@ -12,7 +12,7 @@
 // OUT: 1512.0 -88.0
 
 // CHECK-LABEL: `forces` at
-// CHECK:       | k | {{[0-9]+}} | 1 | {{.*}} | reduction (fa in memory) | store fa@[[#]] → load fa@[[#]] (a reduction)
+// CHECK:       | k | {{[0-9]+}} | 1 | {{.*}} | reduction (fa in memory) | store fa@[[#]] → load fa{{.*}} (a reduction)
 // CHECK-NEXT:  | i | {{[0-9]+}} | 2 | {{.*}} | yes | – |
 // CHECK-NEXT:  | j | {{[0-9]+}} | 3 | {{.*}} | reduction (fa in a register) | fa (a + reduction in a register)
 

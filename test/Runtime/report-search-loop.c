@@ -13,15 +13,15 @@
 
 // OUT: 600 1 2000
 
-// CHECK-LABEL: `insertion_point` at
-// CHECK:       | {{.*}} | {{[0-9]+}} | 1 | {{.*}} | no | its exit depends on keys (a search) |
-// CHECK-NOT:   run its iterations in parallel
-
-// CHECK-LABEL: `digits_only` at
-// CHECK:       | {{.*}} | {{[0-9]+}} | 1 | {{.*}} | no | its exit depends on {{.*}} (a search) |
-
 // CHECK-LABEL: `scale` at
 // CHECK:       | i | {{[0-9]+}} | 1 | {{.*}} | yes | – |
+
+// CHECK-LABEL: `insertion_point` at
+// CHECK-NOT:   run its iterations in parallel
+// CHECK:       | i | {{[0-9]+}} | 1 | {{.*}} | no | its exit depends on keys (a search) |
+
+// CHECK-LABEL: `digits_only` at
+// CHECK:       | {{.*}} | {{[0-9]+}} | 1 | {{.*}} | no | its exit depends on text (a search) |
 
 #include <stdio.h>
 
