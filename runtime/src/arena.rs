@@ -97,7 +97,10 @@ pub fn activate() {
 fn reserve(place: Option<usize>, size: usize) -> Option<usize> {
     let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE;
     let (address, flags) = match place {
-        Some(place) => (place as *mut libc::c_void, flags | libc::MAP_FIXED_NOREPLACE),
+        Some(place) => (
+            place as *mut libc::c_void,
+            flags | libc::MAP_FIXED_NOREPLACE,
+        ),
         None => (null_mut(), flags),
     };
     let protection = libc::PROT_READ | libc::PROT_WRITE;
@@ -261,7 +264,10 @@ mod tests {
         let small = unsafe { libc::malloc(64) } as usize;
         let large = unsafe { libc::malloc(1 << 20) } as usize;
         for address in [small, large] {
-            assert!(address.abs_diff(start) > 1 << 40, "{address:#x} near {start:#x}");
+            assert!(
+                address.abs_diff(start) > 1 << 40,
+                "{address:#x} near {start:#x}"
+            );
         }
         assert!(owns(heap as *const u8));
         unsafe {

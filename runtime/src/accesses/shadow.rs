@@ -274,7 +274,10 @@ mod tests {
             shadow.store(4096 + i, 1, 2, &[0, i as i64]);
         }
         for i in 0..8 {
-            assert_eq!(writers(&mut shadow, 4096 + i, 1), vec![(2, vec![0, i as i64])]);
+            assert_eq!(
+                writers(&mut shadow, 4096 + i, 1),
+                vec![(2, vec![0, i as i64])]
+            );
         }
         // A wider load sees each byte's writer.
         assert_eq!(writers(&mut shadow, 4096, 2).len(), 2);

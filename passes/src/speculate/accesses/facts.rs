@@ -146,7 +146,8 @@ fn memory_updates<'f>(
         inst.get_parent()
             .is_some_and(|b| fa.loop_for_block(b) == Some(l))
     };
-    let inside_l = |inst: InstructionValue<'f>| inst.get_parent().is_some_and(|b| blocks.contains(&b));
+    let inside_l =
+        |inst: InstructionValue<'f>| inst.get_parent().is_some_and(|b| blocks.contains(&b));
     let mut out = Vec::new();
     for &(store, store_site) in accesses {
         if store.get_opcode() != InstructionOpcode::Store || !inside_l(store) {
