@@ -284,13 +284,19 @@ impl NestVerdict {
                 }
             }
         }
-        // Claim nothing about a loop whose calls were not recorded.
+        // Claim nothing about a loop whose calls were not recorded; and a value carried
+        // in a register to the next iteration (not a reduction) or a search's exit
+        // orders the iterations of its loop whatever the memory dependences say: no
+        // band through it (hotspot's stale `delta`, lavaMD's box counter `nh`).
         let mut bands = permutable_bands(nest);
         bands.retain(|band| {
             band.iter().all(|site| {
-                loops
-                    .iter()
-                    .all(|l| l.site != *site || l.unrecorded_calls.is_empty())
+                loops.iter().all(|l| {
+                    l.site != *site
+                        || (l.unrecorded_calls.is_empty()
+                            && l.recurrences.is_empty()
+                            && l.searches.is_empty())
+                })
             })
         });
         let gave_up = nest

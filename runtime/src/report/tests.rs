@@ -409,6 +409,10 @@ fn a_value_carried_in_a_register_that_is_no_reduction_makes_the_loop_not_paralle
     assert!(carried(&nest, j)
         .iter()
         .any(|c| c == "x (carried in a register to the next iteration)"));
+    // Without the fact, (i, j, k) is a permutable band; the value j carries orders
+    // its iterations.
+    assert!(!NestVerdict::of(&nest, &[]).bands.is_empty());
+    assert!(verdict.bands.is_empty(), "{:?}", verdict.bands);
 }
 
 #[test]
