@@ -3,7 +3,8 @@
 // granule; each keeps its own writer, so no false dependence (0, 1) makes the sweeps
 // serial, and the flag (`stop = true` under a condition) is a reduction, not a value
 // carried to the next iteration. (Issue 35, item 2: bfs's `tid` loops, the programs'
-// own `omp parallel for`.)
+// own `omp parallel for`; the `do ... while (stop)` around them leaves on what the
+// sweeps found, with no dependence through memory telling so.)
 // RUN: %clang -O2 -g -fpass-plugin=%plugin -mllvm -polyrust-profile-generate \
 // RUN:   -mllvm -polyrust-instrument=accesses %s %rtlib -o %t
 // RUN: rm -f %t.json
@@ -13,7 +14,8 @@
 // OUT: rounds 64, reached 64
 
 // CHECK-LABEL: `sweep` at
-// CHECK:       | {{.*}} | {{[0-9]+}} | 1 | {{.*}} | no |
+// The sweeps go on while any element changes: their number depends on the data.
+// CHECK:       | {{.*}} | {{[0-9]+}} | 1 | {{.*}} | no | {{.*}}its exit depends on next (a search) |
 // CHECK-NEXT:  | t | {{[0-9]+}} | 2 | {{.*}} | yes | – |
 // The flag has no name in the debug information LLVM leaves.
 // CHECK-NEXT:  | t | {{[0-9]+}} | 2 | {{.*}} | reduction ({{.*}} in a register) | {{.*}} (a flag reduction in a register) |

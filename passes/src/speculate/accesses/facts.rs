@@ -33,7 +33,7 @@ use inkwell::basic_block::BasicBlock;
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
 use crate::llvm::ir::{
-    as_instruction, called_function_name, is_annotation_intrinsic, is_constant_int,
+    as_instruction, basic_value, called_function_name, is_annotation_intrinsic, is_constant_int,
     memory_transfer, operand, phi_incoming, successors, users,
 };
 use crate::llvm::source_terms::array_name;
@@ -216,10 +216,33 @@ fn data_exit<'f>(
             continue;
         }
         // Values computed in the loop; a phi's too (a value found in an earlier
-        // iteration decides as well).
+        // iteration decides as well), and the branches that choose its incoming value
+        // (bfs's `stop = true` under a test of the mask it loads).
         for i in 0..inst.get_num_operands() {
             if let Some(next) = operand(inst, i).filter(|&v| in_l(v)) {
                 pending.push(next);
+            }
+        }
+        // Only where the choice matters: incoming values ScalarEvolution finds equal
+        // (a counter incremented on every path) do not depend on it.
+        let chosen = inst.get_opcode() == InstructionOpcode::Phi && {
+            let incoming: Vec<LLVMValueRef> =
+                phi_incoming(inst).into_iter().map(|(v, _)| v).collect();
+            let scevable = fa.is_scevable(&inst);
+            let first = incoming.first().map(|&v| fa.scev(&basic_value(v)));
+            !scevable
+                || incoming
+                    .iter()
+                    .any(|&v| Some(fa.scev(&basic_value(v))) != first)
+        };
+        if chosen {
+            for (_, block) in phi_incoming(inst) {
+                let choice = block
+                    .get_terminator()
+                    .filter(|t| blocks.contains(&block) && t.get_num_operands() == 3)
+                    .and_then(|t| operand(t, 0))
+                    .filter(|&c| in_l(c));
+                pending.extend(choice);
             }
         }
     }
