@@ -162,7 +162,11 @@ fn after_prefix(scop: &Scop, start: usize, fused: Vec<Map>) -> Result<UnionMap, 
     };
     let mut maps = Vec::with_capacity(scop.statements.len());
     for statement in &scop.statements[..start] {
-        let original = statement.schedule.copy()?.drop_range_name()?;
+        let original = statement
+            .schedule
+            .copy()?
+            .drop_range_name()?
+            .intersect_domain(statement.domain.copy()?)?;
         let padded = original.pad_range(width - statement.schedule.n_out()?)?;
         maps.push(lead(statement, 0)?.flat_range_product(padded)?);
     }

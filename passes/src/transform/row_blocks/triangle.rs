@@ -9,7 +9,7 @@
 //! Every element's subtractions keep their order (bit-exact); `Dependences::respects`
 //! checks the schedule.
 
-use crate::isl::{parse_set, AffineExpr, IslError, Map, Tuple};
+use crate::isl::{AffineExpr, IslError, Map, Set, Tuple};
 use crate::model::{Scop, Statement};
 
 use super::{block, Pass, DEPENDENT_CHAIN, OVERLAPPED_CHAINS};
@@ -22,16 +22,30 @@ pub(super) fn gains(scop: &Scop, start: usize, passes: &[Pass]) -> Result<bool, 
         return Ok(false);
     };
     let statement = &scop.statements[start + chain];
-    let within = parse_set(
-        &scop.context.ctx(),
-        &format!(
-            "[{}] -> {{ {}[i0, i1] : i1 <= i0 }}",
-            scop.params.join(", "),
-            statement.name
-        ),
-        "the rows' triangle",
-    )?;
-    statement.domain.is_subset(&within)
+    let below_diagonal = AffineExpr::Input(0).minus(AffineExpr::Input(1));
+    let at_least_zero = values(scop, 0, true)?;
+    statement
+        .domain
+        .copy()?
+        .apply(image(scop, statement, below_diagonal)?)?
+        .is_subset(&at_least_zero)
+}
+
+/// `{ S[i0, i1] -> [e] }` over the statement's space.
+fn image(scop: &Scop, statement: &Statement, e: AffineExpr) -> Result<Map, IslError> {
+    let domain = Tuple::counters(Some(&statement.name), "i", statement.depth());
+    Map::from_affine(&scop.context.ctx(), &scop.params, &domain, None, &[e])
+}
+
+/// `{ [d] : d >= bound }` (`at_least`) or `{ [d] : d <= bound }`.
+fn values(scop: &Scop, bound: i64, at_least: bool) -> Result<Set, IslError> {
+    let tuple = Tuple::counters(None, "d", 1);
+    let all = Set::universe(&scop.context.ctx(), &scop.params, &tuple)?;
+    if at_least {
+        all.lower_bound_dim(0, bound)
+    } else {
+        all.upper_bound_dim(0, bound)
+    }
 }
 
 /// The position of the one chain among `passes`, if the others are per-row
@@ -103,17 +117,14 @@ pub(super) fn maps(scop: &Scop, start: usize, passes: &[Pass]) -> Result<Vec<Map
     Ok(maps)
 }
 
-/// The chain's instances over the columns before its block's first row.
-fn before_block(scop: &Scop, statement: &Statement) -> Result<crate::isl::Set, IslError> {
-    parse_set(
-        &scop.context.ctx(),
-        &format!(
-            "[{}] -> {{ {}[i0, i1] : i1 < {OVERLAPPED_CHAINS} * floor(i0 / {OVERLAPPED_CHAINS}) }}",
-            scop.params.join(", "),
-            statement.name
-        ),
-        "the columns before a block of rows",
-    )
+/// The chain's instances over the columns before its block's first row (`i1 - block
+/// <= -1`).
+fn before_block(scop: &Scop, statement: &Statement) -> Result<Set, IslError> {
+    let from_block = AffineExpr::Input(1).minus(block(0));
+    image(scop, statement, from_block)?
+        .intersect_range(values(scop, -1, false)?)?
+        .intersect_domain(statement.domain.copy()?)?
+        .domain()
 }
 
 /// `triangular solve by blocks of 8 rows: S4 interleaves the rows' dependent chains in
