@@ -5,7 +5,7 @@
 //! Steps, each in its own file: `instructions` (calls, volatile, allocas),
 //! `region` (single entry and exit, canonical loops, program order), `control`
 //! (loop bounds and block conditions as affine constraints), `access` (arrays,
-//! subscripts, scalar accesses), `promoted` and `forward` (scalars kept in memory or
+//! subscripts, scalar accesses), `promoted`, `stored` and `forward` (scalars kept in memory or
 //! recomputed where read), `build` (the `ScopSpec` handed to the model).
 //! `translate` turns SCEVs and branch conditions into the affine forms of `affine`.
 
@@ -24,6 +24,7 @@ pub mod reject;
 pub mod replaceable;
 pub mod rotated;
 pub mod rows;
+pub mod stored;
 pub mod translate;
 
 use std::collections::HashMap;
@@ -493,7 +494,8 @@ fn memory<'f>(
     bounds: Option<&[(Loop<'f>, control::LoopBounds)]>,
 ) -> Result<Memory<'f>, Vec<Rejection>> {
     let mut accesses = access::collect(tr, conditions, bounds)?;
-    let promotions = promoted::to_memory(tr, conditions, bounds, &mut accesses);
+    let mut promotions = promoted::to_memory(tr, conditions, bounds, &mut accesses);
+    promotions.extend(stored::to_memory(tr, conditions, &mut accesses));
     let mut forwarded = forward::recompute(tr, conditions, &mut accesses);
     let conditions_recomputed = guarded::conditions(tr, conditions, &mut accesses, &forwarded)?;
     forwarded.extend(conditions_recomputed);
