@@ -131,6 +131,7 @@ fn holds_recurrences(scop: &Scop, deps: &Dependences, key: &[u32]) -> Result<boo
         let innermost = carry(&statement.name, statement.depth());
         if innermost.is_none_or(|l| !l.carried_by.contains(&DependenceKind::Flow))
             || !writes_floating_point(scop, statement)
+            || accumulates(scop, statement)?
         {
             return Ok(false);
         }
@@ -153,6 +154,42 @@ fn writes_floating_point(scop: &Scop, statement: &Statement) -> bool {
                 .iter()
                 .any(|array| array.name == a.array && is_floating(&array.element_type))
         })
+}
+
+/// Whether a write of `statement` stays on one element from one iteration of its
+/// innermost loop to the next (`C[i][j] += A[i][k] * B[j][k]` along k): an
+/// accumulation, whose rows the chain rule interleaves or not by its own measure
+/// (`schedule::chain_band`, `row_blocks`); a sweep writes a new element each step.
+fn accumulates(scop: &Scop, statement: &Statement) -> Result<bool, IslError> {
+    let depth = statement.depth();
+    let domain = Tuple::counters(Some(&statement.name), "i", depth);
+    let next: Vec<AffineExpr> = (0..depth)
+        .map(|k| {
+            let x = AffineExpr::Input(k);
+            if k + 1 == depth {
+                x.offset(1)
+            } else {
+                x
+            }
+        })
+        .collect();
+    let ctx = scop.context.ctx();
+    for write in statement
+        .accesses
+        .iter()
+        .filter(|a| a.kind != AccessKind::Read)
+    {
+        let here = write
+            .relation
+            .copy()?
+            .intersect_domain(statement.domain.copy()?)?;
+        let step = Map::from_affine(&ctx, &scop.params, &domain, Some(&statement.name), &next)?;
+        let there = step.apply_range(here.copy()?)?;
+        if !there.intersect(here)?.is_empty()? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// `S[i0, ..] -> [b0, i0, .., T * floor(iℓ / T), .., bd, 0.., iℓ]` for a statement in

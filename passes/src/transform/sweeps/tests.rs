@@ -129,3 +129,18 @@ fn a_copy_holds_no_recurrence() {
     let scop = Scop::build(&ctx, &spec).unwrap();
     assert!(!may_interleave(&scop));
 }
+
+#[test]
+fn rows_accumulating_into_one_element_are_left_to_the_chain_rule() {
+    let spec = region(vec![statement(
+        "S0",
+        "[n] -> { S0[i, j] : 0 <= i < n and 0 <= j < n }",
+        &[0, 0, 0],
+        vec![
+            read("x", "{ S0[i, j] -> x[i, 0] }"),
+            read("u", "{ S0[i, j] -> u[i, j] }"),
+            write("x", "{ S0[i, j] -> x[i, 0] }"),
+        ],
+    )]);
+    assert!(interleaved(&spec).is_none());
+}
