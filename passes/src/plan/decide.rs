@@ -4,7 +4,9 @@
 //! sizes), then the dependences, and then the imported schedule, matrix-vector passes
 //! fused by blocks of rows (`transform::row_blocks`) or, once the chain rule judged
 //! whether a chain's rows may be interleaved (`transform::schedule::judge_chains`),
-//! the transformation stage's choice (`transform::schedule::decide`).
+//! the transformation stage's choice (`transform::schedule::decide`); a region that
+//! stage keeps (or refuses early as having nothing to tile or reorder) may still get
+//! its independent recurrences interleaved (`transform::sweeps`).
 
 use crate::deps::{Dependences, DepsOptions, DEPS_SHARE};
 use crate::llvm::{CacheLevel, FunctionAnalyses, Stage};
@@ -41,8 +43,17 @@ pub fn decide(
         // The cheap refusals belong to the scheduling stage's decision.
         let _time = fa.time(Stage::Schedule);
         match schedule::refuse_early(scop, schedule, &hardware).map_err(|e| e.to_string())? {
+            // A region with nothing to tile or reorder may still hold recurrences to
+            // interleave (`sweeps`), unless it is too large to schedule at all.
+            Prospect::Refused(reason)
+                if interleaves(settings, schedule)
+                    && transform::sweeps::may_interleave(scop)
+                    && schedule::refuse_by_size(&subject.region.spec).is_none() =>
+            {
+                Some(Err(reason))
+            }
             Prospect::Refused(reason) => return Ok(Decision::Keep(reason)),
-            Prospect::Worth(locality) => Some(locality),
+            Prospect::Worth(locality) => Some(Ok(locality)),
         }
     };
     let deps_options = DepsOptions::for_region(&subject.region.spec, settings.allow_reassociation);
@@ -57,6 +68,10 @@ pub fn decide(
         return imported_schedule(scop, &deps);
     };
     let _time = fa.time(Stage::Schedule);
+    let locality = match locality {
+        Ok(locality) => locality,
+        Err(reason) => return Ok(sweeps(scop, &deps)?.unwrap_or(Decision::Keep(reason))),
+    };
     if let Some(fused) = row_blocks(scop, &deps, settings, schedule)? {
         return Ok(fused);
     }
@@ -73,7 +88,36 @@ pub fn decide(
         interleave_rows,
         ..schedule.clone()
     };
-    schedule::decide(scop, &deps, schedule, &hardware, &locality).map_err(|e| e.to_string())
+    let decision =
+        schedule::decide(scop, &deps, schedule, &hardware, &locality).map_err(|e| e.to_string())?;
+    match decision {
+        Decision::Keep(reason) if interleaves(settings, schedule) => {
+            Ok(sweeps(scop, &deps)?.unwrap_or(Decision::Keep(reason)))
+        }
+        decision => Ok(decision),
+    }
+}
+
+/// Whether independent recurrences may be interleaved (`transform::sweeps`): with SICA
+/// tiling (the default; it strip-mines a loop), and not under OpenMP threads, where the
+/// independent loop runs on the threads whole.
+fn interleaves(settings: &PlanSettings, schedule: &ScheduleSettings) -> bool {
+    schedule.tiling == Tiling::Sica && !settings.threads
+}
+
+/// The last choice of the order, for a region the scheduling stage keeps: its
+/// independent recurrences interleaved (`transform::sweeps`).
+fn sweeps(scop: &Scop, deps: &Dependences) -> Result<Option<Decision>, String> {
+    let Some(interleaved) = transform::sweeps::choose(scop, deps).map_err(|e| e.to_string())?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(Decision::Transform {
+        schedule: interleaved.schedule,
+        description: interleaved.description,
+        register_tiles: false,
+        dependences: deps.all().map_err(|e| e.to_string())?,
+    }))
 }
 
 /// The first choice of the order: matrix-vector passes fused by blocks of rows

@@ -23,6 +23,8 @@
 //!   does not gain;
 //! - `row_blocks`: matrix-vector passes over the same rows fused by blocks of rows, so
 //!   that each block streams from memory once (dot products' chains interleaved);
+//! - `sweeps`: independent recurrences (a sweep along each row) interleaved, the
+//!   independent loop strip-mined and its point loop innermost, so the chains overlap;
 //! - `time_tiling`: iterated stencils' time steps tiled together over skewed row loops
 //!   (innermost loops kept whole), where a time step's data leaves the cache;
 //! - `wavefront`: under OpenMP threads, a tiled band without a parallel tile loop runs
@@ -63,6 +65,7 @@ pub(crate) mod row_blocks;
 pub mod schedule;
 pub(crate) mod sica;
 mod subject;
+pub(crate) mod sweeps;
 pub(crate) mod time_tiling;
 pub(crate) mod traffic;
 pub(crate) mod wavefront;
