@@ -27,11 +27,12 @@ use inkwell::llvm_sys::prelude::LLVMValueRef;
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
 use super::access::{Access, Accesses};
-use super::affine::{Affine, Atom};
+use super::affine::{Affine, Atom, CmpOp, Cond};
 use super::control::{BlockConditions, LoopBounds};
 use super::translate::Translator;
 use crate::llvm::ir::{
-    accessed_value, as_instruction, basic_value, phi_incoming, pointer_operand, type_of, users,
+    accessed_value, as_instruction, basic_value, phi_incoming, pointer_operand, successors,
+    type_of, users,
 };
 use crate::llvm::Loop;
 use crate::model::spec::AccessKind;
@@ -182,7 +183,9 @@ impl<'f> Chain<'f> {
         let search = Search::new(tr, conditions, bounds, accesses, phi)?;
         let uses = search.follow()?;
         let element = search.element(&uses)?;
-        if !search.undisturbed(&uses, &element) {
+        if !search.skipped_loads_read_the_element(&uses.skipped, element.home)
+            || !search.undisturbed(&uses, &element)
+        {
             return None;
         }
         search.chain(uses, element)
@@ -223,6 +226,12 @@ struct Uses<'f> {
     in_loop_store: Option<InstructionValue<'f>>,
     /// Statements in later loops inside the loop around L that read the chain.
     readers: Vec<BasicBlock<'f>>,
+    /// Loads of the element on paths that skip S0 and L, whose values a phi after the
+    /// loop merges with the chain's (see `skipping`).
+    skipped: Vec<InstructionValue<'f>>,
+    /// Blocks after the loop that only pass the chain's value on to a phi of the block
+    /// they branch to (a loop exit block of LCSSA copies).
+    forwarding: Vec<BasicBlock<'f>>,
 }
 
 /// The element the chain lives in, and the accesses to it that are the chain's.
@@ -337,6 +346,8 @@ impl<'a, 't, 'f> Search<'a, 't, 'f> {
             s2: None,
             in_loop_store: None,
             readers: Vec::new(),
+            skipped: Vec::new(),
+            forwarding: Vec::new(),
         };
         let mut pending = vec![self.next];
         while let Some(v) = pending.pop() {
@@ -368,14 +379,29 @@ impl<'a, 't, 'f> Search<'a, 't, 'f> {
                     uses.readers.push(self.stmt(block));
                     continue;
                 }
+                if user.get_opcode() == InstructionOpcode::Phi && forwards_only(block) {
+                    // The loop's own exit block, holding its LCSSA copy for the phi
+                    // that merges it after the loop: a copy, and no statement of the
+                    // chain's.
+                    if phi_incoming(user).iter().any(|(x, _)| *x != v) {
+                        return None;
+                    }
+                    uses.forwarding.push(block);
+                    uses.values.push(user.as_value_ref());
+                    pending.push(user.as_value_ref());
+                    continue;
+                }
                 match uses.s2 {
                     Some(s) if s != self.stmt(block) => return None,
                     _ => uses.s2 = Some(self.stmt(block)),
                 }
                 if user.get_opcode() == InstructionOpcode::Phi {
-                    // An LCSSA copy: every incoming value is the chain's.
-                    if phi_incoming(user).iter().any(|(x, _)| *x != v) {
-                        return None;
+                    // An LCSSA copy: every incoming value is the chain's, or the
+                    // element's where the loop is skipped (see `skipping`).
+                    for (x, from) in phi_incoming(user) {
+                        if x != v {
+                            uses.skipped.extend(self.skipping(x, from, block)?);
+                        }
                     }
                     uses.values.push(user.as_value_ref());
                     pending.push(user.as_value_ref());
@@ -391,6 +417,78 @@ impl<'a, 't, 'f> Search<'a, 't, 'f> {
             block.map(|b| b.get_instructions().position(|i| i == *st))
         });
         Some(uses)
+    }
+
+    /// Where the loop does not run, a phi after it merges the chain's value with the
+    /// element's: `x`, coming from block `from` into the phi's block `merge`. Either
+    /// the chain's starting value from S0 (ludcmp's `w = A[i][j]; for k < j: w -= ..;
+    /// A[i][j] = w / A[j][j]`: the loop's guard is in S0), or a load of the element in
+    /// a block of its own on the path around S0 and L, where GVN's load PRE put it
+    /// (`for k < j: A[i][j] -= ..; A[i][j] /= A[j][j]` in Cholesky and LU: the load
+    /// after the loop is made on the edge that skips it, `j == 0`). In both the
+    /// element holds the phi's value when the loop is skipped: `Some(None)` for the
+    /// first, `Some(Some(load))` for the second (the load's element is compared with
+    /// the chain's in `skipped_loads_read_the_element`), `None` for anything else.
+    fn skipping(
+        &self,
+        x: LLVMValueRef,
+        from: BasicBlock<'f>,
+        merge: BasicBlock<'f>,
+    ) -> Option<Option<InstructionValue<'f>>> {
+        if x == self.init && self.stmt(from) == self.s0 {
+            return Some(None);
+        }
+        let (fa, shape) = (self.tr.fa(), self.tr.shape());
+        let load = as_instruction(x).filter(|i| i.get_opcode() == InstructionOpcode::Load)?;
+        let alone = load.get_parent() == Some(from)
+            && self.stmt(from) == from
+            && from != self.s0
+            && shape.contains_block(from)
+            && !self.l.contains_block(from)
+            && fa.loop_for_block(from) == self.parent
+            && successors(from) == [merge];
+        alone.then_some(Some(load))
+    }
+
+    /// Whether each load `skipped` reads the chain's element: its subscripts are the
+    /// element's once the equalities its block runs under are substituted (`j == 0`
+    /// makes `A[i][0]` the element `A[i][j]`), and its statement writes nothing.
+    fn skipped_loads_read_the_element(
+        &self,
+        skipped: &[InstructionValue<'f>],
+        home: usize,
+    ) -> bool {
+        let all = &self.accesses.accesses;
+        let home = &all[home];
+        skipped.iter().all(|load| {
+            let Some(block) = load.get_parent() else {
+                return false;
+            };
+            let Some(x) = self.access_of(*load).map(|i| &all[i]) else {
+                return false;
+            };
+            let equalities = self
+                .conditions
+                .conds
+                .get(&block)
+                .map(counter_equalities)
+                .unwrap_or_default();
+            let substituted = |subscripts: &[Affine]| {
+                subscripts
+                    .iter()
+                    .map(|s| substitute_counters(s, &equalities))
+                    .collect::<Option<Vec<Affine>>>()
+            };
+            x.array == home.array
+                && x.extent.is_none()
+                && substituted(&x.subscripts)
+                    .is_some_and(|a| Some(a) == substituted(&home.subscripts))
+                && all.iter().all(|other| {
+                    other.block != block
+                        || other.kind == AccessKind::Read
+                        || self.accesses.arrays[other.array].is_scalar
+                })
+        })
     }
 
     /// The access of a load or store of the region (not a may-write).
@@ -604,14 +702,22 @@ impl<'a, 't, 'f> Search<'a, 't, 'f> {
     fn allowed_in_between(&self, x: &Access<'f>, uses: &Uses<'f>, element: &Element<'f>) -> bool {
         let home_access = &self.accesses.accesses[element.home];
         // A read in the loop of another element of the array (Cholesky's
-        // `s -= A[i][k] * A[j][k]` for `k < j`, with `s` in `A[i][j]`) sees the
-        // same contents in both forms.
-        if x.block == self.s1
+        // `s -= A[i][k] * A[j][k]` for `k < j`, with `s` in `A[i][j]`), or after it
+        // (LU's `A[i][j] /= A[j][j]`), sees the same contents in both forms.
+        if (x.block == self.s1 || Some(x.block) == uses.s2)
             && x.kind == AccessKind::Read
             && x.extent.is_none()
             && self
                 .bounds
                 .is_some_and(|b| never_same_element(&x.subscripts, home_access, b, self.l))
+        {
+            return true;
+        }
+        // The blocks of the skipped loads run where S0 and L do not, and only read.
+        if uses
+            .skipped
+            .iter()
+            .any(|load| load.get_parent() == Some(x.block))
         {
             return true;
         }
@@ -677,6 +783,17 @@ impl<'a, 't, 'f> Search<'a, 't, 'f> {
             });
             if only_stored_back {
                 identities.reads.push(s2);
+            }
+        }
+        // An exit block that only forwards the chain reads and writes the element's
+        // value into itself.
+        identities.writes.extend(uses.forwarding.iter().copied());
+        identities.reads.extend(uses.forwarding.iter().copied());
+        // Where the loop is skipped, the element holds what the merging phi gets.
+        for load in &uses.skipped {
+            identities.writes.extend(load.get_parent());
+            if users(load).len() == 1 {
+                identities.instructions.push(*load);
             }
         }
         for v in &uses.values {
@@ -761,6 +878,87 @@ fn largest_value(e: &Affine, uppers: &[(usize, &Affine)]) -> Option<i128> {
     e.as_constant()
 }
 
+/// Whether `block` holds only phis and an unconditional branch.
+fn forwards_only(block: BasicBlock<'_>) -> bool {
+    let mut inst = block.get_first_instruction();
+    while let Some(i) = inst.filter(|i| i.get_opcode() == InstructionOpcode::Phi) {
+        inst = i.get_next_instruction();
+    }
+    inst.is_some_and(|i| {
+        i.get_opcode() == InstructionOpcode::Br
+            && i.get_next_instruction().is_none()
+            && successors(block).len() == 1
+    })
+}
+
+/// The equalities `counter = e` (`e` free of that counter) that `cond` implies by its
+/// comparisons `a == b` alone, or of the conjunction it is.
+fn counter_equalities(cond: &Cond) -> Vec<(usize, Affine)> {
+    let parts = match cond {
+        Cond::And(parts) => parts.as_slice(),
+        other => std::slice::from_ref(other),
+    };
+    parts
+        .iter()
+        .filter_map(|part| {
+            let Cond::Cmp(a, CmpOp::Eq, b) = part else {
+                return None;
+            };
+            let difference = a.sub(b)?;
+            difference.terms.iter().find_map(|(atom, c)| {
+                let Atom::Counter(depth) = atom else {
+                    return None;
+                };
+                let rest = {
+                    let mut rest = difference.clone();
+                    rest.terms.remove(atom);
+                    rest
+                };
+                let free = rest
+                    .terms
+                    .keys()
+                    .all(|other| !mentions_counter(other, *depth));
+                // c * counter + rest = 0, with c = +-1.
+                if !free || c.abs() != 1 {
+                    return None;
+                }
+                Some((*depth, rest.scale(-c)?))
+            })
+        })
+        .collect()
+}
+
+/// Whether `atom` is or contains the counter at `depth`.
+fn mentions_counter(atom: &Atom, depth: usize) -> bool {
+    match atom {
+        Atom::Counter(d) => *d == depth,
+        Atom::Param(_) => false,
+        _ => Affine::atom(atom.clone())
+            .max_counter()
+            .is_some_and(|d| d >= depth),
+    }
+}
+
+/// `e` with each counter of `equalities` replaced by its value; `None` where a counter
+/// sits inside an atom, or on overflow.
+fn substitute_counters(e: &Affine, equalities: &[(usize, Affine)]) -> Option<Affine> {
+    let mut out = e.clone();
+    for (depth, value) in equalities {
+        let counter = Atom::Counter(*depth);
+        if out
+            .terms
+            .keys()
+            .any(|atom| *atom != counter && mentions_counter(atom, *depth))
+        {
+            return None;
+        }
+        if let Some(c) = out.terms.remove(&counter) {
+            out = out.add(&value.scale(c)?)?;
+        }
+    }
+    Some(out)
+}
+
 /// Whether the statement of `block` writes the scalar `value` in the model.
 fn writes_scalar(accesses: &Accesses<'_>, block: BasicBlock<'_>, value: LLVMValueRef) -> bool {
     accesses.accesses.iter().any(|x| {
@@ -816,4 +1014,64 @@ fn comes_before(a: InstructionValue<'_>, b: InstructionValue<'_>) -> bool {
         current = inst.get_next_instruction();
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmp(a: Affine, op: CmpOp, b: Affine) -> Cond {
+        Cond::Cmp(a, op, b)
+    }
+
+    #[test]
+    fn an_equality_of_a_counter_substitutes_it_into_subscripts() {
+        // The edge around LU's loop runs where i != 0 and j == 0: A[i][0] is A[i][j].
+        let cond = cmp(Affine::counter(0), CmpOp::Ne, Affine::constant(0)).and(cmp(
+            Affine::counter(1),
+            CmpOp::Eq,
+            Affine::constant(0),
+        ));
+        let equalities = counter_equalities(&cond);
+        assert_eq!(equalities, vec![(1, Affine::constant(0))]);
+        let element = [Affine::counter(0), Affine::counter(1)];
+        let loaded = [Affine::counter(0), Affine::constant(0)];
+        let substituted = |s: &[Affine]| {
+            s.iter()
+                .map(|e| substitute_counters(e, &equalities))
+                .collect::<Option<Vec<_>>>()
+        };
+        assert_eq!(substituted(&element), substituted(&loaded));
+    }
+
+    #[test]
+    fn inequalities_and_disjunctions_give_no_equality() {
+        let below = cmp(Affine::counter(1), CmpOp::Le, Affine::constant(0));
+        assert!(counter_equalities(&below).is_empty());
+        let either = cmp(Affine::counter(1), CmpOp::Eq, Affine::constant(0)).or(cmp(
+            Affine::counter(0),
+            CmpOp::Eq,
+            Affine::constant(3),
+        ));
+        assert!(counter_equalities(&either).is_empty());
+    }
+
+    #[test]
+    fn an_equality_is_solved_for_a_counter_of_coefficient_one() {
+        // 2j == i: i is 2j (j, of coefficient 2, is not solved for).
+        let twice = Affine::counter(1).scale(2).unwrap();
+        let cond = cmp(twice.clone(), CmpOp::Eq, Affine::counter(0));
+        assert_eq!(counter_equalities(&cond), vec![(0, twice)]);
+        // j == i + 1: the outermost counter is solved for, i is j - 1.
+        let cond = cmp(
+            Affine::counter(1),
+            CmpOp::Eq,
+            Affine::counter(0).add(&Affine::constant(1)).unwrap(),
+        );
+        let equalities = counter_equalities(&cond);
+        assert_eq!(
+            substitute_counters(&Affine::counter(0), &equalities),
+            Affine::counter(1).sub(&Affine::constant(1))
+        );
+    }
 }
