@@ -73,6 +73,47 @@ void two_ways(int n, const double *restrict w, double (*restrict y)[n],
 // CHECK-NEXT:     MayWrite: [n] -> { S1[i0, i1] -> y[i0, i1] }
 // CHECK-NEXT:   Schedule tree:
 
+// darknet's gemm_bin: the tested element of A is used by the test alone, so its own
+// access goes (the test's block is no statement); A stays an array of the region
+// through the copies of that read in each statement under the branch, and is in the
+// alias group (a char pointer may point into C).
+void gemm_bin(int M, int N, int K, char *A, int lda, float *B, int ldb, float *C,
+              int ldc) {
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k) {
+      char a = A[i * lda + k];
+      if (a)
+        for (int j = 0; j < N; ++j)
+          C[i * ldc + j] += B[k * ldb + j];
+      else
+        for (int j = 0; j < N; ++j)
+          C[i * ldc + j] -= B[k * ldb + j];
+    }
+}
+// CHECK-LABEL: polyrust-scops: function 'gemm_bin'
+// CHECK:      Arrays:
+// CHECK-NEXT:   i8 A[*][lda] (1 bytes)
+// CHECK-NEXT:   float B[*][ldb] (4 bytes)
+// CHECK-NEXT:   float C[*][ldc] (4 bytes)
+// CHECK-NEXT: Alias groups:
+// CHECK-NEXT:   { A, B, C }
+// CHECK-NEXT: Statements:
+// CHECK-NEXT:   S0 (%for.body8.us.us.us.us.us)
+// CHECK-NEXT:     Domain: [M, K, N, lda, ldb, ldc] -> { S0[i0, i1, i2] : 0 <= i0 < M and 0 <= i1 < K and 0 <= i2 < N }
+// CHECK-NEXT:     Schedule:
+// CHECK-NEXT:     Read: [M, K, N, lda, ldb, ldc] -> { S0[i0, i1, i2] -> A[i0, i1] }   ; {{.*}} = load i8
+// CHECK-NEXT:     Read: [M, K, N, lda, ldb, ldc] -> { S0[i0, i1, i2] -> B[i1, i2] }   ; {{.*}} = load float
+// CHECK-NEXT:     Read: [M, K, N, lda, ldb, ldc] -> { S0[i0, i1, i2] -> C[i0, i2] }
+// CHECK-NEXT:     MayWrite: [M, K, N, lda, ldb, ldc] -> { S0[i0, i1, i2] -> C[i0, i2] }
+// CHECK-NEXT:   S1 (%for.body22.us.us.us.us.us)
+// CHECK-NEXT:     Domain: [M, K, N, lda, ldb, ldc] -> { S1[i0, i1, i2] : 0 <= i0 < M and 0 <= i1 < K and 0 <= i2 < N }
+// CHECK-NEXT:     Schedule:
+// CHECK-NEXT:     Read: [M, K, N, lda, ldb, ldc] -> { S1[i0, i1, i2] -> A[i0, i1] }   ; {{.*}} = load i8
+// CHECK-NEXT:     Read: [M, K, N, lda, ldb, ldc] -> { S1[i0, i1, i2] -> B[i1, i2] }   ; {{.*}} = load float
+// CHECK-NEXT:     Read: [M, K, N, lda, ldb, ldc] -> { S1[i0, i1, i2] -> C[i0, i2] }
+// CHECK-NEXT:     MayWrite: [M, K, N, lda, ldb, ldc] -> { S1[i0, i1, i2] -> C[i0, i2] }
+// CHECK-NEXT:   Schedule tree:
+
 // The condition reads c, which the loop under it writes: it cannot be recomputed
 // where the loop's instances run, so the outer loop is not modelled, only the inner
 // one (see ScopDetect/reject-reasons.c for the remark).

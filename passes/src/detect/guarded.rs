@@ -73,12 +73,16 @@ pub fn conditions<'f>(
         .filter_map(|b| b.get_terminator())
         .map(|t| t.as_value_ref())
         .collect();
-    // The condition's loads, taken before their own accesses may go.
+    // The condition's loads, taken before their own accesses may go. Their copies hold
+    // array indices, so no array is dropped (and the others renumbered) before the
+    // copies are in: a load whose own access went (every use of it recomputed) would
+    // otherwise name the next array, and its own array would miss the alias checks.
     let loads: Vec<_> = trees.iter().map(|t| condition_loads(accesses, t)).collect();
     drop_recomputed_reads(tr, conditions, accesses, &recomputed, &guard_branches);
     for (branch, loads) in branches.iter().zip(&loads) {
         add_reads(conditions, accesses, *branch, loads);
     }
+    accesses.drop_unused_arrays();
     Ok(trees
         .into_iter()
         .filter(|t| !t.is_empty())
@@ -233,7 +237,6 @@ fn drop_idle_statements<'f>(
     accesses
         .accesses
         .retain(|x| writers.contains(&x.block) || !guarded_or_test(x.block));
-    accesses.drop_unused_arrays();
 }
 
 /// The instructions of the region that compute `branch`'s condition, the condition
