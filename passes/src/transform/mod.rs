@@ -23,6 +23,8 @@
 //!   does not gain;
 //! - `row_blocks`: matrix-vector passes over the same rows fused by blocks of rows, so
 //!   that each block streams from memory once (dot products' chains interleaved);
+//! - `row_wavefront`: an in-place sweep whose innermost loop waits for its own previous
+//!   iteration (Gauss-Seidel) runs several rows' chains interleaved along a wavefront;
 //! - `time_tiling`: iterated stencils' time steps tiled together over skewed row loops
 //!   (innermost loops kept whole), where a time step's data leaves the cache;
 //! - `wavefront`: under OpenMP threads, a tiled band without a parallel tile loop runs
@@ -56,6 +58,7 @@ pub(crate) mod quov;
 pub(crate) mod register_tiling;
 pub mod reuse;
 pub(crate) mod row_blocks;
+pub(crate) mod row_wavefront;
 pub mod schedule;
 pub(crate) mod sica;
 mod subject;
