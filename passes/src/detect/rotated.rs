@@ -68,7 +68,7 @@ pub fn find<'f>(
         let (Some(preheader), Some(latch)) = (l.preheader(), l.latch()) else {
             continue;
         };
-        if carried == Carried::InPlace && !in_place_sweep(*l, latch) {
+        if carried == Carried::InPlace && !in_place_sweep(fa, *l, latch) {
             continue;
         }
         let mut phis = Vec::new();
@@ -89,18 +89,38 @@ pub fn find<'f>(
 }
 
 /// Whether `l` is the innermost loop of a nest at least three deep (an iterated sweep)
-/// that forwards a value it stores to its next iteration through a phi.
-fn in_place_sweep<'f>(l: Loop<'f>, latch: BasicBlock<'f>) -> bool {
+/// that carries to its next iteration, through a phi, a value it stores or a value it
+/// loads from a constant distance of an element it stores (the same array, in place).
+fn in_place_sweep<'f>(fa: &FunctionAnalyses<'f>, l: Loop<'f>, latch: BasicBlock<'f>) -> bool {
     if l.depth() < 3 {
         return false;
     }
+    let stores: Vec<Scev<'f>> = l
+        .blocks()
+        .into_iter()
+        .flat_map(|b| {
+            std::iter::successors(b.get_first_instruction(), |i| i.get_next_instruction())
+        })
+        .filter(|i| i.get_opcode() == InstructionOpcode::Store)
+        .filter_map(|i| pointer_operand(i).map(|to| fa.scev(&basic_value(to))))
+        .collect();
     let mut inst = l.header().get_first_instruction();
     while let Some(phi) = inst.filter(|i| i.get_opcode() == InstructionOpcode::Phi) {
         let from_latch = phi_incoming(phi)
             .into_iter()
             .find(|(_, b)| *b == latch)
             .and_then(|(v, _)| as_instruction(v));
-        if from_latch.is_some_and(|v| stored_by(l, v).is_some()) {
+        let in_place = from_latch.is_some_and(|v| {
+            stored_by(l, v).is_some()
+                || (v.get_opcode() == InstructionOpcode::Load
+                    && pointer_operand(v).is_some_and(|from| {
+                        let read = fa.scev(&basic_value(from));
+                        stores
+                            .iter()
+                            .any(|to| fa.minus(*to, read).constant().is_some())
+                    }))
+        });
+        if in_place {
             return true;
         }
         inst = phi.get_next_instruction();

@@ -4,6 +4,7 @@
 //! bounds, instrumentation). Each change to the IR ends the round: the next one starts
 //! over with fresh analyses.
 
+use crate::detect::rotated::Carried;
 use crate::detect::{self, Detection};
 use crate::llvm::{FunctionAnalyses, RemarkAt, RemarkKind, Stage};
 use crate::options::{Instrumentation, Options, Tiling};
@@ -88,14 +89,18 @@ fn unrotate_loads(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>, options:
             .arrays
             .iter()
             .any(|a| crate::codegen::propagate::removable(region, &a.name));
-        let carried = if options.exprprop && owns_temporary {
-            detect::rotated::Carried::Loads
-        } else if options.tiling != Tiling::None {
-            detect::rotated::Carried::InPlace
-        } else {
-            continue;
-        };
-        let rotated = detect::rotated::find(fa, &region.ir.loops, carried);
+        let mut rotated = Vec::new();
+        if options.exprprop && owns_temporary {
+            rotated = detect::rotated::find(fa, &region.ir.loops, Carried::Loads);
+        }
+        if options.tiling != Tiling::None {
+            let swept = detect::rotated::find(fa, &region.ir.loops, Carried::InPlace);
+            let swept: Vec<_> = swept
+                .into_iter()
+                .filter(|s| rotated.iter().all(|r| r.phi != s.phi))
+                .collect();
+            rotated.extend(swept);
+        }
         changed |= detect::rotated::unrotate(fa, &rotated);
     }
     changed

@@ -17,7 +17,7 @@
 
 use crate::deps::Dependences;
 use crate::isl::{AffineExpr, IslCtx, IslError, Map, Schedule, Set, Tuple, UnionMap, UnionSet};
-use crate::model::{Scop, Statement};
+use crate::model::{AccessKind, Scop, Statement};
 
 /// Rows whose chains run interleaved. Measured on PolyBench's seidel-2d (n = 2000, one
 /// core, 20 steps): -O3 2.2 s; 4 rows 0.79 s, 8 rows 0.52 s, 16 rows 0.47 s, 32 rows
@@ -37,14 +37,14 @@ pub struct RowWavefront {
 
 /// The wavefront schedule of `scop`, when the region is one statement at least three
 /// loops deep (an iterated sweep) whose innermost loop carries a flow dependence
-/// through memory, and some skew up to `MAX_SKEW` makes every dependence within one
+/// through memory from the element it wrote before (`may_apply`), and some skew up to `MAX_SKEW` makes every dependence within one
 /// iteration of the outer loops go forward in `w`.
 pub fn candidate(scop: &Scop, deps: &Dependences) -> Result<Option<RowWavefront>, IslError> {
     let [statement] = &scop.statements[..] else {
         return Ok(None);
     };
     let depth = statement.depth();
-    if depth < 3 || !innermost_carries(&deps.flow, statement, depth)? {
+    if !may_apply(scop)? || !innermost_carries(&deps.flow, statement, depth)? {
         return Ok(None);
     }
     let Some(within_rows) = self_deltas(deps.validity(), statement, depth)? else {
@@ -61,6 +61,50 @@ pub fn candidate(scop: &Scop, deps: &Dependences) -> Result<Option<RowWavefront>
             depth - 1
         ),
     }))
+}
+
+/// Whether the region may get the wavefront, from its model alone (before its
+/// dependences; the cache gives no reason to refuse it, as the chain's latency bounds
+/// it whatever the cache holds): one statement at least three loops deep that reads
+/// the element it wrote one iteration of its innermost loop before, another than the
+/// one it writes.
+pub fn may_apply(scop: &Scop) -> Result<bool, IslError> {
+    let [statement] = &scop.statements[..] else {
+        return Ok(false);
+    };
+    let depth = statement.depth();
+    if depth < 3 {
+        return Ok(false);
+    }
+    let mut previous: Vec<AffineExpr> = (0..depth).map(AffineExpr::Input).collect();
+    previous[depth - 1] = AffineExpr::Input(depth - 1).offset(-1);
+    let counters = Tuple::counters(Some(&statement.name), "i", depth);
+    let ctx = scop.context.ctx();
+    let back = Map::from_affine(
+        &ctx,
+        &scop.params,
+        &counters,
+        Some(&statement.name),
+        &previous,
+    )?;
+    let accesses = &statement.accesses;
+    for write in accesses.iter().filter(|a| a.kind == AccessKind::MustWrite) {
+        let written_before = back.copy()?.apply_range(write.relation.copy()?)?;
+        // An accumulation (`C[i][j] += ..` over k) reads the element it writes: its
+        // chain is a reduction's, which tiles take.
+        if written_before.is_equal(&write.relation)? {
+            continue;
+        }
+        for read in accesses
+            .iter()
+            .filter(|a| a.kind == AccessKind::Read && a.array == write.array)
+        {
+            if read.relation.is_equal(&written_before)? {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
 }
 
 /// Whether `relation` holds a dependence of `statement` on itself carried by its

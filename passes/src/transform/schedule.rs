@@ -1224,6 +1224,14 @@ fn nothing_to_gain(
             return Ok(Prospect::Worth(locality));
         }
     }
+    // An in-place sweep's rows along a wavefront gain whatever the cache holds.
+    if matches!(prospect, Prospect::Refused(_))
+        && settings.tiling != Tiling::None
+        && row_wavefront::may_apply(scop)?
+    {
+        let locality = reuse::analyse(scop, min_loops, hardware.l2_bytes.value)?;
+        return Ok(Prospect::Worth(locality));
+    }
     Ok(prospect)
 }
 
