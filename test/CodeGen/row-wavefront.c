@@ -23,12 +23,12 @@
 // RUN: %t/plain-native 0 1 2 3 4 17 18 37 70 > %t/plain-native.out
 // RUN: %t/native 0 1 2 3 4 17 18 37 70 > %t/native.out
 // RUN: cmp %t/plain-native.out %t/native.out
-// OFF-NOT: wavefront
+// OFF-NOT: rows interleaved
 
 #include <stdio.h>
 #include <stdlib.h>
 
-// CHECK-DAG: row-wavefront.c:[[@LINE+3]]:3: remark: region in seidel9 at row-wavefront.c:[[@LINE+3]] optimized (rows along a wavefront: loop 3, which waits for its own previous iteration, skewed by 2 per row of loop 2; 16 rows' chains interleaved), behind a run-time check
+// CHECK-DAG: row-wavefront.c:[[@LINE+3]]:3: remark: region in seidel9 at row-wavefront.c:[[@LINE+3]] optimized (rows interleaved: loop 3, which waits for its own previous iteration, skewed by 2 per row of loop 2, 16 rows' chains at a time), behind a run-time check
 #define N9 70
 static __attribute__((noinline)) void seidel9(int steps, int n, double A[N9][N9]) {
   for (int t = 0; t < steps; t++)
@@ -39,7 +39,7 @@ static __attribute__((noinline)) void seidel9(int steps, int n, double A[N9][N9]
                   9.0;
 }
 
-// CHECK-DAG: row-wavefront.c:[[@LINE+2]]:3: remark: region in seidel5 at row-wavefront.c:[[@LINE+2]] optimized (rows along a wavefront: loop 3, which waits for its own previous iteration, skewed by 1 per row of loop 2; 16 rows' chains interleaved), behind a run-time check
+// CHECK-DAG: row-wavefront.c:[[@LINE+2]]:3: remark: region in seidel5 at row-wavefront.c:[[@LINE+2]] optimized (rows interleaved: loop 3, which waits for its own previous iteration, skewed by 1 per row of loop 2, 16 rows' chains at a time), behind a run-time check
 static __attribute__((noinline)) void seidel5(int steps, int n, double (*u)[n]) {
   for (int t = 0; t < steps; t++)
     for (int i = 1; i < n - 1; i++)
@@ -47,7 +47,7 @@ static __attribute__((noinline)) void seidel5(int steps, int n, double (*u)[n]) 
         u[i][j] = 0.2 * (u[i - 1][j] + u[i][j - 1] + u[i][j] + u[i][j + 1] + u[i + 1][j]);
 }
 
-// CHECK-DAG: row-wavefront.c:[[@LINE+2]]:3: remark: region in flat9 at row-wavefront.c:[[@LINE+2]] optimized (rows along a wavefront: loop 3, which waits for its own previous iteration, skewed by 2 per row of loop 2; 16 rows' chains interleaved), behind a run-time check
+// CHECK-DAG: row-wavefront.c:[[@LINE+2]]:3: remark: region in flat9 at row-wavefront.c:[[@LINE+2]] optimized (rows interleaved: loop 3, which waits for its own previous iteration, skewed by 2 per row of loop 2, 16 rows' chains at a time), behind a run-time check
 static __attribute__((noinline)) void flat9(int steps, int n, double *u) {
   for (int t = 0; t < steps; t++)
     for (int i = 1; i < n - 1; i++)

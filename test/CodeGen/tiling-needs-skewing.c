@@ -16,7 +16,7 @@ void gauss_seidel(int n, int steps, double *u) {
         u[i * n + j] = (u[(i - 1) * n + j - 1] + u[(i - 1) * n + j + 1] + u[i * n + j - 1] +
                         u[i * n + j + 1] + u[(i + 1) * n + j - 1] + u[(i + 1) * n + j + 1]) / 6.0;
 }
-// CHECK: tiling-needs-skewing.c:[[@LINE-6]]:3: remark: region in gauss_seidel at tiling-needs-skewing.c:[[@LINE-6]] optimized (rows along a wavefront: loop 3, which waits for its own previous iteration, skewed by 2 per row of loop 2; 16 rows' chains interleaved), behind a run-time check
+// CHECK: tiling-needs-skewing.c:[[@LINE-6]]:3: remark: region in gauss_seidel at tiling-needs-skewing.c:[[@LINE-6]] optimized (rows interleaved: loop 3, which waits for its own previous iteration, skewed by 2 per row of loop 2, 16 rows' chains at a time), behind a run-time check
 
 double A[1024][1024], B[1024][1024], C[1024][1024];
 void products(int times) {

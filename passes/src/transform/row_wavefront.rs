@@ -57,7 +57,7 @@ pub fn candidate(scop: &Scop, deps: &Dependences) -> Result<Option<RowWavefront>
     Ok(Some(RowWavefront {
         schedule,
         description: format!(
-            "rows along a wavefront: loop {depth}, which waits for its own previous iteration, skewed by {skew} per row of loop {}; {ROWS} rows' chains interleaved",
+            "rows interleaved: loop {depth}, which waits for its own previous iteration, skewed by {skew} per row of loop {}, {ROWS} rows' chains at a time",
             depth - 1
         ),
     }))
