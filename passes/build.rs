@@ -11,7 +11,9 @@
 //! (`products_alpha.bc`), and a sixth for doitgen's batched product written back into
 //! A (`products_batched.bc`), and a seventh for symm's symmetric product
 //! (`products_symm.bc`). Each is built again for float elements
-//! (`-DPOLYRUST_F32=1`, `products_f32.bc` and so on).
+//! (`-DPOLYRUST_F32=1`, `products_f32.bc` and so on). The min-plus closure kernel
+//! (`kernels/closure.c`, blocked Floyd-Warshall on ints) is built the same way, once
+//! (`closure.bc`, `closure.s`).
 //!
 //! Each variant is also compiled to x86-64 ELF assembly (`stem.s`, position
 //! independent), made local to the object it lands in: no `.globl`, its labels and
@@ -82,6 +84,10 @@ fn main() {
             ],
         ),
     ];
+    // The min-plus closure (`kernels/closure.c`): 32-bit ints only.
+    let closure = PathBuf::from("kernels/closure.c");
+    println!("cargo:rerun-if-changed={}", closure.display());
+    build_kernel(&clang, &closure, &out_dir.join("closure"), &[]);
     for (stem, defines) in variants {
         build_kernel(&clang, &source, &out_dir.join(stem), defines);
         let single: Vec<&str> = defines

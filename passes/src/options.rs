@@ -138,6 +138,8 @@ pub struct Options {
     pub fusion: bool,
     /// Replace recognised matrix products by the packed product (`-polyrust-products`).
     pub products: bool,
+    /// Replace recognised min-plus closures by the blocked kernel (`-polyrust-closures`).
+    pub closures: bool,
     /// What `profile_generate` records (`-polyrust-instrument`).
     pub instrument: Instrumentation,
     /// When parallel loops run on OpenMP threads (`-polyrust-parallel`).
@@ -316,6 +318,7 @@ pub(crate) struct RawOptions {
     pub quov: bool,
     pub fusion: bool,
     pub products: bool,
+    pub closures: bool,
     /// `-polyrust-instrument` as typed (`values` by default).
     pub instrument: String,
     /// `-polyrust-parallel` as typed (`auto` by default).
@@ -420,6 +423,7 @@ impl Options {
             quov: raw.quov,
             fusion: raw.fusion,
             products: raw.products,
+            closures: raw.closures,
             instrument,
             parallel,
             parallel_min_work: raw.parallel_min_work,
@@ -487,6 +491,7 @@ mod tests {
             quov: true,
             fusion: true,
             products: true,
+            closures: true,
             instrument: "values".into(),
             parallel: "auto".into(),
             parallel_min_work: 32768,

@@ -28,12 +28,15 @@ extern "C" {
 #define POLYRUST_RT_FACT_MEMORY_REDUCTION 3u /* site `store` stores `operation` applied to
                                                what site `load` loaded from the same
                                                address in the loop (y[i] += d) */
+#define POLYRUST_RT_FACT_DATA_EXIT      4u  /* the loop leaves on a value it loads from an
+                                               address that changes with the iteration
+                                               (a search); `name`: the array */
 
 struct polyrust_rt_fact {
   uint32_t kind;          /* POLYRUST_RT_FACT_* */
   uint32_t loop;          /* index (into the nest's sites) of the loop's header site */
   uint32_t load, store;   /* a memory reduction's sites; UINT32_MAX for other kinds */
-  const char *operation;  /* a reduction's: "+", "*", "min/max", "&", "|", "^"; else "" */
+  const char *operation;  /* a reduction's: "+", "*", "min/max", "&", "|", "^", "flag"; else "" */
   const char *name;       /* the value's source name or the callee's, "" if unknown */
 };
 

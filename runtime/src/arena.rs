@@ -19,6 +19,14 @@
 //! peak the runtime used per class. One spin lock guards it: the runtime allocates
 //! only when a piece, a dependence, a nest or a shadow page first appears. If the
 //! reservation cannot be made, the runtime keeps using the system allocator.
+//!
+//! The reservation is placed at a fixed address ([`PLACES`]), far from both the
+//! program's heap (just after its executable) and the area where the kernel maps from
+//! the top down (libraries, and the program's large blocks, which malloc maps one
+//! below the other). Where the kernel chooses, the reservation lands just below the
+//! program's last large block, and the next one goes below the reservation: 64 GiB
+//! apart instead of next to each other (pathfinder's `src` and `dst`). Only if every
+//! place is taken (or the address space is too small) does the kernel choose.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ptr::null_mut;
@@ -26,6 +34,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Virtual sizes tried for the reservation, largest first.
 const RESERVATIONS: [usize; 4] = [1 << 36, 1 << 34, 1 << 32, 1 << 30];
+/// Addresses tried for the reservation, in order: 32, 24 and 48 TiB. On x86-64 (47-bit
+/// user addresses) executables and their heaps start near 4 MiB or near 85 TiB, and
+/// the kernel maps downwards from just below 128 TiB; 48-bit AArch64 is alike.
+const PLACES: [usize; 3] = [0x2000_0000_0000, 0x1800_0000_0000, 0x3000_0000_0000];
 /// The smallest block (and its alignment): 16 bytes.
 const MIN_CLASS: u32 = 4;
 /// Blocks up to this size are aligned to their size; larger ones to a page.
@@ -66,28 +78,44 @@ pub fn activate() {
     if TRIED.swap(true, Ordering::Relaxed) {
         return;
     }
-    for size in RESERVATIONS {
-        // SAFETY: an anonymous private mapping at an address the kernel chooses.
-        let start = unsafe {
-            libc::mmap(
-                null_mut(),
-                size,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
-        };
-        if start != libc::MAP_FAILED {
-            let start = start as usize;
-            // SAFETY: under the lock.
-            unsafe { (*std::ptr::addr_of_mut!(HEAP)).next = start };
-            START.store(start, Ordering::Relaxed);
-            END.store(start + size, Ordering::Relaxed);
-            ACTIVE.store(true, Ordering::Release);
-            return;
-        }
+    let places = PLACES.iter().map(|&place| Some(place)).chain([None]);
+    let Some((start, size)) = places
+        .flat_map(|place| RESERVATIONS.iter().map(move |&size| (place, size)))
+        .find_map(|(place, size)| reserve(place, size).map(|start| (start, size)))
+    else {
+        return;
+    };
+    // SAFETY: under the lock.
+    unsafe { (*std::ptr::addr_of_mut!(HEAP)).next = start };
+    START.store(start, Ordering::Relaxed);
+    END.store(start + size, Ordering::Relaxed);
+    ACTIVE.store(true, Ordering::Release);
+}
+
+/// Maps `size` bytes of address space at exactly `place` (never over another
+/// mapping), or where the kernel chooses for `None`; the start, or `None` if refused.
+fn reserve(place: Option<usize>, size: usize) -> Option<usize> {
+    let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE;
+    let (address, flags) = match place {
+        Some(place) => (
+            place as *mut libc::c_void,
+            flags | libc::MAP_FIXED_NOREPLACE,
+        ),
+        None => (null_mut(), flags),
+    };
+    let protection = libc::PROT_READ | libc::PROT_WRITE;
+    // SAFETY: an anonymous private mapping; MAP_FIXED_NOREPLACE never replaces one.
+    let start = unsafe { libc::mmap(address, size, protection, flags, -1, 0) };
+    if start == libc::MAP_FAILED {
+        return None;
     }
+    if place.is_some_and(|place| start as usize != place) {
+        // A kernel before 4.17 takes the address as a hint only, and chose another.
+        // SAFETY: the mapping just made, used by no one.
+        unsafe { libc::munmap(start, size) };
+        return None;
+    }
+    Some(start as usize)
 }
 
 /// Whether `ptr` was allocated from the arena.
@@ -224,6 +252,29 @@ mod tests {
         assert!(growing.iter().enumerate().all(|(i, b)| *b == i as u8));
         let big = vec![1u8; 3 << 20];
         assert!(owns(big.as_ptr()) && (big.as_ptr() as usize).is_multiple_of(PAGE));
+    }
+
+    #[test]
+    fn the_reservation_is_far_from_the_heap_and_the_kernels_mappings() {
+        activate();
+        let start = START.load(Ordering::Relaxed);
+        assert!(PLACES.contains(&start), "reserved at {start:#x}");
+        // The program's heap and a block malloc maps on its own are terabytes away.
+        let heap = Box::into_raw(Box::new(0u64));
+        let small = unsafe { libc::malloc(64) } as usize;
+        let large = unsafe { libc::malloc(1 << 20) } as usize;
+        for address in [small, large] {
+            assert!(
+                address.abs_diff(start) > 1 << 40,
+                "{address:#x} near {start:#x}"
+            );
+        }
+        assert!(owns(heap as *const u8));
+        unsafe {
+            drop(Box::from_raw(heap));
+            libc::free(small as *mut libc::c_void);
+            libc::free(large as *mut libc::c_void);
+        }
     }
 
     #[test]

@@ -934,7 +934,9 @@ def report_roofline(results, configs, machine, meta):
           f"{machine['last_level_cache_bytes'] >> 20} MiB)")
     print("  GFLOP and MB (compulsory traffic: distinct elements read + written) from "
           "print<polyrust-roofline>; bound = min(peak, flop/B x bandwidth); % = time at "
-          "the bound / median time")
+          "the bound / median time; 'int': a kernel without floating-point operations, "
+          "its integer operations on loaded values (add, compare, min/max) counted "
+          "instead, against the same peak")
     print(render_text(roof_t))
     subtitle = (f"{meta['started']}, {meta['machine']['cpu']}, one core; "
                 + ("PolyBench " + meta.get("dataset", "") if meta.get("dataset") else "corpus"))
@@ -950,7 +952,10 @@ def write_roofline(outdir, roof_t, machine, meta):
           f"bandwidth {machine['bandwidth_gbs']:.1f} GB/s. GFLOP and MB (compulsory traffic: "
           "distinct elements read and written, times their size) are polyrust's counts "
           "from the model (`print<polyrust-roofline>`); bound = min(peak, flop/B x "
-          "bandwidth); % = time at the bound / median time.", "", render_md(table), "",
+          "bandwidth); % = time at the bound / median time. A GFLOP figure marked `int` is "
+          "a kernel without floating-point operations: its integer operations on loaded "
+          "values (add, compare, min/max) are counted instead, against the same peak.",
+          "", render_md(table), "",
           "![roofline](roofline.svg)", ""]
     with open(outdir / "results.md", "a") as f:
         f.write("\n".join(md))

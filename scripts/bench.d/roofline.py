@@ -182,13 +182,13 @@ def measure_machine(clang, work, progress):
 # --------------------------------------------------------------------------- #
 
 ROW = re.compile(r"^roofline (\S+): (?:flops (\d+) read-bytes (\d+) written-bytes (\d+)"
-                 r"|not counted: (.*))$")
+                 r"(?: int-ops (\d+))?|not counted: (.*))$")
 
 
 def parse_counts(text, wanted):
     """Sums the regions of the functions `wanted(name)` accepts: {'flops', 'bytes',
     'regions'} or {'error': why} when one of them is not counted or there is none."""
-    function, total, regions = None, [0, 0, 0], 0
+    function, total, regions = None, [0, 0, 0, 0], 0
     for line in text.splitlines():
         m = re.match(r"^polyrust-roofline: function '(.*)'$", line)
         if m:
@@ -197,15 +197,25 @@ def parse_counts(text, wanted):
         m = ROW.match(line)
         if not m or function is None or not wanted(function):
             continue
-        if m.group(5):
-            return {"error": f"{m.group(1)} in {function}: {m.group(5)}"}
+        if m.group(6):
+            return {"error": f"{m.group(1)} in {function}: {m.group(6)}"}
         regions += 1
-        for i in range(3):
-            total[i] += int(m.group(2 + i))
+        for i in range(4):
+            total[i] += int(m.group(2 + i) or 0)
     if not regions:
         return {"error": "no region modelled in the kernel's functions"}
     return {"flops": total[0], "read_bytes": total[1], "written_bytes": total[2],
-            "bytes": total[1] + total[2], "regions": regions}
+            "int_ops": total[3], "bytes": total[1] + total[2], "regions": regions}
+
+
+def operations(counts):
+    """(the operations the compute roof counts, whether they are integer ones): the
+    floating-point operations, or, for a kernel with none (shortest paths, dynamic
+    programming on ints), its integer operations on loaded values (add, compare,
+    min/max), held against the same measured peak."""
+    if counts["flops"] or not counts.get("int_ops"):
+        return counts["flops"], False
+    return counts["int_ops"], True
 
 
 def count_kernel(clang, opt, plugin, src, flags, wanted, timeout=600):
@@ -260,7 +270,7 @@ def find_opt(clang):
 def bound(counts, machine):
     """(seconds at the roofline, which roof: 'memory' or 'compute')."""
     t_mem = counts["bytes"] / (machine["bandwidth_gbs"] * 1e9)
-    t_cpu = counts["flops"] / (machine["peak_gflops"] * 1e9)
+    t_cpu = operations(counts)[0] / (machine["peak_gflops"] * 1e9)
     return (t_mem, "memory") if t_mem >= t_cpu else (t_cpu, "compute")
 
 
@@ -278,10 +288,12 @@ def table(results, configs, machine):
                         + [f"({why[:70]})"])
             continue
         t_bound, roof = bound(counts, machine)
-        gflop = counts["flops"] / 1e9
-        ai = counts["flops"] / counts["bytes"] if counts["bytes"] else math.inf
-        bound_gf = gflop / t_bound if counts["flops"] else None
-        row = [rec["name"], f"{gflop:.3f}", f"{counts['bytes'] / 1e6:.1f}",
+        ops, integer = operations(counts)
+        gflop = ops / 1e9
+        ai = ops / counts["bytes"] if counts["bytes"] else math.inf
+        bound_gf = gflop / t_bound if ops else None
+        row = [rec["name"], f"{gflop:.3f}" + (" int" if integer else ""),
+               f"{counts['bytes'] / 1e6:.1f}",
                "inf" if ai == math.inf else f"{ai:.2f}",
                "-" if bound_gf is None else f"{bound_gf:.2f}", roof]
         for cn in configs:
@@ -292,8 +304,8 @@ def table(results, configs, machine):
                 continue
             share = t_bound / t
             shares[cn].append(share)
-            row += ["-" if not counts["flops"] else f"{gflop / t:.2f}", f"{100 * share:.0f}%"]
-            if counts["flops"] and counts["bytes"]:
+            row += ["-" if not ops else f"{gflop / t:.2f}", f"{100 * share:.0f}%"]
+            if ops and counts["bytes"]:
                 points.append((rec["name"], cn, ai, gflop / t))
         rows.append(row + [""])
     head.append("")

@@ -1,5 +1,6 @@
 // print<polyrust-roofline>: each region's floating-point operations (iterations times the
-// operations of the statement, an FMA counting two) and compulsory traffic (distinct
+// operations of the statement, an FMA counting two), integer operations on loaded values
+// (what the roofline counts where there is no floating-point one) and compulsory traffic (distinct
 // elements read and written, times their size), which scripts/bench --roofline reads.
 // The sizes are constants, so the counts are numbers; with a parameter the region is
 // said to be not counted.
@@ -19,8 +20,8 @@ __attribute__((noinline)) void product(void) {
         C[i][j] += A[i][k] * B[k][j];
 }
 // CHECK-LABEL: polyrust-roofline: function 'product'
-// CHECK-NEXT: roofline {{.*}}: flops 1200000 read-bytes 176000 written-bytes 80000
-// CHECK-NEXT: S0: 600000 iterations x 2 flops
+// CHECK-NEXT: roofline {{.*}}: flops 1200000 read-bytes 176000 written-bytes 80000 int-ops 0
+// CHECK-NEXT: S0: 600000 iterations x 2 flops, 0 integer operations
 
 // Overlapping reads count once: x[i], x[i+1], x[i+2] touch N+2 elements, not 3N; and
 // as the region reads them: LLVM carries x[i] over from the previous iteration's x[i+1]
@@ -41,6 +42,21 @@ __attribute__((noinline)) void stencil(void) {
 // CHECK-DAG: read C: 5050 elements x 8 bytes
 // CHECK-DAG: written y: 100 elements x 8 bytes
 // CHECK-DAG: written C: 5050 elements x 8 bytes
+
+// Shortest paths on ints: no floating-point operation; an add and a min per iteration
+// (the loop counters and addresses are not counted).
+#define P 50
+int paths[P][P];
+__attribute__((noinline)) void shortest(void) {
+  for (int k = 0; k < P; k++)
+    for (int i = 0; i < P; i++)
+      for (int j = 0; j < P; j++)
+        paths[i][j] = paths[i][j] < paths[i][k] + paths[k][j] ? paths[i][j]
+                                                               : paths[i][k] + paths[k][j];
+}
+// CHECK-LABEL: polyrust-roofline: function 'shortest'
+// CHECK-NEXT: roofline {{.*}}: flops 0 read-bytes 10000 written-bytes 10000 int-ops 250000
+// CHECK-NEXT: S0: 125000 iterations x 0 flops, 2 integer operations
 
 __attribute__((noinline)) void sized(int n, float *v) {
   for (int i = 0; i < n; i++)

@@ -35,9 +35,10 @@
 ; CHECK-DAG: @[[PATH]] = private unnamed_addr constant {{.*}} c"prof.json\00"
 
 ; find: the loop (site 0) and its load of a (4 bytes); detection rejects the nest (it
-; leaves early): modelled = 0.
+; leaves early): modelled = 0. It leaves on the value it loads: one fact (a search).
 ; CHECK-DAG: @[[FSITES:polyrust.sites[.0-9]*]] = private unnamed_addr constant [2 x { i32, i32, i32, i32, i32, i32, ptr }] [{ i32, i32, i32, i32, i32, i32, ptr } { i32 2, i32 1, i32 0, i32 0, i32 0, i32 -1, ptr @{{.*}} }, { i32, i32, i32, i32, i32, i32, ptr } { i32 0, i32 1, i32 4, i32 0, i32 0, i32 0, ptr @{{.*}} }]
-; CHECK-DAG: @[[FNEST:polyrust.nest[.0-9]*]] = private unnamed_addr constant { i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, ptr } { i32 2, i32 2, i32 1, i32 0, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @[[FSITES]], ptr @{{.*}}, i32 0, i32 0, ptr null }
+; CHECK-DAG: @[[FNEST:polyrust.nest[.0-9]*]] = private unnamed_addr constant { i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, ptr } { i32 2, i32 2, i32 1, i32 0, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @[[FSITES]], ptr @{{.*}}, i32 0, i32 1, ptr @[[FFACTS:polyrust.facts[.0-9]*]] }
+; CHECK-DAG: @[[FFACTS]] = private unnamed_addr constant [1 x {{.*}}] [{{.*}} { i32 4, i32 0,
 
 ; down: the loop, the load of x[i - 1], the store to x[i] (4 bytes), the memset of 16
 ; bytes of buf as one store; the memset of a run-time length is not recorded.

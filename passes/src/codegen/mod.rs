@@ -17,6 +17,7 @@
 //! be recomputed) deletes what was made and restores the original edges.
 
 mod check;
+pub mod closure;
 mod cpu;
 mod emit;
 mod fold;

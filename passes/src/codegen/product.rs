@@ -143,7 +143,7 @@ pub fn generate<'f>(
 
 /// Whether a value the region leaves behind would need the scalars' stack slots, which
 /// the call does not fill.
-fn leaves_scalars(live: &LiveOuts) -> bool {
+pub(super) fn leaves_scalars(live: &LiveOuts) -> bool {
     let slot = |kind: &LiveOut| matches!(kind, LiveOut::Slot);
     live.exit_phis.iter().any(|(_, _, kind)| slot(kind))
         || live.escaping.iter().any(|(_, kind)| slot(kind))
@@ -495,7 +495,7 @@ fn operand_arguments(em: &Emitter<'_, '_>, op: &Operand) -> Result<[Value; 3], C
 
 /// The base pointer (or a scaled product's factor) as the check block can use it:
 /// hoisted if it is an invariant load, itself if it is made before the region.
-fn available_base(em: &Emitter<'_, '_>, base: Value) -> Result<Value, CodegenError> {
+pub(super) fn available_base(em: &Emitter<'_, '_>, base: Value) -> Result<Value, CodegenError> {
     if let Some(hoisted) = em.hoisted.get(&base) {
         return Ok(*hoisted);
     }

@@ -5,7 +5,7 @@
 //! Steps, each in its own file: `instructions` (calls, volatile, allocas),
 //! `region` (single entry and exit, canonical loops, program order), `control`
 //! (loop bounds and block conditions as affine constraints), `access` (arrays,
-//! subscripts, scalar accesses), `promoted` and `forward` (scalars kept in memory or
+//! subscripts, scalar accesses), `promoted`, `stored` and `forward` (scalars kept in memory or
 //! recomputed where read), `build` (the `ScopSpec` handed to the model).
 //! `translate` turns SCEVs and branch conditions into the affine forms of `affine`.
 
@@ -24,6 +24,7 @@ pub mod reject;
 pub mod replaceable;
 pub mod rotated;
 pub mod rows;
+pub mod stored;
 pub mod translate;
 
 use std::collections::HashMap;
@@ -493,7 +494,8 @@ fn memory<'f>(
     bounds: Option<&[(Loop<'f>, control::LoopBounds)]>,
 ) -> Result<Memory<'f>, Vec<Rejection>> {
     let mut accesses = access::collect(tr, conditions, bounds)?;
-    let promotions = promoted::to_memory(tr, conditions, bounds, &mut accesses);
+    let mut promotions = promoted::to_memory(tr, conditions, bounds, &mut accesses);
+    promotions.extend(stored::to_memory(tr, conditions, &mut accesses));
     let mut forwarded = forward::recompute(tr, conditions, &mut accesses);
     let conditions_recomputed = guarded::conditions(tr, conditions, &mut accesses, &forwarded)?;
     forwarded.extend(conditions_recomputed);
@@ -756,6 +758,7 @@ pub fn emit_remarks<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) {
                 &format!("loop not modelled: {reason}"),
             );
         }
+        inner_regions_remark(fa, detection, nest);
     }
     for stop in &detection.stops {
         if let Some((reason, _)) = stop.reasons.first() {
@@ -769,6 +772,59 @@ pub fn emit_remarks<'f>(fa: &FunctionAnalyses<'f>, detection: &Detection<'f>) {
             );
         }
     }
+}
+
+/// For a nest refused only because it is left from several places (a pivot search's
+/// early `return` on a zero pivot, a `break`), what became of the nests inside it that
+/// are regions of their own: each run of the outer loop's body is optimized alone with
+/// its counter as a parameter, so the iterations of the outer loop keep their order
+/// (the work of one run is never moved into another). Nothing is said when no nest
+/// inside is a region: the refusal's remark already says why.
+fn inner_regions_remark<'f>(
+    fa: &FunctionAnalyses<'f>,
+    detection: &Detection<'f>,
+    nest: &RejectedNest<'f>,
+) {
+    let exits_only = !nest.reasons.is_empty()
+        && nest
+            .reasons
+            .iter()
+            .all(|(r, _)| r.reason == reject::RejectReason::MultipleExits);
+    if !exits_only {
+        return;
+    }
+    let inside: Vec<&DetectedRegion<'f>> = detection
+        .regions
+        .iter()
+        .filter(|r| {
+            r.top.first().is_some_and(|l| {
+                l.depth() > nest.root.depth() && nest.root.contains_block(l.header())
+            })
+        })
+        .collect();
+    if inside.is_empty() {
+        return;
+    }
+    let loops: Vec<String> = inside
+        .iter()
+        .filter_map(|r| r.top.first())
+        .map(|l| crate::llvm::source_terms::describe_loop(fa, *l))
+        .collect();
+    let one = inside.len() == 1;
+    let message = format!(
+        "the loop nest{} inside it ({}) {} modelled as region{} of {} own, once per iteration of this loop (its counter a parameter): the iterations of this loop keep their order and only the work within one iteration can be reordered",
+        if one { "" } else { "s" },
+        loops.join("; "),
+        if one { "is" } else { "are" },
+        if one { "" } else { "s" },
+        if one { "its" } else { "their" },
+    );
+    fa.remark(
+        RemarkKind::Analysis,
+        "InnerRegions",
+        RemarkAt::loop_start(nest.root),
+        &message,
+    );
 }
 
 /// `print<polyrust-detect>`.

@@ -496,6 +496,7 @@ impl<'a, 't, 'f> Search<'a, 't, 'f> {
                     let x = &all[i];
                     let fits = x.kind == AccessKind::MustWrite
                         && accessed_value(st).map(type_of) == Some(self.ty)
+                        && accessed_value(st).is_some_and(|v| computed_from(v, s2, &uses.values))
                         && homes.first().is_none_or(|(_, h)| same(&all[*h], x));
                     fits.then_some((st, i))
                 })
@@ -768,6 +769,30 @@ fn writes_scalar(accesses: &Accesses<'_>, block: BasicBlock<'_>, value: LLVMValu
             && accesses.arrays[x.array].is_scalar
             && accesses.arrays[x.array].value == Some(value)
     })
+}
+
+/// Whether `value` is computed in `block` from one of `values`: only then does a store
+/// of it overwrite an element with a value computed from the chain. A store of another
+/// chain's value is not (gesummv's `tmp[i] = t` before `y[i] = alpha * t + beta * s`:
+/// with LCSSA copies of both sums at the top of the block, the first store after `s`'s
+/// copy is `tmp[i]`'s, where `s` must not live).
+fn computed_from(value: LLVMValueRef, block: BasicBlock<'_>, values: &[LLVMValueRef]) -> bool {
+    let mut pending = vec![value];
+    let mut seen = HashSet::new();
+    while let Some(v) = pending.pop() {
+        if values.contains(&v) {
+            return true;
+        }
+        let Some(inst) = as_instruction(v).filter(|i| i.get_parent() == Some(block)) else {
+            continue;
+        };
+        if !seen.insert(v) {
+            continue;
+        }
+        pending
+            .extend((0..inst.get_num_operands()).filter_map(|k| crate::llvm::ir::operand(inst, k)));
+    }
+    false
 }
 
 /// The first instruction of the statement's block that uses one of `values`.

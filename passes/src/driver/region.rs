@@ -13,7 +13,6 @@ use crate::plan::fallbacks::{Enabled, Fallback};
 use crate::plan::{self, KeepReason, NewRegion, Outcome, PlanSettings};
 use crate::report::{outcome, Notes};
 use crate::speculate;
-use crate::transform::product::Product;
 use crate::transform::{schedule, Subject};
 
 use super::session::Session;
@@ -52,28 +51,15 @@ pub fn optimize(
                 outcome::kept(fa, region, at, &reason);
                 return false;
             }
-            Outcome::Product(product) => {
-                let threads = plan::threads(fa.function(), options);
-                let recording = options
-                    .profile_generate
-                    .as_deref()
-                    .and_then(|path| speculate::recording(fa, &session.speculation, region, path));
-                let call = (&*product, threads, recording.as_ref());
-                match generate_product(fa, region, scop, call, session, at) {
-                    Ok(changed) => return changed,
-                    Err(fallbacks) => {
-                        plan = plan::plan_region(
-                            &subject,
-                            scop,
-                            modelled.imported,
-                            &settings,
-                            fallbacks,
-                        );
-                        continue;
-                    }
-                }
-            }
             Outcome::Generate(new) => new,
+            call => match generate_call(fa, region, scop, call, options, session, at) {
+                Ok(changed) => return changed,
+                Err(fallbacks) => {
+                    plan =
+                        plan::plan_region(&subject, scop, modelled.imported, &settings, fallbacks);
+                    continue;
+                }
+            },
         };
         let error = match generate(fa, region, scop, &new, options, &session.speculation) {
             // Not generated yet: the region is decided again in the next round, with
@@ -159,20 +145,44 @@ fn generate(
     codegen::generate(fa, region, new.scop(scop), &code, recording.as_ref())
 }
 
-/// Replaces `region` by the call of the packed product; whether the IR changed, or,
-/// when code generation cannot make the call, the fallbacks to plan with (said at
-/// `at`).
-fn generate_product(
+/// Replaces `region` by the call of one of polyrust's kernels (`call`: the packed
+/// product or the min-plus closure); whether the IR changed, or, when code generation
+/// cannot make the call, the fallbacks to plan with (said at `at`).
+fn generate_call(
     fa: &FunctionAnalyses<'_>,
     region: &DetectedRegion<'_>,
     scop: &Scop,
-    (product, threads, recording): (&Product, Option<u64>, Option<&speculate::Recording>),
+    call: Outcome,
+    options: &Options,
     session: &mut Session,
     at: RemarkAt<'_>,
 ) -> Result<bool, Vec<Fallback>> {
-    let generated = {
+    let threads = plan::threads(fa.function(), options);
+    let recording = options
+        .profile_generate
+        .as_deref()
+        .and_then(|path| speculate::recording(fa, &session.speculation, region, path));
+    let (generated, description, dropped): (_, _, fn(String) -> Fallback) = {
         let _time = fa.time(Stage::Codegen);
-        codegen::product::generate(fa, region, scop, (product, threads), recording)
+        match &call {
+            Outcome::Product(product) => (
+                codegen::product::generate(
+                    fa,
+                    region,
+                    scop,
+                    (product, threads),
+                    recording.as_ref(),
+                ),
+                product.description(),
+                Fallback::ProductDropped,
+            ),
+            Outcome::Closure(closure) => (
+                codegen::closure::generate(fa, region, scop, closure, recording.as_ref()),
+                closure.description(),
+                Fallback::ClosureDropped,
+            ),
+            _ => return Ok(false),
+        }
     };
     match generated {
         Ok(Generated::EntrySplit) => {
@@ -181,14 +191,14 @@ fn generate_product(
         }
         Ok(Generated::Region(forks)) => {
             session.speculation.generated(region);
-            outcome::generated(fa, &session.speculation, region, at, &product.description());
-            if threads.is_some() {
+            outcome::generated(fa, &session.speculation, region, at, &description);
+            if threads.is_some() && matches!(call, Outcome::Product(_)) {
                 outcome::product_threads(fa, region, at, &forks);
             }
             Ok(true)
         }
         Err(error) => {
-            let fallback = Fallback::ProductDropped(error.to_string());
+            let fallback = dropped(error.to_string());
             let mut notes = Notes::default();
             fallback.note(&mut notes);
             notes.say(fa, at);

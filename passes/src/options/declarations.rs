@@ -271,6 +271,18 @@ pub const DECLARATIONS: &[OptionDeclaration] = &[
         read: |raw, v| raw.products = v.flag(),
     },
     OptionDeclaration {
+        name: c"polyrust-closures",
+        help: c"Replace the in-place all-pairs shortest-path nest on ints \
+                (for k, i, j: A[i][j] = min(A[i][j], A[i][k] + A[k][j]), Floyd-Warshall) by a \
+                kernel blocked over k with its rows, behind a run-time check per block of \
+                steps that no negative cycle changes the result (the loops' own order from \
+                a block that fails it), on x86-64 targets (without AVX2 in the target: \
+                behind a run-time test of the CPU's AVX2 and FMA) (default: true)",
+        kind: OptionKind::Flag(true),
+        hidden: false,
+        read: |raw, v| raw.closures = v.flag(),
+    },
+    OptionDeclaration {
         name: c"polyrust-allow-reassociation",
         help: c"Let schedules reorder the updates of reductions (s += x), and OpenMP \
                 threads split a loop that adds into a scalar (partials combined in thread \

@@ -2,18 +2,22 @@
 //! compiled for: cheap refusals first (a shape new code cannot replace, as detection found, a
 //! problem too large to schedule, nothing to gain, assumptions that exclude real problem
 //! sizes), then the dependences, and then the imported schedule, matrix-vector passes
-//! fused by blocks of rows (`transform::row_blocks`) or the transformation stage's
-//! choice (`transform::schedule::decide`).
+//! fused by blocks of rows (`transform::row_blocks`) or, once the chain rule judged
+//! whether a chain's rows may be interleaved (`transform::schedule::judge_chains`),
+//! the transformation stage's choice (`transform::schedule::decide`); a region that
+//! stage keeps (or refuses early as having nothing to tile or reorder) may still get
+//! its independent recurrences interleaved (`transform::sweeps`).
 
 use crate::deps::{Dependences, DepsOptions, DEPS_SHARE};
 use crate::llvm::{CacheLevel, FunctionAnalyses, Stage};
-use crate::model::spec::AccessKind;
 use crate::model::Scop;
 use crate::options::Tiling;
 use crate::transform::hardware::{
     read_host_caches, ExplicitHardware, Hardware, TargetHardware, HOST_CACHE_DIR,
 };
-use crate::transform::schedule::{self, Decision, Prospect, ScheduleSettings};
+use crate::transform::schedule::{
+    self, ChainCost, ChainRows, Decision, Prospect, ScheduleSettings,
+};
 use crate::transform::{self, Subject};
 
 use super::PlanSettings;
@@ -33,26 +37,23 @@ pub fn decide(
         return Ok(Decision::Keep(e.to_string()));
     }
     let hardware = hardware(fa, &settings.hardware);
-    let schedule = &ScheduleSettings {
-        interleave_rows: fuses_multiply_add(fa)
-            || subject.region.ir.reruns_over_its_arrays(fa)
-            || updates_several_arrays(scop),
-        ..schedule.clone()
-    };
     let locality = if imported {
         None
     } else {
         // The cheap refusals belong to the scheduling stage's decision.
         let _time = fa.time(Stage::Schedule);
-        // Rows kept in order for their chains may still be fused by blocks (below):
-        // that refusal waits for `row_blocks`.
-        let early = ScheduleSettings {
-            interleave_rows: true,
-            ..schedule.clone()
-        };
-        match schedule::refuse_early(scop, &early, &hardware).map_err(|e| e.to_string())? {
+        match schedule::refuse_early(scop, schedule, &hardware).map_err(|e| e.to_string())? {
+            // A region with nothing to tile or reorder may still hold recurrences to
+            // interleave (`sweeps`), unless it is too large to schedule at all.
+            Prospect::Refused(reason)
+                if interleaves(settings, schedule)
+                    && transform::sweeps::may_interleave(scop)
+                    && schedule::refuse_by_size(&subject.region.spec).is_none() =>
+            {
+                Some(Err(reason))
+            }
             Prospect::Refused(reason) => return Ok(Decision::Keep(reason)),
-            Prospect::Worth(locality) => Some(locality),
+            Prospect::Worth(locality) => Some(Ok(locality)),
         }
     };
     let deps_options = DepsOptions::for_region(&subject.region.spec, settings.allow_reassociation);
@@ -67,34 +68,56 @@ pub fn decide(
         return imported_schedule(scop, &deps);
     };
     let _time = fa.time(Stage::Schedule);
+    let locality = match locality {
+        Ok(locality) => locality,
+        Err(reason) => return Ok(sweeps(scop, &deps)?.unwrap_or(Decision::Keep(reason))),
+    };
     if let Some(fused) = row_blocks(scop, &deps, settings, schedule)? {
         return Ok(fused);
     }
-    if !schedule.interleave_rows {
-        let refused =
-            schedule::refuse_early(scop, schedule, &hardware).map_err(|e| e.to_string())?;
-        if let Prospect::Refused(reason) = refused {
-            return Ok(Decision::Keep(reason));
+    let cost = || ChainCost {
+        fused_multiply_add: fuses_multiply_add(fa),
+        reruns_over_its_arrays: subject.region.ir.reruns_over_its_arrays(fa),
+    };
+    let interleave_rows = match schedule::judge_chains(scop, &locality, schedule, cost) {
+        ChainRows::Interleaved => true,
+        ChainRows::InOrder => false,
+        ChainRows::Kept(reason) => return Ok(Decision::Keep(reason)),
+    };
+    let schedule = &ScheduleSettings {
+        interleave_rows,
+        ..schedule.clone()
+    };
+    let decision =
+        schedule::decide(scop, &deps, schedule, &hardware, &locality).map_err(|e| e.to_string())?;
+    match decision {
+        Decision::Keep(reason) if interleaves(settings, schedule) => {
+            Ok(sweeps(scop, &deps)?.unwrap_or(Decision::Keep(reason)))
         }
+        decision => Ok(decision),
     }
-    schedule::decide(scop, &deps, schedule, &hardware, &locality).map_err(|e| e.to_string())
 }
 
-/// Whether a statement writes more than one array (bicg's `s[j] += r[i] * A[i][j];
-/// q[i] += A[i][j] * p[j]`): interleaved rows then share the row update's elements as
-/// well as overlapping the chains, which pays whatever the target (PolyBench bicg at
-/// the default target: 4.9x of -O3 with its rows interleaved, 1.0x without).
-fn updates_several_arrays(scop: &Scop) -> bool {
-    scop.statements.iter().any(|s| {
-        let mut written = s
-            .accesses
-            .iter()
-            .filter(|a| a.kind != AccessKind::Read)
-            .map(|a| a.array.as_str());
-        written
-            .next()
-            .is_some_and(|first| written.any(|a| a != first))
-    })
+/// Whether independent recurrences may be interleaved (`transform::sweeps`): with SICA
+/// tiling (the default; it strip-mines a loop), and not under OpenMP threads, where the
+/// independent loop runs on the threads whole.
+fn interleaves(settings: &PlanSettings, schedule: &ScheduleSettings) -> bool {
+    schedule.tiling == Tiling::Sica && !settings.threads
+}
+
+/// The last choice of the order, for a region the scheduling stage keeps: its
+/// independent recurrences interleaved (`transform::sweeps`).
+fn sweeps(scop: &Scop, deps: &Dependences) -> Result<Option<Decision>, String> {
+    let Some(interleaved) = transform::sweeps::choose(scop, deps).map_err(|e| e.to_string())?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(Decision::Transform {
+        schedule: interleaved.schedule,
+        description: interleaved.description,
+        register_tiles: false,
+        dependences: deps.all().map_err(|e| e.to_string())?,
+    }))
 }
 
 /// The first choice of the order: matrix-vector passes fused by blocks of rows

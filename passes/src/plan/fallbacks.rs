@@ -25,6 +25,9 @@ pub enum Fallback {
     /// Code generation could not call the packed product (its error): the region is
     /// planned as loops.
     ProductDropped(String),
+    /// Code generation could not call the min-plus closure kernel (its error): the
+    /// region is planned as loops.
+    ClosureDropped(String),
 }
 
 impl Fallback {
@@ -60,6 +63,10 @@ impl Fallback {
                 "ProductDropped",
                 format!("packed matrix product dropped: code generation failed ({e})"),
             ),
+            Fallback::ClosureDropped(e) => notes.analysis(
+                "ClosureDropped",
+                format!("blocked min-plus closure dropped: code generation failed ({e})"),
+            ),
         }
     }
 
@@ -73,6 +80,7 @@ impl Fallback {
             Fallback::FoldingDropped(e) => format!("folded storage dropped: {e}"),
             Fallback::PropagationDropped(e) => format!("expression propagation dropped: {e}"),
             Fallback::ProductDropped(e) => format!("packed matrix product dropped: {e}"),
+            Fallback::ClosureDropped(e) => format!("blocked min-plus closure dropped: {e}"),
         }
     }
 }
@@ -102,6 +110,8 @@ pub struct Enabled {
     pub fusion: bool,
     /// Packed matrix products (`-polyrust-products`).
     pub products: bool,
+    /// Blocked min-plus closures (`-polyrust-closures`).
+    pub closures: bool,
 }
 
 impl Enabled {
@@ -113,6 +123,7 @@ impl Enabled {
             exprprop: options.exprprop,
             fusion: options.fusion,
             products: options.products,
+            closures: options.closures,
         }
     }
 
@@ -125,6 +136,7 @@ impl Enabled {
                 Fallback::FoldingDropped(_) => enabled.quov = false,
                 Fallback::PropagationDropped(_) => enabled.exprprop = false,
                 Fallback::ProductDropped(_) => enabled.products = false,
+                Fallback::ClosureDropped(_) => enabled.closures = false,
             }
         }
         enabled

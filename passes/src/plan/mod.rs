@@ -26,6 +26,7 @@ use crate::llvm::Stage;
 use crate::model::Scop;
 use crate::options::{Options, Parallel};
 use crate::report::Notes;
+use crate::transform::closure::Closure;
 use crate::transform::exprprop::choice::{self, Propagation, PropagationSettings, Proposal};
 use crate::transform::exprprop::Recompute;
 use crate::transform::hardware::ExplicitHardware;
@@ -100,6 +101,9 @@ pub enum Outcome {
     /// The region is a matrix product, replaced by a call of the packed product behind
     /// a run-time check (`transform::product`).
     Product(Box<Product>),
+    /// The region is the in-place all-pairs shortest-path nest, replaced by a call of
+    /// the blocked min-plus closure behind a run-time check (`transform::closure`).
+    Closure(Box<Closure>),
 }
 
 /// Why a region stays as it is.
@@ -203,6 +207,9 @@ pub fn plan_region(
     if let Some(product) = product(subject, scop, imported, settings, &fallbacks) {
         return plan(Outcome::Product(Box::new(product)), notes);
     }
+    if let Some(closure) = closure(subject, scop, imported, settings, &fallbacks) {
+        return plan(Outcome::Closure(Box::new(closure)), notes);
+    }
     loop {
         subject.ctx.start_region();
         let mut enabled = settings.enabled.less(&fallbacks);
@@ -278,6 +285,23 @@ fn product(
     subject.region.replaceable().ok()?;
     let hardware = decide::hardware(subject.fa, &settings.hardware);
     recognise(subject, scop, &hardware).ok()
+}
+
+/// The second step: the min-plus closure the region computes, when closures are
+/// enabled (`-polyrust-closures`, no step back from one) and the schedule is not
+/// imported.
+fn closure(
+    subject: &Subject<'_, '_>,
+    scop: &Scop,
+    imported: bool,
+    settings: &PlanSettings,
+    fallbacks: &[Fallback],
+) -> Option<Closure> {
+    if imported || !settings.enabled.less(fallbacks).closures {
+        return None;
+    }
+    subject.region.replaceable().ok()?;
+    crate::transform::closure::recognise(subject, scop).ok()
 }
 
 /// One try at new code with what `enabled` allows, without its AST yet.

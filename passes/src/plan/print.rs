@@ -24,6 +24,11 @@ pub fn render(region: &str, plan: &Plan) -> String {
             product.description(),
             product.call_text()
         ),
+        Outcome::Closure(closure) => format!(
+            "New code of {region} ({}):\n{}",
+            closure.description(),
+            closure.call_text()
+        ),
         Outcome::Keep(reason) => format!("{region} kept: {}\n", reason.describe()),
     }
 }

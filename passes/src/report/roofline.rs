@@ -1,6 +1,8 @@
 //! `print<polyrust-roofline>`: what each region must compute and move at the least, for a
 //! roofline (scripts/bench --roofline): its floating-point operations (each statement's
-//! iterations times the operations of its instructions) and its compulsory memory traffic
+//! iterations times the operations of its instructions), its integer operations on the
+//! values it loads (what the roofline counts for kernels with no floating-point
+//! operation: shortest paths, dynamic programming) and its compulsory memory traffic
 //! (the distinct array elements the region reads, and those it writes, times the element
 //! size: the data that must cross the memory bus at least once).
 //!
@@ -21,6 +23,9 @@ use crate::model::Scop;
 pub struct Counts {
     /// Floating-point operations (an FMA is two).
     pub flops: u128,
+    /// Integer operations on loaded values: additions, subtractions, multiplications,
+    /// comparisons, min and max (one each; loop counters and addresses not counted).
+    pub int_ops: u128,
     /// Bytes of distinct array elements read.
     pub read_bytes: u128,
     /// Bytes of distinct array elements written.
@@ -34,8 +39,8 @@ pub fn render(modelled: &Modelled<'_, '_>, scop: &Scop) -> String {
     match count(modelled, scop) {
         Ok((counts, lines)) => {
             let mut out = format!(
-                "roofline {region}: flops {} read-bytes {} written-bytes {}\n",
-                counts.flops, counts.read_bytes, counts.written_bytes
+                "roofline {region}: flops {} read-bytes {} written-bytes {} int-ops {}\n",
+                counts.flops, counts.read_bytes, counts.written_bytes, counts.int_ops
             );
             for line in lines {
                 out.push_str(&format!("  {line}\n"));
@@ -77,16 +82,18 @@ fn counted(modelled: &Modelled<'_, '_>, scop: &Scop) -> Result<(Counts, Vec<Stri
     let mut lines = Vec::new();
     for statement in &scop.statements {
         let points = statement.domain.count_points()?;
-        let per_point = modelled
+        let ir = modelled
             .region
             .ir
             .statements
             .iter()
-            .find(|s| s.name == statement.name)
-            .map_or(0, statement_flops);
+            .find(|s| s.name == statement.name);
+        let per_point = ir.map_or(0, statement_flops);
+        let int_per_point = ir.map_or(0, statement_int_ops);
         counts.flops += points * u128::from(per_point);
+        counts.int_ops += points * u128::from(int_per_point);
         lines.push(format!(
-            "{}: {points} iterations x {per_point} flops",
+            "{}: {points} iterations x {per_point} flops, {int_per_point} integer operations",
             statement.name
         ));
     }
@@ -136,6 +143,46 @@ fn statement_flops(statement: &StatementIr<'_>) -> u64 {
         }
     }
     flops
+}
+
+/// Integer operations one execution of the statement performs on the values it loads
+/// (and on what it computed from them): `add`, `sub`, `mul`, `icmp` and the min and max
+/// intrinsics count one (vectors count each lane); a `select` on a counted comparison
+/// is that comparison's min or max. Loop counters and addresses use no loaded value.
+fn statement_int_ops(statement: &StatementIr<'_>) -> u64 {
+    use inkwell::values::AsValueRef;
+    let mut from_loads = std::collections::HashSet::new();
+    let mut ops = 0u64;
+    for block in &statement.blocks {
+        for inst in block.get_instructions() {
+            let opcode = inst.get_opcode();
+            let reads_loaded = (0..inst.get_num_operands()).any(|n| {
+                crate::llvm::ir::operand(inst, n).is_some_and(|v| from_loads.contains(&v))
+            });
+            if opcode == InstructionOpcode::Load || reads_loaded {
+                from_loads.insert(inst.as_value_ref());
+            }
+            if !reads_loaded {
+                continue;
+            }
+            let per_lane = match opcode {
+                InstructionOpcode::Add
+                | InstructionOpcode::Sub
+                | InstructionOpcode::Mul
+                | InstructionOpcode::ICmp => 1,
+                InstructionOpcode::Call if is_min_max(&called_function_name(inst)) => 1,
+                _ => 0,
+            };
+            ops += per_lane * lanes(inst.get_type());
+        }
+    }
+    ops
+}
+
+fn is_min_max(name: &Option<String>) -> bool {
+    ["llvm.smin.", "llvm.smax.", "llvm.umin.", "llvm.umax."]
+        .iter()
+        .any(|p| name.as_deref().is_some_and(|n| n.starts_with(p)))
 }
 
 fn call_flops(name: &Option<String>) -> u64 {

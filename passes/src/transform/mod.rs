@@ -25,6 +25,8 @@
 //!   that each block streams from memory once (dot products' chains interleaved);
 //! - `row_wavefront`: an in-place sweep whose innermost loop waits for its own previous
 //!   iteration (Gauss-Seidel) runs several rows' chains interleaved along a wavefront;
+//! - `sweeps`: independent recurrences (a sweep along each row) interleaved, the
+//!   independent loop strip-mined and its point loop innermost, so the chains overlap;
 //! - `time_tiling`: iterated stencils' time steps tiled together over skewed row loops
 //!   (innermost loops kept whole), where a time step's data leaves the cache;
 //! - `wavefront`: under OpenMP threads, a tiled band without a parallel tile loop runs
@@ -40,12 +42,16 @@
 //!   cache, for the original order and a tiled one (what the remarks say tiling gains);
 //! - `product`: matrix products written as a dot product per element, recognised in the
 //!   model and IR and replaced by the packed product (bit-exact);
+//! - `closure`: the in-place all-pairs shortest-path nest (Floyd-Warshall) on ints,
+//!   replaced by a blocked kernel that checks, per block of steps, that no negative
+//!   cycle makes the blocking change the result;
 //! - `hardware`: the machine description SICA needs (L1 and L2 data cache sizes, SIMD
 //!   register width), taken from the options, the host's sysfs, the target or documented
 //!   defaults, remembering where each value came from for remarks.
 //!
 //! Relies on the `isl` layer for everything polyhedral; no LLVM type appears here.
 
+pub(crate) mod closure;
 pub(crate) mod cost;
 pub(crate) mod diamond;
 pub(crate) mod exprprop;
@@ -62,6 +68,7 @@ pub(crate) mod row_wavefront;
 pub mod schedule;
 pub(crate) mod sica;
 mod subject;
+pub(crate) mod sweeps;
 pub(crate) mod time_tiling;
 pub(crate) mod traffic;
 pub(crate) mod wavefront;

@@ -459,7 +459,7 @@ fn accumulates(depth: usize, read: &[ElementKey], written: &[ElementKey]) -> boo
 
 /// Whether LLVM's type `name` is a floating-point one: its reductions are not
 /// reassociated (so not vectorized) without fast-math flags, which integers' are.
-fn is_floating(name: &str) -> bool {
+pub(crate) fn is_floating(name: &str) -> bool {
     matches!(
         name,
         "half" | "bfloat" | "float" | "double" | "x86_fp80" | "fp128" | "ppc_fp128"

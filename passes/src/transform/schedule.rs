@@ -81,12 +81,9 @@ pub struct ScheduleSettings {
     pub register_tiling: bool,
     /// The share of L1 that SICA's tiles fill, in (0, 1].
     pub sica_rho: f64,
-    /// The rows of a two-loop chain band may be interleaved (see `chain_band` and
-    /// `CHAINS_FROM_MEMORY`): the region runs again over the same arrays in a loop of
-    /// its function (`RegionIr::reruns_over_its_arrays`), so its rows may come from
-    /// cache, or the target fuses multiply-adds, whose longer steps make -O3's row
-    /// after row slower than streaming the rows from memory; true until the region
-    /// is known.
+    /// The rows of a two-loop chain band may be interleaved (see `chain_band`): the
+    /// chain rule's cost judgement on the region (`judge_chains`); true until the
+    /// region is known.
     pub interleave_rows: bool,
 }
 
@@ -101,6 +98,75 @@ impl ScheduleSettings {
             interleave_rows: true,
         }
     }
+}
+
+/// What the chain rule's cost depends on beyond the model: facts about the function
+/// and its target (see `judge_chains`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChainCost {
+    /// The target fuses multiply-adds, whose longer steps make -O3's row after row
+    /// slower than streaming the rows from memory.
+    pub fused_multiply_add: bool,
+    /// The region runs again over the same arrays in a loop of its function
+    /// (`RegionIr::reruns_over_its_arrays`), so its rows may come from cache.
+    pub reruns_over_its_arrays: bool,
+}
+
+/// The chain rule's judgement on a region (`judge_chains`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChainRows {
+    /// Two-loop chain bands interleave their rows (or the region has no chain).
+    Interleaved,
+    /// The rows stay in order; tiling or a new loop order may still gain.
+    InOrder,
+    /// The rows stay in order and nothing else gains: the region is kept, for this
+    /// reason.
+    Kept(String),
+}
+
+/// The chain rule's cost judgement, made once for a region whose `locality` (from
+/// `refuse_early`, which lets every chain through) says a statement accumulates along
+/// its innermost loop, and after blocks of rows (`transform::row_blocks`) had their
+/// chance: its rows are interleaved where the target fuses multiply-adds, where they
+/// may come from cache (`cost`), or where a statement writes several arrays (bicg's
+/// `s[j] += r[i] * A[i][j]; q[i] += A[i][j] * p[j]`: interleaved rows share the row
+/// update's elements as well as overlapping the chains, whatever the target;
+/// PolyBench bicg at the default target: 4.9x of -O3 interleaved, 1.0x without).
+/// Elsewhere the rows may stream from memory (`CHAINS_FROM_MEMORY`), and the region
+/// is kept unless something else gains. `cost` is asked only of a region with a chain.
+pub fn judge_chains(
+    scop: &Scop,
+    locality: &Locality,
+    settings: &ScheduleSettings,
+    cost: impl FnOnce() -> ChainCost,
+) -> ChainRows {
+    if locality.chain.is_none() || updates_several_arrays(scop) {
+        return ChainRows::Interleaved;
+    }
+    let cost = cost();
+    if cost.fused_multiply_add || cost.reruns_over_its_arrays {
+        return ChainRows::Interleaved;
+    }
+    let min_loops = min_tiled_loops(settings);
+    let deep = scop.statements.iter().any(|s| s.depth() >= min_loops);
+    match why_nothing_to_gain(locality, settings, deep, min_loops, false) {
+        Some(reason) => ChainRows::Kept(reason),
+        None => ChainRows::InOrder,
+    }
+}
+
+/// Whether a statement writes more than one array (see `judge_chains`).
+fn updates_several_arrays(scop: &Scop) -> bool {
+    scop.statements.iter().any(|s| {
+        let mut written = s
+            .accesses
+            .iter()
+            .filter(|a| a.kind != crate::model::spec::AccessKind::Read)
+            .map(|a| a.array.as_str());
+        written
+            .next()
+            .is_some_and(|first| written.any(|a| a != first))
+    })
 }
 
 /// The decision on a region worth scheduling (see `refuse_early`), whose model is
@@ -1209,7 +1275,11 @@ fn nothing_to_gain(
     let deep = scop.statements.iter().any(|s| s.depth() >= min_loops);
     let locality = reuse::analyse(scop, min_loops, hardware.l2_bytes.value)?;
     let chain = locality.chain.is_some();
-    let prospect = prospect(locality, settings, deep, min_loops);
+    // Chains are judged later (`judge_chains`), once blocks of rows had their chance.
+    let prospect = match why_nothing_to_gain(&locality, settings, deep, min_loops, true) {
+        Some(reason) => Prospect::Refused(reason),
+        None => Prospect::Worth(locality),
+    };
     // A 1-D stencil iterated in time has no third loop but gains from time tiles
     // (asked only of regions nothing else would take: a reduction's rows read other
     // elements than they write too, and their chains are tiled or refused otherwise).
@@ -1235,34 +1305,34 @@ fn nothing_to_gain(
     Ok(prospect)
 }
 
-/// What `nothing_to_gain` says of a region from its `locality` for tiles of
-/// `min_loops` loops (`deep`: some statement is that deep).
-fn prospect(
-    locality: Locality,
+/// Why a region has nothing to gain, from its `locality` for tiles of `min_loops` loops
+/// (`deep`: some statement is that deep), if it has not; `interleaved`: a chain's rows
+/// may be interleaved (see `judge_chains`).
+fn why_nothing_to_gain(
+    locality: &Locality,
     settings: &ScheduleSettings,
     deep: bool,
     min_loops: usize,
-) -> Prospect {
+    interleaved: bool,
+) -> Option<String> {
     if locality.reorderable.is_some() {
-        return Prospect::Worth(locality);
+        return None;
     }
     let no_tiling = match &settings.tiling {
         Tiling::None => "tiling is off".to_string(),
         // Sizes the user gave are used wherever a band is deep enough.
-        Tiling::Fixed(_) if deep => return Prospect::Worth(locality),
+        Tiling::Fixed(_) if deep => return None,
         // Two loops whose innermost one accumulates: tiled for the chains' overlap
-        // (see `chain_band`) where the rows may come from cache.
-        Tiling::Sica if locality.chain.is_some() && settings.interleave_rows => {
-            return Prospect::Worth(locality)
-        }
+        // (see `chain_band`) where the rows may be interleaved.
+        Tiling::Sica if locality.chain.is_some() && interleaved => return None,
         Tiling::Sica if locality.chain.is_some() && !deep => CHAINS_FROM_MEMORY.to_string(),
         _ if !deep => format!("no statement is {min_loops} or more loops deep (nothing to tile)"),
         _ => match locality.temporal.why_not() {
-            None => return Prospect::Worth(locality),
+            None => return None,
             Some(why) => format!("{why} (nothing to gain from tiling)"),
         },
     };
-    Prospect::Refused(format!(
+    Some(format!(
         "{no_tiling}, and no loop order would make a strided innermost access contiguous (nothing to reorder)"
     ))
 }
@@ -1487,11 +1557,19 @@ mod tests {
         let ctx = IslCtx::new(None).unwrap();
         let scop = Scop::build(&ctx, &matrix_vector()).unwrap();
         let hardware = Hardware::resolve(&Default::default(), None, &Default::default());
-        let mut settings = ScheduleSettings::new(&Options::default());
-        let prospect = refuse_early(&scop, &settings, &hardware).unwrap();
-        assert!(matches!(prospect, Prospect::Worth(l) if l.chain.as_deref() == Some("S0")));
-        settings.interleave_rows = false;
-        let Prospect::Refused(reason) = refuse_early(&scop, &settings, &hardware).unwrap() else {
+        let settings = ScheduleSettings::new(&Options::default());
+        let Prospect::Worth(locality) = refuse_early(&scop, &settings, &hardware).unwrap() else {
+            panic!("a matrix-vector product was refused before its chains were judged");
+        };
+        assert_eq!(locality.chain.as_deref(), Some("S0"));
+        let fma = ChainCost {
+            fused_multiply_add: true,
+            ..ChainCost::default()
+        };
+        let judged = judge_chains(&scop, &locality, &settings, || fma);
+        assert_eq!(judged, ChainRows::Interleaved);
+        let ChainRows::Kept(reason) = judge_chains(&scop, &locality, &settings, ChainCost::default)
+        else {
             panic!("rows that may stream from memory were interleaved");
         };
         assert!(reason.starts_with(CHAINS_FROM_MEMORY), "{reason}");

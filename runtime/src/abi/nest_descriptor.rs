@@ -21,6 +21,7 @@ const FACT_REDUCTION: u32 = 0;
 const FACT_RECURRENCE: u32 = 1;
 const FACT_UNRECORDED_CALL: u32 = 2;
 const FACT_MEMORY_REDUCTION: u32 = 3;
+const FACT_DATA_EXIT: u32 = 4;
 const SITE_LOAD: u32 = 0;
 const SITE_STORE: u32 = 1;
 const SITE_LOOP: u32 = 2;
@@ -182,6 +183,7 @@ impl NestDescriptor {
                     FACT_RECURRENCE => FactKind::Recurrence,
                     FACT_UNRECORDED_CALL => FactKind::UnrecordedCall,
                     FACT_MEMORY_REDUCTION => FactKind::MemoryReduction,
+                    FACT_DATA_EXIT => FactKind::DataExit,
                     other => return Err(format!("fact {index} has kind {other}")),
                 };
                 let is_loop = sites

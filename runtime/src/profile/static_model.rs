@@ -43,6 +43,11 @@ pub enum FactKind {
     /// site) read from the same address in the loop: the dependences from that store
     /// to that load are a reduction through memory.
     MemoryReduction,
+    /// The loop leaves on a value it loads from an address that changes with the
+    /// iteration (`name`: the array): a search, whose later iterations run only if the
+    /// earlier ones did not find. No dependence shows it, yet the iterations cannot run
+    /// in parallel as written.
+    DataExit,
 }
 
 /// One fact about one loop of a nest.
@@ -52,7 +57,8 @@ pub struct LoopFact {
     #[serde(rename = "loop")]
     pub loop_site: u32,
     pub kind: FactKind,
-    /// The reduction's operation (`+`, `*`, `min/max`, `&`, `|`, `^`); empty otherwise.
+    /// The reduction's operation (`+`, `*`, `min/max`, `&`, `|`, `^`, or `flag`: set to
+    /// one loop-invariant value under a condition); empty otherwise.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub operation: String,
     /// The value's source name (or, for a call, the callee's); empty when unknown.

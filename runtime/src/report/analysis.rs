@@ -47,6 +47,9 @@ pub struct LoopVerdict {
     /// Calls in it (or in loops inside it) whose accesses were not recorded: nothing is
     /// known about its dependences.
     pub unrecorded_calls: Vec<String>,
+    /// Arrays whose loaded values decide when it leaves (a search; empty name when
+    /// unknown): not parallel as written.
+    pub searches: Vec<String>,
 }
 
 /// A value accumulated across a loop, as the compiler saw it.
@@ -54,7 +57,7 @@ pub struct LoopVerdict {
 pub struct Reduction {
     /// Source name, empty when unknown.
     pub name: String,
-    /// `+`, `*`, `min/max`, `&`, `|`, `^`.
+    /// `+`, `*`, `min/max`, `&`, `|`, `^`, `flag` (set to one invariant value).
     pub operation: String,
     /// Updated through memory (`y[i] += d`), not kept in a register.
     pub in_memory: bool,
@@ -70,6 +73,7 @@ impl LoopVerdict {
                 .iter()
                 .all(|d| self.memory_reductions.contains(d))
             && self.recurrences.is_empty()
+            && self.searches.is_empty()
             && self.unrecorded_calls.is_empty()
     }
 
@@ -245,6 +249,7 @@ impl NestVerdict {
                 memory_reductions: Vec::new(),
                 recurrences: Vec::new(),
                 unrecorded_calls: Vec::new(),
+                searches: Vec::new(),
             })
             .collect();
         apply_facts(nest, facts, &mut loops);
@@ -279,13 +284,19 @@ impl NestVerdict {
                 }
             }
         }
-        // Claim nothing about a loop whose calls were not recorded.
+        // Claim nothing about a loop whose calls were not recorded; and a value carried
+        // in a register to the next iteration (not a reduction) or a search's exit
+        // orders the iterations of its loop whatever the memory dependences say: no
+        // band through it (hotspot's stale `delta`, lavaMD's box counter `nh`).
         let mut bands = permutable_bands(nest);
         bands.retain(|band| {
             band.iter().all(|site| {
-                loops
-                    .iter()
-                    .all(|l| l.site != *site || l.unrecorded_calls.is_empty())
+                loops.iter().all(|l| {
+                    l.site != *site
+                        || (l.unrecorded_calls.is_empty()
+                            && l.recurrences.is_empty()
+                            && l.searches.is_empty())
+                })
             })
         });
         let gave_up = nest
@@ -335,7 +346,7 @@ fn apply_facts(nest: &NestProfile, facts: &[LoopFact], loops: &mut [LoopVerdict]
         let site = fact.loop_site as usize;
         let around = match fact.kind {
             FactKind::UnrecordedCall => nest.loops_around(site),
-            FactKind::Reduction | FactKind::Recurrence => vec![site],
+            FactKind::Reduction | FactKind::Recurrence | FactKind::DataExit => vec![site],
             // Applies to the dependences a loop carries: see `apply_memory_reductions`.
             FactKind::MemoryReduction => continue,
         };
@@ -354,6 +365,7 @@ fn apply_facts(nest: &NestProfile, facts: &[LoopFact], loops: &mut [LoopVerdict]
                 }
                 FactKind::Recurrence => push_once(&mut verdict.recurrences, &fact.name),
                 FactKind::UnrecordedCall => push_once(&mut verdict.unrecorded_calls, &fact.name),
+                FactKind::DataExit => push_once(&mut verdict.searches, &fact.name),
                 FactKind::MemoryReduction => {}
             }
         }

@@ -207,9 +207,16 @@ pub fn carried(nest: &NestProfile, lp: &LoopVerdict) -> Vec<String> {
             analysis::value_name(name)
         )
     });
+    let searches = lp.searches.iter().map(|name| {
+        format!(
+            "its exit depends on {} (a search)",
+            analysis::value_name(name)
+        )
+    });
     through_memory
         .chain(reductions)
         .chain(recurrences)
+        .chain(searches)
         .collect()
 }
 

@@ -409,6 +409,31 @@ fn a_value_carried_in_a_register_that_is_no_reduction_makes_the_loop_not_paralle
     assert!(carried(&nest, j)
         .iter()
         .any(|c| c == "x (carried in a register to the next iteration)"));
+    // Without the fact, (i, j, k) is a permutable band; the value j carries orders
+    // its iterations.
+    assert!(!NestVerdict::of(&nest, &[]).bands.is_empty());
+    assert!(verdict.bands.is_empty(), "{:?}", verdict.bands);
+}
+
+#[test]
+fn a_loop_that_leaves_on_loaded_data_is_a_search_not_parallel() {
+    let nest = matmul(6);
+    let facts = [fact(3, FactKind::DataExit, "", "keys")];
+    let verdict = NestVerdict::of(&nest, &facts);
+    let k = verdict.loops.iter().find(|l| l.name == "k").unwrap();
+    assert!(!k.parallel && !k.is_reduction());
+    assert_eq!(k.parallel_text(), "no");
+    assert!(carried(&nest, k)
+        .iter()
+        .any(|c| c == "its exit depends on keys (a search)"));
+    // The loops around it are not searches.
+    let j = verdict.loops.iter().find(|l| l.name == "j").unwrap();
+    assert!(j.parallel && j.searches.is_empty());
+    assert!(
+        !verdict.suggestion.contains("innermost loop k is parallel"),
+        "{}",
+        verdict.suggestion
+    );
 }
 
 #[test]

@@ -5,7 +5,8 @@
 //!   that is not a counter (ScalarEvolution's recurrence of the loop) and whose value on
 //!   the back edge depends on itself. It is a reduction when the way back is one
 //!   associative operation (`+` with `-` of other values and `fmuladd`, `*`, `min/max`
-//!   by comparison or intrinsic, `&`, `|`, `^`) through selects, phis and casts, and no
+//!   by comparison or intrinsic, `&`, `|`, `^`, or `flag`: set to one invariant value
+//!   under a condition that does not read it) through selects, phis and casts, and no
 //!   partial value is used elsewhere in the loop (a running sum stored each iteration is
 //!   a scan) but by stores to one address invariant in the loop (the last value
 //!   remains: OpenMP's private copy of a `reduction` variable); any other such phi is a
@@ -14,6 +15,10 @@
 //! - updates of one element through memory: a store of `op(x, v)` where `x` was loaded
 //!   from the same address in the same loop and is used nothing else there (`y[i] +=
 //!   d`, `h[idx[i]]++`): the dependences from that store to that load are a reduction.
+//! - loops that leave on a value they load from an address that changes with the
+//!   iteration (`while (keys[i] < key) i++`, `for (; *s; s++) if (bad(*s)) return`):
+//!   a search, whose later iterations run only if the earlier ones did not find; the
+//!   run shows no dependence between them, yet they cannot run in parallel as written.
 //! - calls in a loop whose accesses are not recorded (the remark `accesses of the loop
 //!   nest not recorded` names them): calls that read or write memory, and memory
 //!   intrinsics of a length known only at run time. A libm call under `-fmath-errno`
@@ -28,8 +33,8 @@ use inkwell::basic_block::BasicBlock;
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
 use crate::llvm::ir::{
-    as_instruction, called_function_name, is_annotation_intrinsic, is_constant_int,
-    memory_transfer, operand, phi_incoming, users,
+    as_instruction, basic_value, called_function_name, is_annotation_intrinsic, is_constant_int,
+    memory_transfer, operand, phi_incoming, successors, users,
 };
 use crate::llvm::source_terms::array_name;
 use crate::llvm::{FunctionAnalyses, LLVMValueRef, Loop, MemoryEffect, ScevKind};
@@ -41,6 +46,7 @@ pub(super) enum FactKind {
     Recurrence = 1,
     UnrecordedCall = 2,
     MemoryReduction = 3,
+    DataExit = 4,
 }
 
 /// One fact about one loop of the nest.
@@ -84,6 +90,15 @@ pub(super) fn loop_facts<'f>(
             });
         }
         facts.extend(memory_updates(fa, *l, index, &blocks, accesses));
+        if let Some(name) = data_exit(fa, *l, &blocks) {
+            facts.push(Fact {
+                kind: FactKind::DataExit,
+                loop_index: index,
+                operation: "",
+                name,
+                update: None,
+            });
+        }
     }
     let Some(root) = loops.first() else {
         return facts;
@@ -114,9 +129,12 @@ pub(super) fn loop_facts<'f>(
     facts
 }
 
-/// The updates through memory whose store lies in `l` itself (not in a loop inside it):
-/// a store of a value that goes back, by one associative operation, to a load of the
-/// same address in `l` used by nothing else in `l`.
+/// The updates through memory whose load lies in `l` itself (not in a loop inside it):
+/// a store in `l` or in a loop inside it of a value that goes back, by one associative
+/// operation, to a load of the same address in `l` used by nothing else in `l`. The
+/// store may be in an inner loop that keeps the sum in a register and stores it each
+/// iteration (lavaMD's `fA[i].v += ...` over `j`, loaded in front of `j`): the
+/// dependence from it to the load, carried by a loop around `l`, is the same update.
 fn memory_updates<'f>(
     fa: &FunctionAnalyses<'f>,
     l: Loop<'f>,
@@ -128,9 +146,11 @@ fn memory_updates<'f>(
         inst.get_parent()
             .is_some_and(|b| fa.loop_for_block(b) == Some(l))
     };
+    let inside_l =
+        |inst: InstructionValue<'f>| inst.get_parent().is_some_and(|b| blocks.contains(&b));
     let mut out = Vec::new();
     for &(store, store_site) in accesses {
-        if store.get_opcode() != InstructionOpcode::Store || !in_l(store) {
+        if store.get_opcode() != InstructionOpcode::Store || !inside_l(store) {
             continue;
         }
         let (Some(value), Some(pointer)) = (operand(store, 0), operand(store, 1)) else {
@@ -158,6 +178,75 @@ fn memory_updates<'f>(
         }
     }
     out
+}
+
+/// When a branch leaving `l` depends, within `l`, on a load from an address that is
+/// not invariant in `l`: the name of the array loaded (empty when unknown).
+fn data_exit<'f>(
+    fa: &FunctionAnalyses<'f>,
+    l: Loop<'f>,
+    blocks: &HashSet<BasicBlock<'f>>,
+) -> Option<String> {
+    let in_l = |value: LLVMValueRef| {
+        as_instruction(value)
+            .and_then(|i| i.get_parent())
+            .is_some_and(|b| blocks.contains(&b))
+    };
+    let mut pending: Vec<LLVMValueRef> = Vec::new();
+    for block in l.blocks() {
+        let Some(terminator) = block.get_terminator() else {
+            continue;
+        };
+        if successors(block).iter().any(|b| !blocks.contains(b)) {
+            pending.extend(operand(terminator, 0).filter(|&c| in_l(c)));
+        }
+    }
+    let mut seen: HashSet<LLVMValueRef> = HashSet::new();
+    while let Some(value) = pending.pop() {
+        if !seen.insert(value) || seen.len() > MAX_STEPS {
+            continue;
+        }
+        let Some(inst) = as_instruction(value) else {
+            continue;
+        };
+        if inst.get_opcode() == InstructionOpcode::Load {
+            if let Some(pointer) = operand(inst, 0).filter(|&p| in_l(p)) {
+                return Some(super::site_array_name(fa, pointer));
+            }
+            continue;
+        }
+        // Values computed in the loop; a phi's too (a value found in an earlier
+        // iteration decides as well), and the branches that choose its incoming value
+        // (bfs's `stop = true` under a test of the mask it loads).
+        for i in 0..inst.get_num_operands() {
+            if let Some(next) = operand(inst, i).filter(|&v| in_l(v)) {
+                pending.push(next);
+            }
+        }
+        // Only where the choice matters: incoming values ScalarEvolution finds equal
+        // (a counter incremented on every path) do not depend on it.
+        let chosen = inst.get_opcode() == InstructionOpcode::Phi && {
+            let incoming: Vec<LLVMValueRef> =
+                phi_incoming(inst).into_iter().map(|(v, _)| v).collect();
+            let scevable = fa.is_scevable(&inst);
+            let first = incoming.first().map(|&v| fa.scev(&basic_value(v)));
+            !scevable
+                || incoming
+                    .iter()
+                    .any(|&v| Some(fa.scev(&basic_value(v))) != first)
+        };
+        if chosen {
+            for (_, block) in phi_incoming(inst) {
+                let choice = block
+                    .get_terminator()
+                    .filter(|t| blocks.contains(&block) && t.get_num_operands() == 3)
+                    .and_then(|t| operand(t, 0))
+                    .filter(|&c| in_l(c));
+                pending.extend(choice);
+            }
+        }
+    }
+    None
 }
 
 /// The callee of `inst` when it is a call whose accesses the instrumentation does not
@@ -302,7 +391,12 @@ struct Walk<'a, 'f> {
     /// Values between the phi and the back edge that depend on it.
     chain: Vec<LLVMValueRef>,
     steps: usize,
+    /// The value a flag is set to (see [`Walk::flag`]).
+    flag_value: Option<LLVMValueRef>,
 }
+
+/// The operation of a flag: a variable set to one invariant value under a condition.
+const FLAG: &str = "flag";
 
 impl<'a, 'f> Walk<'a, 'f> {
     /// A walk back to `start`, with what depends on it in the loop (`blocks`).
@@ -327,6 +421,7 @@ impl<'a, 'f> Walk<'a, 'f> {
             tainted: (tainted.len() <= MAX_STEPS).then_some(tainted),
             chain: Vec::new(),
             steps: 0,
+            flag_value: None,
         }
     }
 
@@ -374,17 +469,24 @@ impl<'a, 'f> Walk<'a, 'f> {
                 self.operand(inst, 0)
             }
             Op::Phi => {
-                let incoming: Vec<LLVMValueRef> =
-                    phi_incoming(inst).into_iter().map(|(v, _)| v).collect();
-                // A value that misses the phi on one edge resets the accumulator there.
-                incoming
+                let paths: Vec<(LLVMValueRef, Path)> = phi_incoming(inst)
                     .into_iter()
-                    .map(|v| self.value(v))
-                    .reduce(|a, b| match (a, b) {
-                        (Path::Misses, Path::Misses) => Path::Misses,
-                        (a, b) => a.join(b),
-                    })
-                    .unwrap_or(Path::Misses)
+                    .map(|(v, _)| (v, self.value(v)))
+                    .collect();
+                let Some(reaching) = paths
+                    .iter()
+                    .map(|&(_, path)| path)
+                    .filter(|path| *path != Path::Misses)
+                    .reduce(Path::join)
+                else {
+                    return Path::Misses;
+                };
+                // A value that misses the phi on one edge resets the accumulator there:
+                // only a flag (one invariant value) survives that.
+                paths
+                    .iter()
+                    .filter(|(_, path)| *path == Path::Misses)
+                    .fold(reaching, |path, &(value, _)| self.flag(value, path))
             }
             Op::Select => self.select(inst),
             Op::Call => self.intrinsic(inst),
@@ -451,9 +553,30 @@ impl<'a, 'f> Walk<'a, 'f> {
             (Path::Reaches(p), Path::Misses) | (Path::Misses, Path::Reaches(p)) => {
                 if compares(condition, x, y) {
                     Path::Reaches(p).through("min/max")
-                } else {
+                } else if self.depends(condition) {
                     Path::Breaks
+                } else {
+                    let set = if a == Path::Misses { x } else { y };
+                    self.flag(set, Path::Reaches(p))
                 }
+            }
+            _ => Path::Breaks,
+        }
+    }
+
+    /// `acc = c ? v : acc` where `v` is invariant in the loop and the same wherever
+    /// the accumulator is set (bfs's `stop = true`): whatever the order of the
+    /// iterations, the result is `v` if any of them set it. `path` is the way back of
+    /// the accumulator's other value; any operation on it breaks the flag.
+    fn flag(&mut self, value: LLVMValueRef, path: Path) -> Path {
+        let invariant = as_instruction(value)
+            .and_then(|i| i.get_parent())
+            .is_none_or(|block| !self.blocks.contains(&block));
+        let same = self.flag_value.is_none_or(|set| set == value);
+        match path {
+            Path::Reaches(None) | Path::Reaches(Some(FLAG)) if invariant && same => {
+                self.flag_value = Some(value);
+                Path::Reaches(Some(FLAG))
             }
             _ => Path::Breaks,
         }

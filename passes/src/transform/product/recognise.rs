@@ -125,7 +125,7 @@ fn target_allows(subject: &Subject<'_, '_>) -> Result<(), String> {
 /// The kernel's instructions: the caller's when its target has AVX2 and 256-bit
 /// vectors; otherwise (x86-64's baseline, as plain `-O3` compiles) AVX2 and FMA added,
 /// and the CPU tested at run time.
-pub(super) fn kernel_target(subject: &Subject<'_, '_>) -> KernelTarget {
+pub(crate) fn kernel_target(subject: &Subject<'_, '_>) -> KernelTarget {
     let wide = subject
         .fa
         .vector_register_bits()
@@ -269,7 +269,7 @@ fn trip_counts(
 
 /// The greatest value of each counter of `st`, whose domain must be the box of the
 /// values each counter takes, each from 0.
-pub(super) fn box_bounds(
+pub(crate) fn box_bounds(
     subject: &Subject<'_, '_>,
     scop: &Scop,
     builder: &ExprBuilder,

@@ -193,3 +193,101 @@ fn a_lone_dot_product_is_left_to_the_chain_rule_but_two_accumulators_fuse() {
     let both = dot(&[("t", "{ S0[i, j] -> t[i] }"), ("y", "{ S0[i, j] -> y[i] }")]);
     assert!(fused(&both).is_some());
 }
+
+/// `x[i] = b[i]; for j < i: x[i] -= L[i][j] * x[j]; x[i] /= L[i][i]` (L in `A`, b in
+/// `t`).
+fn forward_substitution() -> ScopSpec {
+    region(vec![
+        pass(
+            "S0",
+            &[0, 0],
+            &[("t", "{ S0[i] -> t[i] }")],
+            &[("x", "{ S0[i] -> x[i] }")],
+        ),
+        statement(
+            "S1",
+            "[n] -> { S1[i, j] : 0 <= j < i < n }",
+            &[0, 1, 0],
+            vec![
+                read("x", "{ S1[i, j] -> x[i] }"),
+                read("A", "{ S1[i, j] -> A[i, j] }"),
+                read("x", "{ S1[i, j] -> x[j] }"),
+                write("x", "{ S1[i, j] -> x[i] }"),
+            ],
+        ),
+        pass(
+            "S2",
+            &[0, 2],
+            &[("x", "{ S2[i] -> x[i] }"), ("A", "{ S2[i] -> A[i, i] }")],
+            &[("x", "{ S2[i] -> x[i] }")],
+        ),
+    ])
+}
+
+#[test]
+fn a_triangular_solve_interleaves_the_columns_before_its_block_then_finishes_each_row() {
+    let blocks = fused(&forward_substitution()).expect("blocks of rows");
+    let ctx = blocks.schedule.ctx();
+    let expected = parse_union_map(
+        &ctx,
+        "[n] -> { S0[i] -> [8 * floor(i / 8), 0, 0, i, 0] : 0 <= i < n; \
+         S1[i, j] -> [8 * floor(i / 8), 1, 16 * floor(j / 16), i, j] : \
+           0 <= j < i < n and j < 8 * floor(i / 8); \
+         S1[i, j] -> [8 * floor(i / 8), 2, i, 0, j] : \
+           0 <= j < i < n and j >= 8 * floor(i / 8); \
+         S2[i] -> [8 * floor(i / 8), 2, i, 1, 0] : 0 <= i < n }",
+        "expected",
+    )
+    .unwrap();
+    assert!(blocks
+        .schedule
+        .get_map()
+        .unwrap()
+        .is_equal(&expected)
+        .unwrap());
+    assert!(blocks
+        .description
+        .starts_with("triangular solve by blocks of 8 rows: S1"));
+}
+
+#[test]
+fn a_rectangular_dot_product_reading_the_rows_results_is_no_triangle() {
+    // Row i reads every x[j], also those of the rows after it: no order of blocks
+    // keeps that, and a rectangle is no triangle anyway.
+    let mut spec = forward_substitution();
+    spec.statements[1].domain = "[n] -> { S1[i, j] : 0 <= i < n and 0 <= j < n }".into();
+    assert!(fused(&spec).is_none());
+}
+
+#[test]
+fn an_initialization_in_front_keeps_its_order_and_the_passes_after_it_fuse() {
+    let mut spec = atax("x");
+    for s in &mut spec.statements {
+        s.textual_positions[0] = 1;
+    }
+    let init = statement(
+        "S9",
+        &format!("[n] -> {{ S9[i, j] : {SQUARE} }}"),
+        &[0, 0, 0],
+        vec![write("A", "{ S9[i, j] -> A[i, j] }")],
+    );
+    spec.statements.insert(0, init);
+    let blocks = fused(&spec).expect("fused after the initialization");
+    let ctx = blocks.schedule.ctx();
+    let expected = parse_union_map(
+        &ctx,
+        "[n] -> { S9[i, j] -> [0, 0, i, 0, j, 0] : 0 <= i, j < n; \
+         S0[i] -> [1, 8 * floor(i / 8), 0, 0, i, 0] : 0 <= i < n; \
+         S1[i, j] -> [1, 8 * floor(i / 8), 1, 16 * floor(j / 16), i, j] : 0 <= i, j < n; \
+         S2[i, j] -> [1, 8 * floor(i / 8), 2, i, j, 0] : 0 <= i, j < n }",
+        "expected",
+    )
+    .unwrap();
+    let got = blocks.schedule.get_map().unwrap();
+    assert!(
+        got.is_equal(&expected).unwrap(),
+        "{}",
+        got.to_str().unwrap_or_default()
+    );
+    assert!(blocks.description.ends_with(", after S9 in their order"));
+}

@@ -1,0 +1,105 @@
+//! Code generation for a recognised min-plus closure (`transform::closure`): behind the
+//! region's run-time check (its assumptions and the array's range, as for loop code),
+//! one call of the blocked kernel (`passes/kernels/closure.c`, put into the module once
+//! by `llvm::link::kernel`) with n, the array's base and its row stride evaluated from
+//! the region's parameters in the check block. The original loops stay as the fallback
+//! when the check fails; the kernel's own check per block of steps (no negative cycle)
+//! falls back to the loops' order inside the kernel. One call on one thread: every
+//! block of steps depends on the one before.
+
+use std::collections::HashMap;
+
+use inkwell::values::InstructionValue;
+
+use crate::detect::DetectedRegion;
+use crate::llvm::builder::{IrBuilder, Value};
+use crate::llvm::ir::as_instruction;
+use crate::llvm::{link, FunctionAnalyses};
+use crate::model::Scop;
+use crate::transform::closure::{Closure, KERNEL};
+use crate::transform::product::KernelTarget;
+
+use super::emit::Emitter;
+use super::{
+    branch_on_check, check, check_condition, conclude, emitter, evaluate_parameters, fold,
+    leave_to_exit, open_check, structure, Check, CodegenError, Generated,
+};
+
+/// The kernel, built from `passes/kernels/closure.c` by `passes/build.rs`.
+const KERNEL_BUILD: link::KernelBuild = link::KernelBuild {
+    bitcode: include_bytes!(concat!(env!("OUT_DIR"), "/closure.bc")),
+    assembly: include_str!(concat!(env!("OUT_DIR"), "/closure.s")),
+};
+
+/// Replaces `region` (modelled as `scop`) by a call of the blocked closure, behind the
+/// run-time check. Under `-polyrust-profile-generate` the check records into
+/// `recording` as loop code's does (before the test of the CPU).
+pub fn generate<'f>(
+    fa: &FunctionAnalyses<'f>,
+    region: &DetectedRegion<'f>,
+    scop: &Scop,
+    closure: &Closure,
+    recording: Option<&crate::speculate::Recording>,
+) -> Result<Generated, CodegenError> {
+    let (entering, live) = structure(fa, region)?;
+    if super::product::leaves_scalars(&live) {
+        return Err(CodegenError::Unsupported(
+            "the closure leaves a scalar behind".into(),
+        ));
+    }
+    let entering = match super::one_entering_block(fa, region, entering)? {
+        Some(block) => block,
+        None => return Ok(Generated::EntrySplit),
+    };
+    if crate::detect::hoisted::guard_of(fa, entering, region.ir.entry).is_some() {
+        return Err(CodegenError::Unsupported(
+            "the closure is the copy of a versioned nest".into(),
+        ));
+    }
+    let runtime = check::runtime_check(&region.spec, scop)?;
+    let folds = fold::plan(region, scop, scop, &[])?;
+    let added = match closure.target {
+        KernelTarget::Caller => None,
+        KernelTarget::CpuTest => Some(KernelTarget::CPU_TEST_FEATURES),
+    };
+    let (kernel, ty) = link::kernel(fa.function(), KERNEL_BUILD, KERNEL, added)
+        .map_err(CodegenError::Unsupported)?;
+    let b = IrBuilder::new(fa.function());
+    let mut em = emitter(fa, &b, region, entering, HashMap::new(), folds);
+    let check = open_check(&mut em, entering, &runtime, recording);
+    let built =
+        build_call(&mut em, &check, closure, (kernel, ty)).and_then(|()| leave_to_exit(&em, &live));
+    conclude(&em, check.block, built)?;
+    Ok(Generated::Region(super::outline::Forks::default()))
+}
+
+/// Fills the check block (parameters, condition) and makes the call on the new path.
+fn build_call<'f>(
+    em: &mut Emitter<'_, 'f>,
+    check: &Check<'_, 'f>,
+    closure: &Closure,
+    (kernel, ty): (Value, inkwell::llvm_sys::prelude::LLVMTypeRef),
+) -> Result<(), CodegenError> {
+    let before: InstructionValue<'f> = as_instruction(check.placeholder)
+        .ok_or_else(|| CodegenError::Unsupported("check block without terminator".into()))?;
+    em.b.position_before(before);
+    evaluate_parameters(em, before)?;
+    let (ok, ranges) = check_condition(em, check.runtime)?;
+    if let Some(recording) = check.recording {
+        super::record_check(em, recording, ok, &ranges, before)?;
+    }
+    let ok = match closure.target {
+        KernelTarget::Caller => ok,
+        KernelTarget::CpuTest => super::cpu::and_has_avx2_and_fma(em.b, ok),
+    };
+    let base = em.region.ir.memory_base(&closure.array).ok_or_else(|| {
+        CodegenError::Unsupported(format!("no base pointer for {}", closure.array))
+    })?;
+    let base = super::product::available_base(em, base)?;
+    let args = [em.expr(&closure.size)?, base, em.expr(&closure.row_stride)?];
+    branch_on_check(em, check, ok);
+    em.b.position_at_end(check.start);
+    let call = em.b.call(kernel, ty, &args);
+    em.b.locate_call(call);
+    Ok(())
+}
