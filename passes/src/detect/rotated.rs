@@ -24,44 +24,138 @@
 use inkwell::basic_block::BasicBlock;
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
-use crate::llvm::ir::{as_instruction, basic_value, phi_incoming, pointer_operand, type_of};
+use crate::llvm::ir::{
+    as_instruction, basic_value, operand, phi_incoming, pointer_operand, type_of,
+};
 use crate::llvm::{AliasResult, FunctionAnalyses, Loop, MemoryEffect, Scev, ScevKind};
 
-/// A header phi that holds the value of a load of its own loop's previous iteration.
+/// A header phi that holds the value of a load of its own loop's previous iteration,
+/// or (in an in-place sweep, `Carried::InPlace`) of the value that iteration stored.
 pub struct RotatedLoad<'f> {
     pub phi: InstructionValue<'f>,
     /// The preheader's load, the phi's value at the first iteration.
     pub first: InstructionValue<'f>,
-    /// The load whose value the back edge carries (its alignment and metadata are kept).
+    /// The load (or store) whose value the back edge carries (its alignment and
+    /// metadata are kept).
     pub carried: InstructionValue<'f>,
     /// The address the phi's value is read from, at the current iteration.
     pub address: Scev<'f>,
 }
 
+/// Which values carried in phis `find` turns back into loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Carried {
+    /// Loads of memory that alias analysis proves no write of the loop touches.
+    Loads,
+    /// Also, in the innermost loop of an iterated in-place sweep (Gauss-Seidel's
+    /// `u[i][j] = f(u[i][j - 1], ..)`, whose stored value LLVM forwards to the next
+    /// iteration in a phi): values loaded from or stored to the array the loop writes,
+    /// where every store of the loop writes at a constant distance from the value's
+    /// address, never overlapping it. Such a loop's phis are all turned back, or none:
+    /// only with its carried values read from memory can its rows be reordered
+    /// (`transform::row_wavefront`).
+    InPlace,
+}
+
 /// The rotated loads of the headers of `loops`.
-pub fn find<'f>(fa: &FunctionAnalyses<'f>, loops: &[Loop<'f>]) -> Vec<RotatedLoad<'f>> {
+pub fn find<'f>(
+    fa: &FunctionAnalyses<'f>,
+    loops: &[Loop<'f>],
+    carried: Carried,
+) -> Vec<RotatedLoad<'f>> {
     let mut found = Vec::new();
     for l in loops {
         let (Some(preheader), Some(latch)) = (l.preheader(), l.latch()) else {
             continue;
         };
+        if carried == Carried::InPlace && !in_place_sweep(fa, *l, latch) {
+            continue;
+        }
+        let mut phis = Vec::new();
+        let mut all = true;
         let mut inst = l.header().get_first_instruction();
         while let Some(phi) = inst.filter(|i| i.get_opcode() == InstructionOpcode::Phi) {
-            if let Some(rotated) = rotated(fa, *l, phi, preheader, latch) {
-                found.push(rotated);
+            match rotated(fa, *l, phi, (preheader, latch), carried) {
+                Some(rotated) => phis.push(rotated),
+                None => all &= carries_no_value(phi),
             }
             inst = phi.get_next_instruction();
         }
+        if carried == Carried::Loads || all {
+            found.extend(phis);
+        }
     }
     found
+}
+
+/// Whether `l` is the innermost loop of a nest at least three deep (an iterated sweep)
+/// that carries to its next iteration, through a phi, a value it stores or a value it
+/// loads from a constant distance of an element it stores (the same array, in place).
+fn in_place_sweep<'f>(fa: &FunctionAnalyses<'f>, l: Loop<'f>, latch: BasicBlock<'f>) -> bool {
+    if l.depth() < 3 {
+        return false;
+    }
+    let stores: Vec<Scev<'f>> = l
+        .blocks()
+        .into_iter()
+        .flat_map(|b| {
+            std::iter::successors(b.get_first_instruction(), |i| i.get_next_instruction())
+        })
+        .filter(|i| i.get_opcode() == InstructionOpcode::Store)
+        .filter_map(|i| pointer_operand(i).map(|to| fa.scev(&basic_value(to))))
+        .collect();
+    let mut inst = l.header().get_first_instruction();
+    while let Some(phi) = inst.filter(|i| i.get_opcode() == InstructionOpcode::Phi) {
+        let from_latch = phi_incoming(phi)
+            .into_iter()
+            .find(|(_, b)| *b == latch)
+            .and_then(|(v, _)| as_instruction(v));
+        let in_place = from_latch.is_some_and(|v| {
+            stored_by(l, v).is_some()
+                || (v.get_opcode() == InstructionOpcode::Load
+                    && pointer_operand(v).is_some_and(|from| {
+                        let read = fa.scev(&basic_value(from));
+                        stores
+                            .iter()
+                            .any(|to| fa.minus(*to, read).constant().is_some())
+                    }))
+        });
+        if in_place {
+            return true;
+        }
+        inst = phi.get_next_instruction();
+    }
+    false
+}
+
+/// A phi that carries no floating-point or memory value (a loop counter): it need not
+/// be turned back for the loop's rows to be reordered.
+fn carries_no_value(phi: InstructionValue<'_>) -> bool {
+    matches!(phi.get_type(), inkwell::types::AnyTypeEnum::IntType(_))
+}
+
+/// The store of loop `l` that stores `value`, if one does (plain, not volatile).
+fn stored_by<'f>(l: Loop<'f>, value: InstructionValue<'f>) -> Option<InstructionValue<'f>> {
+    l.blocks()
+        .into_iter()
+        .flat_map(|b| {
+            std::iter::successors(b.get_first_instruction(), |i| i.get_next_instruction())
+        })
+        .find(|i| {
+            i.get_opcode() == InstructionOpcode::Store
+                && operand(*i, 0) == Some(value.as_value_ref())
+                && !i.get_volatile().unwrap_or(true)
+                && i.get_atomic_ordering()
+                    .is_ok_and(|o| o == inkwell::AtomicOrdering::NotAtomic)
+        })
 }
 
 fn rotated<'f>(
     fa: &FunctionAnalyses<'f>,
     l: Loop<'f>,
     phi: InstructionValue<'f>,
-    preheader: BasicBlock<'f>,
-    latch: BasicBlock<'f>,
+    (preheader, latch): (BasicBlock<'f>, BasicBlock<'f>),
+    kind: Carried,
 ) -> Option<RotatedLoad<'f>> {
     let incoming = phi_incoming(phi);
     if incoming.len() != 2 {
@@ -69,10 +163,9 @@ fn rotated<'f>(
     }
     let value_from = |block| incoming.iter().find(|(_, b)| *b == block).map(|(v, _)| *v);
     let first = as_instruction(value_from(preheader)?)?;
-    let carried = as_instruction(value_from(latch)?)?;
+    let (carried, steps) = carried_source(l, phi, as_instruction(value_from(latch)?)?, kind)?;
     if first == carried
         || !plain_load(first, phi)
-        || !plain_load(carried, phi)
         || first.get_parent() != Some(preheader)
         || !carried.get_parent().is_some_and(|b| l.contains_block(b))
     {
@@ -85,8 +178,8 @@ fn rotated<'f>(
     let [_, step] = next.operands()[..] else {
         return None;
     };
-    let address = fa.minus(next, step);
-    // At iteration 0 the phi holds the preheader's load: the recurrence one step back
+    let address = (0..steps).fold(next, |address, _| fa.minus(address, step));
+    // At iteration 0 the phi holds the preheader's load: the recurrence `steps` back
     // must start there.
     let start = *address.operands().first()?;
     if address.kind() != ScevKind::AddRec
@@ -100,10 +193,23 @@ fn rotated<'f>(
     let array = pointer_operand(carried)?;
     let after_first =
         std::iter::successors(first.get_next_instruction(), |i| i.get_next_instruction());
+    if !after_first.into_iter().all(|i| keeps(fa, i, array)) {
+        return None;
+    }
+    let carry = Carry {
+        carried,
+        next,
+        step: step.constant()?,
+        steps,
+        size: fa.value_store_size(phi.as_value_ref())?,
+    };
     let in_loop = l.blocks().into_iter().flat_map(|b| {
         std::iter::successors(b.get_first_instruction(), |i| i.get_next_instruction())
     });
-    if !after_first.chain(in_loop).all(|i| keeps(fa, i, array)) {
+    let kept = |i: InstructionValue<'f>| {
+        keeps(fa, i, array) || (kind == Carried::InPlace && carry.kept_by(fa, i))
+    };
+    if !in_loop.into_iter().all(kept) {
         return None;
     }
     Some(RotatedLoad {
@@ -112,6 +218,81 @@ fn rotated<'f>(
         carried,
         address,
     })
+}
+
+/// Phis passing a value on from phi to phi (LLVM keeps `u[i][j - 1]` and `u[i][j]` of
+/// one load in two phis) at most this many iterations.
+const MAX_STEPS: u32 = 4;
+
+/// The load (or, `Carried::InPlace`, the store) whose value `value`, the phi's value
+/// from the latch, is, and how many iterations back from the phi's: `value` itself
+/// (1), or through a chain of phis of the header (each one more).
+fn carried_source<'f>(
+    l: Loop<'f>,
+    phi: InstructionValue<'f>,
+    mut value: InstructionValue<'f>,
+    kind: Carried,
+) -> Option<(InstructionValue<'f>, u32)> {
+    let mut steps = 1;
+    while kind == Carried::InPlace && value.get_opcode() == InstructionOpcode::Phi {
+        if value.get_parent() != Some(l.header()) || value == phi || steps == MAX_STEPS {
+            return None;
+        }
+        let latch = l.latch()?;
+        let from_latch = phi_incoming(value).into_iter().find(|(_, b)| *b == latch)?;
+        value = as_instruction(from_latch.0)?;
+        steps += 1;
+    }
+    if plain_load(value, phi) {
+        return Some((value, steps));
+    }
+    if kind == Carried::InPlace && type_of(value.as_value_ref()) == type_of(phi.as_value_ref()) {
+        return Some((stored_by(l, value)?, steps));
+    }
+    None
+}
+
+/// A value read (or written) by `carried` at address `next` (an affine recurrence of
+/// step `step`) and read again `steps` iterations later: the stores of those
+/// iterations must leave its `size` bytes alone.
+struct Carry<'f> {
+    carried: InstructionValue<'f>,
+    next: Scev<'f>,
+    step: i64,
+    steps: u32,
+    size: u64,
+}
+
+impl<'f> Carry<'f> {
+    /// Whether `inst` is a store whose address is a constant distance from `next`
+    /// (in every iteration) that keeps its bytes apart from the value's in each of the
+    /// iterations the value is carried over; the carried store itself writes the value.
+    fn kept_by(&self, fa: &FunctionAnalyses<'f>, inst: InstructionValue<'f>) -> bool {
+        if inst.get_opcode() != InstructionOpcode::Store {
+            return false;
+        }
+        let (Some(to), Some(stored)) = (pointer_operand(inst), operand(inst, 0)) else {
+            return false;
+        };
+        let Some(written) = fa.value_store_size(stored) else {
+            return false;
+        };
+        let Some(distance) = fa.minus(fa.scev(&basic_value(to)), self.next).constant() else {
+            return false;
+        };
+        let (size, written) = (
+            i64::try_from(self.size).unwrap_or(i64::MAX),
+            i64::try_from(written).unwrap_or(i64::MAX),
+        );
+        // The store `m` iterations after the value's covers [d, d + written) from it.
+        (0..i64::from(self.steps)).all(|m| {
+            if m == 0 && inst == self.carried {
+                return true;
+            }
+            let d = distance.saturating_add(m.saturating_mul(self.step));
+            d >= size || d.saturating_add(written) <= 0
+        })
+    }
 }
 
 /// A load of the phi's type that is neither volatile nor atomic.

@@ -4,9 +4,10 @@
 //! bounds, instrumentation). Each change to the IR ends the round: the next one starts
 //! over with fresh analyses.
 
+use crate::detect::rotated::Carried;
 use crate::detect::{self, Detection};
 use crate::llvm::{FunctionAnalyses, RemarkAt, RemarkKind, Stage};
-use crate::options::{Instrumentation, Options};
+use crate::options::{Instrumentation, Options, Tiling};
 use crate::speculate;
 
 use super::session::Session;
@@ -50,8 +51,9 @@ fn reshape(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>, options: &Optio
     }
     // Loads LLVM carries in phis across iterations, in regions whose temporaries
     // propagation could remove, become loads again (a producer that reads such a phi
-    // could not be recomputed; see `detect::rotated`).
-    if options.codegen && options.exprprop && unrotate_loads(fa, detection) {
+    // could not be recomputed; see `detect::rotated`); so do the values an in-place
+    // sweep carries along its rows, whose rows can then be reordered.
+    if options.codegen && unrotate_loads(fa, detection, options) {
         return true;
     }
     // Nests that re-read their sizes and base pointers from memory they may write get a
@@ -76,8 +78,10 @@ fn split_guards(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>) -> bool {
 }
 
 /// Turns the rotated loads (see `detect::rotated`) of each region that writes a
-/// temporary the function owns back into loads; whether any was.
-fn unrotate_loads(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>) -> bool {
+/// temporary the function owns (with expression propagation on) back into loads, and
+/// the values the innermost loops of in-place sweeps carry in phis (with tiling on:
+/// `transform::row_wavefront` reorders their rows); whether any was.
+fn unrotate_loads(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>, options: &Options) -> bool {
     let mut changed = false;
     for region in &detection.regions {
         let owns_temporary = region
@@ -85,10 +89,19 @@ fn unrotate_loads(fa: &FunctionAnalyses<'_>, detection: &Detection<'_>) -> bool 
             .arrays
             .iter()
             .any(|a| crate::codegen::propagate::removable(region, &a.name));
-        if owns_temporary {
-            let rotated = detect::rotated::find(fa, &region.ir.loops);
-            changed |= detect::rotated::unrotate(fa, &rotated);
+        let mut rotated = Vec::new();
+        if options.exprprop && owns_temporary {
+            rotated = detect::rotated::find(fa, &region.ir.loops, Carried::Loads);
         }
+        if options.tiling != Tiling::None {
+            let swept = detect::rotated::find(fa, &region.ir.loops, Carried::InPlace);
+            let swept: Vec<_> = swept
+                .into_iter()
+                .filter(|s| rotated.iter().all(|r| r.phi != s.phi))
+                .collect();
+            rotated.extend(swept);
+        }
+        changed |= detect::rotated::unrotate(fa, &rotated);
     }
     changed
 }

@@ -23,6 +23,8 @@
 //!   does not gain;
 //! - `row_blocks`: matrix-vector passes over the same rows fused by blocks of rows, so
 //!   that each block streams from memory once (dot products' chains interleaved);
+//! - `row_wavefront`: an in-place sweep whose innermost loop waits for its own previous
+//!   iteration (Gauss-Seidel) runs several rows' chains interleaved along a wavefront;
 //! - `sweeps`: independent recurrences (a sweep along each row) interleaved, the
 //!   independent loop strip-mined and its point loop innermost, so the chains overlap;
 //! - `time_tiling`: iterated stencils' time steps tiled together over skewed row loops
@@ -62,6 +64,7 @@ pub(crate) mod quov;
 pub(crate) mod register_tiling;
 pub mod reuse;
 pub(crate) mod row_blocks;
+pub(crate) mod row_wavefront;
 pub mod schedule;
 pub(crate) mod sica;
 mod subject;

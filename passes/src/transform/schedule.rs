@@ -26,6 +26,7 @@ use super::interchange;
 use super::permutable;
 use super::register_tiling;
 use super::reuse::{self, Locality, Reuse};
+use super::row_wavefront;
 use super::sica::{self, BlockAccess, NewElements, SicaBand, SicaDecision};
 use super::time_tiling;
 use super::traffic;
@@ -178,6 +179,9 @@ pub fn decide(
     locality: &Locality,
 ) -> Result<Decision, IslError> {
     let original = Original::new(scop);
+    if let Some(decision) = row_wavefront(scop, deps, settings)? {
+        return Ok(decision);
+    }
     let time_tiles = match time_tiled(&original, deps, settings, locality)? {
         TimeTiled::Decided(decision) => return Ok(decision),
         TimeTiled::Refused(reason) => Some(reason),
@@ -252,6 +256,32 @@ fn beyond_permutations(
         return Ok(None);
     };
     permutable::tiling_needs_skewing(scop, deps, lost, min_tiled_loops(settings))
+}
+
+/// The rows of an in-place sweep interleaved along a wavefront (see `row_wavefront`),
+/// when its innermost loop waits for its own previous iteration and the skewed
+/// schedule respects the dependences: what else the region could get (time tiles,
+/// tiles) keeps that chain, whose latency bounds it whatever the cache holds.
+fn row_wavefront(
+    scop: &Scop,
+    deps: &Dependences,
+    settings: &ScheduleSettings,
+) -> Result<Option<Decision>, IslError> {
+    if settings.tiling == Tiling::None {
+        return Ok(None);
+    }
+    let Some(candidate) = row_wavefront::candidate(scop, deps)? else {
+        return Ok(None);
+    };
+    if !respects(deps, &candidate.schedule.get_map()?)? {
+        return Ok(None);
+    }
+    Ok(Some(Decision::Transform {
+        schedule: candidate.schedule,
+        description: candidate.description,
+        register_tiles: false,
+        dependences: deps.all()?,
+    }))
 }
 
 /// What time tiling decided for a region.
@@ -1263,6 +1293,14 @@ fn nothing_to_gain(
         if time_tiling::loses_reuse_in_time(&locality.temporal) {
             return Ok(Prospect::Worth(locality));
         }
+    }
+    // An in-place sweep's rows along a wavefront gain whatever the cache holds.
+    if matches!(prospect, Prospect::Refused(_))
+        && settings.tiling != Tiling::None
+        && row_wavefront::may_apply(scop)?
+    {
+        let locality = reuse::analyse(scop, min_loops, hardware.l2_bytes.value)?;
+        return Ok(Prospect::Worth(locality));
     }
     Ok(prospect)
 }
