@@ -20,8 +20,12 @@ use passes::model::{json, Scop};
 const MAX_POINTS: usize = 200_000;
 
 /// What detection writes after the instruction of an access it modelled as the
-/// element behind a value LLVM keeps in a register (`detect/promoted.rs`).
-const PROMOTED: &str = "(promoted scalar, kept in memory)";
+/// element behind a value LLVM keeps in a register: a promoted scalar
+/// (`detect/promoted.rs`) or a stored value a phi hands on (`detect/stored.rs`).
+const PROMOTED: [&str; 2] = [
+    "(promoted scalar, kept in memory)",
+    "(stored to memory, read from it)",
+];
 
 /// One access of the model.
 #[derive(Debug, Clone)]
@@ -141,7 +145,7 @@ impl StaticRegion {
                     kind: access.kind,
                     array: access.array.clone(),
                     location: access.location.as_deref().and_then(line_and_column),
-                    promoted: access.instruction.ends_with(PROMOTED),
+                    promoted: PROMOTED.iter().any(|p| access.instruction.ends_with(p)),
                     scalar: scalars.contains(&access.array.as_str()),
                     unrecorded: variable_length_intrinsic(&access.instruction),
                 });

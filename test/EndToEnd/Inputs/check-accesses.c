@@ -78,7 +78,7 @@ static void check_descriptor(const struct polyrust_rt_nest *nest) {
   /* Each fact is about a loop site, with its strings. */
   for (uint32_t f = 0; f < nest->num_facts; f++) {
     const struct polyrust_rt_fact *fact = &nest->facts[f];
-    if (fact->kind > 3 || fact->loop >= nest->num_sites ||
+    if (fact->kind > 4 || fact->loop >= nest->num_sites ||
         (fact->kind == 3 && (fact->load >= nest->num_sites || fact->store >= nest->num_sites ||
                              nest->sites[fact->load].kind != 0 ||
                              nest->sites[fact->store].kind != 1)) ||
