@@ -10,7 +10,10 @@
 //!   partial value is used elsewhere in the loop (a running sum stored each iteration is
 //!   a scan) but by stores to one address invariant in the loop (the last value
 //!   remains: OpenMP's private copy of a `reduction` variable); any other such phi is a
-//!   recurrence. A sum `s += a[k]` and an array element
+//!   recurrence. Two or more such phis are an argmin (or argmax) reduction together when
+//!   one is an extremum and the others take an invariant value or the counter under the
+//!   same comparison (`if (d < min) { min = d; index = i; }`). A sum `s += a[k]` and an
+//!   array element
 //!   LLVM keeps in a register across the loop (`C[i][j]` over `k`) are reductions.
 //! - updates of one element through memory: a store of `op(x, v)` where `x` was loaded
 //!   from the same address in the same loop and is used nothing else there (`y[i] +=
