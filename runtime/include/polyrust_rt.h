@@ -36,7 +36,9 @@ struct polyrust_rt_fact {
   uint32_t kind;          /* POLYRUST_RT_FACT_* */
   uint32_t loop;          /* index (into the nest's sites) of the loop's header site */
   uint32_t load, store;   /* a memory reduction's sites; UINT32_MAX for other kinds */
-  const char *operation;  /* a reduction's: "+", "*", "min/max", "&", "|", "^", "flag"; else "" */
+  const char *operation;  /* a reduction's: "+", "*", "min/max", "&", "|", "^", "flag",
+                             "argmin/argmax" (an extremum and the values chosen
+                             with it, one fact each); else "" */
   const char *name;       /* the value's source name or the callee's, "" if unknown */
 };
 

@@ -58,7 +58,8 @@ pub struct LoopFact {
     pub loop_site: u32,
     pub kind: FactKind,
     /// The reduction's operation (`+`, `*`, `min/max`, `&`, `|`, `^`, or `flag`: set to
-    /// one loop-invariant value under a condition); empty otherwise.
+    /// one loop-invariant value under a condition, or `argmin/argmax`: an extremum
+    /// and the values chosen by the same comparison); empty otherwise.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub operation: String,
     /// The value's source name (or, for a call, the callee's); empty when unknown.

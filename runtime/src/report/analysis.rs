@@ -57,7 +57,8 @@ pub struct LoopVerdict {
 pub struct Reduction {
     /// Source name, empty when unknown.
     pub name: String,
-    /// `+`, `*`, `min/max`, `&`, `|`, `^`, `flag` (set to one invariant value).
+    /// `+`, `*`, `min/max`, `&`, `|`, `^`, `flag` (set to one invariant value),
+    /// `argmin/argmax` (an extremum and the values chosen with it).
     pub operation: String,
     /// Updated through memory (`y[i] += d`), not kept in a register.
     pub in_memory: bool,

@@ -195,8 +195,14 @@ pub fn carried(nest: &NestProfile, lp: &LoopVerdict) -> Vec<String> {
         ))
     });
     let reductions = lp.reductions.iter().filter(|r| !r.in_memory).map(|r| {
+        // "an argmin/argmax reduction", "a + reduction".
+        let article = if r.operation.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
         format!(
-            "{} (a {} reduction in a register)",
+            "{} ({article} {} reduction in a register)",
             analysis::value_name(&r.name),
             r.operation
         )

@@ -333,6 +333,29 @@ fn fact(loop_site: u32, kind: FactKind, operation: &str, name: &str) -> LoopFact
 }
 
 #[test]
+fn an_argmin_kept_in_registers_is_named_a_reduction_of_both_values() {
+    let nest = product(6, true);
+    let facts = [
+        fact(3, FactKind::Reduction, "argmin/argmax", "min_dist"),
+        fact(3, FactKind::Reduction, "argmin/argmax", "index"),
+    ];
+    let verdict = NestVerdict::of(&nest, &facts);
+    let k = verdict.loops.iter().find(|l| l.name == "k").unwrap();
+    assert!(!k.parallel && k.is_reduction());
+    assert_eq!(
+        k.parallel_text(),
+        "reduction (min_dist in a register, index in a register)"
+    );
+    assert_eq!(
+        carried(&nest, k),
+        [
+            "min_dist (an argmin/argmax reduction in a register)",
+            "index (an argmin/argmax reduction in a register)"
+        ]
+    );
+}
+
+#[test]
 fn a_sum_kept_in_a_register_across_k_makes_k_a_reduction() {
     let nest = product(6, true);
     let facts = [fact(3, FactKind::Reduction, "+", "C")];

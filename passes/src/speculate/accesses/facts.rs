@@ -10,7 +10,10 @@
 //!   partial value is used elsewhere in the loop (a running sum stored each iteration is
 //!   a scan) but by stores to one address invariant in the loop (the last value
 //!   remains: OpenMP's private copy of a `reduction` variable); any other such phi is a
-//!   recurrence. A sum `s += a[k]` and an array element
+//!   recurrence. Two or more such phis are an argmin (or argmax) reduction together when
+//!   one is an extremum and the others take an invariant value or the counter under the
+//!   same comparison (`if (d < min) { min = d; index = i; }`). A sum `s += a[k]` and an
+//!   array element
 //!   LLVM keeps in a register across the loop (`C[i][j]` over `k`) are reductions.
 //! - updates of one element through memory: a store of `op(x, v)` where `x` was loaded
 //!   from the same address in the same loop and is used nothing else there (`y[i] +=
@@ -289,12 +292,22 @@ fn carried_values<'f>(
         return Vec::new();
     };
     let mut out = Vec::new();
-    let phis = l
+    let phis: Vec<InstructionValue<'f>> = l
         .header()
         .get_instructions()
-        .take_while(|i| i.get_opcode() == InstructionOpcode::Phi);
+        .take_while(|i| i.get_opcode() == InstructionOpcode::Phi)
+        .filter(|&phi| !is_counter(fa, l, phi))
+        .collect();
+    let argmin = argmin_members(fa, l, blocks, latch, &phis);
     for phi in phis {
-        if is_counter(fa, l, phi) {
+        if argmin.contains(&phi.as_value_ref()) {
+            let incoming = phi_incoming(phi);
+            let back = incoming.iter().find(|(_, block)| *block == latch);
+            let entry = incoming.iter().find(|(_, block)| !blocks.contains(block));
+            if let Some(&(back, _)) = back {
+                let name = carried_name(fa, phi.as_value_ref(), back, entry.map(|e| e.0));
+                out.push((FactKind::Reduction, ARGMIN, name));
+            }
             continue;
         }
         let incoming = phi_incoming(phi);
@@ -320,6 +333,184 @@ fn carried_values<'f>(
         out.push((kind.0, kind.1, carried_name(fa, phi_value, back, entry)));
     }
     out
+}
+
+/// The operation of an argmin or argmax: an extremum and the values chosen with it.
+const ARGMIN: &str = "argmin/argmax";
+
+/// The header phis of `l` (`phis`, counters left out) that make argmin or argmax
+/// reductions (k-means' `if (dist < min_dist) { min_dist = dist; index = i; }`): an
+/// extremum `m = c ? x : m` (or `min(x, m)`, `c` then choosing as the minimum does)
+/// where `c` compares `x` with `m`, and values chosen by that same `c`, `k = c ? v : k`
+/// with `v` invariant in the loop or its counter. Whatever the order of the
+/// iterations, they end at the extremum and a value chosen with it; the loop is a
+/// reduction, not a recurrence. None of them may be used otherwise in the loop.
+fn argmin_members<'f>(
+    fa: &FunctionAnalyses<'f>,
+    l: Loop<'f>,
+    blocks: &HashSet<BasicBlock<'f>>,
+    latch: BasicBlock<'f>,
+    phis: &[InstructionValue<'f>],
+) -> HashSet<LLVMValueRef> {
+    let back = |phi: InstructionValue<'f>| {
+        phi_incoming(phi)
+            .into_iter()
+            .find(|(_, block)| *block == latch)
+            .map(|(value, _)| value)
+    };
+    let mut out = HashSet::new();
+    for &m in phis {
+        let Some(m_back) = back(m) else {
+            continue;
+        };
+        let Some((condition, chosen_arm, candidate)) = extremum_choice(m, m_back) else {
+            continue;
+        };
+        if Walk::new(m, blocks).depends(candidate) {
+            continue;
+        }
+        let mut group = vec![(m, m_back)];
+        for &k in phis {
+            let Some(k_back) = back(k) else {
+                continue;
+            };
+            let chosen_with = as_instruction(k_back).is_some_and(|select| {
+                select.get_opcode() == InstructionOpcode::Select
+                    && operand(select, 0) == Some(condition)
+                    && operand(select, 3 - chosen_arm) == Some(k.as_value_ref())
+                    && operand(select, chosen_arm)
+                        .is_some_and(|v| counter_or_invariant(fa, l, blocks, v))
+            });
+            if k != m && chosen_with {
+                group.push((k, k_back));
+            }
+        }
+        if group.len() > 1 && argmin_used_alone(blocks, condition, &group) {
+            out.extend(group.iter().map(|(phi, _)| phi.as_value_ref()));
+        }
+    }
+    out
+}
+
+/// For an extremum's back-edge value `back` of phi `m`: the comparison that chooses
+/// the new value, the arm (1 or 2) of a select on it that holds the new value when it
+/// is chosen, and the new value.
+fn extremum_choice(
+    m: InstructionValue<'_>,
+    back: LLVMValueRef,
+) -> Option<(LLVMValueRef, u32, LLVMValueRef)> {
+    let inst = as_instruction(back)?;
+    let m = m.as_value_ref();
+    if inst.get_opcode() == InstructionOpcode::Select {
+        let (condition, x, y) = (operand(inst, 0)?, operand(inst, 1)?, operand(inst, 2)?);
+        return match (x == m, y == m) {
+            (false, true) if compares(condition, x, m) => Some((condition, 1, x)),
+            (true, false) if compares(condition, y, m) => Some((condition, 2, y)),
+            _ => None,
+        };
+    }
+    let name = called_function_name(inst)?;
+    let is_max = ["llvm.smax.", "llvm.umax.", "llvm.maxnum.", "llvm.maximum"]
+        .iter()
+        .any(|p| name.starts_with(p));
+    let is_min = ["llvm.smin.", "llvm.umin.", "llvm.minnum.", "llvm.minimum"]
+        .iter()
+        .any(|p| name.starts_with(p));
+    if !is_max && !is_min {
+        return None;
+    }
+    let (a, b) = (operand(inst, 0)?, operand(inst, 1)?);
+    let x = match (a == m, b == m) {
+        (false, true) => a,
+        (true, false) => b,
+        _ => return None,
+    };
+    // The comparison of `x` with `m` the values chosen with the extremum use.
+    users(&as_instruction(m)?).into_iter().find_map(|cmp| {
+        let greater = greater_when_true(cmp, x, m)?;
+        let chosen_arm = if greater == is_max { 1 } else { 2 };
+        Some((cmp.as_value_ref(), chosen_arm, x))
+    })
+}
+
+/// Whether comparison `cmp` of `x` with `m` (in either order) is true when `x` is the
+/// greater (`Some(true)`) or the smaller (`Some(false)`); `None` for other tests.
+fn greater_when_true(cmp: InstructionValue<'_>, x: LLVMValueRef, m: LLVMValueRef) -> Option<bool> {
+    use inkwell::{FloatPredicate as F, IntPredicate as I};
+    if !compares(cmp.as_value_ref(), x, m) {
+        return None;
+    }
+    let left_greater = if let Some(p) = cmp.get_icmp_predicate() {
+        match p {
+            I::SGT | I::SGE | I::UGT | I::UGE => true,
+            I::SLT | I::SLE | I::ULT | I::ULE => false,
+            _ => return None,
+        }
+    } else {
+        match cmp.get_fcmp_predicate()? {
+            F::OGT | F::OGE | F::UGT | F::UGE => true,
+            F::OLT | F::OLE | F::ULT | F::ULE => false,
+            _ => return None,
+        }
+    };
+    Some(left_greater == (operand(cmp, 0) == Some(x)))
+}
+
+/// Whether `v` is invariant in `l` or one of its counters (through casts).
+fn counter_or_invariant<'f>(
+    fa: &FunctionAnalyses<'f>,
+    l: Loop<'f>,
+    blocks: &HashSet<BasicBlock<'f>>,
+    v: LLVMValueRef,
+) -> bool {
+    let Some(inst) =
+        as_instruction(v).filter(|i| i.get_parent().is_some_and(|b| blocks.contains(&b)))
+    else {
+        return true;
+    };
+    if matches!(
+        inst.get_opcode(),
+        InstructionOpcode::Trunc | InstructionOpcode::SExt | InstructionOpcode::ZExt
+    ) {
+        return operand(inst, 0).is_some_and(|o| counter_or_invariant(fa, l, blocks, o));
+    }
+    fa.is_scevable(&inst) && {
+        let scev = fa.scev(&inst);
+        scev.kind() == ScevKind::AddRec && scev.add_rec_loop() == Some(l)
+    }
+}
+
+/// Whether, within the loop, the comparison is used only by the group's back-edge
+/// values, each phi only by its back-edge value and the comparison, and each back-edge
+/// value only by its phi: no partial value of the argmin escapes into the iteration.
+fn argmin_used_alone<'f>(
+    blocks: &HashSet<BasicBlock<'f>>,
+    condition: LLVMValueRef,
+    group: &[(InstructionValue<'f>, LLVMValueRef)],
+) -> bool {
+    let in_loop =
+        |user: &InstructionValue<'f>| user.get_parent().is_some_and(|b| blocks.contains(&b));
+    let backs: Vec<LLVMValueRef> = group.iter().map(|&(_, back)| back).collect();
+    let Some(cmp) = as_instruction(condition) else {
+        return false;
+    };
+    users(&cmp)
+        .iter()
+        .filter(|u| in_loop(u))
+        .all(|u| backs.contains(&u.as_value_ref()))
+        && group.iter().all(|&(phi, back)| {
+            let phi_alone = users(&phi)
+                .iter()
+                .filter(|u| in_loop(u))
+                .all(|u| u.as_value_ref() == back || u.as_value_ref() == condition);
+            let back_alone = as_instruction(back).is_some_and(|b| {
+                users(&b)
+                    .iter()
+                    .filter(|u| in_loop(u))
+                    .all(|u| *u == phi || is_annotation_intrinsic(*u))
+            });
+            phi_alone && back_alone
+        })
 }
 
 /// Whether `phi` is one of the loop's counters (an affine recurrence of the loop).
