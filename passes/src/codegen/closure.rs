@@ -20,9 +20,10 @@ use crate::transform::closure::{Closure, KERNEL};
 use crate::transform::product::KernelTarget;
 
 use super::emit::Emitter;
+use super::product::{call_site, CallSite};
 use super::{
-    branch_on_check, check, check_condition, conclude, emitter, evaluate_parameters, fold,
-    leave_to_exit, open_check, structure, Check, CodegenError, Generated,
+    branch_on_check, check_condition, conclude, emitter, evaluate_parameters, fold, leave_to_exit,
+    open_check, Check, CodegenError, Generated,
 };
 
 /// The kernel, built from `passes/kernels/closure.c` by `passes/build.rs`.
@@ -41,23 +42,15 @@ pub fn generate<'f>(
     closure: &Closure,
     recording: Option<&crate::speculate::Recording>,
 ) -> Result<Generated, CodegenError> {
-    let (entering, live) = structure(fa, region)?;
-    if super::product::leaves_scalars(&live) {
-        return Err(CodegenError::Unsupported(
-            "the closure leaves a scalar behind".into(),
-        ));
-    }
-    let entering = match super::one_entering_block(fa, region, entering)? {
-        Some(block) => block,
-        None => return Ok(Generated::EntrySplit),
+    let Some(CallSite {
+        entering,
+        live,
+        runtime,
+    }) = call_site(fa, region, scop, "the closure")?
+    else {
+        return Ok(Generated::EntrySplit);
     };
-    if crate::detect::hoisted::guard_of(fa, entering, region.ir.entry).is_some() {
-        return Err(CodegenError::Unsupported(
-            "the closure is the copy of a versioned nest".into(),
-        ));
-    }
-    let runtime = check::runtime_check(&region.spec, scop)?;
-    let folds = fold::plan(region, scop, scop, &[])?;
+    let folds = fold::FoldPlan::default();
     let added = match closure.target {
         KernelTarget::Caller => None,
         KernelTarget::CpuTest => Some(KernelTarget::CPU_TEST_FEATURES),

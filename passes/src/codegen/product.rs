@@ -25,6 +25,7 @@
 
 use std::collections::HashMap;
 
+use inkwell::basic_block::BasicBlock;
 use inkwell::values::InstructionValue;
 
 use crate::detect::replaceable::{LiveOut, LiveOuts};
@@ -93,24 +94,15 @@ pub fn generate<'f>(
     (product, threads): (&Product, Option<u64>),
     recording: Option<&crate::speculate::Recording>,
 ) -> Result<Generated, CodegenError> {
-    let (entering, live) = structure(fa, region)?;
-    if leaves_scalars(&live) {
-        return Err(CodegenError::Unsupported(
-            "the product leaves a scalar behind".into(),
-        ));
-    }
-    let entering = match super::one_entering_block(fa, region, entering)? {
-        Some(block) => block,
-        None => return Ok(Generated::EntrySplit),
+    let Some(CallSite {
+        entering,
+        live,
+        runtime,
+    }) = call_site(fa, region, scop, "the product")?
+    else {
+        return Ok(Generated::EntrySplit);
     };
-    // The kernel's check has no place for a versioned nest's hoisted fields.
-    if crate::detect::hoisted::guard_of(fa, entering, region.ir.entry).is_some() {
-        return Err(CodegenError::Unsupported(
-            "the product is the copy of a versioned nest".into(),
-        ));
-    }
-    let runtime = check::runtime_check(&region.spec, scop)?;
-    let folds = fold::plan(region, scop, scop, &[])?;
+    let folds = fold::FoldPlan::default();
     let variant = match (product.accumulator, &product.second) {
         _ if product.batch.is_some() => 5,
         _ if product.symmetric.is_some() => 6,
@@ -143,7 +135,47 @@ pub fn generate<'f>(
 
 /// Whether a value the region leaves behind would need the scalars' stack slots, which
 /// the call does not fill.
-pub(super) fn leaves_scalars(live: &LiveOuts) -> bool {
+/// Where a kernel's call replaces a region: the block entering it, the values live
+/// after it and the region's run-time check.
+pub(super) struct CallSite<'f> {
+    pub entering: BasicBlock<'f>,
+    pub live: LiveOuts,
+    pub runtime: check::RuntimeCheck,
+}
+
+/// The place of `what`'s call (a kernel: "the product", "the closure") in `region`, or
+/// `None` when the region's entry had to be split first (generate again). Refused: a
+/// region that leaves a scalar behind (the kernel computes none), and the copy of a
+/// versioned nest (the kernel's check has no place for its hoisted fields).
+pub(super) fn call_site<'f>(
+    fa: &FunctionAnalyses<'f>,
+    region: &DetectedRegion<'f>,
+    scop: &Scop,
+    what: &str,
+) -> Result<Option<CallSite<'f>>, CodegenError> {
+    let (entering, live) = structure(fa, region)?;
+    if leaves_scalars(&live) {
+        return Err(CodegenError::Unsupported(format!(
+            "{what} leaves a scalar behind"
+        )));
+    }
+    let Some(entering) = super::one_entering_block(fa, region, entering)? else {
+        return Ok(None);
+    };
+    if crate::detect::hoisted::guard_of(fa, entering, region.ir.entry).is_some() {
+        return Err(CodegenError::Unsupported(format!(
+            "{what} is the copy of a versioned nest"
+        )));
+    }
+    let runtime = check::runtime_check(&region.spec, scop)?;
+    Ok(Some(CallSite {
+        entering,
+        live,
+        runtime,
+    }))
+}
+
+fn leaves_scalars(live: &LiveOuts) -> bool {
     let slot = |kind: &LiveOut| matches!(kind, LiveOut::Slot);
     live.exit_phis.iter().any(|(_, _, kind)| slot(kind))
         || live.escaping.iter().any(|(_, kind)| slot(kind))
