@@ -9,11 +9,8 @@
 
 use std::collections::HashMap;
 
-use inkwell::values::InstructionValue;
-
 use crate::detect::DetectedRegion;
 use crate::llvm::builder::{IrBuilder, Value};
-use crate::llvm::ir::as_instruction;
 use crate::llvm::{link, FunctionAnalyses};
 use crate::model::Scop;
 use crate::transform::closure::{Closure, KERNEL};
@@ -22,8 +19,8 @@ use crate::transform::product::KernelTarget;
 use super::emit::Emitter;
 use super::product::{call_site, CallSite};
 use super::{
-    branch_on_check, check_condition, conclude, emitter, evaluate_parameters, fold, leave_to_exit,
-    open_check, Check, CodegenError, Generated,
+    branch_on_check, conclude, emitter, fold, leave_to_exit, open_check, Check, CodegenError,
+    Generated,
 };
 
 /// The kernel, built from `passes/kernels/closure.c` by `passes/build.rs`.
@@ -73,18 +70,7 @@ fn build_call<'f>(
     closure: &Closure,
     (kernel, ty): (Value, inkwell::llvm_sys::prelude::LLVMTypeRef),
 ) -> Result<(), CodegenError> {
-    let before: InstructionValue<'f> = as_instruction(check.placeholder)
-        .ok_or_else(|| CodegenError::Unsupported("check block without terminator".into()))?;
-    em.b.position_before(before);
-    evaluate_parameters(em, before)?;
-    let (ok, ranges) = check_condition(em, check.runtime)?;
-    if let Some(recording) = check.recording {
-        super::record_check(em, recording, ok, &ranges, before)?;
-    }
-    let ok = match closure.target {
-        KernelTarget::Caller => ok,
-        KernelTarget::CpuTest => super::cpu::and_has_avx2_and_fma(em.b, ok),
-    };
+    let ok = super::product::kernel_condition(em, check, closure.target)?;
     let base = em.region.ir.memory_base(&closure.array).ok_or_else(|| {
         CodegenError::Unsupported(format!("no base pointer for {}", closure.array))
     })?;

@@ -175,6 +175,29 @@ pub(super) fn call_site<'f>(
     }))
 }
 
+/// Fills the check block of a kernel's call: the parameters, the region's condition
+/// (recorded under `-polyrust-profile-generate`, before the CPU test no profile decides
+/// on) and, for a kernel built with AVX2 and FMA for a target without them, the CPU
+/// test; the builder is left in the check block, before its branch.
+pub(super) fn kernel_condition<'f>(
+    em: &mut Emitter<'_, 'f>,
+    check: &Check<'_, 'f>,
+    target: KernelTarget,
+) -> Result<Value, CodegenError> {
+    let before: InstructionValue<'f> = as_instruction(check.placeholder)
+        .ok_or_else(|| CodegenError::Unsupported("check block without terminator".into()))?;
+    em.b.position_before(before);
+    evaluate_parameters(em, before)?;
+    let (ok, ranges) = check_condition(em, check.runtime)?;
+    if let Some(recording) = check.recording {
+        super::record_check(em, recording, ok, &ranges, before)?;
+    }
+    Ok(match target {
+        KernelTarget::Caller => ok,
+        KernelTarget::CpuTest => super::cpu::and_has_avx2_and_fma(em.b, ok),
+    })
+}
+
 fn leaves_scalars(live: &LiveOuts) -> bool {
     let slot = |kind: &LiveOut| matches!(kind, LiveOut::Slot);
     live.exit_phis.iter().any(|(_, _, kind)| slot(kind))
@@ -190,18 +213,7 @@ fn build_call<'f>(
     (kernel, ty): (Value, inkwell::llvm_sys::prelude::LLVMTypeRef),
     live: &LiveOuts,
 ) -> Result<(), CodegenError> {
-    let before: InstructionValue<'f> = as_instruction(check.placeholder)
-        .ok_or_else(|| CodegenError::Unsupported("check block without terminator".into()))?;
-    em.b.position_before(before);
-    evaluate_parameters(em, before)?;
-    let (ok, ranges) = check_condition(em, check.runtime)?;
-    if let Some(recording) = check.recording {
-        super::record_check(em, recording, ok, &ranges, before)?;
-    }
-    let ok = match product.target {
-        KernelTarget::Caller => ok,
-        KernelTarget::CpuTest => super::cpu::and_has_avx2_and_fma(em.b, ok),
-    };
+    let ok = kernel_condition(em, check, product.target)?;
     if let Some(batch) = &product.batch {
         let (args, rows) = batched_arguments(em, product, batch)?;
         return call_batched(em, check, ok, (kernel, ty, args, rows), live);
